@@ -1,0 +1,35 @@
+# Two commands set everything up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test validate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
+run: $(VENV)/.installed
+	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
+
+## test: install with the test extras, then run the whole suite against real servers
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q
+
+## validate: check the shipped scenario files
+validate: $(VENV)/.installed
+	$(BIN)/zenmux-emulator validate scenarios
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

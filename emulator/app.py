@@ -1,0 +1,69 @@
+"""`create_app(settings)`: the routes, middlewares and cleanup contexts of one emulator."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+from faker import Faker
+
+from emulator.clock import Clock
+from emulator.control.app import create_control_app
+from emulator.endpoints.chat_completions import chat_completions
+from emulator.endpoints.models import get_model, list_models
+from emulator.journal.journal import Journal
+from emulator.keys import STATE
+from emulator.middlewares import add_request_id, envelope_middleware, journal_middleware
+from emulator.scenario.registry import ScenarioRegistry
+from emulator.scenario.watch import watch
+from emulator.sessions import SessionStore
+from emulator.settings import Settings
+from emulator.state import EmulatorState
+
+
+async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Load the scenarios before serving (a bad file stops start-up), then watch them."""
+    state = app[STATE]
+    await state.registry.load()
+    stop = asyncio.Event()
+    watcher = asyncio.create_task(watch(state.registry, stop)) if state.settings.watch else None
+    yield
+    stop.set()
+    if watcher is not None:
+        watcher.cancel()
+        try:
+            await watcher
+        except asyncio.CancelledError:
+            pass
+
+
+def create_state(settings: Settings) -> EmulatorState:
+    return EmulatorState(
+        settings=settings,
+        registry=ScenarioRegistry(settings.scenario_paths()),
+        sessions=SessionStore(),
+        journal=Journal(settings.journal_size),
+        clock=Clock(settings.clock),
+        faker=Faker("en_US"),
+    )
+
+
+def create_app(settings: Settings | None = None) -> web.Application:
+    """A ready-to-run emulator; nothing is loaded until the app starts."""
+    settings = settings or Settings()
+    state = create_state(settings)
+    app = web.Application(
+        middlewares=[journal_middleware, envelope_middleware],
+        client_max_size=settings.max_body_bytes,
+    )
+    app[STATE] = state
+    app.add_routes([
+        web.post("/api/v1/chat/completions", chat_completions),
+        web.get("/api/v1/models", list_models),
+        web.get("/api/v1/models/{model_id:.+}", get_model),
+    ])
+    app.add_subapp("/_emulator/", create_control_app(state))
+    app.on_response_prepare.append(add_request_id)
+    app.cleanup_ctx.append(scenarios_ctx)
+    return app

@@ -1,0 +1,96 @@
+"""`POST /api/v1/chat/completions`, read top to bottom as the steps a request takes:
+authenticate → parse → validate → admit → match → render → write."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from emulator.errors import RequestRejected
+from emulator.gateway.auth import authenticate
+from emulator.gateway.catalogue import admit
+from emulator.keys import ENTRY, STATE
+from emulator.match.facts import RequestFacts
+from emulator.match.near_miss import near_misses
+from emulator.match.select import select
+from emulator.parse import read_json
+from emulator.render.draft import DraftLimits, draft_reply
+from emulator.render.ids import completion_id
+from emulator.render.reply import plan_reply
+from emulator.render.usage import prompt_tokens
+from emulator.sessions import session_name
+from emulator.validate import validate_request
+from emulator.write.json import json_response
+from emulator.write.sse import StreamOutcome, write_sse
+
+WARNINGS_HEADER = "X-Emulator-Warnings"
+RULE_HEADER = "X-Emulator-Rule"
+
+
+async def chat_completions(request: web.Request) -> web.StreamResponse:
+    state = request.app[STATE]
+    entry = request[ENTRY]
+    settings = state.settings
+
+    key = authenticate(request.headers, state.accepted_keys())
+    session = state.sessions.get(session_name(request.headers, key))
+    entry.session = session.name
+
+    body = await read_json(request, settings.max_body_bytes)
+    entry.body = body
+    validated = validate_request(body)
+    entry.warnings.extend(validated.warnings)
+    chat = validated.request
+    assert isinstance(body, dict)
+    entry.stream = chat.stream is True
+
+    loaded = state.registry.current
+    prompt = prompt_tokens(body)
+    admit(chat.model, loaded.scenarios, prompt)
+
+    facts = RequestFacts(body, request.headers)
+    selection = select(loaded.index, facts, session)
+    if selection is None:
+        misses = near_misses(loaded.scenarios.rules, facts)
+        entry.near_misses = [m.as_dict() for m in misses]
+        if settings.strict:
+            detail = "; ".join(str(m) for m in misses) or "no rules are loaded"
+            raise RequestRejected(404, "emulator_no_match", f"No rule matched this request (strict mode). Nearest: {detail}")
+    else:
+        entry.rule, entry.reply_index = selection.rule.name, selection.hit
+        if selection.reply is None:
+            raise RequestRejected(400, "emulator_sequence_exhausted",
+                                  f"Rule {selection.rule.name!r} has served all {len(selection.rule.replies)} of its replies")
+
+    draft = draft_reply(
+        selection.reply if selection else None,
+        selection.rule.name if selection else None,
+        facts,
+        DraftLimits(chat.max_completion_tokens, chat.stop_sequences),
+        prompt,
+        state.faker,
+        settings.seed,
+    )
+    session.requests += 1
+    generation = completion_id(settings.seed, session.name, session.requests)
+    headers = {"x-generation-id": generation}
+    if selection is not None:
+        headers[RULE_HEADER] = selection.rule.name
+    if validated.warnings:
+        headers[WARNINGS_HEADER] = "; ".join(validated.warnings).encode("ascii", "backslashreplace").decode()
+    plan = plan_reply(
+        draft, generation, int(state.clock.now()),
+        stream=facts.stream,
+        include_usage=chat.wants_usage_in_stream,
+        top_logprobs=(chat.top_logprobs or 0) if chat.logprobs else None,
+        headers=headers,
+    )
+
+    if plan.events is None:
+        entry.response = plan.body
+        return json_response(plan)
+    entry.response = plan.events
+    outcome = StreamOutcome()
+    try:
+        return await write_sse(request, plan, settings.keepalive_ms / 1000, outcome)
+    finally:
+        entry.events_sent, entry.client_gone = outcome.events_sent, outcome.client_gone

@@ -1,0 +1,52 @@
+"""One journal record: what a client sent and what it got back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+
+@dataclass(slots=True)
+class JournalEntry:
+    """A request from arrival to the last byte; filled in as the request moves along."""
+
+    seq: int
+    request_id: str
+    time: float
+    method: str
+    path: str
+    headers: dict[str, str]
+    session: str | None = None
+    body: Any = None
+    rule: str | None = None
+    reply_index: int | None = None
+    near_misses: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    status: int | None = None
+    error_type: str | None = None
+    stream: bool = False
+    response: bytes | list[bytes] | None = None
+    events_sent: int | None = None
+    client_gone: bool = False
+    duration_ms: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view; the response is decoded (SSE events as text) only when asked."""
+        response: Any = None
+        if isinstance(self.response, bytes):
+            try:
+                response = orjson.loads(self.response)
+            except orjson.JSONDecodeError:
+                response = self.response.decode("utf-8", "replace")
+        elif isinstance(self.response, list):
+            response = [e.decode("utf-8", "replace") for e in self.response[: self.events_sent]]
+        return {
+            "seq": self.seq, "request_id": self.request_id, "time": self.time, "method": self.method,
+            "path": self.path, "headers": self.headers, "session": self.session, "body": self.body,
+            "rule": self.rule, "reply_index": self.reply_index, "near_misses": self.near_misses,
+            "warnings": self.warnings, "status": self.status, "error_type": self.error_type,
+            "stream": self.stream, "response": response, "events_sent": self.events_sent,
+            "client_gone": self.client_gone, "duration_ms": self.duration_ms,
+        }

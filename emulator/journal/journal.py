@@ -1,0 +1,42 @@
+"""The request journal: a bounded ring of entries, newest last."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+from emulator.journal.entry import JournalEntry
+
+
+class Journal:
+    """Keeps the last `size` requests in memory (0 keeps none)."""
+
+    def __init__(self, size: int) -> None:
+        self._entries: deque[JournalEntry] = deque(maxlen=size)
+
+    def add(self, entry: JournalEntry) -> None:
+        if self._entries.maxlen:
+            self._entries.append(entry)
+
+    def entries(self, *, session: str | None = None, rule: str | None = None, path: str | None = None) -> Iterator[JournalEntry]:
+        """Entries in arrival order, filtered by whatever is given."""
+        for entry in list(self._entries):
+            if session is not None and entry.session != session:
+                continue
+            if rule is not None and entry.rule != rule:
+                continue
+            if path is not None and entry.path != path:
+                continue
+            yield entry
+
+    def clear(self, session: str | None = None) -> None:
+        """Forget every entry, or one session's."""
+        if session is None:
+            self._entries.clear()
+        else:
+            kept = [e for e in self._entries if e.session != session]
+            self._entries.clear()
+            self._entries.extend(kept)
+
+    def __len__(self) -> int:
+        return len(self._entries)

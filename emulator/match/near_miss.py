@@ -1,0 +1,50 @@
+"""For a request no rule answered: the closest rules and the conditions each one missed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from emulator.match.facts import RequestFacts
+from emulator.scenario.compiled import CompiledRule
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    """One condition a rule wanted and what the request had instead."""
+
+    key: str
+    expected: str
+    actual: str
+
+    def __str__(self) -> str:
+        return f"{self.key}: wanted {self.expected}, got {self.actual}"
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    rule: str
+    where: str
+    misses: tuple[Miss, ...]
+
+    def __str__(self) -> str:
+        return f"{self.rule} ({self.where}) missed " + "; ".join(str(m) for m in self.misses)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"rule": self.rule, "where": self.where,
+                "misses": [{"key": m.key, "expected": m.expected, "actual": m.actual} for m in self.misses]}
+
+
+def misses(rule: CompiledRule, facts: RequestFacts) -> tuple[Miss, ...]:
+    """The conditions of `rule` that `facts` fail."""
+    return tuple(Miss(p.key, p.expected, p.actual(facts)) for p in rule.predicates if not p.test(facts))
+
+
+def near_misses(rules: tuple[CompiledRule, ...], facts: RequestFacts, limit: int = 3) -> list[NearMiss]:
+    """The `limit` rules that missed by the fewest conditions (ties: the better ranked rule)."""
+    scored = []
+    for rule in rules:
+        missed = misses(rule, facts)
+        if missed:
+            scored.append((len(missed) / max(len(rule.predicates), 1), len(missed), rule.rank, rule, missed))
+    scored.sort(key=lambda s: s[:3])
+    return [NearMiss(rule.name, rule.where, missed) for *_, rule, missed in scored[:limit]]

@@ -1,0 +1,51 @@
+"""Pick the rule that answers: the best ranked candidate whose every predicate holds, and the
+reply its sequence is at for this session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from emulator.match.facts import RequestFacts
+from emulator.match.index import RuleIndex
+from emulator.scenario.compiled import CompiledReply, CompiledRule
+from emulator.sessions import Session
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number."""
+
+    rule: CompiledRule
+    reply: CompiledReply | None
+    hit: int
+
+
+def _reply_at(rule: CompiledRule, hit: int) -> tuple[bool, CompiledReply | None]:
+    """(answers, reply) for the `hit`-th match of the rule (0-based)."""
+    replies = rule.replies
+    if hit < len(replies):
+        return True, replies[hit]
+    then = rule.rule.then
+    if then == "repeat_last":
+        return True, replies[-1]
+    if then == "cycle":
+        return True, replies[hit % len(replies)]
+    if then == "error":
+        return True, None
+    return False, None  # fall_through: the rule steps aside
+
+
+def select(index: RuleIndex, facts: RequestFacts, session: Session) -> Selection | None:
+    """The selection for this request, counting the hit in the session; None when nothing matches."""
+    for rule in index.candidates(facts):
+        for predicate in rule.predicates:
+            if not predicate.test(facts):
+                break
+        else:
+            hit = session.hits.get(rule.name, 0)
+            answers, reply = _reply_at(rule, hit)
+            if not answers:
+                continue
+            session.hits[rule.name] = hit + 1
+            return Selection(rule, reply, hit)
+    return None

@@ -1,0 +1,40 @@
+"""A non-streamed `chat.completion` body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from emulator import tokens
+from emulator.render.draft import Draft
+from emulator.render.logprobs import token_logprobs
+
+
+def completion_body(draft: Draft, completion_id: str, created: int, top_logprobs: int | None) -> bytes:
+    """The whole response body; `top_logprobs` None means logprobs were not asked for."""
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": draft.content,
+        "refusal": draft.refusal,
+        "annotations": [],
+    }
+    logprobs = None
+    if top_logprobs is not None:
+        logprobs = {
+            "content": token_logprobs(tokens.pieces(draft.content or ""), top_logprobs),
+            "refusal": token_logprobs(tokens.pieces(draft.refusal), top_logprobs) if draft.refusal else None,
+        }
+    body: dict[str, Any] = {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": created,
+        "model": draft.model,
+        "choices": [{"index": 0, "message": message, "logprobs": logprobs, "finish_reason": draft.finish_reason}],
+        "usage": draft.usage,
+    }
+    if draft.service_tier is not None:
+        body["service_tier"] = draft.service_tier
+    if draft.system_fingerprint is not None:
+        body["system_fingerprint"] = draft.system_fingerprint
+    return orjson.dumps(body)

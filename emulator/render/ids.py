@@ -1,0 +1,29 @@
+"""Deterministic identifiers: the same seed, session and position always give the same id."""
+
+from __future__ import annotations
+
+from hashlib import blake2b
+
+
+def digest(*parts: object, size: int = 16) -> str:
+    """Lower-case hex of a keyed hash over the parts (stable across runs and machines)."""
+    h = blake2b(digest_size=size)
+    for part in parts:
+        h.update(str(part).encode())
+        h.update(b"\x1f")
+    return h.hexdigest()
+
+
+def completion_id(seed: int, session: str, number: int) -> str:
+    """A generation id in ZenMux's documented form: 32 lower-case hex characters, no prefix."""
+    return digest(seed, "completion", session, number)
+
+
+def request_id(seed: int, number: int) -> str:
+    """The `X-ZenMux-RequestId` of the n-th request the server received."""
+    return digest(seed, "request", number)
+
+
+def seed_int(*parts: object) -> int:
+    """A 64-bit integer seed for a random generator, from the parts."""
+    return int(digest(*parts, size=8), 16)

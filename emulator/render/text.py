@@ -1,0 +1,76 @@
+"""Reply text: plain strings, or Jinja2 templates run in a sandbox over the request.
+
+Templates see `request` (model, last_user, system, turn, messages, metadata, tools, stream,
+tool_result) and `fake`, a seeded faker limited to harmless generators. They cannot reach
+Python internals (the sandbox refuses underscore attributes and unsafe calls) or run code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from faker import Faker
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from emulator.errors import RequestRejected
+
+_ENV = ImmutableSandboxedEnvironment(
+    autoescape=False,
+    undefined=StrictUndefined,
+    keep_trailing_newline=True,
+    trim_blocks=False,
+)
+
+FAKE_GENERATORS = frozenset(
+    {
+        "address", "catch_phrase", "city", "color_name", "company", "country", "date", "email",
+        "first_name", "iso8601", "job", "last_name", "name", "paragraph", "paragraphs",
+        "phone_number", "pyfloat", "random_element", "random_int", "sentence", "sentences",
+        "street_address", "text", "time", "url", "user_name", "uuid4", "word", "words",
+    }
+)
+_MAX_FAKE_ARG = 1000
+
+
+def is_template(text: str) -> bool:
+    """Whether the text uses template syntax at all (plain text skips rendering)."""
+    return "{{" in text or "{%" in text or "{#" in text
+
+
+def compile_template(source: str) -> Any:
+    """Compile once at load; raises jinja2.TemplateSyntaxError with the template's line."""
+    return _ENV.from_string(source)
+
+
+class SeededFake:
+    """The `fake` a template sees: a whitelist of faker generators with bounded arguments."""
+
+    __slots__ = ("_faker",)
+
+    def __init__(self, faker: Faker) -> None:
+        self._faker = faker
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name not in FAKE_GENERATORS:
+            raise AttributeError(f"fake.{name} is not available in templates")
+        generator = getattr(self._faker, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            for value in (*args, *kwargs.values()):
+                if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _MAX_FAKE_ARG:
+                    raise ValueError(f"fake.{name}: arguments above {_MAX_FAKE_ARG} are refused")
+            return generator(*args, **kwargs)
+
+        return call
+
+
+def render(template: Any, rule: str, context: Mapping[str, Any]) -> str:
+    """Run a compiled template; a failure becomes a 500 naming the rule, never a traceback."""
+    try:
+        return str(template.render(context))
+    except (TemplateError, ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+        raise RequestRejected(
+            500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc}"
+        ) from None

@@ -1,0 +1,140 @@
+"""Read scenario files, validate them, compile them: one ScenarioSet, or a ScenarioError listing every problem.
+
+Blocking (file reads): call it off the event loop, as the registry does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from jinja2 import TemplateSyntaxError
+from pydantic import ValidationError
+
+from emulator.errors import ScenarioError, ScenarioProblem
+from emulator.match.predicates import compile_match
+from emulator.render.text import compile_template, is_template
+from emulator.scenario.compiled import CompiledReply, CompiledRule, ScenarioSet
+from emulator.scenario.default_models import DEFAULT_CATALOGUE
+from emulator.scenario.located import problems_from_validation_error
+from emulator.scenario.positions import PositionMap, load_yaml, locate, snippet
+from emulator.scenario.schema import ModelSpec, ScenarioFile
+
+SUFFIXES = (".yaml", ".yml")
+
+
+def scenario_files(paths: Iterable[Path]) -> list[Path]:
+    """The files named, and the YAML files under the folders named (recursively, sorted)."""
+    found: list[Path] = []
+    missing: list[ScenarioProblem] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file()))
+        elif path.is_file():
+            found.append(path)
+        else:
+            missing.append(ScenarioProblem(str(path), None, None, "", "no such file or directory"))
+    if missing:
+        raise ScenarioError(missing)
+    return found
+
+
+def parse_file(text: str, filename: str) -> tuple[ScenarioFile, PositionMap]:
+    """One scenario source → its validated model (raises ScenarioError with lines)."""
+    data, positions = load_yaml(text, filename)
+    if data is None:
+        return ScenarioFile(), positions
+    if not isinstance(data, dict):
+        problem = ScenarioProblem(filename, 1, 1, "", "a scenario file is a mapping with settings, models and rules",
+                                  snippet(text, 1, 1))
+        raise ScenarioError([problem])
+    try:
+        return ScenarioFile.model_validate(data), positions
+    except ValidationError as exc:
+        raise ScenarioError(problems_from_validation_error(
+            exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile)) from None
+
+
+def _compile_text(source: str | None, where: tuple[str | int, ...], text: str, filename: str,
+                  positions: PositionMap, problems: list[ScenarioProblem]) -> object:
+    if source is None or not is_template(source):
+        return source
+    try:
+        return compile_template(source)
+    except TemplateSyntaxError as exc:
+        line, column = locate(positions, where) or (None, None)
+        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
+        problems.append(ScenarioProblem(filename, line, column, path, f"template error: {exc.message}",
+                                        snippet(text, line, column) if line else ""))
+        return None
+
+
+def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[ScenarioFile, list[CompiledRule]]:
+    """Validate and compile one source; rule order continues from `first_order`."""
+    spec, positions = parse_file(text, filename)
+    problems: list[ScenarioProblem] = []
+    rules: list[CompiledRule] = []
+    for i, rule in enumerate(spec.rules):
+        base: tuple[str | int, ...] = ("rules", i)
+        replies = []
+        for j, reply in enumerate(rule.sequence):
+            at = (*base, "reply") if rule.reply is not None else (*base, "replies", j)
+            replies.append(CompiledReply(
+                spec=reply,
+                content=_compile_text(reply.content, (*at, "content"), text, filename, positions, problems),
+                refusal=_compile_text(reply.refusal, (*at, "refusal"), text, filename, positions, problems),
+            ))
+        line = (locate(positions, base) or (None, None))[0]
+        rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies)))
+    if problems:
+        raise ScenarioError(problems)
+    return spec, rules
+
+
+def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
+    """Compile (filename, text) sources into one set; every problem of every source is reported."""
+    problems: list[ScenarioProblem] = []
+    rules: list[CompiledRule] = []
+    models: dict[str, ModelSpec] = {}
+    keys: set[str] = set()
+    closed = False
+    names: dict[str, str] = {}
+    files: list[str] = []
+    for filename, text in sources:
+        files.append(filename)
+        try:
+            spec, compiled = compile_file(text, filename, len(rules))
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            continue
+        for rule in compiled:
+            if rule.name in names:
+                problems.append(ScenarioProblem(filename, rule.line, None, f"rules[{rule.order - len(rules)}].name",
+                                                f"rule name {rule.name!r} is already used in {names[rule.name]}"))
+            names[rule.name] = rule.where
+        for model_id, model in spec.models.items():
+            if model_id in models:
+                problems.append(ScenarioProblem(filename, None, None, f"models.{model_id}",
+                                                f"model {model_id!r} is declared in two files"))
+            models[model_id] = model
+        keys.update(spec.settings.api_keys)
+        closed = closed or spec.settings.catalogue == "closed"
+        rules.extend(compiled)
+    if problems:
+        raise ScenarioError(problems)
+    served = dict(models) if closed else {**DEFAULT_CATALOGUE, **models}
+    return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files))
+
+
+def load_paths(paths: Iterable[Path]) -> ScenarioSet:
+    """Read and compile every scenario file under `paths`."""
+    sources = []
+    unreadable = []
+    for path in scenario_files(paths):
+        try:
+            sources.append((str(path), path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            unreadable.append(ScenarioProblem(str(path), None, None, "", f"cannot read: {exc}"))
+    if unreadable:
+        raise ScenarioError(unreadable)
+    return build_set(sources)

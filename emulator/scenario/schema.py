@@ -1,0 +1,226 @@
+"""Pydantic models of a scenario file: `settings`, `models` and `rules`.
+
+Every model forbids unknown keys so a typo fails at load with its line, not at request time.
+The field descriptions are the scenario reference; README.md repeats them with examples.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, field_validator, model_validator
+
+_STRICT = ConfigDict(extra="forbid", frozen=True)
+
+
+class TextMatch(BaseModel):
+    """Conditions on a piece of text; all given conditions must hold. A bare string means `contains`."""
+
+    model_config = _STRICT
+
+    contains: str | list[str] | None = Field(None, description="substring(s) that must all occur")
+    not_contains: str | None = Field(None, description="substring that must not occur")
+    equals: str | None = Field(None, description="the whole text, exactly")
+    starts_with: str | None = None
+    ends_with: str | None = None
+    regex: str | None = Field(None, description="Python regular expression searched in the text")
+    ignore_case: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, value: Any) -> Any:
+        return {"contains": value} if isinstance(value, str) else value
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"invalid regular expression: {exc}") from None
+        return value
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> TextMatch:
+        if not any(
+            v is not None
+            for v in (self.contains, self.not_contains, self.equals, self.starts_with, self.ends_with, self.regex)
+        ):
+            raise ValueError("a text match needs at least one of contains, not_contains, equals, starts_with, ends_with, regex")
+        return self
+
+
+class TurnRange(BaseModel):
+    """An inclusive range of turns (assistant messages so far)."""
+
+    model_config = _STRICT
+
+    min: NonNegativeInt | None = None
+    max: NonNegativeInt | None = None
+
+
+class ToolResultMatch(BaseModel):
+    """The last message is a tool result; optionally for a named tool and with matching content."""
+
+    model_config = _STRICT
+
+    name: str | None = Field(None, description="the tool whose result came last")
+    content: TextMatch | None = None
+
+
+Globs = Annotated[list[str], Field(min_length=1)]
+
+
+class Match(BaseModel):
+    """When a rule answers. Every given key must hold; an empty match answers everything."""
+
+    model_config = _STRICT
+
+    model: str | Globs | None = Field(None, description="glob(s) on the model id, e.g. 'openai/*'")
+    last_user: TextMatch | None = Field(None, description="the text of the last user message")
+    any_message: TextMatch | None = Field(None, description="the text of any message")
+    system: TextMatch | None = Field(None, description="the system and developer prompts, joined")
+    tools: list[str] | None = Field(None, description="names of tools that must all be offered")
+    tool_choice: str | None = Field(None, description="none, auto, required, or a function name")
+    turn: NonNegativeInt | TurnRange | None = Field(None, description="assistant messages so far")
+    tool_result: bool | ToolResultMatch | None = Field(None, description="whether the last message is a tool result")
+    headers: dict[str, str | TextMatch] | None = Field(None, description="request headers (name case-insensitive)")
+    metadata: dict[str, str | TextMatch] | None = Field(None, description="request metadata values")
+    stream: bool | None = None
+
+
+class StreamTiming(BaseModel):
+    """How a streamed reply is paced and cut into chunks."""
+
+    model_config = _STRICT
+
+    first_token_ms: float = Field(0, ge=0, description="wait before the first chunk")
+    chunk_ms: float = Field(0, ge=0, description="wait between chunks")
+    chunk_tokens: int = Field(1, ge=1, description="tokens of content per chunk")
+
+
+class UsageOverride(BaseModel):
+    """Token counts to report instead of the computed ones."""
+
+    model_config = _STRICT
+
+    prompt_tokens: NonNegativeInt | None = None
+    completion_tokens: NonNegativeInt | None = None
+    reasoning_tokens: NonNegativeInt | None = None
+    cached_tokens: NonNegativeInt | None = None
+
+
+FinishReason = Literal["stop", "length", "content_filter", "tool_calls", "function_call"]
+
+
+class Reply(BaseModel):
+    """One scripted answer. `content` and `refusal` may use templates over the request."""
+
+    model_config = _STRICT
+
+    content: str | None = Field(None, description="reply text; a template")
+    refusal: str | None = Field(None, description="refusal text; a template")
+    finish_reason: FinishReason | None = Field(None, description="default: stop, or as truncation dictates")
+    usage: UsageOverride | None = None
+    model: str | None = Field(None, description="the model the reply says served it")
+    service_tier: str | None = None
+    system_fingerprint: str | None = None
+    headers: dict[str, str] | None = Field(None, description="extra response headers")
+    stream: StreamTiming | None = Field(None, description="pacing when the request streams")
+
+
+SequenceEnd = Literal["repeat_last", "cycle", "error", "fall_through"]
+
+
+class Rule(BaseModel):
+    """A named stub: a `match` and the `reply` (or sequence of `replies`) it answers with."""
+
+    model_config = _STRICT
+
+    name: str = Field(min_length=1)
+    priority: int = Field(0, description="higher wins; ties go to file order")
+    match: Match = Field(default_factory=Match)
+    reply: Reply | None = None
+    replies: list[Reply] | None = Field(None, min_length=1)
+    then: SequenceEnd = Field("repeat_last", description="after the last of `replies`")
+
+    @model_validator(mode="after")
+    def _one_reply_form(self) -> Rule:
+        if (self.reply is None) == (self.replies is None):
+            raise ValueError("a rule needs exactly one of 'reply' or 'replies'")
+        return self
+
+    @property
+    def sequence(self) -> tuple[Reply, ...]:
+        """The replies in serving order (a single `reply` is a sequence of one)."""
+        return (self.reply,) if self.reply is not None else tuple(self.replies or ())
+
+
+class Pricing(BaseModel):
+    """USD per million tokens, as ZenMux lists prices."""
+
+    model_config = _STRICT
+
+    prompt: float = Field(0, ge=0)
+    completion: float = Field(0, ge=0)
+    input_cache_read: float | None = Field(None, ge=0)
+    internal_reasoning: float | None = Field(None, ge=0)
+
+
+Modality = Literal["text", "image", "audio", "video", "file"]
+
+
+class ModelSpec(BaseModel):
+    """A catalogue entry, as `GET /api/v1/models` lists it."""
+
+    model_config = _STRICT
+
+    display_name: str | None = None
+    context_length: int | None = Field(None, ge=1)
+    reasoning: bool = False
+    pricing: Pricing = Field(default_factory=Pricing)
+    owned_by: str | None = None
+    created: int | None = None
+    input_modalities: list[Modality] = Field(default_factory=lambda: ["text"])
+    output_modalities: list[Modality] = Field(default_factory=lambda: ["text"])
+
+
+MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.:-]+$")
+
+
+class FileSettings(BaseModel):
+    """Server behaviour a scenario file may set."""
+
+    model_config = _STRICT
+
+    api_keys: list[str] = Field(default_factory=list, description="accept only these keys (with --api-key)")
+    catalogue: Literal["open", "closed"] = Field("open", description="closed: unknown model ids are rejected")
+
+
+class ScenarioFile(BaseModel):
+    """A whole scenario file."""
+
+    model_config = _STRICT
+
+    settings: FileSettings = Field(default_factory=FileSettings)
+    models: dict[str, ModelSpec] = Field(default_factory=dict)
+    rules: list[Rule] = Field(default_factory=list)
+
+    @field_validator("models")
+    @classmethod
+    def _model_ids(cls, value: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+        for model_id in value:
+            if not MODEL_ID.match(model_id):
+                raise ValueError(f"model id {model_id!r} is not of the form vendor/model")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_rule_names(self) -> ScenarioFile:
+        seen: set[str] = set()
+        for rule in self.rules:
+            if rule.name in seen:
+                raise ValueError(f"rule name {rule.name!r} is used twice in this file")
+            seen.add(rule.name)
+        return self

@@ -1,0 +1,65 @@
+"""Per-client state: each session has its own request count and reply-sequence positions.
+
+A session is named by the `X-Emulator-Session` header, else by a digest of the API key, so
+parallel test workers sharing one server do not disturb each other.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+
+from emulator.render.ids import digest
+
+SESSION_HEADER = "X-Emulator-Session"
+
+
+def session_name(headers: Mapping[str, str], api_key: str) -> str:
+    """The session a request belongs to; never the key itself."""
+    named = headers.get(SESSION_HEADER)
+    if named:
+        return named[:128]
+    return "key-" + digest("session", api_key, size=6)
+
+
+class Session:
+    """A client's state: how many requests it sent and how often each rule answered it."""
+
+    __slots__ = ("name", "requests", "hits")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.requests = 0
+        self.hits: dict[str, int] = {}
+
+    def reset(self) -> None:
+        self.requests = 0
+        self.hits.clear()
+
+
+class SessionStore:
+    """Sessions by name, the least recently used dropped past `capacity`."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+
+    def get(self, name: str) -> Session:
+        session = self._sessions.get(name)
+        if session is None:
+            session = self._sessions[name] = Session(name)
+            if len(self._sessions) > self.capacity:
+                self._sessions.popitem(last=False)
+        else:
+            self._sessions.move_to_end(name)
+        return session
+
+    def reset(self, name: str | None = None) -> None:
+        """Forget one session's state, or every session's."""
+        if name is None:
+            self._sessions.clear()
+        elif name in self._sessions:
+            self._sessions[name].reset()
+
+    def __len__(self) -> int:
+        return len(self._sessions)

@@ -1,0 +1,30 @@
+"""Everything one running emulator holds, made in `create_app` and reached through `keys.STATE`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from faker import Faker
+
+from emulator.clock import Clock
+from emulator.journal.journal import Journal
+from emulator.scenario.registry import ScenarioRegistry
+from emulator.sessions import SessionStore
+from emulator.settings import Settings
+
+
+@dataclass(slots=True)
+class EmulatorState:
+    """The holders whose contents change at run time; the holders themselves never do."""
+
+    settings: Settings
+    registry: ScenarioRegistry
+    sessions: SessionStore
+    journal: Journal
+    clock: Clock
+    faker: Faker
+    received: int = 0
+
+    def accepted_keys(self) -> frozenset[str]:
+        """Keys from --api-key and from the scenario files; empty means any key is accepted."""
+        return frozenset(self.settings.api_keys) | self.registry.current.scenarios.api_keys

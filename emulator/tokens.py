@@ -1,0 +1,36 @@
+"""A deterministic token approximation: no tokenizer download, stable across runs.
+
+Text is cut into pieces the way byte-pair tokenizers roughly do: a run of Latin letters with
+its leading whitespace (runs longer than 6 letters are split every 6), up to 3 digits, or
+one other character (punctuation, a CJK character, an emoji). One piece is one token, and the
+pieces always join back into the original text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PIECE = re.compile(r"\s*(?:[A-Za-z\u00c0-\u024f]{1,6}|\d{1,3}|\S)|\s+")
+
+# Fixed prompt costs, OpenAI's published counting scheme for chat messages.
+TOKENS_PER_MESSAGE = 3
+TOKENS_PER_REPLY_PRIMING = 3
+TOKENS_PER_NON_TEXT_PART = 85
+
+
+def pieces(text: str) -> list[str]:
+    """The text as token-sized pieces; `"".join(pieces(t)) == t`."""
+    return _PIECE.findall(text)
+
+
+def count(text: str) -> int:
+    """How many tokens the text counts as."""
+    return len(_PIECE.findall(text)) if text else 0
+
+
+def truncate(text: str, limit: int) -> tuple[str, bool]:
+    """The first `limit` tokens of the text, and whether anything was cut."""
+    parts = pieces(text)
+    if len(parts) <= limit:
+        return text, False
+    return "".join(parts[:limit]), True

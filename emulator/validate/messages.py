@@ -1,0 +1,257 @@
+"""Chat messages (developer, system, user, assistant, tool) and their content parts."""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    Tag,
+    model_validator,
+)
+
+from .common import Model, by_shape, not_valid
+
+# --- content parts ---------------------------------------------------------------------------
+
+
+class CacheControl(Model):
+    """Anthropic-style prompt-cache breakpoint on a text part."""
+
+    type: Literal["ephemeral"]
+    ttl: Literal["5m", "1h"] | None = None
+
+
+class TextPart(Model):
+    """`{"type": "text", "text": ...}`."""
+
+    type: Literal["text"]
+    text: str
+    cache_control: CacheControl | None = None
+
+
+class RefusalPart(Model):
+    """`{"type": "refusal", "refusal": ...}` (assistant history only)."""
+
+    type: Literal["refusal"]
+    refusal: str
+
+
+class ImageUrl(Model):
+    """The `image_url` object of an image part."""
+
+    url: str
+    detail: Literal["auto", "low", "high"] | None = None
+
+
+class ImagePart(Model):
+    """`{"type": "image_url", "image_url": {...}}`."""
+
+    type: Literal["image_url"]
+    image_url: ImageUrl
+
+
+class InputAudio(Model):
+    """The `input_audio` object of an audio part."""
+
+    data: str
+    format: str
+
+
+class AudioPart(Model):
+    """`{"type": "input_audio", "input_audio": {...}}`."""
+
+    type: Literal["input_audio"]
+    input_audio: InputAudio
+
+
+class FileRef(Model):
+    """The `file` object of a file part; every key is optional."""
+
+    file_id: str | None = None
+    file_data: str | None = None
+    filename: str | None = None
+
+
+class FilePart(Model):
+    """`{"type": "file", "file": {...}}`."""
+
+    type: Literal["file"]
+    file: FileRef
+
+
+UserPart = Annotated[TextPart | ImagePart | AudioPart | FilePart, Field(discriminator="type")]
+AssistantPart = Annotated[TextPart | RefusalPart, Field(discriminator="type")]
+Part = TextPart | RefusalPart | ImagePart | AudioPart | FilePart
+
+
+def _one_refusal_or_texts(parts: list[TextPart | RefusalPart]) -> list[TextPart | RefusalPart]:
+    if len(parts) > 1 and any(isinstance(part, RefusalPart) for part in parts):
+        raise not_valid("expected text parts or exactly one refusal part")
+    return parts
+
+
+TextContent = Annotated[
+    Annotated[str, Tag("string")] | Annotated[list[TextPart], Tag("array")],
+    by_shape("expected a string or an array of text parts"),
+]
+UserContent = Annotated[
+    Annotated[str, Tag("string")] | Annotated[list[UserPart], Tag("array")],
+    by_shape("expected a string or an array of content parts"),
+]
+AssistantContent = Annotated[
+    Annotated[str, Tag("string")]
+    | Annotated[list[AssistantPart], AfterValidator(_one_refusal_or_texts), Tag("array")],
+    by_shape("expected a string or an array of content parts"),
+]
+
+
+def _part_text(part: Part) -> str | None:
+    if isinstance(part, TextPart):
+        return part.text
+    if isinstance(part, RefusalPart):
+        return part.refusal
+    return None
+
+
+# --- assistant history -----------------------------------------------------------------------
+
+
+class FunctionCallBody(Model):
+    """`{name, arguments}` of a function tool call (or the legacy `function_call`)."""
+
+    name: str
+    arguments: str
+
+
+class FunctionToolCall(Model):
+    """`{"id", "type": "function", "function": {name, arguments}}`."""
+
+    id: str
+    type: Literal["function"]
+    function: FunctionCallBody
+
+
+class CustomCallBody(Model):
+    """`{name, input}` of a custom tool call."""
+
+    name: str
+    input: str
+
+
+class CustomToolCall(Model):
+    """`{"id", "type": "custom", "custom": {name, input}}`."""
+
+    id: str
+    type: Literal["custom"]
+    custom: CustomCallBody
+
+
+ToolCall = Annotated[FunctionToolCall | CustomToolCall, Field(discriminator="type")]
+
+
+class AudioRef(Model):
+    """Reference to an earlier audio reply."""
+
+    id: str
+
+
+class ReasoningDetail(Model):
+    """One `reasoning_details` element; every key is kept and `raw` is the element as sent."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    text: str | None = None
+    summary: str | None = None
+    data: str | None = None
+    id: str | None = None
+    signature: str | None = None
+    format: str | None = None
+    index: int | str | None = None
+
+    _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_raw(cls, data: Any, handler: ModelWrapValidatorHandler["ReasoningDetail"]) -> "ReasoningDetail":
+        detail = handler(data)
+        if isinstance(data, dict):
+            detail._raw = dict(data)
+        return detail
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The element exactly as received (key order and values unchanged)."""
+        return self._raw or self.model_dump(exclude_unset=True)
+
+
+# --- messages --------------------------------------------------------------------------------
+
+
+class _Message(Model):
+    content: Any = None
+
+    def text(self) -> str:
+        """The text of the content: a string as is, text and refusal parts joined by newlines."""
+        content = self.content
+        if content is None:
+            return ""
+        if isinstance(content, str):
+            return content
+        return "\n".join(text for text in map(_part_text, content) if text is not None)
+
+
+class DeveloperMessage(_Message):
+    """`role: developer`."""
+
+    role: Literal["developer"]
+    content: TextContent
+    name: str | None = None
+
+
+class SystemMessage(_Message):
+    """`role: system`."""
+
+    role: Literal["system"]
+    content: TextContent
+    name: str | None = None
+
+
+class UserMessage(_Message):
+    """`role: user`; content may mix text, image, audio and file parts."""
+
+    role: Literal["user"]
+    content: UserContent
+    name: str | None = None
+
+
+class AssistantMessage(_Message):
+    """`role: assistant`; content is optional when `tool_calls` or `function_call` is set."""
+
+    role: Literal["assistant"]
+    content: AssistantContent | None = None
+    refusal: str | None = None
+    name: str | None = None
+    audio: AudioRef | None = None
+    tool_calls: list[ToolCall] | None = None
+    function_call: FunctionCallBody | None = None
+    reasoning: str | None = None
+    reasoning_details: list[ReasoningDetail] | None = None
+
+
+class ToolMessage(_Message):
+    """`role: tool`; the result of the call named by `tool_call_id`."""
+
+    role: Literal["tool"]
+    content: TextContent
+    tool_call_id: str
+    name: str | None = None
+
+
+Message = Annotated[
+    DeveloperMessage | SystemMessage | UserMessage | AssistantMessage | ToolMessage,
+    Field(discriminator="role"),
+]

@@ -1,0 +1,85 @@
+"""ZenMux's extensions: provider routing and fallback, model routing, reasoning, usage, web search."""
+
+from typing import Annotated, Any, Literal
+
+from .common import Model, at_least
+
+ROUTING_TYPES = frozenset({"priority", "round_robin", "least_latency", "order"})
+Effort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]
+
+
+class ProviderRouting(Model):
+    """`provider.routing`: how providers are chosen."""
+
+    type: Literal["priority", "round_robin", "least_latency", "order"]
+    primary_factor: Literal["cost", "speed", "quality", "latency", "price", "throughput"] | None = None
+    providers: list[str] | None = None
+
+
+class ProviderOptions(Model):
+    """`provider`: routing policy and the fallback (`"true"`, `"false"`, a provider or a model slug)."""
+
+    routing: ProviderRouting | None = None
+    fallback: str | None = None
+
+
+class TaskInfo(Model):
+    """`model_routing_config.task_info`."""
+
+    task_type: str
+    complexity: str | None = None
+    additional_properties: dict[str, Any] | None = None
+
+
+class ModelRoutingConfig(Model):
+    """`model_routing_config` for `zenmux/auto`: candidate models and preference."""
+
+    available_models: list[str] | None = None
+    preference: str | None = None
+    task_info: TaskInfo | None = None
+    additional_properties: dict[str, Any] | None = None
+
+
+class ReasoningOptions(Model):
+    """`reasoning`: enable, effort, token budget, and whether to hide the reasoning text."""
+
+    enabled: bool | None = None
+    effort: Effort | None = None
+    max_tokens: Annotated[int, at_least(0, "an integer")] | None = None
+    exclude: bool | None = None
+
+
+class UsageOptions(Model):
+    """`usage`: ZenMux's alternative to `stream_options.include_usage`."""
+
+    include: bool
+
+
+class Location(Model):
+    """Approximate user location for web search."""
+
+    city: str | None = None
+    country: str | None = None
+    region: str | None = None
+    timezone: str | None = None
+
+
+class UserLocation(Location):
+    """`web_search_options.user_location`; the location may be flat or under `approximate`."""
+
+    type: Literal["approximate"]
+    approximate: Location | None = None
+
+    def location(self) -> Location:
+        """The location, whichever way it was sent (keys under `approximate` win)."""
+        flat = self.model_dump(include={"city", "country", "region", "timezone"}, exclude_none=True)
+        if self.approximate is not None:
+            flat.update(self.approximate.model_dump(exclude_none=True))
+        return Location.model_validate(flat)
+
+
+class WebSearchOptions(Model):
+    """`web_search_options`; an empty object turns web search on."""
+
+    search_context_size: Literal["low", "medium", "high"] | None = None
+    user_location: UserLocation | None = None

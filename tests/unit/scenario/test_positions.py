@@ -1,0 +1,260 @@
+"""Safe YAML loading with source positions, and pydantic errors located in the source."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pydantic
+import pytest
+
+from emulator.errors import ScenarioError
+from emulator.scenario.located import problems_from_validation_error
+from emulator.scenario.positions import dotted, load_yaml, locate, snippet
+
+SCENARIO = """\
+name: demo
+created: 2024-05-01
+rules:
+  - name: greeting
+    match: {model: 5}
+    reply:
+      content: hello
+  - name: second
+    reply:
+      content:
+        - one
+        - two
+"""
+
+
+@pytest.fixture
+def loaded():
+    return load_yaml(SCENARIO, "demo.yaml")
+
+
+def test_data_is_plain_and_dates_stay_strings(loaded):
+    data, _ = loaded
+    assert data["created"] == "2024-05-01"
+    assert data["rules"][1]["reply"]["content"] == ["one", "two"]
+
+
+def test_nested_keys_and_list_items_are_located(loaded):
+    _, positions = loaded
+    assert locate(positions, ("name",)) == (1, 7)
+    assert locate(positions, ("rules",)) == (4, 3)
+    assert locate(positions, ("rules", 0)) == (4, 5)
+    assert locate(positions, ("rules", 0, "match", "model")) == (5, 20)
+    assert locate(positions, ("rules", 1, "reply", "content", 1)) == (12, 11)
+    assert locate(positions, ("rules", -1, "name")) == (8, 11)
+
+
+def test_key_position_is_kept(loaded):
+    _, positions = loaded
+    assert locate(positions, ("rules", 0, "match", "model"), key=True) == (5, 13)
+    assert locate(positions, ("rules", 1, "reply"), key=True) == (9, 5)
+
+
+def test_missing_key_falls_back_to_nearest_ancestor(loaded):
+    _, positions = loaded
+    assert locate(positions, ("rules", 0, "refusal")) == (4, 5)
+    assert locate(positions, ("rules", 0, "reply", "nope", "deeper")) == (7, 7)
+    assert locate(positions, ("rules", 9)) == (4, 3)
+    assert locate(positions, ("absent",)) == (1, 1)
+
+
+def test_aliases_and_merge_keys_are_located():
+    text = "base: &b {x: 1, y: 2}\nmerged:\n  <<: *b\n  y: 3\ncopy: *b\n"
+    data, positions = load_yaml(text, "m.yaml")
+    assert data["merged"] == {"x": 1, "y": 3}
+    assert locate(positions, ("merged", "y")) == (4, 6)
+    assert locate(positions, ("merged", "x")) == (1, 14)
+    assert locate(positions, ("copy", "y")) == (1, 20)
+
+
+def test_empty_file_is_none():
+    assert load_yaml("", "e.yaml")[0] is None
+    assert load_yaml("# nothing here\n", "e.yaml")[0] is None
+
+
+def test_duplicate_keys_are_refused_at_the_second_occurrence():
+    text = "name: a\nrules: []\nname: b\nother: {k: 1, k: 2}\n"
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "dup.yaml")
+    problems = caught.value.problems
+    assert [(p.line, p.column, p.reason) for p in problems] == [
+        (3, 1, "duplicate key 'name'"),
+        (4, 15, "duplicate key 'k'"),
+    ]
+    assert problems[0].file == "dup.yaml"
+    assert ">  3 | name: b" in problems[0].snippet
+
+
+def test_a_merged_key_may_be_overridden():
+    data, _ = load_yaml("a: &a {k: 1}\nb:\n  <<: *a\n  k: 2\n", "ok.yaml")
+    assert data["b"] == {"k": 2}
+
+
+def test_syntax_error_is_located():
+    text = "name: demo\nrules:\n  - name: x\n    match: a: b\n"
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "bad.yaml")
+    [problem] = caught.value.problems
+    assert (problem.file, problem.line, problem.column, problem.path) == ("bad.yaml", 4, 13, "")
+    assert problem.reason == "mapping values are not allowed here"
+    assert str(problem) == "bad.yaml:4:13: mapping values are not allowed here"
+    assert ">  4 |     match: a: b\n     |             ^" in problem.snippet
+
+
+def test_unclosed_flow_sequence_names_where_it_started():
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml("a: 1\nb: [1, 2\n", "bad.yaml")
+    [problem] = caught.value.problems
+    assert problem.line == 3
+    assert "expected ',' or ']'" in problem.reason
+    assert "line 2" in problem.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x: !!python/object/apply:os.system ['echo hacked']\n",
+        "x: !!python/object:collections.OrderedDict {}\n",
+        "x: !!python/name:os.system\n",
+    ],
+)
+def test_python_tags_are_refused(text):
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "evil.yaml")
+    [problem] = caught.value.problems
+    assert (problem.line, problem.column) == (1, 4)
+    assert "could not determine a constructor" in problem.reason
+
+
+def test_forbidden_character_is_located():
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml("a: 1\nb: x\x07\n", "ctl.yaml")
+    [problem] = caught.value.problems
+    assert (problem.line, problem.column) == (2, 5)
+    assert "#x0007" in problem.reason
+
+
+def test_snippet_format():
+    text = "one\ntwo\nthree\nfour\nfive\nsix\n"
+    assert snippet(text, 4, 3) == (
+        "   2 | two\n"
+        "   3 | three\n"
+        ">  4 | four\n"
+        "     |   ^\n"
+        "   5 | five\n"
+        "   6 | six"
+    )
+    assert snippet(text, 1, None, context=1) == ">  1 | one\n   2 | two"
+    assert snippet("a\tb: c\n", 1, 3) == ">  1 | a\tb: c\n     |  \t^"
+    assert snippet("only\n", 2, 1) == "   1 | only\n>  2 |\n     | ^"
+
+
+def test_snippet_widens_for_long_files():
+    text = "\n".join(f"line {n}" for n in range(1, 1201))
+    assert snippet(text, 1000, 1, context=0) == ">1000 | line 1000\n      | ^"
+
+
+def test_dotted():
+    assert dotted(("rules", 0, "match", "model")) == "rules[0].match.model"
+    assert dotted(()) == ""
+    assert dotted((0, "a")) == "[0].a"
+    assert dotted(("headers", "x-request-id")) == "headers.x-request-id"
+    assert dotted(("map", "a b", 1)) == "map['a b'][1]"
+
+
+class _Strict(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+
+class TextMatch(_Strict):
+    kind: Literal["text"] = "text"
+    contains: str
+
+
+class Reply(_Strict):
+    content: str | list[str]
+    delay_ms: int = 0
+
+
+class Rule(_Strict):
+    name: str
+    match: TextMatch | None = None
+    reply: Reply
+
+
+class Scenario(_Strict):
+    rules: list[Rule]
+
+
+BROKEN = """\
+rules:
+  - name: first
+    reply:
+      content: hi
+  - name: second
+    reply:
+      content:
+        - fine
+        - [nested]
+  - name: third
+    match: {contains: x, contians: y}
+"""
+
+
+def _problems(**extra):
+    data, positions = load_yaml(BROKEN, "broken.yaml")
+    with pytest.raises(pydantic.ValidationError) as caught:
+        Scenario.model_validate(data)
+    return problems_from_validation_error(
+        caught.value, text=BROKEN, filename="broken.yaml", positions=positions, data=data, **extra
+    )
+
+
+def test_validation_errors_are_located_in_document_order():
+    problems = _problems()
+    assert [(p.line, p.column, p.path) for p in problems] == [
+        (8, 9, "rules[1].reply.content"),  # the `str` member of `str | list[str]`
+        (9, 11, "rules[1].reply.content[1]"),  # the `list[str]` member
+        (10, 5, "rules[2].reply"),
+        (11, 26, "rules[2].match.contians"),
+    ]
+    not_str, wrong_type, missing, unknown = problems
+    assert not_str.reason == wrong_type.reason == "Input should be a valid string"
+    assert missing.reason == "field required: 'reply'"
+    assert unknown.reason == "unknown key 'contians'"
+    assert all(p.file == "broken.yaml" for p in problems)
+    assert ">  9 |         - [nested]\n     |           ^" in wrong_type.snippet
+
+
+def test_union_member_names_are_not_keys():
+    text = "rules:\n  - name: x\n    reply: {content: 5}\n"
+    data, positions = load_yaml(text, "u.yaml")
+    with pytest.raises(pydantic.ValidationError) as caught:
+        Scenario.model_validate(data)
+    assert any("list[str]" in error["loc"] for error in caught.value.errors())
+    problems = problems_from_validation_error(
+        caught.value, text=text, filename="u.yaml", positions=positions, data=data
+    )
+    assert {p.path for p in problems} == {"rules[0].reply.content"}
+    assert {(p.line, p.column) for p in problems} == {(3, 22)}
+
+
+def test_unknown_key_suggests_the_nearest_field():
+    unknown = _problems(model=Scenario)[-1]
+    assert unknown.reason == "unknown key 'contians'; did you mean 'contains'?"
+
+
+def test_root_prefixes_paths():
+    text = "scenario:\n  rules:\n    - name: 5\n      reply: {content: x}\n"
+    data, positions = load_yaml(text, "r.yaml")
+    with pytest.raises(pydantic.ValidationError) as caught:
+        Scenario.model_validate(data["scenario"])
+    [problem] = problems_from_validation_error(
+        caught.value, text=text, filename="r.yaml", positions=positions, root=("scenario",), data=data["scenario"]
+    )
+    assert (problem.line, problem.column, problem.path) == (3, 13, "scenario.rules[0].name")
+    assert problem.reason == "Input should be a valid string, got 5"
