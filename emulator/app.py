@@ -22,6 +22,11 @@ from emulator.settings import Settings
 from emulator.state import EmulatorState
 
 
+async def end_streams(app: web.Application) -> None:
+    """`on_shutdown` runs before in-flight handlers are awaited: open streams end now, completely."""
+    app[STATE].stop_streams()
+
+
 async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
     """Load the scenarios before serving (a bad file stops start-up), then watch them."""
     state = app[STATE]
@@ -66,4 +71,5 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app.add_subapp("/_emulator/", create_control_app(state))
     app.on_response_prepare.append(add_request_id)
     app.cleanup_ctx.append(scenarios_ctx)
+    app.on_shutdown.append(end_streams)
     return app

@@ -61,7 +61,7 @@ async def serve(settings: Settings) -> None:
     """Run until SIGINT or SIGTERM; open streams are ended on the way out."""
     runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    site = web.TCPSite(runner, settings.host, settings.port, shutdown_timeout=1.0)
+    site = web.TCPSite(runner, settings.host, settings.port)
     await site.start()
     port = runner.addresses[0][1]
     host = f"[{settings.host}]" if ":" in settings.host else settings.host

@@ -39,6 +39,8 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
         headers=redact_headers(request.headers),
     )
     request[ENTRY] = entry
+    if not request.path.startswith(CONTROL_PREFIX):
+        state.journal.add(entry)  # visible at once; filled in as the request moves along
     started = time.perf_counter()
     try:
         response = await handler(request)
@@ -46,8 +48,6 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
         return response
     finally:
         entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
-        if not request.path.startswith(CONTROL_PREFIX):
-            state.journal.add(entry)
         if access_log.isEnabledFor(logging.INFO):
             access_log.info(
                 "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,
@@ -88,7 +88,9 @@ async def envelope_middleware(request: web.Request, handler: web.Handler) -> web
 
 
 async def add_request_id(request: web.Request, response: web.StreamResponse) -> None:
-    """`on_response_prepare`: every response, streamed ones too, carries `X-ZenMux-RequestId`."""
+    """`on_response_prepare`: every response, streamed ones too, carries `X-ZenMux-RequestId`
+    (and `x-request-id`, which ZenMux's other endpoints show and some clients read)."""
     entry = request.get(ENTRY)
     if entry is not None:
         response.headers.setdefault(REQUEST_ID_HEADER, entry.request_id)
+        response.headers.setdefault("x-request-id", entry.request_id)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 
 from faker import Faker
 
@@ -24,6 +25,15 @@ class EmulatorState:
     clock: Clock
     faker: Faker
     received: int = 0
+    stopping: bool = False
+    paced_streams: set[asyncio.Task[object]] = field(default_factory=set)
+    """Streams waiting between events; cancelled at shutdown so they finish at once."""
+
+    def stop_streams(self) -> None:
+        """Shutdown has begun: every paced stream skips its remaining waits."""
+        self.stopping = True
+        for task in self.paced_streams:
+            task.cancel()
 
     def accepted_keys(self) -> frozenset[str]:
         """Keys from --api-key and from the scenario files; empty means any key is accepted."""

@@ -8,9 +8,10 @@ from aiohttp import web
 from emulator.errors import RequestRejected
 from emulator.gateway.auth import authenticate
 from emulator.gateway.catalogue import admit
+from emulator.gateway.routing import served_model
 from emulator.keys import ENTRY, STATE
 from emulator.match.facts import RequestFacts
-from emulator.match.near_miss import near_misses
+from emulator.match.near_miss import near_misses, no_match_message
 from emulator.match.select import select
 from emulator.parse import read_json
 from emulator.render.draft import DraftLimits, draft_reply
@@ -24,6 +25,19 @@ from emulator.write.sse import StreamOutcome, write_sse
 
 WARNINGS_HEADER = "X-Emulator-Warnings"
 RULE_HEADER = "X-Emulator-Rule"
+MAX_WARNINGS_HEADER = 1000
+
+
+def warnings_header(warnings: tuple[str, ...]) -> str:
+    """The warnings as one ASCII header value, cut to fit clients' header limits (the journal has all)."""
+    text = ""
+    for shown, warning in enumerate(warnings):
+        piece = warning.encode("ascii", "backslashreplace").decode()
+        candidate = f"{text}; {piece}" if text else piece
+        if len(candidate) > MAX_WARNINGS_HEADER:
+            return f"{text}; and {len(warnings) - shown} more (see the journal)"
+        text = candidate
+    return text
 
 
 async def chat_completions(request: web.Request) -> web.StreamResponse:
@@ -53,8 +67,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         misses = near_misses(loaded.scenarios.rules, facts)
         entry.near_misses = [m.as_dict() for m in misses]
         if settings.strict:
-            detail = "; ".join(str(m) for m in misses) or "no rules are loaded"
-            raise RequestRejected(404, "emulator_no_match", f"No rule matched this request (strict mode). Nearest: {detail}")
+            raise RequestRejected(404, "emulator_no_match", no_match_message(loaded.index, facts, misses))
     else:
         entry.rule, entry.reply_index = selection.rule.name, selection.hit
         if selection.reply is None:
@@ -65,6 +78,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         selection.reply if selection else None,
         selection.rule.name if selection else None,
         facts,
+        served_model(facts.model, body, loaded.scenarios.catalogue),
         DraftLimits(chat.max_completion_tokens, chat.stop_sequences),
         prompt,
         state.faker,
@@ -74,9 +88,9 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     generation = completion_id(settings.seed, session.name, session.requests)
     headers = {"x-generation-id": generation}
     if selection is not None:
-        headers[RULE_HEADER] = selection.rule.name
+        headers[RULE_HEADER] = selection.rule.name.encode("ascii", "backslashreplace").decode()
     if validated.warnings:
-        headers[WARNINGS_HEADER] = "; ".join(validated.warnings).encode("ascii", "backslashreplace").decode()
+        headers[WARNINGS_HEADER] = warnings_header(validated.warnings)
     plan = plan_reply(
         draft, generation, int(state.clock.now()),
         stream=facts.stream,

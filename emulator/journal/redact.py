@@ -17,7 +17,8 @@ def mask(value: str) -> str:
 def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
     """The headers with every credential masked (multi-valued headers joined by ', ')."""
     result: dict[str, str] = {}
-    for name, value in headers.items():
+    for key, value in headers.items():
+        name = str(key)  # aiohttp's case-insensitive keys are a str subclass orjson refuses
         shown = mask(value) if name.lower() in SECRET_HEADERS else value
         result[name] = f"{result[name]}, {shown}" if name in result else shown
     return result

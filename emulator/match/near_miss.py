@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from emulator.match.facts import RequestFacts
+from emulator.match.index import RuleIndex
 from emulator.scenario.compiled import CompiledRule
 
 
@@ -45,6 +46,17 @@ def near_misses(rules: tuple[CompiledRule, ...], facts: RequestFacts, limit: int
     for rule in rules:
         missed = misses(rule, facts)
         if missed:
-            scored.append((len(missed) / max(len(rule.predicates), 1), len(missed), rule.rank, rule, missed))
-    scored.sort(key=lambda s: s[:3])
+            scored.append((len(missed), len(missed) / max(len(rule.predicates), 1), rule.rank, rule, missed))
+    scored.sort(key=lambda s: s[:3])  # fewest misses, then the smallest share missed, then rank
     return [NearMiss(rule.name, rule.where, missed) for *_, rule, missed in scored[:limit]]
+
+
+def no_match_message(index: RuleIndex, facts: RequestFacts, nearest: list[NearMiss]) -> str:
+    """Why nothing answered: used-up `fall_through` rules that matched, then the nearest misses."""
+    used_up = [
+        f"{rule.name} ({rule.where}) matched but has served all its replies (then: fall_through)"
+        for rule in index.candidates(facts)
+        if rule.rule.then == "fall_through" and all(p.test(facts) for p in rule.predicates)
+    ]
+    detail = "; ".join([*used_up, *(str(m) for m in nearest)]) or "no rules are loaded"
+    return f"No rule matched this request (strict mode). Nearest: {detail}"

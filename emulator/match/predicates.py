@@ -55,15 +55,20 @@ def text_test(spec: TextMatch) -> tuple[TextTest, str]:
         n = norm(spec.ends_with)
         tests.append(lambda t, n=n: t.endswith(n))
         words.append(f"ends with {spec.ends_with!r}")
+    as_sent: list[TextTest] = []  # a regex runs on the text as sent; IGNORECASE does its folding
     if spec.regex is not None:
         pattern = re.compile(spec.regex, re.IGNORECASE if fold else 0)
-        tests.append(lambda t, p=pattern: p.search(t) is not None)
+        as_sent.append(lambda t, p=pattern: p.search(t) is not None)
         words.append(f"matches /{spec.regex}/")
     description = " and ".join(words) + (" (ignoring case)" if fold else "")
-    if len(tests) == 1:
-        only = tests[0]
-        return ((lambda t: only(norm(t))) if fold else only), description
-    return (lambda t: all(test(norm(t)) for test in tests)), description
+    if not fold and len(tests) + len(as_sent) == 1:
+        return (tests or as_sent)[0], description
+
+    def check(text: str) -> bool:
+        folded = norm(text)
+        return all(test(folded) for test in tests) and all(test(text) for test in as_sent)
+
+    return check, description
 
 
 def _value_test(spec: str | TextMatch) -> tuple[TextTest, str]:

@@ -48,7 +48,7 @@ class EmulatorServer:
     async def _start(self) -> int:
         self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", self.settings.port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.settings.port)
         await site.start()
         return int(self._runner.addresses[0][1])
 

@@ -81,12 +81,13 @@ def draft_reply(
     reply: CompiledReply | None,
     rule: str | None,
     facts: RequestFacts,
+    model: str,
     limits: DraftLimits,
     prompt_tokens: int,
     faker: Faker,
     seed: int,
 ) -> Draft:
-    """Render a scripted reply (or the default one when `reply` is None) for this request."""
+    """Render a scripted reply (or the default one when `reply` is None); `model` is the one that served."""
     if reply is None:
         content: str | None = default_text(faker, seed, facts)
         refusal = None
@@ -108,7 +109,7 @@ def draft_reply(
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "stop")
     completion = tokens.count(content or "") + tokens.count(refusal or "")
     return Draft(
-        model=(spec.model if spec and spec.model else facts.model),
+        model=(spec.model if spec and spec.model else model),
         content=content,
         refusal=refusal,
         finish_reason=finish,

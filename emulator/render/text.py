@@ -7,16 +7,35 @@ Python internals (the sandbox refuses underscore attributes and unsafe calls) or
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
 from typing import Any
 
 from faker import Faker
-from jinja2 import StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from emulator.errors import RequestRejected
 
+
+def _printable(value: Any) -> Any:
+    """Only plain data is printed: an object's repr (with its address) never leaves a template."""
+    if value is None or isinstance(value, (str, int, float, bool, Undefined)):
+        return value
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _printable(item)
+        return value
+    if isinstance(value, dict):
+        for item in value.values():
+            _printable(item)
+        return value
+    raise TypeError(f"a template can print text, numbers, lists and mappings, not {type(value).__name__}")
+
+
 _ENV = ImmutableSandboxedEnvironment(
+    finalize=_printable,
     autoescape=False,
     undefined=StrictUndefined,
     keep_trailing_newline=True,
@@ -32,6 +51,8 @@ FAKE_GENERATORS = frozenset(
     }
 )
 _MAX_FAKE_ARG = 1000
+_DATED = frozenset({"date", "time", "iso8601"})
+_DATES_END = datetime(2026, 1, 1, tzinfo=timezone.utc)  # not "now": seeded dates must not drift
 
 
 def is_template(text: str) -> bool:
@@ -56,6 +77,8 @@ class SeededFake:
         if name not in FAKE_GENERATORS:
             raise AttributeError(f"fake.{name} is not available in templates")
         generator = getattr(self._faker, name)
+        if name in _DATED:
+            generator = functools.partial(generator, end_datetime=_DATES_END)
 
         def call(*args: Any, **kwargs: Any) -> Any:
             for value in (*args, *kwargs.values()):
@@ -70,7 +93,7 @@ def render(template: Any, rule: str, context: Mapping[str, Any]) -> str:
     """Run a compiled template; a failure becomes a 500 naming the rule, never a traceback."""
     try:
         return str(template.render(context))
-    except (TemplateError, ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+    except Exception as exc:  # any failure is the scenario's: named, never a traceback
         raise RequestRejected(
             500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc}"
         ) from None

@@ -112,6 +112,20 @@ class UsageOverride(BaseModel):
     cached_tokens: NonNegativeInt | None = None
 
 
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+HEADER_VALUE = re.compile(r"^[\x20-\x7e]*$")
+
+
+def check_headers(headers: dict[str, str] | None) -> dict[str, str] | None:
+    """Response headers must be sendable: token names, printable ASCII values."""
+    for name, value in (headers or {}).items():
+        if not HEADER_NAME.match(name):
+            raise ValueError(f"header name {name!r} is not a valid HTTP header name")
+        if not HEADER_VALUE.match(value):
+            raise ValueError(f"header {name!r} must be printable ASCII without line breaks")
+    return headers
+
+
 FinishReason = Literal["stop", "length", "content_filter", "tool_calls", "function_call"]
 
 
@@ -129,6 +143,11 @@ class Reply(BaseModel):
     system_fingerprint: str | None = None
     headers: dict[str, str] | None = Field(None, description="extra response headers")
     stream: StreamTiming | None = Field(None, description="pacing when the request streams")
+
+    @field_validator("headers")
+    @classmethod
+    def _sendable(cls, headers: dict[str, str] | None) -> dict[str, str] | None:
+        return check_headers(headers)
 
 
 SequenceEnd = Literal["repeat_last", "cycle", "error", "fall_through"]
@@ -187,7 +206,7 @@ class ModelSpec(BaseModel):
     output_modalities: list[Modality] = Field(default_factory=lambda: ["text"])
 
 
-MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.:-]+$")
+MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
 class FileSettings(BaseModel):
@@ -215,12 +234,3 @@ class ScenarioFile(BaseModel):
             if not MODEL_ID.match(model_id):
                 raise ValueError(f"model id {model_id!r} is not of the form vendor/model")
         return value
-
-    @model_validator(mode="after")
-    def _unique_rule_names(self) -> ScenarioFile:
-        seen: set[str] = set()
-        for rule in self.rules:
-            if rule.name in seen:
-                raise ValueError(f"rule name {rule.name!r} is used twice in this file")
-            seen.add(rule.name)
-        return self

@@ -7,10 +7,12 @@ that goes away simply ends the stream, and the outcome is reported back for the 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiohttp import web
 
+from emulator.keys import STATE
 from emulator.render.plan import ReplyPlan
 
 KEEPALIVE = b": ZENMUX PROCESSING\n\n"
@@ -39,6 +41,24 @@ async def pause(response: web.StreamResponse, seconds: float, keepalive_s: float
         await asyncio.sleep(seconds)
 
 
+async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s: float,
+                      outcome: StreamOutcome, stopping: Callable[[], bool]) -> None:
+    """Write the events with their waits; once the server is stopping, the rest go out at once."""
+    events = plan.events or []
+    hurry = False
+    for i, event in enumerate(events):
+        if i < plan.paced and not hurry:
+            try:
+                await pause(response, plan.first_wait_s if i == 0 else plan.gap_s, keepalive_s)
+            except asyncio.CancelledError:
+                if not stopping():
+                    raise
+                asyncio.current_task().uncancel()  # type: ignore[union-attr]
+                hurry = True
+        await response.write(event)
+        outcome.events_sent = i + 1
+
+
 async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome) -> web.StreamResponse:
     """Send the planned events; waits come from the plan (first event, then between events)."""
     events = plan.events or []
@@ -49,11 +69,14 @@ async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, o
             await response.write(b"".join(events))
             outcome.events_sent = len(events)
         else:
-            for i, event in enumerate(events):
-                if i < plan.paced:
-                    await pause(response, plan.first_wait_s if i == 0 else plan.gap_s, keepalive_s)
-                await response.write(event)
-                outcome.events_sent = i + 1
+            state = request.app[STATE]
+            task = asyncio.current_task()
+            assert task is not None
+            state.paced_streams.add(task)
+            try:
+                await write_paced(response, plan, keepalive_s, outcome, lambda: state.stopping)
+            finally:
+                state.paced_streams.discard(task)
         await response.write_eof()
     except ConnectionResetError:
         outcome.client_gone = True

@@ -1,0 +1,365 @@
+"""`zenmux-emulator` / `python -m emulator` as a user runs them: real processes, signals, env vars, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import openai
+import pytest
+
+from emulator.render.ids import completion_id
+from tests.conftest import FROZEN, REPO, SHIPPED
+
+CONSOLE_SCRIPT = Path(sys.executable).with_name("zenmux-emulator")
+PYTHON_M = [sys.executable, "-m", "emulator"]
+LISTENING = re.compile(r"ZenMux emulator listening on (http://127\.0\.0\.1:(\d+)/api/v1)")
+START_TIMEOUT = 30.0
+EXIT_TIMEOUT = 15.0
+
+SLOW = """\
+rules:
+  - name: slow
+    match: {last_user: {contains: "slow"}}
+    reply:
+      content: "a b c"
+      stream: {first_token_ms: 20000}
+"""
+
+TYPO = """\
+rules:
+  - name: a
+    mtach: {model: "openai/*"}
+    reply: {content: hi}
+"""
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without any ZENMUX_EMULATOR_* the caller may have set, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ZENMUX_EMULATOR_")}
+    env.update(extra)
+    return env
+
+
+class Served:
+    """A `serve` process: started, waited for until it prints its URL, stopped by its own pid."""
+
+    def __init__(self, argv: list[str], stderr_path: Path, env: dict[str, str] | None = None,
+                 cwd: Path = REPO) -> None:
+        self.stderr_path = stderr_path
+        self._stderr: IO[bytes] = open(stderr_path, "wb")  # noqa: SIM115 - closed in close()
+        self.process = subprocess.Popen(argv, cwd=cwd, env=env if env is not None else clean_env(),
+                                        stdout=subprocess.PIPE, stderr=self._stderr, text=True)
+        self._lines: queue.Queue[str] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.first_line = ""
+        self.base_url = ""
+        self.port = 0
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line)
+        self._lines.put("")
+
+    def wait_listening(self) -> Served:
+        try:
+            self.first_line = self._lines.get(timeout=START_TIMEOUT).rstrip("\n")
+        except queue.Empty:
+            pytest.fail(f"no output within {START_TIMEOUT}s; stderr:\n{self.stderr()}")
+        found = LISTENING.fullmatch(self.first_line)
+        assert found, f"unexpected first line {self.first_line!r}; stderr:\n{self.stderr()}"
+        self.base_url, self.port = found.group(1), int(found.group(2))
+        return self
+
+    def client(self, api_key: str = "sk-cli-test", **options: Any) -> openai.OpenAI:
+        return openai.OpenAI(base_url=self.base_url, api_key=api_key, max_retries=0, **options)
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
+        self.process.send_signal(sig)
+        return self.wait()
+
+    def wait(self) -> int:
+        try:
+            return self.process.wait(EXIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the process did not exit within {EXIT_TIMEOUT}s; stderr:\n{self.stderr()}")
+
+    def stderr(self) -> str:
+        self._stderr.flush()
+        return self.stderr_path.read_text(encoding="utf-8", errors="replace")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(EXIT_TIMEOUT)
+        self._reader.join(EXIT_TIMEOUT)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self._stderr.close()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Any]:
+    """`serve(argv, env=..., cwd=...)` starts a process; every one is killed (by pid) at the end if still alive."""
+    started: list[Served] = []
+
+    def start(argv: list[str], env: dict[str, str] | None = None, cwd: Path = REPO) -> Served:
+        served = Served(argv, tmp_path / f"stderr{len(started)}.log", env, cwd)
+        started.append(served)
+        return served
+
+    yield start
+    for served in started:
+        served.close()
+
+
+def run(argv: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    options.setdefault("env", clean_env())
+    return subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=60, **options)
+
+
+def chat(client: openai.OpenAI, text: str, model: str = "openai/gpt-4o", **kwargs: Any) -> Any:
+    return client.chat.completions.with_raw_response.create(
+        model=model, messages=[{"role": "user", "content": text}], **kwargs)
+
+
+# --- serve: start, answer, stop ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_serve_prints_its_url_answers_and_exits_0_on_a_signal(serve, sig: signal.Signals):
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", "scenarios", "--no-watch"]).wait_listening()
+    assert served.port > 0
+    with served.client() as client:
+        raw = chat(client, "hello cli")
+    assert raw.headers.get("X-Emulator-Rule") == "greeting"
+    assert raw.parse().choices[0].message.content == "Hi hello cli! How can I help?"
+    assert served.stop(sig) == 0
+    assert "Traceback" not in served.stderr()
+
+
+def test_the_console_script_serves_too(serve):
+    served = serve([str(CONSOLE_SCRIPT), "serve", "--port", "0", "--scenarios", str(SHIPPED)]).wait_listening()
+    with served.client() as client:
+        assert chat(client, "x", model="acme/tiny-test").parse().choices[0].message.content == "tiny reply"
+    assert served.stop(signal.SIGINT) == 0
+
+
+def test_no_subcommand_means_serve(serve):
+    served = serve([*PYTHON_M, "--port", "0", "--no-watch"]).wait_listening()  # scenarios/ of the cwd
+    with served.client() as client:
+        assert chat(client, "hello").headers.get("X-Emulator-Rule") == "greeting"
+    assert served.stop() == 0
+
+
+def read_until_eof(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_ends_an_open_slow_stream_and_exits_0(serve, tmp_path: Path, sig: signal.Signals):
+    scenario = tmp_path / "slow.yaml"
+    scenario.write_text(SLOW, encoding="utf-8")
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(scenario), "--no-watch"]).wait_listening()
+    body = json.dumps({"model": "openai/gpt-4o", "stream": True,
+                       "messages": [{"role": "user", "content": "go slow"}]}).encode()
+    with socket.create_connection(("127.0.0.1", served.port), timeout=EXIT_TIMEOUT) as sock:
+        sock.sendall(b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: emulator\r\n"
+                     b"Authorization: Bearer sk-cli-test\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(65536)
+            assert chunk, "the server closed the connection before the stream started"
+            head += chunk
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b"text/event-stream" in head
+        assert b"data: " not in head  # the first token is 20 s away: the stream is open and waiting
+
+        served.process.send_signal(sig)
+        try:
+            read_until_eof(sock)  # the connection must end, not hang until the first token
+        except TimeoutError:
+            pytest.fail(f"the stream stayed open {EXIT_TIMEOUT}s after the signal")
+    assert served.wait() == 0
+    assert "Traceback" not in served.stderr()
+
+
+def test_a_signal_ends_an_open_stream_cleanly_for_the_sdk(serve, tmp_path: Path):
+    # README: "Ctrl-C or SIGTERM stops it cleanly, ending open streams": the HTTP stream is ended, not cut,
+    # so an SDK client finishes iterating instead of raising a connection error.
+    scenario = tmp_path / "slow.yaml"
+    scenario.write_text(SLOW, encoding="utf-8")
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(scenario), "--no-watch"]).wait_listening()
+    with served.client(timeout=EXIT_TIMEOUT) as client:
+        stream = client.chat.completions.create(
+            model="openai/gpt-4o", messages=[{"role": "user", "content": "go slow"}], stream=True)
+        served.process.send_signal(signal.SIGTERM)  # the headers are in: the stream is open
+        try:
+            with stream:
+                list(stream)
+        except openai.APIConnectionError as error:
+            pytest.fail(f"the stream was cut, not ended: {error!r} ({error.__cause__!r})")
+    assert served.wait() == 0
+
+
+# --- settings from flags and environment ----------------------------------------------------------------
+
+def test_environment_variables_configure_the_server(serve):
+    env = clean_env(ZENMUX_EMULATOR_PORT="0", ZENMUX_EMULATOR_SEED="7", ZENMUX_EMULATOR_API_KEYS="key-a,key-b",
+                    ZENMUX_EMULATOR_CLOCK="2026-01-01T00:00:00Z", ZENMUX_EMULATOR_SCENARIOS=str(SHIPPED),
+                    ZENMUX_EMULATOR_WATCH="false")
+    served = serve([*PYTHON_M], env=env).wait_listening()
+    for key in ("key-a", "key-b"):
+        with served.client(api_key=key, default_headers={"X-Emulator-Session": f"env-{key}"}) as client:
+            raw = chat(client, "hello")
+        completion = raw.parse()
+        assert completion.created == 1767225600 == FROZEN
+        assert completion.id == completion_id(7, f"env-{key}", 1)  # ids come from the seed
+        assert raw.headers.get("x-generation-id") == completion.id
+    with served.client(api_key="key-c") as client, pytest.raises(openai.PermissionDeniedError):
+        chat(client, "hello")
+    assert served.stop() == 0
+
+
+def test_flags_configure_the_server_and_override_the_environment(serve):
+    env = clean_env(ZENMUX_EMULATOR_CLOCK="0", ZENMUX_EMULATOR_SEED="1", ZENMUX_EMULATOR_API_KEYS="env-key")
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch",
+                    "--api-key", "flag-1", "--api-key", "flag-2", "--clock", "1767225600", "--seed", "99",
+                    "--strict"], env=env).wait_listening()
+    with served.client(api_key="flag-2", default_headers={"X-Emulator-Session": "flags"}) as client:
+        completion = chat(client, "hello").parse()
+        assert completion.created == FROZEN
+        assert completion.id == completion_id(99, "flags", 1)
+        with pytest.raises(openai.NotFoundError) as caught:  # --strict
+            chat(client, "nothing matches this")
+        assert isinstance(caught.value.body, dict) and caught.value.body["type"] == "emulator_no_match"
+    with served.client(api_key="flag-1") as client:
+        assert chat(client, "hello").parse().created == FROZEN
+    for key in ("env-key", "other"):
+        with served.client(api_key=key) as client, pytest.raises(openai.PermissionDeniedError):
+            chat(client, "hello")
+    assert served.stop() == 0
+
+
+def test_clock_accepts_an_iso_time_with_an_offset(serve):
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch",
+                    "--clock", "2026-01-01T01:00:00+01:00"]).wait_listening()
+    with served.client() as client:
+        assert chat(client, "hello").parse().created == FROZEN
+    assert served.stop() == 0
+
+
+def test_json_logs_are_json_lines_without_api_keys(serve):
+    secret, wrong = "sk-ai-v1-very-secret-0123", "sk-ai-v1-wrong-guess-4567"
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch",
+                    "--api-key", secret, "--log-format", "json", "--log-level", "debug"]).wait_listening()
+    with served.client(api_key=secret) as client:
+        chat(client, "hello")
+    with served.client(api_key=wrong) as client, pytest.raises(openai.PermissionDeniedError):
+        chat(client, "hello")
+    with served.client(api_key=wrong, default_headers={"x-api-key": wrong}) as client, \
+            pytest.raises(openai.PermissionDeniedError):
+        chat(client, "hello")
+    assert served.stop() == 0
+    text = served.stderr()
+    lines = [line for line in text.splitlines() if line.strip()]
+    records = []
+    for line in lines:
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            pytest.fail(f"not a JSON line: {line!r}")
+    assert all({"time", "level", "logger", "message"} <= set(r) for r in records)
+    access = [r for r in records if r["logger"] == "emulator.access"]
+    assert [r["status"] for r in access] == [200, 403, 403]
+    assert access[0]["rule"] == "greeting"
+    assert secret not in text and wrong not in text
+    assert "very-secret" not in text and "wrong-guess" not in text
+
+
+def test_an_invalid_setting_exits_2_naming_it(tmp_path: Path):
+    result = run([*PYTHON_M, "serve", "--scenarios", str(SHIPPED)], env=clean_env(ZENMUX_EMULATOR_PORT="-3"))
+    assert result.returncode == 2
+    assert "port" in result.stderr
+    assert "listening" not in result.stdout
+
+
+# --- validate, broken files, busy ports, help -----------------------------------------------------------
+
+def test_validate_accepts_the_shipped_scenarios():
+    result = run([str(CONSOLE_SCRIPT), "validate", "scenarios"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok: 11 rules in 3 files"
+
+
+def test_validate_reports_file_line_and_snippet_for_a_broken_file(tmp_path: Path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(TYPO, encoding="utf-8")
+    also = tmp_path / "also.yaml"
+    also.write_text("rules:\n  - name: b\n    reply: {content: '{{ x '}\n", encoding="utf-8")
+    result = run([*PYTHON_M, "validate", str(broken), str(also)])
+    assert result.returncode == 1
+    assert f"{broken}:3:5: unknown key 'mtach'; did you mean 'match'?" in result.stderr
+    assert ">  3 |     mtach: {model: \"openai/*\"}" in result.stderr
+    assert re.search(rf"^{re.escape(str(also))}:3:\d+: template error", result.stderr, re.M)
+    assert "2 problem(s) found" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_validate_a_missing_path_exits_1(tmp_path: Path):
+    result = run([*PYTHON_M, "validate", str(tmp_path / "nope.yaml")])
+    assert result.returncode == 1
+    assert f"{tmp_path / 'nope.yaml'}: no such file or directory" in result.stderr
+
+
+def test_serve_refuses_to_start_on_a_broken_file(tmp_path: Path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(TYPO, encoding="utf-8")
+    result = run([str(CONSOLE_SCRIPT), "serve", "--port", "0", "--scenarios", str(broken)])
+    assert result.returncode == 1
+    assert f"{broken}:3:5: unknown key 'mtach'" in result.stderr
+    assert "not started" in result.stderr
+    assert "listening" not in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_a_busy_port_exits_1_with_a_clear_message():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = run([*PYTHON_M, "serve", "--port", str(port), "--scenarios", str(SHIPPED), "--no-watch"])
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "in use" in result.stderr.lower()
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("argv", [[str(CONSOLE_SCRIPT), "--help"], [*PYTHON_M, "-h"]])
+def test_help(argv: list[str]):
+    result = run(argv)
+    assert result.returncode == 0
+    assert "serve" in result.stdout and "validate" in result.stdout
+
+
+def test_serve_help_lists_the_options():
+    result = run([*PYTHON_M, "serve", "--help"])
+    assert result.returncode == 0
+    for option in ("--port", "--scenarios", "--seed", "--clock", "--strict", "--api-key", "--log-format",
+                   "--no-watch", "ZENMUX_EMULATOR_"):
+        assert option in result.stdout, option

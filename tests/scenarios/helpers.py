@@ -1,0 +1,128 @@
+"""Helpers of the scenario tests: openai SDK calls that report which rule answered, and raw HTTP."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+from openai.types.chat import ChatCompletion
+
+from emulator.pytest_plugin.server import EmulatorServer
+from tests.conftest import API_KEY
+
+MODEL = "openai/gpt-4o"
+SESSION_HEADER = "X-Emulator-Session"
+RULE_HEADER = "X-Emulator-Rule"
+
+
+def sdk(server: EmulatorServer, session: str, *, max_retries: int = 0, api_key: str = API_KEY,
+        headers: dict[str, str] | None = None) -> openai.OpenAI:
+    """An official SDK client on `server`, in its own emulator session."""
+    return openai.OpenAI(base_url=server.base_url, api_key=api_key, max_retries=max_retries,
+                         default_headers={SESSION_HEADER: session, **(headers or {})})
+
+
+@dataclass
+class Answer:
+    """A non-streamed answer: the rule that gave it (None for the default reply) and the completion."""
+
+    rule: str | None
+    completion: ChatCompletion
+
+    @property
+    def content(self) -> str | None:
+        return self.completion.choices[0].message.content
+
+
+def user(text: str) -> list[dict[str, Any]]:
+    return [{"role": "user", "content": text}]
+
+
+def ask(client: openai.OpenAI, text: str | None = None, *, messages: list[dict[str, Any]] | None = None,
+        model: str = MODEL, **kwargs: Any) -> Answer:
+    """Send one chat completion (the text as a single user message, or `messages`)."""
+    raw = client.chat.completions.with_raw_response.create(
+        model=model, messages=messages if messages is not None else user(text or ""), **kwargs)
+    return Answer(raw.headers.get(RULE_HEADER), raw.parse())
+
+
+def ask_stream(client: openai.OpenAI, text: str | None = None, *, messages: list[dict[str, Any]] | None = None,
+               model: str = MODEL, **kwargs: Any) -> tuple[str | None, str, list[str | None]]:
+    """Stream one chat completion: (rule, joined content, finish reasons seen)."""
+    raw = client.chat.completions.with_raw_response.create(
+        model=model, messages=messages if messages is not None else user(text or ""), stream=True, **kwargs)
+    parts: list[str] = []
+    finishes: list[str | None] = []
+    with raw.parse() as stream:
+        for chunk in stream:
+            for choice in chunk.choices:
+                if choice.delta.content:
+                    parts.append(choice.delta.content)
+                if choice.finish_reason:
+                    finishes.append(choice.finish_reason)
+    return raw.headers.get(RULE_HEADER), "".join(parts), finishes
+
+
+@dataclass
+class Raw:
+    status: int
+    headers: dict[str, str]
+    text: str
+
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+
+def post_chat(server: EmulatorServer, body: dict[str, Any], headers: dict[str, str] | None = None) -> Raw:
+    """A raw `POST /api/v1/chat/completions` (stdlib only), errors returned rather than raised."""
+    request = urllib.request.Request(
+        server.base_url + "/chat/completions", data=json.dumps(body).encode(), method="POST",
+        headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return Raw(response.status, {k.lower(): v for k, v in response.headers.items()},
+                       response.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        with error:
+            return Raw(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read().decode("utf-8"))
+
+
+def get(url: str) -> Raw:
+    """A raw GET, errors returned rather than raised."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return Raw(response.status, {k.lower(): v for k, v in response.headers.items()},
+                       response.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        with error:
+            return Raw(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read().decode("utf-8"))
+
+
+def get_json(url: str) -> Any:
+    """GET a JSON document; any status but 200 fails the test with the body shown."""
+    response = get(url)
+    assert response.status == 200, f"GET {url} answered {response.status}: {response.text}"
+    return response.json()
+
+
+def wait_until(condition: Callable[[], Any], timeout: float = 10.0, step: float = 0.05,
+               nudge: Callable[[], None] | None = None) -> Any:
+    """Poll `condition` until it is truthy (returning its value) or `timeout` passes (returning it once more).
+
+    `nudge` runs before each poll, e.g. to write a file again in case the watcher was not yet listening.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if nudge is not None:
+            nudge()
+        value = condition()
+        if value:
+            return value
+        time.sleep(step)
+    return condition()

@@ -1,0 +1,169 @@
+"""Scenario files are reloaded while the server runs; a bad edit keeps the last good rules in force."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import openai
+import pytest
+
+from emulator.errors import ScenarioError
+from emulator.pytest_plugin.server import EmulatorServer
+from emulator.scenario.registry import ScenarioRegistry
+from emulator.settings import Settings
+from tests.conftest import FROZEN, MakeServer
+from tests.scenarios.helpers import ask, get_json
+
+OpenClient = Callable[..., openai.OpenAI]
+TIMEOUT = 10.0
+
+
+def rules(content: str, name: str = "answer") -> str:
+    return f"rules:\n  - name: {name}\n    reply: {{content: {content}}}\n"
+
+
+BROKEN = "rules:\n  - name: answer\n    reply: {content: v2, finish_reason: done}\n"
+
+
+def edit_until(path: Path, text: str, condition: Callable[[], object], atomic: bool = False) -> object:
+    """Write `text` to `path` and poll `condition` for up to TIMEOUT seconds, writing again every second
+    (the watcher may start listening a moment after the server answers)."""
+    deadline = time.monotonic() + TIMEOUT
+    next_write = 0.0
+    while time.monotonic() < deadline:
+        if time.monotonic() >= next_write:
+            if atomic:  # as editors save: a new file renamed over the old one
+                temporary = path.with_name(f".{path.name}.tmp")
+                temporary.write_text(text, encoding="utf-8")
+                os.replace(temporary, path)
+            else:
+                path.write_text(text, encoding="utf-8")
+            next_write = time.monotonic() + 1.0
+        if value := condition():
+            return value
+        time.sleep(0.05)
+    return condition()
+
+
+def scenario_file(server: EmulatorServer) -> Path:
+    return Path(server.settings.scenarios[0]) / "s0.yaml"
+
+
+def test_a_valid_edit_is_picked_up_without_restart(make_server: MakeServer, session: str, open_client: OpenClient):
+    server = make_server(rules("v1"), watch=True)
+    client = open_client(server, session)
+    assert ask(client, "hi").content == "v1"
+    generation = server.state.registry.generation
+    assert edit_until(scenario_file(server), rules("v2"), lambda: ask(client, "hi").content == "v2")
+    assert server.state.registry.generation > generation
+    assert server.state.registry.last_error is None
+
+
+def test_an_invalid_edit_keeps_the_last_good_rules_and_is_reported(
+        make_server: MakeServer, session: str, open_client: OpenClient, caplog: pytest.LogCaptureFixture):
+    server = make_server(rules("v1"), watch=True)
+    client = open_client(server, session)
+    path = scenario_file(server)
+    registry = server.state.registry
+    generation = registry.generation
+
+    assert edit_until(path, BROKEN, lambda: registry.last_error is not None), "the broken edit was never noticed"
+    assert registry.generation == generation
+    answer = ask(client, "hi")
+    assert (answer.rule, answer.content) == ("answer", "v1")
+
+    health = get_json(f"{server.origin}/_emulator/health")
+    error = health["last_reload_error"]
+    assert error is not None and f"{path}:3" in error and "finish_reason" in error
+    assert health["generation"] == generation
+    assert any("reload failed" in r.getMessage() and f"{path}:3" in r.getMessage() for r in caplog.records)
+
+    assert edit_until(path, rules("v3"), lambda: ask(client, "hi").content == "v3")
+    assert get_json(f"{server.origin}/_emulator/health")["last_reload_error"] is None
+
+
+def test_a_reload_keeps_the_sequence_positions_of_rules_that_kept_their_names(
+        make_server: MakeServer, session: str, open_client: OpenClient):
+    before = "rules:\n  - name: seq\n    replies: [{content: a1}, {content: a2}, {content: a3}]\n    then: cycle\n"
+    after = "rules:\n  - name: seq\n    replies: [{content: b1}, {content: b2}, {content: b3}]\n    then: cycle\n"
+    server = make_server(before, watch=True)
+    client = open_client(server, session)
+    assert ask(client, "hi").content == "a1"
+    registry = server.state.registry
+    generation = registry.generation
+    assert edit_until(scenario_file(server), after, lambda: registry.generation > generation)
+    assert [ask(client, "hi").content for _ in range(3)] == ["b2", "b3", "b1"]
+
+
+def test_a_new_file_in_the_folder_is_picked_up_and_a_removed_one_dropped(
+        make_server: MakeServer, session: str, open_client: OpenClient):
+    server = make_server(rules("v1"), watch=True)
+    client = open_client(server, session)
+    extra = Path(server.settings.scenarios[0]) / "extra.yml"
+    extra_rules = "rules:\n  - name: extra\n    priority: 1\n    reply: {content: extra}\n"
+    assert edit_until(extra, extra_rules, lambda: ask(client, "hi").rule == "extra")
+    extra.unlink()
+    registry = server.state.registry
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline and registry.current.scenarios.rule("extra") is not None:
+        time.sleep(0.05)
+    assert registry.current.scenarios.rule("extra") is None
+    assert ask(client, "hi").rule == "answer"
+
+
+def test_a_scenario_file_named_directly_survives_atomic_saves(tmp_path: Path, session: str, open_client: OpenClient):
+    path = tmp_path / "only.yaml"
+    path.write_text(rules("v1"), encoding="utf-8")
+    with EmulatorServer(Settings(port=0, scenarios=[str(path)], clock=FROZEN, watch=True)) as server:
+        client = open_client(server, session)
+        assert ask(client, "hi").content == "v1"
+        assert edit_until(path, rules("v2"), lambda: ask(client, "hi").content == "v2", atomic=True)
+        # An editor saves the same file again: the watcher must still be listening.
+        assert edit_until(path, rules("v3"), lambda: ask(client, "hi").content == "v3", atomic=True), \
+            "the second save of a directly named scenario file was not picked up"
+
+
+def test_a_server_does_not_start_on_a_broken_file(tmp_path: Path):
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN, encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        with EmulatorServer(Settings(port=0, scenarios=[str(path)], watch=False)):
+            pass
+    assert [(p.file, p.line) for p in caught.value.problems] == [(str(path), 3)]
+
+
+async def test_registry_reload_with_a_broken_file_returns_false_and_keeps_current(tmp_path: Path):
+    path = tmp_path / "s.yaml"
+    path.write_text(rules("v1"), encoding="utf-8")
+    registry = ScenarioRegistry([tmp_path])
+    await registry.load()
+    current = registry.current
+    assert (registry.generation, current.scenarios.rules[0].replies[0].content) == (1, "v1")
+
+    path.write_text(BROKEN, encoding="utf-8")
+    assert await registry.reload() is False
+    assert registry.current is current
+    assert registry.generation == 1
+    assert registry.last_error is not None
+    assert [(p.file, p.line, p.path) for p in registry.last_error.problems] == [
+        (str(path), 3, "rules[0].reply.finish_reason")]
+
+    path.write_text(rules("v2"), encoding="utf-8")
+    assert await registry.reload() is True
+    assert registry.current is not current
+    assert registry.generation == 2
+    assert registry.last_error is None
+    assert registry.current.scenarios.rules[0].replies[0].content == "v2"
+
+
+async def test_registry_first_load_raises_on_a_broken_file(tmp_path: Path):
+    (tmp_path / "s.yaml").write_text(textwrap.dedent(BROKEN), encoding="utf-8")
+    registry = ScenarioRegistry([tmp_path])
+    with pytest.raises(ScenarioError):
+        await registry.load()
+    assert registry.generation == 0
+    assert registry.current.scenarios.rules == ()

@@ -1,0 +1,34 @@
+"""Every shipped scenario file loads, alone and together, as `zenmux-emulator validate scenarios` checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from emulator.scenario.loader import load_paths, scenario_files
+from tests.conftest import SHIPPED
+
+SHIPPED_FILES = ["basics.yaml", "conversation.yaml", "models.yaml"]
+
+
+def test_the_shipped_folder_holds_exactly_the_files_tested():
+    assert [p.name for p in scenario_files([SHIPPED])] == SHIPPED_FILES
+
+
+@pytest.mark.parametrize("name", SHIPPED_FILES)
+def test_each_shipped_file_loads_alone(name: str):
+    loaded = load_paths([SHIPPED / name])
+    assert loaded.files == (str(SHIPPED / name),)
+    assert loaded.rules, f"{name} has no rules"
+    assert all(rule.line is not None and rule.source == str(SHIPPED / name) for rule in loaded.rules)
+
+
+def test_the_shipped_folder_loads_as_one_set_in_file_order():
+    loaded = load_paths([SHIPPED])
+    assert loaded.files == tuple(str(SHIPPED / name) for name in SHIPPED_FILES)
+    names = [rule.name for rule in loaded.rules]
+    assert len(names) == len(set(names)) == 11
+    # Sorted by rank: the one rule with a priority comes first, the others keep file order.
+    assert names[0] == "streaming-only"
+    assert names[1:4] == ["greeting", "flaky-then-fine", "slow-stream"]
+    assert names[-1] == "tiny-model"
+    assert "acme/tiny-test" in loaded.catalogue and "openai/gpt-5" in loaded.catalogue

@@ -1,0 +1,90 @@
+"""emulator/tokens.py: the deterministic token approximation every count and cut is built on."""
+
+from __future__ import annotations
+
+import pytest
+
+from emulator import tokens
+
+TEXTS = [
+    "Hello, world!",
+    "The quick brown fox jumps over the lazy dog.",
+    "internationalization 1234567 times",
+    "你好，世界。今天天气很好",
+    "emoji 😀👍🏽 family 👨‍👩‍👧 flag 🇫🇷",
+    "  leading and trailing spaces  ",
+    "tabs\tand\nnew\r\nlines\n\n",
+    "\u00a0non-breaking\u2003em space\u3000ideographic",
+    "e\u0301 combining accent, Ünïcödé, straße, привет",
+    "",
+    " ",
+    "\n",
+    "a" * 50,
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_pieces_join_back_into_the_text(text: str):
+    assert "".join(tokens.pieces(text)) == text
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_count_is_the_number_of_pieces(text: str):
+    assert tokens.count(text) == len(tokens.pieces(text))
+
+
+@pytest.mark.parametrize("text", [t for t in TEXTS if t])
+def test_no_piece_is_empty(text: str):
+    assert all(tokens.pieces(text))
+
+
+def test_ascii_words_take_their_leading_space():
+    assert tokens.pieces("one two  three") == ["one", " two", "  three"]
+
+
+def test_long_words_are_split_every_six_letters_and_numbers_every_three_digits():
+    assert tokens.pieces("internationalization") == ["intern", "ationa", "lizati", "on"]
+    assert tokens.pieces("1234567") == ["123", "456", "7"]
+
+
+def test_cjk_characters_and_punctuation_are_one_piece_each():
+    assert tokens.pieces("你好，世界") == ["你", "好", "，", "世", "界"]
+    assert tokens.count("你好，世界") == 5
+
+
+def test_an_emoji_is_one_piece_per_code_point():
+    assert tokens.pieces("hi 😀") == ["hi", " 😀"]
+    assert tokens.count("👨‍👩‍👧") == 5  # three people joined by two zero-width joiners
+
+
+def test_whitespace_alone_is_one_piece():
+    assert tokens.pieces("   ") == ["   "]
+    assert tokens.pieces("end \n") == ["end", " \n"]
+
+
+def test_count_of_the_empty_text_is_zero():
+    assert tokens.count("") == 0
+    assert tokens.pieces("") == []
+
+
+def test_counting_is_stable():
+    text = "The same text always counts the same: 42 tokens? 你好 😀"
+    assert len({tokens.count(text) for _ in range(5)}) == 1
+
+
+@pytest.mark.parametrize("text", [t for t in TEXTS if t])
+def test_truncate_keeps_a_prefix_of_at_most_limit_tokens(text: str):
+    total = tokens.count(text)
+    for limit in range(0, total + 2):
+        cut, truncated = tokens.truncate(text, limit)
+        assert text.startswith(cut)
+        assert tokens.count(cut) == min(limit, total)
+        assert truncated == (limit < total)
+
+
+def test_truncate_examples():
+    assert tokens.truncate("one two three", 2) == ("one two", True)
+    assert tokens.truncate("one two three", 3) == ("one two three", False)
+    assert tokens.truncate("one two three", 99) == ("one two three", False)
+    assert tokens.truncate("你好世界", 1) == ("你", True)
+    assert tokens.truncate("", 0) == ("", False)
