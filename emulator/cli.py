@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
     v = sub.add_parser("validate", help="check scenario files; print file:line for every problem")
-    v.add_argument("paths", nargs="+", metavar="PATH")
+    v.add_argument("paths", nargs="*", default=["scenarios"], metavar="PATH", help="default: scenarios")
     return parser
 
 

@@ -42,7 +42,12 @@ def make_server(tmp_path: Path) -> Iterator[MakeServer]:
             (folder / f"s{i}.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
         options: dict[str, Any] = {"port": 0, "scenarios": [str(folder)], "clock": FROZEN, "watch": False}
         options.update(settings)
-        server = EmulatorServer(Settings(**options)).start()
+        server = EmulatorServer(Settings(**options))
+        try:
+            server.start()
+        except BaseException:
+            server.stop()
+            raise
         started.append(server)
         return server
 

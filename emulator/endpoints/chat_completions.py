@@ -71,6 +71,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     else:
         entry.rule, entry.reply_index = selection.rule.name, selection.hit
         if selection.reply is None:
+            selection.commit(session)
             raise RequestRejected(400, "emulator_sequence_exhausted",
                                   f"Rule {selection.rule.name!r} has served all {len(selection.rule.replies)} of its replies")
 
@@ -84,6 +85,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         state.faker,
         settings.seed,
     )
+    if selection is not None:
+        selection.commit(session)
     session.requests += 1
     generation = completion_id(settings.seed, session.name, session.requests)
     headers = {"x-generation-id": generation}

@@ -75,10 +75,11 @@ class RequestFacts:
 
     @cached_property
     def tool_choice(self) -> str:
-        """`none`, `auto`, `required`, or the name of the one tool forced."""
+        """`none`, `auto`, `required`, or the name of the one tool forced. Absent: `auto` when
+        tools are offered, else `none` (OpenAI's documented defaults)."""
         choice = self.body.get("tool_choice")
         if choice is None:
-            return "auto"
+            return "auto" if self.body.get("tools") else "none"
         if isinstance(choice, str):
             return choice
         kind = choice.get("type")

@@ -86,11 +86,11 @@ def is_glob(text: str) -> bool:
     return any(ch in text for ch in "*?[")
 
 
-def _turn_test(spec: int | TurnRange) -> tuple[Callable[[int], bool], str]:
-    if isinstance(spec, int):
-        return (lambda n: n == spec), f"turn {spec}"
+def _turn_test(spec: TurnRange) -> tuple[Callable[[int], bool], str]:
     low = spec.min if spec.min is not None else 0
     high = spec.max
+    if low == high:
+        return (lambda n: n == low), f"turn {low}"
     description = f"turn ≥ {low}" + (f" and ≤ {high}" if high is not None else "")
     return (lambda n: n >= low and (high is None or n <= high)), description
 

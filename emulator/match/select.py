@@ -19,6 +19,10 @@ class Selection:
     reply: CompiledReply | None
     hit: int
 
+    def commit(self, session: Session) -> None:
+        """Count the hit, once the reply was rendered: a reply that failed is not used up."""
+        session.hits[self.rule.name] = self.hit + 1
+
 
 def _reply_at(rule: CompiledRule, hit: int) -> tuple[bool, CompiledReply | None]:
     """(answers, reply) for the `hit`-th match of the rule (0-based)."""
@@ -36,7 +40,7 @@ def _reply_at(rule: CompiledRule, hit: int) -> tuple[bool, CompiledReply | None]
 
 
 def select(index: RuleIndex, facts: RequestFacts, session: Session) -> Selection | None:
-    """The selection for this request, counting the hit in the session; None when nothing matches."""
+    """The selection for this request (call `commit` once answered); None when nothing matches."""
     for rule in index.candidates(facts):
         for predicate in rule.predicates:
             if not predicate.test(facts):
@@ -46,6 +50,5 @@ def select(index: RuleIndex, facts: RequestFacts, session: Session) -> Selection
             answers, reply = _reply_at(rule, hit)
             if not answers:
                 continue
-            session.hits[rule.name] = hit + 1
             return Selection(rule, reply, hit)
     return None

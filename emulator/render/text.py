@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from faker import Faker
-from jinja2 import StrictUndefined, Undefined
+from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from emulator.errors import RequestRejected
@@ -61,8 +61,14 @@ def is_template(text: str) -> bool:
 
 
 def compile_template(source: str) -> Any:
-    """Compile once at load; raises jinja2.TemplateSyntaxError with the template's line."""
-    return _ENV.from_string(source)
+    """Compile once at load; raises jinja2.TemplateSyntaxError with the template's line,
+    also for a `fake.<name>` that is not one of the whitelisted generators."""
+    tree = _ENV.parse(source)
+    for node in tree.find_all(nodes.Getattr):
+        if isinstance(node.node, nodes.Name) and node.node.name == "fake" and node.attr not in FAKE_GENERATORS:
+            raise TemplateSyntaxError(
+                f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}", node.lineno)
+    return _ENV.from_string(tree)
 
 
 class SeededFake:

@@ -19,7 +19,8 @@ class TextMatch(BaseModel):
 
     model_config = _STRICT
 
-    contains: str | list[str] | None = Field(None, description="substring(s) that must all occur")
+    contains: str | Annotated[list[str], Field(min_length=1)] | None = Field(
+        None, description="substring(s) that must all occur")
     not_contains: str | None = Field(None, description="substring that must not occur")
     equals: str | None = Field(None, description="the whole text, exactly")
     starts_with: str | None = None
@@ -53,12 +54,25 @@ class TextMatch(BaseModel):
 
 
 class TurnRange(BaseModel):
-    """An inclusive range of turns (assistant messages so far)."""
+    """An inclusive range of turns (assistant messages so far); a bare number means exactly that turn."""
 
     model_config = _STRICT
 
     min: NonNegativeInt | None = None
     max: NonNegativeInt | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _exact(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return {"min": value, "max": value}
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TurnRange:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is above max ({self.max}): no turn could match")
+        return self
 
 
 class ToolResultMatch(BaseModel):
@@ -84,7 +98,7 @@ class Match(BaseModel):
     system: TextMatch | None = Field(None, description="the system and developer prompts, joined")
     tools: list[str] | None = Field(None, description="names of tools that must all be offered")
     tool_choice: str | None = Field(None, description="none, auto, required, or a function name")
-    turn: NonNegativeInt | TurnRange | None = Field(None, description="assistant messages so far")
+    turn: TurnRange | None = Field(None, description="assistant messages so far: 2, or {min: 1, max: 3}")
     tool_result: bool | ToolResultMatch | None = Field(None, description="whether the last message is a tool result")
     headers: dict[str, str | TextMatch] | None = Field(None, description="request headers (name case-insensitive)")
     metadata: dict[str, str | TextMatch] | None = Field(None, description="request metadata values")

@@ -279,3 +279,20 @@ def test_a_bad_file_does_not_hide_behind_a_good_one(tmp_path: Path):
 def test_an_empty_file_loads_with_no_rules(tmp_path: Path):
     loaded = load_paths([write(tmp_path, "empty.yaml", "# nothing yet\n")])
     assert loaded.rules == ()
+
+
+def test_a_match_that_could_never_hold_is_refused(tmp_path: Path):
+    path = write(tmp_path, "never.yaml", """\
+        rules:
+          - name: empty-contains
+            match: {last_user: {contains: []}}
+            reply: {content: x}
+          - name: inverted-turns
+            match: {turn: {min: 5, max: 2}}
+            reply: {content: y}
+        """)
+    problems = problems_of(path)
+    by_path = {p.path: p for p in problems}
+    assert by_path["rules[0].match.last_user.contains"].line == 3
+    turn = next(p for p in problems if p.path.startswith("rules[1].match.turn"))
+    assert turn.line == 6 and "min (5) is above max (2)" in turn.reason

@@ -9,6 +9,8 @@ from typing import Any
 import openai
 import pytest
 
+from emulator.errors import ScenarioError
+
 from emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer
 from tests.scenarios.helpers import ask, ask_stream
@@ -244,11 +246,11 @@ def test_tool_choice_explicit_values(make_server: MakeServer, client_for):
     assert ask(client, "hi", tools=tools, tool_choice=other).rule is None
 
 
-def test_an_absent_tool_choice_matches_auto(make_server: MakeServer, client_for):
-    # README: `auto` "also when absent", with or without tools (OpenAI's own default is `none` without tools).
+def test_an_absent_tool_choice_defaults_like_openai(make_server: MakeServer, client_for):
+    # OpenAI's documented defaults: `auto` when tools are offered, `none` when there are none.
     client = client_for(make_server(TOOL_CHOICE))
     assert ask(client, "hi", tools=[tool("get_weather")]).rule == "choice-auto"
-    assert ask(client, "hi").rule == "choice-auto"
+    assert ask(client, "hi").rule == "choice-none"
 
 
 TOOL_RESULT = """
@@ -594,7 +596,7 @@ def test_template_sees_the_request(make_server: MakeServer, client_for):
                                             {"type": "function", "function": {"name": "b"}}],
                   tool_choice="required", metadata={"suite": "s1"})
     assert options.content == "a,b|required|s1|False"
-    assert ask_stream(client, "options", metadata={"suite": "s2"})[1] == "|auto|s2|True"
+    assert ask_stream(client, "options", metadata={"suite": "s2"})[1] == "|none|s2|True"
 
 
 def test_fake_values_are_the_same_for_the_same_conversation(make_server: MakeServer, session: str,
@@ -630,11 +632,18 @@ LEAKS = ("Traceback", " at 0x", "<class", "<built-in", "<function", "__mro__", "
 
 @pytest.mark.parametrize("template", INTERNALS)
 def test_templates_cannot_reach_python_internals(make_server: MakeServer, client_for, template: str):
-    server = make_server(f"""
+    source = f"""
         rules:
           - name: probe
             reply: {{content: "{template}"}}
-    """)
+    """
+    try:
+        server = make_server(source)
+    except ScenarioError as refused:  # refused at load: also fine, as long as nothing leaks
+        shown = str(refused)
+        assert "template error" in shown
+        assert not [leak for leak in LEAKS if leak in shown.replace(template, "")], shown
+        return
     client = client_for(server)
     try:
         answer = ask(client, "hi")
@@ -648,17 +657,16 @@ def test_templates_cannot_reach_python_internals(make_server: MakeServer, client
     assert not [leak for leak in LEAKS if leak in shown], f"{template} showed {shown!r}"
 
 
-def test_a_fake_generator_outside_the_whitelist_is_a_template_error(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
-        rules:
-          - name: binary
-            reply: {content: "{{ fake.binary(10) }}"}
-    """))
-    with pytest.raises(openai.InternalServerError) as caught:
-        ask(client, "hi")
-    body = caught.value.body
-    assert isinstance(body, dict) and body["type"] == "emulator_template_error"
-    assert "binary" in body["message"] and "'binary'" in body["message"]
+def test_a_fake_generator_outside_the_whitelist_fails_at_load_with_its_line(make_server: MakeServer):
+    with pytest.raises(ScenarioError) as caught:
+        make_server("""
+            rules:
+              - name: binary
+                reply: {content: "{{ fake.binary(10) }}"}
+        """)
+    [problem] = caught.value.problems
+    assert problem.line == 4 and problem.path == "rules[0].reply.content"
+    assert "fake.binary is not available" in problem.reason and "sentence" in problem.reason
 
 
 @pytest.mark.parametrize("template", ["{{ 10 / request.turn }}", "{{ range(1000000) | list | length }}"],
@@ -720,3 +728,20 @@ def test_plain_text_with_braces_is_not_a_template(make_server: MakeServer, clien
             reply: {content: '{"a": {"b": 1}}'}
     """))
     assert ask(client, "hi").content == '{"a": {"b": 1}}'
+
+
+def test_a_reply_whose_template_fails_is_not_used_up(make_server: MakeServer, client_for):
+    # The failure is the scenario's: the SDK's retries must not eat through the sequence.
+    client = client_for(make_server("""
+        rules:
+          - name: steps
+            replies:
+              - {content: "{{ 10 / request.turn }}"}
+              - {content: "second"}
+    """))
+    for _ in range(2):
+        with pytest.raises(openai.InternalServerError):
+            ask(client, "hi")
+    turn_one = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}, {"role": "user", "content": "c"}]
+    assert ask(client, messages=turn_one).content == "10.0"
+    assert ask(client, "hi").content == "second"

@@ -115,6 +115,8 @@ def test_select_takes_the_best_ranked_candidate_that_matches():
     session = Session("unit")
     chosen = select(index, facts("ping", model="google/gemini-2.5-pro"), session)
     assert chosen is not None and chosen.rule.name == "catch-all"
+    assert session.hits == {}, "a selection is only counted once committed"
+    chosen.commit(session)
     assert session.hits == {"catch-all": 1}
     chosen = select(index, facts("ping"), session)
     assert chosen is not None and chosen.rule.name == "by-model-list"
