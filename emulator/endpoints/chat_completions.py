@@ -15,6 +15,7 @@ from emulator.match.near_miss import near_misses, no_match_message
 from emulator.match.select import select
 from emulator.parse import read_json
 from emulator.render.draft import DraftLimits, draft_reply
+from emulator.render.headers import reply_headers
 from emulator.render.ids import completion_id
 from emulator.render.reply import plan_reply
 from emulator.render.usage import prompt_tokens
@@ -22,23 +23,6 @@ from emulator.sessions import session_name
 from emulator.validate import validate_request
 from emulator.write.json import json_response
 from emulator.write.sse import StreamOutcome, write_sse
-
-WARNINGS_HEADER = "X-Emulator-Warnings"
-RULE_HEADER = "X-Emulator-Rule"
-MAX_WARNINGS_HEADER = 1000
-
-
-def warnings_header(warnings: tuple[str, ...]) -> str:
-    """The warnings as one ASCII header value, cut to fit clients' header limits (the journal has all)."""
-    text = ""
-    for shown, warning in enumerate(warnings):
-        piece = warning.encode("ascii", "backslashreplace").decode()
-        candidate = f"{text}; {piece}" if text else piece
-        if len(candidate) > MAX_WARNINGS_HEADER:
-            return f"{text}; and {len(warnings) - shown} more (see the journal)"
-        text = candidate
-    return text
-
 
 async def chat_completions(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]
@@ -89,17 +73,12 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         selection.commit(session)
     session.requests += 1
     generation = completion_id(settings.seed, session.name, session.requests)
-    headers = {"x-generation-id": generation}
-    if selection is not None:
-        headers[RULE_HEADER] = selection.rule.name.encode("ascii", "backslashreplace").decode()
-    if validated.warnings:
-        headers[WARNINGS_HEADER] = warnings_header(validated.warnings)
     plan = plan_reply(
         draft, generation, int(state.clock.now()),
         stream=facts.stream,
         include_usage=chat.wants_usage_in_stream,
         top_logprobs=(chat.top_logprobs or 0) if chat.logprobs else None,
-        headers=headers,
+        headers=reply_headers(generation, selection.rule.name if selection else None, validated.warnings),
     )
 
     if plan.events is None:

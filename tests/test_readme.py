@@ -1,0 +1,41 @@
+"""The README's first-request examples run as written (against a test server instead of :8000)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shutil
+import subprocess
+
+from emulator.pytest_plugin.server import EmulatorServer
+from tests.conftest import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+DOCUMENTED_URL = "http://127.0.0.1:8000/api/v1"
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.DOTALL)
+
+
+def test_the_python_example_prints_what_the_readme_says(shipped: EmulatorServer) -> None:
+    [example] = [b for b in blocks("python") if DOCUMENTED_URL in b]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(example.replace(DOCUMENTED_URL, shipped.base_url), "README.md", "exec"), {})
+    greeting, streamed = out.getvalue().split("\n", 1)
+    assert greeting == "Hi hello there! How can I help?"
+    assert streamed == "one two three four five"
+
+
+def test_the_curl_example_answers_as_shown(shipped: EmulatorServer) -> None:
+    [example] = [b for b in blocks("sh") if "curl" in b and DOCUMENTED_URL in b]
+    assert shutil.which("curl"), "the README's first request uses curl"
+    done = subprocess.run(["bash", "-c", example.replace(DOCUMENTED_URL, shipped.base_url)],
+                          capture_output=True, text=True, timeout=30, check=True)
+    body = json.loads(done.stdout)
+    assert body["object"] == "chat.completion"
+    assert body["choices"][0]["message"]["content"] == "Hi hello there! How can I help?"
+    assert body["usage"]["total_tokens"] == body["usage"]["prompt_tokens"] + body["usage"]["completion_tokens"]
