@@ -12,7 +12,9 @@ from emulator.clock import Clock
 from emulator.control.app import create_control_app
 from emulator.endpoints.chat_completions import chat_completions
 from emulator.endpoints.models import get_model, list_models
+from emulator.journal.file import JournalFile
 from emulator.journal.journal import Journal
+from emulator.journal.persist import journal_file_ctx, journal_file_middleware
 from emulator.keys import STATE
 from emulator.middlewares import add_request_id, envelope_middleware, journal_middleware
 from emulator.scenario.registry import ScenarioRegistry
@@ -51,6 +53,7 @@ def create_state(settings: Settings) -> EmulatorState:
         journal=Journal(settings.journal_size),
         clock=Clock(settings.clock),
         faker=Faker("en_US"),
+        journal_file=JournalFile(settings.journal_file) if settings.journal_file else None,
     )
 
 
@@ -59,7 +62,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     settings = settings or Settings()
     state = create_state(settings)
     app = web.Application(
-        middlewares=[journal_middleware, envelope_middleware],
+        middlewares=[journal_file_middleware, journal_middleware, envelope_middleware],
         client_max_size=settings.max_body_bytes,
     )
     app[STATE] = state
@@ -70,6 +73,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     ])
     app.add_subapp("/_emulator/", create_control_app(state))
     app.on_response_prepare.append(add_request_id)
+    app.cleanup_ctx.append(journal_file_ctx)
     app.cleanup_ctx.append(scenarios_ctx)
     app.on_shutdown.append(end_streams)
     return app

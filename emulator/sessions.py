@@ -54,12 +54,32 @@ class SessionStore:
             self._sessions.move_to_end(name)
         return session
 
-    def reset(self, name: str | None = None) -> None:
-        """Forget one session's state, or every session's."""
+    def find(self, name: str) -> Session | None:
+        """The session of that name if it sent a request (and was not forgotten); never creates one."""
+        return self._sessions.get(name)
+
+    def reset(self, name: str | None = None) -> int:
+        """Restart one session's request count and reply sequences, or every session's; how many."""
         if name is None:
-            self._sessions.clear()
-        elif name in self._sessions:
-            self._sessions[name].reset()
+            for session in self._sessions.values():
+                session.reset()
+            return len(self._sessions)
+        session = self._sessions.get(name)
+        if session is None:
+            return 0
+        session.reset()
+        return 1
+
+    def total_hits(self) -> dict[str, int]:
+        """How often each rule answered, summed over the sessions still known."""
+        totals: dict[str, int] = {}
+        for session in self._sessions.values():
+            for rule, hits in session.hits.items():
+                totals[rule] = totals.get(rule, 0) + hits
+        return totals
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._sessions
 
     def __len__(self) -> int:
         return len(self._sessions)

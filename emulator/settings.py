@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     keepalive_ms: int = Field(default=10_000, ge=1)
     max_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     journal_size: int = Field(default=1000, ge=0)
+    journal_file: Path | None = None
+    """Append every finished request to this file as one JSON line."""
     admin_token: str | None = None
 
     @field_validator("clock", mode="before")
@@ -67,6 +69,18 @@ class Settings(BaseSettings):
         if value is None or isinstance(value, (str, int, float)):
             return parse_clock(value)
         raise ValueError("clock must be unix seconds or an ISO 8601 time")
+
+    @field_validator("journal_file", mode="before")
+    @classmethod
+    def _journal_file(cls, value: object) -> object:
+        if value is None or value == "":
+            return None
+        path = Path(str(value))
+        if path.is_dir():
+            raise ValueError(f"{path} is a folder; the journal needs a file name")
+        if not path.parent.is_dir():
+            raise ValueError(f"the folder {path.parent} does not exist")
+        return path
 
     def scenario_paths(self) -> list[Path]:
         """The configured scenario files and folders as paths."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from faker import Faker
 
 from emulator.clock import Clock
+from emulator.journal.file import JournalFile
 from emulator.journal.journal import Journal
 from emulator.scenario.registry import ScenarioRegistry
 from emulator.sessions import SessionStore
@@ -24,6 +25,8 @@ class EmulatorState:
     journal: Journal
     clock: Clock
     faker: Faker
+    journal_file: JournalFile | None = None
+    """The `--journal FILE` writer, when asked for."""
     received: int = 0
     stopping: bool = False
     paced_streams: set[asyncio.Task[object]] = field(default_factory=set)

@@ -1,41 +1,41 @@
-"""The control API, a sub-application under `/_emulator/`: health and the request journal."""
+"""The control API, a sub-application under `/_emulator/`: health, scenarios, the journal,
+sessions, the clock and its own OpenAPI description (`control/openapi.py`)."""
 
 from __future__ import annotations
 
-import orjson
 from aiohttp import web
 
+from emulator.control.clock import get_clock, set_clock
 from emulator.control.guard import control_guard
+from emulator.control.journal import clear_journal, list_journal, list_unmatched
+from emulator.control.openapi import openapi
+from emulator.control.scenarios import (
+    add_scenario,
+    list_scenarios,
+    reload_scenarios,
+    remove_scenario,
+    replace_scenario,
+)
+from emulator.control.sessions import reset_sessions
+from emulator.control.wire import json_response, query
 from emulator.keys import STATE
 from emulator.state import EmulatorState
 
 
-def _json(data: object, status: int = 200) -> web.Response:
-    return web.Response(body=orjson.dumps(data), status=status, content_type="application/json")
-
-
 async def health(request: web.Request) -> web.Response:
+    query(request, ())
     state = request.app[STATE]
     registry = state.registry
-    scenarios = registry.current.scenarios
-    return _json({
+    return json_response({
         "status": "ok",
-        "rules": len(scenarios.rules),
-        "files": list(scenarios.files),
+        "rules": len(registry.current.scenarios.rules),
+        "files": registry.file_names,
+        "api_scenarios": registry.api_names,
         "generation": registry.generation,
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
+        "journal": {"entries": len(state.journal),
+                    "file": None if state.journal_file is None else str(state.journal_file.path)},
     })
-
-
-async def list_journal(request: web.Request) -> web.Response:
-    q = request.query
-    entries = request.app[STATE].journal.entries(session=q.get("session"), rule=q.get("rule"), path=q.get("path"))
-    return _json({"entries": [e.as_dict() for e in entries]})
-
-
-async def clear_journal(request: web.Request) -> web.Response:
-    request.app[STATE].journal.clear(request.query.get("session"))
-    return _json({"cleared": True})
 
 
 def create_control_app(state: EmulatorState) -> web.Application:
@@ -43,7 +43,17 @@ def create_control_app(state: EmulatorState) -> web.Application:
     app[STATE] = state
     app.add_routes([
         web.get("/health", health),
+        web.get("/scenarios", list_scenarios),
+        web.post("/scenarios", add_scenario),
+        web.post("/scenarios/reload", reload_scenarios),
+        web.put("/scenarios/{name}", replace_scenario),
+        web.delete("/scenarios/{name}", remove_scenario),
         web.get("/journal", list_journal),
         web.delete("/journal", clear_journal),
+        web.get("/journal/unmatched", list_unmatched),
+        web.post("/sessions/reset", reset_sessions),
+        web.get("/clock", get_clock),
+        web.post("/clock", set_clock),
+        web.get("/openapi.json", openapi),
     ])
     return app

@@ -1,4 +1,5 @@
-"""The control API answers loopback clients; anyone else needs the admin token."""
+"""Who may use the control API: without `--admin-token`, loopback clients only; with it, every
+client (loopback too) must send the token in `X-Emulator-Admin-Token`."""
 
 from __future__ import annotations
 

@@ -7,6 +7,9 @@ from typing import Any
 
 import orjson
 
+CHAT_PATH = "/api/v1/chat/completions"
+NO_MATCH = "emulator_no_match"
+
 
 @dataclass(slots=True)
 class JournalEntry:
@@ -31,6 +34,12 @@ class JournalEntry:
     events_sent: int | None = None
     client_gone: bool = False
     duration_ms: float | None = None
+
+    @property
+    def unmatched(self) -> bool:
+        """A chat request that passed the checks but no rule answered: it got the default reply,
+        or 404 `emulator_no_match` in strict mode."""
+        return self.path == CHAT_PATH and self.rule is None and self.error_type in (None, NO_MATCH)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view; the response is decoded (SSE events as text) only when asked."""

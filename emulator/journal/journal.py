@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
 
 from emulator.journal.entry import JournalEntry
 
@@ -18,16 +17,19 @@ class Journal:
         if self._entries.maxlen:
             self._entries.append(entry)
 
-    def entries(self, *, session: str | None = None, rule: str | None = None, path: str | None = None) -> Iterator[JournalEntry]:
-        """Entries in arrival order, filtered by whatever is given."""
-        for entry in list(self._entries):
-            if session is not None and entry.session != session:
-                continue
-            if rule is not None and entry.rule != rule:
-                continue
-            if path is not None and entry.path != path:
-                continue
-            yield entry
+    def entries(self, *, session: str | None = None, rule: str | None = None, path: str | None = None,
+                unmatched: bool = False, limit: int | None = None) -> list[JournalEntry]:
+        """Entries in arrival order, filtered by whatever is given; `limit` keeps the newest."""
+        found = [
+            entry for entry in list(self._entries)  # a copy: other threads may read while the loop appends
+            if (session is None or entry.session == session)
+            and (rule is None or entry.rule == rule)
+            and (path is None or entry.path == path)
+            and (not unmatched or entry.unmatched)
+        ]
+        if limit is not None:
+            found = found[max(len(found) - limit, 0):]
+        return found
 
     def clear(self, session: str | None = None) -> None:
         """Forget every entry, or one session's."""

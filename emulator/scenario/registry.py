@@ -1,19 +1,26 @@
-"""The scenario set in force: loaded off the event loop, swapped whole, the last good one kept."""
+"""The scenario set in force: built off the event loop from the files and the control API's
+sources, swapped whole, the last good one kept."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator.errors import ScenarioError
+from emulator.errors import ScenarioError, ScenarioProblem
 from emulator.match.index import RuleIndex
 from emulator.scenario.compiled import ScenarioSet
-from emulator.scenario.loader import load_paths
+from emulator.scenario.loader import build_set, scenario_files
 
 log = logging.getLogger("emulator.scenarios")
+
+API_PREFIX = "api:"
+"""Sources loaded through the control API are named `api:<name>` in rules' `where` and in problems."""
+
+Source = tuple[str, str]
+"""(filename, text): what `build_set` compiles."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,37 +35,115 @@ class Loaded:
         return cls(scenarios, RuleIndex(scenarios))
 
 
+class UnknownSource(LookupError):
+    """No scenario was loaded through the control API under this name."""
+
+
+class SourceExists(LookupError):
+    """A scenario was already loaded through the control API under this name."""
+
+
+def read_sources(paths: Iterable[Path]) -> list[Source]:
+    """The text of every scenario file under `paths` (blocking: call it off the event loop)."""
+    sources: list[Source] = []
+    unreadable: list[ScenarioProblem] = []
+    for path in scenario_files(paths):
+        try:
+            sources.append((str(path), path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            unreadable.append(ScenarioProblem(str(path), None, None, "", f"cannot read: {exc}"))
+    if unreadable:
+        raise ScenarioError(unreadable)
+    return sources
+
+
 class ScenarioRegistry:
-    """Holds the current `Loaded`; a reload that fails logs every problem and changes nothing."""
+    """Holds the current `Loaded`, built from the files' last good texts followed by the API's
+    sources in the order they were added. A change that fails to build changes nothing."""
 
     def __init__(self, paths: Sequence[Path]) -> None:
         self.paths = list(paths)
         self.current = Loaded.of(ScenarioSet())
         self.last_error: ScenarioError | None = None
+        """The problems of the last file reload, None once the files load again."""
         self.generation = 0
+        self._files: tuple[Source, ...] = ()
+        self._api: dict[str, str] = {}
+        self._lock = asyncio.Lock()
+
+    @property
+    def file_names(self) -> list[str]:
+        return [name for name, _ in self._files]
+
+    @property
+    def api_names(self) -> list[str]:
+        """Names of the scenarios loaded through the control API, in the order they were added."""
+        return list(self._api)
 
     def replace(self, scenarios: ScenarioSet) -> None:
+        """Put `scenarios` in force (the file and API sources kept are not changed)."""
         self.current = Loaded.of(scenarios)
-        self.last_error = None
         self.generation += 1
+
+    async def _build(self, files: Sequence[Source], api: dict[str, str]) -> ScenarioSet:
+        sources = [*files, *((API_PREFIX + name, text) for name, text in api.items())]
+        return await asyncio.to_thread(build_set, sources)
 
     async def load(self) -> None:
         """The first load: raises ScenarioError so the server does not start on bad files."""
-        self.replace(await asyncio.to_thread(load_paths, self.paths))
+        await self._reload_files()
         self._log_loaded()
 
     async def reload(self) -> bool:
-        """Load again; on failure keep the last good set. Whether the new set is in force."""
+        """Read the files again; on failure keep the last good set. Whether the new set is in force."""
         try:
-            scenarios = await asyncio.to_thread(load_paths, self.paths)
+            await self._reload_files()
         except ScenarioError as exc:
             self.last_error = exc
             log.error("scenario reload failed; keeping the last good scenarios:\n%s", exc.render())
             return False
-        self.replace(scenarios)
         self._log_loaded()
         return True
 
+    async def _reload_files(self) -> None:
+        async with self._lock:
+            files = tuple(await asyncio.to_thread(read_sources, self.paths))
+            scenarios = await self._build(files, self._api)
+            self._files = files
+            self.last_error = None
+            self.replace(scenarios)
+
+    async def add(self, name: str, text: str, *, replace: bool = False) -> ScenarioSet:
+        """Load a source from the control API (after every other), or replace one by name.
+
+        Raises SourceExists / UnknownSource for a name that is taken / not known, and
+        ScenarioError when the rules would not load; the set in force is then unchanged."""
+        async with self._lock:
+            if replace and name not in self._api:
+                raise UnknownSource(name)
+            if not replace and name in self._api:
+                raise SourceExists(name)
+            api = dict(self._api)
+            api[name] = text  # a replaced source keeps its place in the order
+            scenarios = await self._build(self._files, api)
+            self._api = api
+            self.replace(scenarios)
+        self._log_loaded()
+        return scenarios
+
+    async def remove(self, name: str) -> ScenarioSet:
+        """Unload a source of the control API; raises UnknownSource if there is none by that name."""
+        async with self._lock:
+            if name not in self._api:
+                raise UnknownSource(name)
+            api = {k: v for k, v in self._api.items() if k != name}
+            scenarios = await self._build(self._files, api)
+            self._api = api
+            self.replace(scenarios)
+        self._log_loaded()
+        return scenarios
+
     def _log_loaded(self) -> None:
         scenarios = self.current.scenarios
-        log.info("loaded %d rules from %d scenario files", len(scenarios.rules), len(scenarios.files))
+        api = f" and {len(self._api)} API scenarios" if self._api else ""
+        log.info("loaded %d rules from %d scenario files%s", len(scenarios.rules), len(self._files), api)

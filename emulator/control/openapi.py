@@ -1,0 +1,255 @@
+"""The OpenAPI 3.1 description of the control API, kept by hand beside the routes it describes
+(a test checks that every route is described and every description is a route)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+JSON = "application/json"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return _json(description, _ref("Error"))
+
+
+def _query(name: str, description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": schema or {"type": "string"}}
+
+
+SCENARIO_BODY: dict[str, Any] = {
+    "required": True,
+    "description": "A scenario in YAML (or JSON, which YAML reads too), validated exactly as a file is.",
+    "content": {
+        "application/yaml": {"schema": {"type": "string"},
+                             "example": "rules:\n  - name: hi\n    reply: {content: hello}\n"},
+        "text/yaml": {"schema": {"type": "string"}},
+        JSON: {"schema": {"type": "object"}, "example": {"rules": [{"name": "hi", "reply": {"content": "hello"}}]}},
+    },
+}
+
+NAME_PARAMETER: dict[str, Any] = {
+    "name": "name", "in": "path", "required": True, "description": "The name the scenario was loaded under.",
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},
+}
+
+BAD_REQUEST = _error("a bad parameter or body (ZenMux's error envelope)")
+FORBIDDEN = _error("not a loopback client, or the admin token is missing or wrong")
+INVALID_SCENARIO = _json("the scenario does not load; every problem is located", _ref("InvalidScenario"))
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "ZenMux Emulator control API",
+        "version": "1",
+        "description": "Inspect and steer a running emulator. Loopback clients are allowed; when the server "
+                       "has --admin-token, every client must send it in X-Emulator-Admin-Token. Errors use "
+                       "ZenMux's envelope {\"error\": {\"code\", \"type\", \"message\"}}.",
+    },
+    "servers": [{"url": "/_emulator"}],
+    "security": [{}, {"adminToken": []}],
+    "paths": {
+        "/health": {"get": {
+            "operationId": "health", "summary": "Rules loaded, sources, journal and the last reload error",
+            "responses": {"200": _json("the emulator is serving", _ref("Health")), "403": FORBIDDEN},
+        }},
+        "/scenarios": {
+            "get": {
+                "operationId": "listScenarios", "summary": "Sources and rules in force, with hit counts",
+                "parameters": [_query("session", "also count the hits of this session")],
+                "responses": {"200": _json("the scenarios", _ref("Scenarios")), "400": BAD_REQUEST,
+                              "403": FORBIDDEN, "404": _error("unknown_session: no request used that session")},
+            },
+            "post": {
+                "operationId": "addScenario", "summary": "Load a scenario after the files and earlier ones",
+                "parameters": [{**_query("name", "the name to load it under (named api:<name> in rules)",
+                                         NAME_PARAMETER["schema"]), "required": True}],
+                "requestBody": SCENARIO_BODY,
+                "responses": {"201": _json("loaded", _ref("Loaded")), "400": INVALID_SCENARIO, "403": FORBIDDEN,
+                              "409": _error("scenario_exists: use PUT to replace it"),
+                              "415": _error("not a YAML or JSON Content-Type")},
+            },
+        },
+        "/scenarios/reload": {"post": {
+            "operationId": "reloadScenarios", "summary": "Read the scenario files again now (API scenarios stay)",
+            "responses": {
+                "200": _json("the files loaded", {"type": "object", "properties": {
+                    "reloaded": {"const": True}, "generation": {"type": "integer"},
+                    "files": {"type": "array", "items": {"type": "string"}}, "rules": {"type": "integer"}}}),
+                "400": INVALID_SCENARIO, "403": FORBIDDEN},
+        }},
+        "/scenarios/{name}": {
+            "parameters": [NAME_PARAMETER],
+            "put": {
+                "operationId": "replaceScenario", "summary": "Replace a scenario loaded through the API",
+                "requestBody": SCENARIO_BODY,
+                "responses": {"200": _json("replaced, in the same place in the order", _ref("Loaded")),
+                              "400": INVALID_SCENARIO, "403": FORBIDDEN,
+                              "404": _error("unknown_scenario"), "415": _error("not a YAML or JSON Content-Type")},
+            },
+            "delete": {
+                "operationId": "removeScenario", "summary": "Unload a scenario loaded through the API",
+                "responses": {
+                    "200": _json("removed", {"type": "object", "properties": {
+                        "removed": {"type": "string"}, "generation": {"type": "integer"},
+                        "rules": {"type": "integer"}}}),
+                    "403": FORBIDDEN, "404": _error("unknown_scenario")},
+            },
+        },
+        "/journal": {
+            "get": {
+                "operationId": "listJournal", "summary": "Requests received, oldest first",
+                "parameters": [
+                    _query("session", "only this session's requests"),
+                    _query("rule", "only requests this rule answered"),
+                    _query("path", "only requests to this path, e.g. /api/v1/chat/completions"),
+                    _query("unmatched", "true: only chat requests no rule answered",
+                           {"type": "string", "enum": ["true", "false", "1", "0"]}),
+                    _query("limit", "only the newest N", {"type": "integer", "minimum": 0}),
+                ],
+                "responses": {"200": _json("the entries", {"type": "object", "properties": {
+                    "count": {"type": "integer"}, "entries": {"type": "array", "items": _ref("JournalEntry")}}}),
+                    "400": BAD_REQUEST, "403": FORBIDDEN},
+            },
+            "delete": {
+                "operationId": "clearJournal", "summary": "Forget the journal, or one session's entries",
+                "parameters": [_query("session", "only this session's entries")],
+                "responses": {"200": _json("how many entries were forgotten", {
+                    "type": "object", "properties": {"cleared": {"type": "integer"}}}),
+                    "400": BAD_REQUEST, "403": FORBIDDEN},
+            },
+        },
+        "/journal/unmatched": {"get": {
+            "operationId": "listUnmatched",
+            "summary": "Chat requests no rule answered (default reply or strict 404), with their near misses",
+            "parameters": [_query("session", "only this session's requests"),
+                           _query("limit", "only the newest N", {"type": "integer", "minimum": 0})],
+            "responses": {"200": _json("the unmatched requests", {"type": "object", "properties": {
+                "count": {"type": "integer"}, "entries": {"type": "array", "items": _ref("Unmatched")}}}),
+                "400": BAD_REQUEST, "403": FORBIDDEN},
+        }},
+        "/sessions/reset": {"post": {
+            "operationId": "resetSessions",
+            "summary": "Restart the request count and reply sequences of one session, or of all",
+            "requestBody": {"required": False, "content": {JSON: {"schema": {
+                "type": "object", "additionalProperties": False,
+                "properties": {"session": {"type": ["string", "null"], "description": "absent or null: all"}}}}}},
+            "responses": {"200": _json("how many sessions were reset", {"type": "object", "properties": {
+                "session": {"type": ["string", "null"]}, "reset": {"type": "integer"}}}),
+                "400": BAD_REQUEST, "403": FORBIDDEN, "404": _error("unknown_session")},
+        }},
+        "/clock": {
+            "get": {
+                "operationId": "getClock", "summary": "The time `created` and the journal use",
+                "responses": {"200": _json("the clock", _ref("Clock")), "403": FORBIDDEN},
+            },
+            "post": {
+                "operationId": "setClock", "summary": "Freeze, advance or release the clock",
+                "requestBody": {"required": True, "content": {JSON: {"schema": {
+                    "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+                    "properties": {
+                        "freeze_at": {"type": ["number", "string"],
+                                      "description": "unix seconds or an ISO 8601 time (UTC when no offset)"},
+                        "advance": {"type": "number", "minimum": 0,
+                                    "description": "seconds; a running clock freezes at now + advance"},
+                        "unfreeze": {"const": True}}},
+                    "examples": {"freeze": {"value": {"freeze_at": "2026-01-01T00:00:00Z"}},
+                                 "advance": {"value": {"advance": 60}},
+                                 "unfreeze": {"value": {"unfreeze": True}}}}}},
+                "responses": {"200": _json("the clock after the change", _ref("Clock")),
+                              "400": BAD_REQUEST, "403": FORBIDDEN},
+            },
+        },
+        "/openapi.json": {"get": {
+            "operationId": "openapi", "summary": "This description",
+            "responses": {"200": _json("OpenAPI 3.1", {"type": "object"}), "403": FORBIDDEN},
+        }},
+    },
+    "components": {
+        "securitySchemes": {"adminToken": {"type": "apiKey", "in": "header", "name": "X-Emulator-Admin-Token"}},
+        "schemas": {
+            "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+                "type": "object", "required": ["code", "type", "message"], "properties": {
+                    "code": {"type": "string", "examples": ["400"]}, "type": {"type": "string"},
+                    "message": {"type": "string"}}}}},
+            "Problem": {"type": "object", "required": ["file", "line", "column", "path", "reason"], "properties": {
+                "file": {"type": "string", "description": "a file name, or api:<name>"},
+                "line": {"type": ["integer", "null"]}, "column": {"type": ["integer", "null"]},
+                "path": {"type": "string", "examples": ["rules[0].reply.finish_reason"]},
+                "reason": {"type": "string"}}},
+            "InvalidScenario": {"type": "object", "required": ["error"], "properties": {"error": {
+                "type": "object", "required": ["code", "type", "message", "problems"], "properties": {
+                    "code": {"const": "400"}, "type": {"const": "invalid_scenario"}, "message": {"type": "string"},
+                    "problems": {"type": "array", "items": _ref("Problem")}}}}},
+            "Health": {"type": "object", "properties": {
+                "status": {"const": "ok"}, "rules": {"type": "integer"},
+                "files": {"type": "array", "items": {"type": "string"}},
+                "api_scenarios": {"type": "array", "items": {"type": "string"}},
+                "generation": {"type": "integer"}, "last_reload_error": {"type": ["string", "null"]},
+                "journal": {"type": "object", "properties": {
+                    "entries": {"type": "integer"}, "file": {"type": ["string", "null"]}}}}},
+            "Scenarios": {"type": "object", "properties": {
+                "generation": {"type": "integer"},
+                "sources": {"type": "array", "items": {"type": "object", "properties": {
+                    "kind": {"enum": ["file", "api"]}, "name": {"type": "string"}, "source": {"type": "string"},
+                    "rules": {"type": "integer"}}}},
+                "rules": {"type": "array", "description": "in the order they are tried",
+                          "items": _ref("Rule")}}},
+            "Rule": {"type": "object", "properties": {
+                "name": {"type": "string"}, "source": {"type": "string"}, "line": {"type": ["integer", "null"]},
+                "where": {"type": "string", "examples": ["scenarios/basics.yaml:3", "api:my-rules:2"]},
+                "priority": {"type": "integer"},
+                "match": {"type": "object", "additionalProperties": {"type": "string"},
+                          "description": "each condition in words, by key"},
+                "replies": {"type": "integer"},
+                "then": {"enum": ["repeat_last", "cycle", "error", "fall_through"]},
+                "hits": {"type": "object", "properties": {
+                    "total": {"type": "integer", "description": "summed over the sessions known"},
+                    "session": {"type": "integer", "description": "with ?session="}}}}},
+            "Loaded": {"type": "object", "properties": {
+                "name": {"type": "string"}, "source": {"type": "string"},
+                "rules": {"type": "array", "items": {"type": "string"}}, "generation": {"type": "integer"}}},
+            "Clock": {"type": "object", "required": ["now", "frozen"], "properties": {
+                "now": {"type": "number", "description": "unix seconds"}, "frozen": {"type": "boolean"}}},
+            "JournalEntry": {"type": "object", "properties": {
+                "seq": {"type": "integer"}, "request_id": {"type": "string"}, "time": {"type": "number"},
+                "method": {"type": "string"}, "path": {"type": "string"},
+                "headers": {"type": "object", "description": "credentials masked"},
+                "session": {"type": ["string", "null"]}, "body": {}, "rule": {"type": ["string", "null"]},
+                "reply_index": {"type": ["integer", "null"]},
+                "near_misses": {"type": "array", "items": _ref("NearMiss")},
+                "warnings": {"type": "array", "items": {"type": "string"}},
+                "status": {"type": ["integer", "null"]}, "error_type": {"type": ["string", "null"]},
+                "stream": {"type": "boolean"},
+                "response": {"description": "the JSON body, or the SSE events sent as text"},
+                "events_sent": {"type": ["integer", "null"]}, "client_gone": {"type": "boolean"},
+                "duration_ms": {"type": ["number", "null"]}}},
+            "NearMiss": {"type": "object", "properties": {
+                "rule": {"type": "string"}, "where": {"type": "string"},
+                "misses": {"type": "array", "items": {"type": "object", "properties": {
+                    "key": {"type": "string"}, "expected": {"type": "string"}, "actual": {"type": "string"}}}}}},
+            "Unmatched": {"type": "object", "properties": {
+                "seq": {"type": "integer"}, "request_id": {"type": "string"}, "time": {"type": "number"},
+                "session": {"type": ["string", "null"]}, "model": {}, "stream": {"type": "boolean"},
+                "status": {"type": ["integer", "null"]}, "error_type": {"type": ["string", "null"]},
+                "near_misses": {"type": "array", "items": _ref("NearMiss")}, "body": {}}},
+        },
+    },
+}
+
+DOCUMENT = orjson.dumps(OPENAPI)
+
+
+async def openapi(request: web.Request) -> web.Response:
+    return web.Response(body=DOCUMENT, content_type="application/json")
