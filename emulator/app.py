@@ -16,6 +16,8 @@ from emulator.journal.file import JournalFile
 from emulator.journal.journal import Journal
 from emulator.journal.persist import journal_file_ctx, journal_file_middleware
 from emulator.keys import STATE
+from emulator.render.draft import Kit
+from emulator.render.signatures import Signer
 from emulator.middlewares import add_request_id, envelope_middleware, journal_middleware
 from emulator.scenario.registry import ScenarioRegistry
 from emulator.scenario.watch import watch
@@ -52,7 +54,7 @@ def create_state(settings: Settings) -> EmulatorState:
         sessions=SessionStore(),
         journal=Journal(settings.journal_size),
         clock=Clock(settings.clock),
-        faker=Faker("en_US"),
+        kit=Kit(Faker("en_US"), settings.seed, Signer.from_settings(settings.seed, settings.reasoning_secret)),
         journal_file=JournalFile(settings.journal_file) if settings.journal_file else None,
     )
 

@@ -42,6 +42,9 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--journal", dest="journal_file", metavar="FILE",
                    help="append every finished request to FILE as one JSON line")
     p.add_argument("--admin-token", help="token that opens the control API to non-loopback clients")
+    p.add_argument("--reasoning-secret", help="key of reasoning signatures (default: derived from --seed)")
+    p.add_argument("--reasoning-check", choices=["strict", "warn", "off"],
+                   help="altered or missing signed reasoning: 422 (strict, default), a warning, or nothing")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     journal_file: Path | None = None
     """Append every finished request to this file as one JSON line."""
     admin_token: str | None = None
+    reasoning_secret: str | None = None
+    """Key of the reasoning signatures; default: derived from the seed."""
+    reasoning_check: Literal["strict", "warn", "off"] = "strict"
+    """What an altered or missing signed reasoning block gets: 422, a warning, or nothing."""
 
     @field_validator("clock", mode="before")
     @classmethod

@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from faker import Faker
-
 from emulator.clock import Clock
 from emulator.journal.file import JournalFile
 from emulator.journal.journal import Journal
+from emulator.render.draft import Kit
 from emulator.scenario.registry import ScenarioRegistry
 from emulator.sessions import SessionStore
 from emulator.settings import Settings
@@ -24,7 +23,7 @@ class EmulatorState:
     sessions: SessionStore
     journal: Journal
     clock: Clock
-    faker: Faker
+    kit: Kit
     journal_file: JournalFile | None = None
     """The `--journal FILE` writer, when asked for."""
     received: int = 0

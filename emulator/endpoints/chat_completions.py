@@ -14,13 +14,16 @@ from emulator.match.facts import RequestFacts
 from emulator.match.near_miss import near_misses, no_match_message
 from emulator.match.select import select
 from emulator.parse import read_json
-from emulator.render.draft import DraftLimits, draft_reply
+from emulator.render.draft import DraftRequest, draft_reply
 from emulator.render.headers import reply_headers
 from emulator.render.ids import completion_id
+from emulator.render.reasoning import ask_of, shape_of
 from emulator.render.reply import plan_reply
+from emulator.render.tool_calls import ToolOptions
 from emulator.render.usage import prompt_tokens
 from emulator.sessions import session_name
 from emulator.validate import validate_request
+from emulator.validate.reasoning import check_reasoning
 from emulator.write.json import json_response
 from emulator.write.sse import StreamOutcome, write_sse
 
@@ -44,8 +47,13 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     loaded = state.registry.current
     prompt = prompt_tokens(body)
     admit(chat.model, loaded.scenarios, prompt)
-
     facts = RequestFacts(body, request.headers)
+    served = served_model(facts.model, body, loaded.scenarios.catalogue)
+    thinking = ask_of(chat.reasoning, chat.reasoning_effort, chat.include_reasoning)
+    if thinking.enabled:
+        entry.warnings.extend(check_reasoning(facts.messages, shape_of(served), state.kit.signer,
+                                              settings.reasoning_check))
+
     selection = select(loaded.index, facts, session)
     if selection is None:
         misses = near_misses(loaded.scenarios.rules, facts)
@@ -59,16 +67,11 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             raise RequestRejected(400, "emulator_sequence_exhausted",
                                   f"Rule {selection.rule.name!r} has served all {len(selection.rule.replies)} of its replies")
 
-    draft = draft_reply(
-        selection.reply if selection else None,
-        selection.rule.name if selection else None,
-        facts,
-        served_model(facts.model, body, loaded.scenarios.catalogue),
-        DraftLimits(chat.max_completion_tokens, chat.stop_sequences),
-        prompt,
-        state.faker,
-        settings.seed,
-    )
+    ask = DraftRequest(facts, served, prompt, chat.max_completion_tokens, chat.stop_sequences, thinking,
+                       ToolOptions.of(body, facts.stated_tool_choice))
+    draft = draft_reply(selection.reply if selection else None, selection.rule.name if selection else None,
+                        ask, state.kit)
+    entry.warnings.extend(draft.warnings)
     if selection is not None:
         selection.commit(session)
     session.requests += 1
@@ -78,7 +81,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         stream=facts.stream,
         include_usage=chat.wants_usage_in_stream,
         top_logprobs=(chat.top_logprobs or 0) if chat.logprobs else None,
-        headers=reply_headers(generation, selection.rule.name if selection else None, validated.warnings),
+        headers=reply_headers(generation, selection.rule.name if selection else None, tuple(entry.warnings)),
     )
 
     if plan.events is None:

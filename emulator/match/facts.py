@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
+import orjson
+
 
 def content_text(content: object) -> str:
     """The text of a message's content: a string, or its text and refusal parts joined by newlines."""
@@ -77,9 +79,17 @@ class RequestFacts:
     def tool_choice(self) -> str:
         """`none`, `auto`, `required`, or the name of the one tool forced. Absent: `auto` when
         tools are offered, else `none` (OpenAI's documented defaults)."""
+        stated = self.stated_tool_choice
+        if stated is None:
+            return "auto" if self.body.get("tools") else "none"
+        return stated
+
+    @cached_property
+    def stated_tool_choice(self) -> str | None:
+        """The request's own `tool_choice`, normalised as `tool_choice` is; None when absent."""
         choice = self.body.get("tool_choice")
         if choice is None:
-            return "auto" if self.body.get("tools") else "none"
+            return None
         if isinstance(choice, str):
             return choice
         kind = choice.get("type")
@@ -101,6 +111,17 @@ class RequestFacts:
         if not isinstance(name, str):
             name = self._tool_name_for(last.get("tool_call_id"))
         return name or "", content_text(last.get("content"))
+
+    @cached_property
+    def last_tool_json(self) -> Any:
+        """The last tool result parsed as JSON (None when there is none or it is not JSON)."""
+        result = self.last_tool_result
+        if result is None:
+            return None
+        try:
+            return orjson.loads(result[1])
+        except orjson.JSONDecodeError:
+            return None
 
     def _tool_name_for(self, call_id: object) -> str | None:
         for message in reversed(self.messages):
@@ -127,5 +148,6 @@ class RequestFacts:
             "tool_choice": self.tool_choice,
             "metadata": dict(self.metadata),
             "messages": [{"role": m.get("role"), "content": t} for m, t in zip(self.messages, self.texts)],
-            "tool_result": None if result is None else {"name": result[0], "content": result[1]},
+            "tool_result": None if result is None else {"name": result[0], "content": result[1],
+                                                        "json": self.last_tool_json},
         }

@@ -6,6 +6,9 @@ import fnmatch
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+import orjson
 
 from emulator.match.facts import RequestFacts
 from emulator.scenario.schema import Match, TextMatch, ToolResultMatch, TurnRange
@@ -114,7 +117,45 @@ def _tool_result(spec: bool | ToolResultMatch) -> list[Predicate]:
         test, words = text_test(spec.content)
         found.append(Predicate("tool_result.content", words,
                                lambda f: f.last_tool_result is not None and test(f.last_tool_result[1]), actual))
+    for path, expected in (spec.json_fields or {}).items():
+        found.append(_json_field(path, expected))
     return found
+
+
+_MISSING = object()
+
+
+def json_at(document: Any, path: str) -> Any:
+    """The value at a dotted path (`a.b.0.c`: keys, and list positions as numbers); _MISSING if absent."""
+    value = document
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return _MISSING
+    return value
+
+
+def _json_field(path: str, expected: object) -> Predicate:
+    """`tool_result.json.<path>`: equal to a scalar, or (as text) passing a text match."""
+    if isinstance(expected, TextMatch):
+        test, words = text_test(expected)
+
+        def holds(value: Any) -> bool:
+            return value is not _MISSING and test(value if isinstance(value, str) else orjson.dumps(value).decode())
+    else:
+        words = f"equals {orjson.dumps(expected).decode()}"
+
+        def holds(value: Any) -> bool:
+            return value is not _MISSING and value == expected and isinstance(value, bool) == isinstance(expected, bool)
+
+    def actual(f: RequestFacts) -> str:
+        value = json_at(f.last_tool_json, path)
+        return "absent" if value is _MISSING else _clip(orjson.dumps(value).decode())
+
+    return Predicate(f"tool_result.json.{path}", words, lambda f: holds(json_at(f.last_tool_json, path)), actual)
 
 
 def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[RequestFacts, str], str | None]) -> list[Predicate]:

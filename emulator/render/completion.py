@@ -19,6 +19,11 @@ def completion_body(draft: Draft, completion_id: str, created: int, top_logprobs
         "refusal": draft.refusal,
         "annotations": [],
     }
+    if draft.reasoning is not None:
+        message["reasoning"] = draft.reasoning
+        message["reasoning_details"] = draft.reasoning_details
+    if draft.tool_calls:
+        message["tool_calls"] = draft.tool_calls
     logprobs = None
     if top_logprobs is not None:
         logprobs = {

@@ -25,7 +25,6 @@ def plan_reply(
     timing = draft.timing
     events = stream_events(
         draft, completion_id, created,
-        chunk_tokens=timing.chunk_tokens if timing else 1,
         include_usage=include_usage,
         top_logprobs=top_logprobs,
     )

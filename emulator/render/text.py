@@ -7,9 +7,7 @@ Python internals (the sandbox refuses underscore attributes and unsafe calls) or
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
 from typing import Any
 
 from faker import Faker
@@ -17,6 +15,7 @@ from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from emulator.errors import RequestRejected
+from emulator.render.fake import generate
 
 
 def _printable(value: Any) -> Any:
@@ -51,8 +50,6 @@ FAKE_GENERATORS = frozenset(
     }
 )
 _MAX_FAKE_ARG = 1000
-_DATED = frozenset({"date", "time", "iso8601"})
-_DATES_END = datetime(2026, 1, 1, tzinfo=timezone.utc)  # not "now": seeded dates must not drift
 
 
 def is_template(text: str) -> bool:
@@ -82,15 +79,13 @@ class SeededFake:
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name not in FAKE_GENERATORS:
             raise AttributeError(f"fake.{name} is not available in templates")
-        generator = getattr(self._faker, name)
-        if name in _DATED:
-            generator = functools.partial(generator, end_datetime=_DATES_END)
+        faker = self._faker
 
         def call(*args: Any, **kwargs: Any) -> Any:
             for value in (*args, *kwargs.values()):
                 if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _MAX_FAKE_ARG:
                     raise ValueError(f"fake.{name}: arguments above {_MAX_FAKE_ARG} are refused")
-            return generator(*args, **kwargs)
+            return generate(faker, name, *args, **kwargs)
 
         return call
 

@@ -16,6 +16,7 @@ class CompiledReply:
     spec: Reply
     content: str | Any | None
     refusal: str | Any | None
+    reasoning: str | Any | None = None
 
 
 @dataclass(frozen=True, slots=True)

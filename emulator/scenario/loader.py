@@ -83,6 +83,7 @@ def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[Scenar
                 spec=reply,
                 content=_compile_text(reply.content, (*at, "content"), text, filename, positions, problems),
                 refusal=_compile_text(reply.refusal, (*at, "refusal"), text, filename, positions, problems),
+                reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), text, filename, positions, problems),
             ))
         line = (locate(positions, base) or (None, None))[0]
         rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies)))

@@ -75,13 +75,18 @@ class TurnRange(BaseModel):
         return self
 
 
+JsonScalar = str | int | float | bool | None
+
+
 class ToolResultMatch(BaseModel):
-    """The last message is a tool result; optionally for a named tool and with matching content."""
+    """The last message is a tool result; optionally for a named tool, with matching content or JSON fields."""
 
     model_config = _STRICT
 
     name: str | None = Field(None, description="the tool whose result came last")
     content: TextMatch | None = None
+    json_fields: dict[str, JsonScalar | TextMatch] | None = Field(
+        None, alias="json", description="dotted paths into the result parsed as JSON: a value, or a text match")
 
 
 Globs = Annotated[list[str], Field(min_length=1)]
@@ -112,7 +117,34 @@ class StreamTiming(BaseModel):
 
     first_token_ms: float = Field(0, ge=0, description="wait before the first chunk")
     chunk_ms: float = Field(0, ge=0, description="wait between chunks")
-    chunk_tokens: int = Field(1, ge=1, description="tokens of content per chunk")
+    chunk_tokens: int = Field(1, ge=1, description="tokens of content (and reasoning) per chunk")
+    argument_chars: int = Field(16, ge=1, description="characters of tool-call arguments per chunk")
+    tool_calls: Literal["sequential", "interleaved"] = Field(
+        "sequential", description="stream parallel calls one after another, or their fragments interleaved")
+
+
+class ToolCallSpec(BaseModel):
+    """A scripted tool call: a function call (`arguments`) or a custom tool call (`input`)."""
+
+    model_config = _STRICT
+
+    name: str = Field(min_length=1)
+    type: Literal["function", "custom"] = "function"
+    arguments: dict[str, Any] | list[Any] | str | None = Field(
+        None, description="a mapping (sent as a JSON string) or a raw string, sent as is")
+    input: str | None = Field(None, description="the input of a custom tool call")
+    id: str | None = Field(None, description="default: deterministic, in the model family's style")
+
+    @model_validator(mode="after")
+    def _fits_type(self) -> ToolCallSpec:
+        if self.type == "function" and self.input is not None:
+            raise ValueError("'input' belongs to custom tool calls; a function call takes 'arguments'")
+        if self.type == "custom" and self.arguments is not None:
+            raise ValueError("'arguments' belongs to function calls; a custom tool call takes 'input'")
+        return self
+
+
+ReasoningShape = Literal["anthropic", "openai", "google"]
 
 
 class UsageOverride(BaseModel):
@@ -157,6 +189,10 @@ class Reply(BaseModel):
     system_fingerprint: str | None = None
     headers: dict[str, str] | None = Field(None, description="extra response headers")
     stream: StreamTiming | None = Field(None, description="pacing when the request streams")
+    tool_calls: list[ToolCallSpec] | None = Field(None, min_length=1, description="tool calls to make")
+    reasoning: str | None = Field(None, description="reasoning text; a template. Default: generated when asked for")
+    reasoning_shape: ReasoningShape | None = Field(
+        None, description="reasoning_details shape; default: by the model's vendor")
 
     @field_validator("headers")
     @classmethod

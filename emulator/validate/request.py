@@ -8,6 +8,7 @@ from pydantic import AfterValidator, Tag, ValidationError
 
 from ..errors import invalid_params
 from .common import Model, at_least, between, by_shape, not_valid
+from .conversation import check_tool_flow
 from .explain import explain
 from .messages import Message
 from .precheck import ignored_field_warnings, precheck
@@ -122,4 +123,5 @@ def validate_request(body: object) -> ValidatedRequest:
         request = ChatCompletionRequest.model_validate(checked)
     except ValidationError as error:
         raise invalid_params(explain(error, checked)) from None
+    check_tool_flow(checked["messages"])
     return ValidatedRequest(request, ignored_field_warnings(checked, KNOWN_FIELDS))

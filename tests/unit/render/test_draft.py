@@ -8,55 +8,58 @@ from faker import Faker
 
 from emulator import tokens
 from emulator.match.facts import RequestFacts
-from emulator.render.draft import DraftLimits, apply_limits, draft_reply
+from emulator.render.draft import DraftRequest, Kit, apply_limits, draft_reply
+from emulator.render.reasoning import ReasoningAsk
+from emulator.render.signatures import Signer
+from emulator.render.tool_calls import ToolOptions
 from emulator.scenario.loader import build_set
 
 
-def limits(max_tokens: int | None = None, *stop: str) -> DraftLimits:
-    return DraftLimits(max_tokens, tuple(stop))
+def limits(max_tokens: int | None = None, *stop: str) -> tuple[tuple[str, ...], int | None]:
+    return tuple(stop), max_tokens
 
 
 def test_no_limits_leave_the_text_alone():
-    assert apply_limits("one two three", limits()) == ("one two three", None)
+    assert apply_limits("one two three", *limits()) == ("one two three", None)
 
 
 def test_stop_cuts_before_the_sequence_which_is_not_included():
-    assert apply_limits("Hello world. STOP and more", limits(None, "STOP")) == ("Hello world. ", "stop")
+    assert apply_limits("Hello world. STOP and more", *limits(None, "STOP")) == ("Hello world. ", "stop")
 
 
 def test_the_earliest_of_several_stop_sequences_wins():
-    assert apply_limits("a, b; c", limits(None, ";", ",")) == ("a", "stop")
+    assert apply_limits("a, b; c", *limits(None, ";", ",")) == ("a", "stop")
 
 
 def test_a_stop_sequence_at_the_start_leaves_nothing():
-    assert apply_limits("END of text", limits(None, "END")) == ("", "stop")
+    assert apply_limits("END of text", *limits(None, "END")) == ("", "stop")
 
 
 def test_a_stop_sequence_that_does_not_occur_changes_nothing():
-    assert apply_limits("one two", limits(None, "three")) == ("one two", None)
+    assert apply_limits("one two", *limits(None, "three")) == ("one two", None)
 
 
 def test_an_empty_stop_sequence_is_ignored():
-    assert apply_limits("one two", limits(None, "")) == ("one two", None)
+    assert apply_limits("one two", *limits(None, "")) == ("one two", None)
 
 
 def test_max_tokens_cuts_with_length():
-    assert apply_limits("one two three four", limits(2)) == ("one two", "length")
-    assert apply_limits("one two", limits(2)) == ("one two", None)
+    assert apply_limits("one two three four", *limits(2)) == ("one two", "length")
+    assert apply_limits("one two", *limits(2)) == ("one two", None)
 
 
 def test_stop_is_applied_before_max_tokens():
     # The stop sequence comes first within the budget: the reply ends at it with "stop".
-    assert apply_limits("one two. three four five", limits(4, ".")) == ("one two", "stop")
+    assert apply_limits("one two. three four five", *limits(4, ".")) == ("one two", "stop")
     # The budget runs out before the stop sequence is reached: "length".
-    text, reason = apply_limits("one two three four. five", limits(2, "."))
+    text, reason = apply_limits("one two three four. five", *limits(2, "."))
     assert (text, reason) == ("one two", "length")
 
 
 def test_cut_text_fits_the_budget():
     text = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, 你好 😀"
     for budget in range(1, tokens.count(text) + 1):
-        cut, _ = apply_limits(text, limits(budget))
+        cut, _ = apply_limits(text, *limits(budget))
         assert tokens.count(cut) <= budget and text.startswith(cut)
 
 
@@ -64,9 +67,10 @@ def facts(text: str, model: str = "openai/gpt-4o") -> RequestFacts:
     return RequestFacts({"model": model, "messages": [{"role": "user", "content": text}]}, {})
 
 
-def reply(compiled, rule, request: RequestFacts, request_limits: DraftLimits, seed: int = 1):
-    return draft_reply(compiled, rule, request, model=request.model, limits=request_limits, prompt_tokens=10,
-                       faker=Faker(), seed=seed)
+def reply(compiled, rule, request: RequestFacts, request_limits: tuple[tuple[str, ...], int | None], seed: int = 1):
+    stop, max_tokens = request_limits
+    ask = DraftRequest(request, request.model, 10, max_tokens, stop, ReasoningAsk(None), ToolOptions())
+    return draft_reply(compiled, rule, ask, Kit(Faker(), seed, Signer.from_settings(seed, None)))
 
 
 def test_draft_reply_reports_the_cut_and_counts_the_cut_text():

@@ -1,0 +1,22 @@
+"""Calling faker deterministically: date generators end at a fixed day, not at "now"."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from faker import Faker
+
+DATED = frozenset({"date", "time", "iso8601", "date_time"})
+ZONED = frozenset({"iso8601", "date_time"})
+DATES_END = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def generate(faker: Faker, name: str, *args: Any, **kwargs: Any) -> Any:
+    """`faker.<name>(...)`, with dated generators pinned so seeded values never drift, and
+    date-times in UTC with their offset (RFC 3339)."""
+    if name in DATED:
+        kwargs.setdefault("end_datetime", DATES_END)
+    if name in ZONED:
+        kwargs.setdefault("tzinfo", timezone.utc)
+    return getattr(faker, name)(*args, **kwargs)
