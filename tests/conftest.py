@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import openai
 import pytest
 
 from emulator.pytest_plugin.server import EmulatorServer
 from emulator.settings import Settings
+from tests.support.clients import API_KEY, async_sdk, sdk
+
+__all__ = ["API_KEY", "FROZEN", "MakeServer", "REPO", "SHIPPED"]
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "scenarios"
-API_KEY = "sk-ai-v1-test-key"
 FROZEN = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 MakeServer = Callable[..., EmulatorServer]
@@ -54,3 +58,38 @@ def make_server(tmp_path: Path) -> Iterator[MakeServer]:
     yield make
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def session(request: pytest.FixtureRequest) -> str:
+    """A session name of this test alone, so reply-sequence counters on a shared server start at 0."""
+    return "test-" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:24]
+
+
+@pytest.fixture
+def open_client() -> Iterator[Callable[..., openai.OpenAI]]:
+    """`open_client(server, session, **options)`: an official SDK client, closed when the test ends."""
+    clients: list[openai.OpenAI] = []
+
+    def make(server: EmulatorServer, session: str = "tests", **options: Any) -> openai.OpenAI:
+        client = sdk(server, session, **options)
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+@pytest.fixture
+def client(shipped: EmulatorServer, session: str) -> Iterator[openai.OpenAI]:
+    """A sync openai client on the shipped server, in this test's session."""
+    with sdk(shipped, session) as c:
+        yield c
+
+
+@pytest.fixture
+async def aclient(shipped: EmulatorServer, session: str) -> AsyncIterator[openai.AsyncOpenAI]:
+    """An async openai client on the shipped server, in this test's session."""
+    async with async_sdk(shipped, session) as c:
+        yield c

@@ -127,10 +127,10 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files))
 
 
-def load_paths(paths: Iterable[Path]) -> ScenarioSet:
-    """Read and compile every scenario file under `paths`."""
-    sources = []
-    unreadable = []
+def read_sources(paths: Iterable[Path]) -> list[tuple[str, str]]:
+    """(filename, text) of every scenario file under `paths`."""
+    sources: list[tuple[str, str]] = []
+    unreadable: list[ScenarioProblem] = []
     for path in scenario_files(paths):
         try:
             sources.append((str(path), path.read_text(encoding="utf-8")))
@@ -138,4 +138,9 @@ def load_paths(paths: Iterable[Path]) -> ScenarioSet:
             unreadable.append(ScenarioProblem(str(path), None, None, "", f"cannot read: {exc}"))
     if unreadable:
         raise ScenarioError(unreadable)
-    return build_set(sources)
+    return sources
+
+
+def load_paths(paths: Iterable[Path]) -> ScenarioSet:
+    """Read and compile every scenario file under `paths`."""
+    return build_set(read_sources(paths))

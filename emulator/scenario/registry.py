@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator.errors import ScenarioError, ScenarioProblem
+from emulator.errors import ScenarioError
 from emulator.match.index import RuleIndex
 from emulator.scenario.compiled import ScenarioSet
-from emulator.scenario.loader import build_set, scenario_files
+from emulator.scenario.loader import build_set, read_sources
 
 log = logging.getLogger("emulator.scenarios")
 
@@ -41,20 +41,6 @@ class UnknownSource(LookupError):
 
 class SourceExists(LookupError):
     """A scenario was already loaded through the control API under this name."""
-
-
-def read_sources(paths: Iterable[Path]) -> list[Source]:
-    """The text of every scenario file under `paths` (blocking: call it off the event loop)."""
-    sources: list[Source] = []
-    unreadable: list[ScenarioProblem] = []
-    for path in scenario_files(paths):
-        try:
-            sources.append((str(path), path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            unreadable.append(ScenarioProblem(str(path), None, None, "", f"cannot read: {exc}"))
-    if unreadable:
-        raise ScenarioError(unreadable)
-    return sources
 
 
 class ScenarioRegistry:

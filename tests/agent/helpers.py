@@ -11,11 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import openai
 
 from emulator.pytest_plugin.server import EmulatorServer
 from emulator.settings import Settings
-from tests.conftest import API_KEY, FROZEN, SHIPPED
+from tests.conftest import FROZEN, SHIPPED
 from tests.contract.helpers import RawResponse, request
 
 SESSION_HEADER = "X-Emulator-Session"
@@ -60,14 +59,6 @@ SEARCH_CITY_WEATHER = {
 }
 
 
-def sdk(server: EmulatorServer, session: str) -> openai.OpenAI:
-    return openai.OpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0,
-                         default_headers={SESSION_HEADER: session})
-
-
-def async_sdk(server: EmulatorServer, session: str) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0,
-                              default_headers={SESSION_HEADER: session})
 
 
 def message_of(response: RawResponse) -> dict[str, Any]:

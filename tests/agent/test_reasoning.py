@@ -13,7 +13,8 @@ import pytest
 from emulator import tokens
 from emulator.pytest_plugin.server import EmulatorServer
 from emulator.render.signatures import Signer
-from tests.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, deltas, sdk, serve
+from tests.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, deltas, serve
+from tests.support.clients import sdk
 from tests.contract.helpers import post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 

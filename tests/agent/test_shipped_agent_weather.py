@@ -30,10 +30,10 @@ from tests.agent.helpers import (
     dumps,
     last_warnings,
     message_of,
-    sdk,
     sdk_chunks,
     shipped_text,
 )
+from tests.support.clients import sdk
 from tests.conftest import SHIPPED
 from tests.contract.helpers import assert_envelope, post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion

@@ -28,10 +28,10 @@ from tests.agent.helpers import (
     accumulate,
     function_tool,
     message_of,
-    sdk,
     serve,
     tool_deltas,
 )
+from tests.support.clients import sdk
 from tests.contract.helpers import assert_envelope, post
 from tests.support.openai_schema import assert_chat_chunk
 

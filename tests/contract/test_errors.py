@@ -12,7 +12,7 @@ import pytest
 
 from emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import API_KEY
-from tests.contract.conftest import sdk_client
+from tests.support.clients import sdk
 from tests.contract.helpers import (
     ACCESS_DENIED,
     MODEL,
@@ -75,7 +75,7 @@ def test_scenario_api_keys_restrict_too(make_server) -> None:
 
 def test_sdk_raises_permission_denied_with_the_envelope(make_server) -> None:
     server = make_server(OPEN_YAML, api_keys=["k1"])
-    with sdk_client(server, api_key="wrong") as client, pytest.raises(openai.PermissionDeniedError) as caught:
+    with sdk(server, "errors", api_key="wrong") as client, pytest.raises(openai.PermissionDeniedError) as caught:
         client.chat.completions.create(model=MODEL, messages=USER)
     exc = caught.value
     assert exc.status_code == 403
@@ -298,7 +298,7 @@ def test_closed_catalogue_rejects_unknown_models(make_server) -> None:
 
 def test_closed_catalogue_sdk_raises_bad_request(make_server) -> None:
     server = make_server(CLOSED_YAML)
-    with sdk_client(server) as client, pytest.raises(openai.BadRequestError) as caught:
+    with sdk(server, "errors") as client, pytest.raises(openai.BadRequestError) as caught:
         client.chat.completions.create(model="openai/gpt-5", messages=USER)
     assert caught.value.body == {"code": "400", "type": "invalid_params", "message": "Model openai/gpt-5 is not valid"}
 

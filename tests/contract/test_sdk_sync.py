@@ -10,7 +10,7 @@ import openai
 
 from emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import FROZEN
-from tests.contract.conftest import sdk_client
+from tests.support.clients import sdk
 from tests.contract.helpers import HEX32, MODEL, user
 from tests.support.openai_schema import assert_chat_completion
 
@@ -61,7 +61,7 @@ def test_flaky_then_fine_serves_first_then_second_then_repeats_the_last(client: 
 
 
 def test_reply_sequences_are_counted_per_session(shipped: EmulatorServer, session: str) -> None:
-    with sdk_client(shipped, session + "-a") as a, sdk_client(shipped, session + "-b") as b:
+    with sdk(shipped, session + "-a") as a, sdk(shipped, session + "-b") as b:
         assert text_of(create(a, "Retry me")[0]) == "first"
         assert text_of(create(a, "Retry me")[0]) == "second"
         assert text_of(create(b, "Retry me")[0]) == "first"
@@ -150,7 +150,7 @@ def test_default_reply_is_deterministic_and_not_empty(client: openai.OpenAI) -> 
 
 
 def test_default_reply_does_not_depend_on_the_session(shipped: EmulatorServer, session: str) -> None:
-    with sdk_client(shipped, session + "-a") as a, sdk_client(shipped, session + "-b") as b:
+    with sdk(shipped, session + "-a") as a, sdk(shipped, session + "-b") as b:
         assert text_of(create(a, "an unmatched question")[0]) == text_of(create(b, "an unmatched question")[0])
 
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import textwrap
-import urllib.error
-import urllib.request
 from typing import Any
 
 from emulator.pytest_plugin.server import EmulatorServer
-from tests.scenarios.helpers import Raw
+from tests.support.clients import Raw, http
 
 YAML = "application/yaml"
 
@@ -25,14 +23,7 @@ def control(server: EmulatorServer, method: str, route: str, *, json_body: Any =
     elif text is not None:
         data = textwrap.dedent(text).encode()
         sent.setdefault("Content-Type", content_type or YAML)
-    request = urllib.request.Request(f"{server.origin}/_emulator/{route}", data=data, method=method, headers=sent)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return Raw(response.status, {k.lower(): v for k, v in response.headers.items()},
-                       response.read().decode("utf-8"))
-    except urllib.error.HTTPError as error:
-        with error:
-            return Raw(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read().decode("utf-8"))
+    return http(f"{server.origin}/_emulator/{route}", data, method=method, headers=sent)
 
 
 def ok(response: Raw, status: int = 200) -> Any:

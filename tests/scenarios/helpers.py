@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,18 +12,15 @@ import openai
 from openai.types.chat import ChatCompletion
 
 from emulator.pytest_plugin.server import EmulatorServer
-from tests.conftest import API_KEY
+from tests.support.clients import API_KEY, Raw, http, sdk
+
+__all__ = ["Raw", "sdk"]  # re-exported for the scenario tests
 
 MODEL = "openai/gpt-4o"
 SESSION_HEADER = "X-Emulator-Session"
 RULE_HEADER = "X-Emulator-Rule"
 
 
-def sdk(server: EmulatorServer, session: str, *, max_retries: int = 0, api_key: str = API_KEY,
-        headers: dict[str, str] | None = None) -> openai.OpenAI:
-    """An official SDK client on `server`, in its own emulator session."""
-    return openai.OpenAI(base_url=server.base_url, api_key=api_key, max_retries=max_retries,
-                         default_headers={SESSION_HEADER: session, **(headers or {})})
 
 
 @dataclass
@@ -69,39 +64,17 @@ def ask_stream(client: openai.OpenAI, text: str | None = None, *, messages: list
     return raw.headers.get(RULE_HEADER), "".join(parts), finishes
 
 
-@dataclass
-class Raw:
-    status: int
-    headers: dict[str, str]
-    text: str
-
-    def json(self) -> Any:
-        return json.loads(self.text)
 
 
 def post_chat(server: EmulatorServer, body: dict[str, Any], headers: dict[str, str] | None = None) -> Raw:
     """A raw `POST /api/v1/chat/completions` (stdlib only), errors returned rather than raised."""
-    request = urllib.request.Request(
-        server.base_url + "/chat/completions", data=json.dumps(body).encode(), method="POST",
-        headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return Raw(response.status, {k.lower(): v for k, v in response.headers.items()},
-                       response.read().decode("utf-8"))
-    except urllib.error.HTTPError as error:
-        with error:
-            return Raw(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read().decode("utf-8"))
+    return http(server.base_url + "/chat/completions", json.dumps(body).encode(), method="POST",
+                headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json", **(headers or {})})
 
 
 def get(url: str) -> Raw:
     """A raw GET, errors returned rather than raised."""
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return Raw(response.status, {k.lower(): v for k, v in response.headers.items()},
-                       response.read().decode("utf-8"))
-    except urllib.error.HTTPError as error:
-        with error:
-            return Raw(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read().decode("utf-8"))
+    return http(url)
 
 
 def get_json(url: str) -> Any:
