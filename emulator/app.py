@@ -14,7 +14,7 @@ from emulator.endpoints.chat_completions import chat_completions
 from emulator.endpoints.models import get_model, list_models
 from emulator.journal.file import JournalFile
 from emulator.journal.journal import Journal
-from emulator.journal.persist import journal_file_ctx, journal_file_middleware
+from emulator.journal.persist import journal_file_ctx
 from emulator.keys import STATE
 from emulator.render.draft import Kit
 from emulator.render.signatures import Signer
@@ -64,7 +64,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     settings = settings or Settings()
     state = create_state(settings)
     app = web.Application(
-        middlewares=[journal_file_middleware, journal_middleware, envelope_middleware],
+        middlewares=[journal_middleware, envelope_middleware],
         client_max_size=settings.max_body_bytes,
     )
     app[STATE] = state

@@ -27,7 +27,8 @@ _HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: "invalid_params
 
 @web.middleware
 async def journal_middleware(request: web.Request, handler: web.Handler) -> web.StreamResponse:
-    """Open a journal entry for the request, close it with the outcome, log one access line."""
+    """Open a journal entry for the request, close it with the outcome (and hand it to the
+    `--journal` file when there is one), log one access line."""
     state = request.app[STATE]
     state.received += 1
     entry = JournalEntry(
@@ -39,7 +40,8 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
         headers=redact_headers(request.headers),
     )
     request[ENTRY] = entry
-    if not request.path.startswith(CONTROL_PREFIX):
+    journaled = not request.path.startswith(CONTROL_PREFIX)
+    if journaled:
         state.journal.add(entry)  # visible at once; filled in as the request moves along
     started = time.perf_counter()
     try:
@@ -48,6 +50,8 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
         return response
     finally:
         entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        if journaled and state.journal_file is not None:
+            state.journal_file.submit(entry)
         if access_log.isEnabledFor(logging.INFO):
             access_log.info(
                 "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,
