@@ -39,4 +39,5 @@ class EmulatorState:
 
     def accepted_keys(self) -> frozenset[str]:
         """Keys from --api-key and from the scenario files; empty means any key is accepted."""
-        return frozenset(self.settings.api_keys) | self.registry.current.scenarios.api_keys
+        from_files = self.registry.current.scenarios.api_keys
+        return from_files.union(self.settings.api_keys) if self.settings.api_keys else from_files
