@@ -1,0 +1,68 @@
+"""What a test asks of its emulator: the `zenmux` marker's scenarios and settings, merged from
+module (`pytestmark`) to test, the closest marker winning."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+MARKER = "zenmux"
+MARKER_HELP = ("zenmux(scenarios=[...], strict=None, seed=None, clock=None): scenario files loaded for the "
+               "test through the control API; strict/seed/clock that differ from the session's server give "
+               "the test a dedicated emulator")
+SETTINGS_KEYS = ("strict", "seed", "clock")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """The settings that need a server of their own when they differ."""
+
+    strict: bool = False
+    seed: int | None = None
+    clock: int | str | None = None
+
+
+@dataclass(slots=True)
+class MarkerOptions:
+    scenarios: list[Path] = field(default_factory=list)
+    overrides: dict[str, object] = field(default_factory=dict)
+
+    def server_options(self, base: ServerOptions) -> ServerOptions:
+        values = {key: self.overrides.get(key, getattr(base, key)) for key in SETTINGS_KEYS}
+        return ServerOptions(**values)  # type: ignore[arg-type]
+
+
+def _resolve(path: str | Path, rootdir: Path, test_dir: Path) -> Path:
+    """Absolute as is; relative to the rootdir, else to the test file's folder."""
+    given = Path(path)
+    if given.is_absolute():
+        return given
+    for base in (rootdir, test_dir):
+        if (base / given).exists():
+            return (base / given).resolve()
+    raise pytest.UsageError(f"zenmux marker: scenario {str(path)!r} is neither under the rootdir {rootdir} "
+                            f"nor next to the test in {test_dir}")
+
+
+def read_markers(item: pytest.Item) -> MarkerOptions:
+    """Scenarios from every marker (outermost first, no repeats); settings from the closest one."""
+    options = MarkerOptions()
+    markers = list(item.iter_markers(MARKER))  # closest first
+    for marker in reversed(markers):
+        if marker.args:
+            raise pytest.UsageError(f"zenmux marker takes keyword arguments only, got {marker.args!r}")
+        unknown = set(marker.kwargs) - {"scenarios", *SETTINGS_KEYS}
+        if unknown:
+            raise pytest.UsageError(f"zenmux marker: unknown option(s) {sorted(unknown)}; "
+                                    f"use scenarios, strict, seed, clock")
+        scenarios = marker.kwargs.get("scenarios", [])
+        if isinstance(scenarios, (str, Path)):
+            scenarios = [scenarios]
+        for path in scenarios:
+            resolved = _resolve(path, item.config.rootpath, item.path.parent)
+            if resolved not in options.scenarios:
+                options.scenarios.append(resolved)
+        options.overrides.update({k: v for k, v in marker.kwargs.items() if k in SETTINGS_KEYS})
+    return options
