@@ -38,6 +38,7 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
         method=request.method,
         path=request.path,
         headers=redact_headers(request.headers),
+        arrived=time.time(),
     )
     request[ENTRY] = entry
     journaled = not request.path.startswith(CONTROL_PREFIX)
@@ -47,6 +48,7 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
     try:
         response = await handler(request)
         entry.status = response.status
+        entry.response_headers = {str(k): v for k, v in response.headers.items()}
         return response
     finally:
         entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)

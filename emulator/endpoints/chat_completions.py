@@ -10,6 +10,7 @@ from emulator.gateway.auth import authenticate
 from emulator.gateway.catalogue import admit
 from emulator.gateway.routing import served_model
 from emulator.keys import ENTRY, STATE
+from emulator.match.expect import unmet_expectations
 from emulator.match.facts import RequestFacts
 from emulator.match.near_miss import near_misses, no_match_message
 from emulator.match.select import select
@@ -62,6 +63,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             raise RequestRejected(404, "emulator_no_match", no_match_message(loaded.index, facts, misses))
     else:
         entry.rule, entry.reply_index = selection.rule.name, selection.hit
+        entry.unmet_expectations = unmet_expectations(selection.rule, facts, shape_of(served), state.kit.signer)
         if selection.reply is None:
             selection.commit(session)
             raise RequestRejected(400, "emulator_sequence_exhausted",
@@ -81,7 +83,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         stream=facts.stream,
         include_usage=chat.wants_usage_in_stream,
         top_logprobs=(chat.top_logprobs or 0) if chat.logprobs else None,
-        headers=reply_headers(generation, selection.rule.name if selection else None, tuple(entry.warnings)),
+        headers=reply_headers(generation, selection.rule.name if selection else None, tuple(entry.warnings),
+                              tuple(entry.unmet_expectations)),
     )
 
     if plan.events is None:

@@ -27,6 +27,10 @@ class JournalEntry:
     reply_index: int | None = None
     near_misses: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    unmet_expectations: list[str] = field(default_factory=list)
+    response_headers: dict[str, str] = field(default_factory=dict)
+    arrived: float = 0.0
+    """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
     status: int | None = None
     error_type: str | None = None
     stream: bool = False
@@ -55,7 +59,9 @@ class JournalEntry:
             "seq": self.seq, "request_id": self.request_id, "time": self.time, "method": self.method,
             "path": self.path, "headers": self.headers, "session": self.session, "body": self.body,
             "rule": self.rule, "reply_index": self.reply_index, "near_misses": self.near_misses,
-            "warnings": self.warnings, "status": self.status, "error_type": self.error_type,
+            "warnings": self.warnings, "unmet_expectations": self.unmet_expectations,
+            "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,
+            "arrived": self.arrived,
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
             "client_gone": self.client_gone, "duration_ms": self.duration_ms,
         }

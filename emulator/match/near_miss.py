@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from emulator.match.facts import RequestFacts
 from emulator.match.index import RuleIndex
+from emulator.match.predicates import Predicate
 from emulator.scenario.compiled import CompiledRule
 
 
@@ -35,16 +37,16 @@ class NearMiss:
                 "misses": [{"key": m.key, "expected": m.expected, "actual": m.actual} for m in self.misses]}
 
 
-def misses(rule: CompiledRule, facts: RequestFacts) -> tuple[Miss, ...]:
-    """The conditions of `rule` that `facts` fail."""
-    return tuple(Miss(p.key, p.expected, p.actual(facts)) for p in rule.predicates if not p.test(facts))
+def misses(predicates: Iterable[Predicate], facts: RequestFacts) -> tuple[Miss, ...]:
+    """The conditions (a rule's `match` or `expect`) that `facts` fail."""
+    return tuple(Miss(p.key, p.expected, p.actual(facts)) for p in predicates if not p.test(facts))
 
 
 def near_misses(rules: tuple[CompiledRule, ...], facts: RequestFacts, limit: int = 3) -> list[NearMiss]:
     """The `limit` rules that missed by the fewest conditions (ties: the better ranked rule)."""
     scored = []
     for rule in rules:
-        missed = misses(rule, facts)
+        missed = misses(rule.predicates, facts)
         if missed:
             scored.append((len(missed), len(missed) / max(len(rule.predicates), 1), rule.rank, rule, missed))
     scored.sort(key=lambda s: s[:3])  # fewest misses, then the smallest share missed, then rank

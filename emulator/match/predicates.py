@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from emulator.match.facts import RequestFacts
-from emulator.scenario.schema import Match, TextMatch, ToolResultMatch, TurnRange
+from emulator.scenario.schema import Expect, Match, TextMatch, ToolResultMatch, TurnRange
 
 TextTest = Callable[[str], bool]
 
@@ -118,7 +118,7 @@ def _tool_result(spec: bool | ToolResultMatch) -> list[Predicate]:
         found.append(Predicate("tool_result.content", words,
                                lambda f: f.last_tool_result is not None and test(f.last_tool_result[1]), actual))
     for path, expected in (spec.json_fields or {}).items():
-        found.append(_json_field(path, expected))
+        found.append(json_field("tool_result.json", path, expected, lambda f: f.last_tool_json))
     return found
 
 
@@ -138,8 +138,8 @@ def json_at(document: Any, path: str) -> Any:
     return value
 
 
-def _json_field(path: str, expected: object) -> Predicate:
-    """`tool_result.json.<path>`: equal to a scalar, or (as text) passing a text match."""
+def json_field(key: str, path: str, expected: object, document: Callable[[RequestFacts], Any]) -> Predicate:
+    """`<key>.<path>` in a JSON document of the request: equal to a scalar, or (as text) passing a text match."""
     if isinstance(expected, TextMatch):
         test, words = text_test(expected)
 
@@ -152,10 +152,19 @@ def _json_field(path: str, expected: object) -> Predicate:
             return value is not _MISSING and value == expected and isinstance(value, bool) == isinstance(expected, bool)
 
     def actual(f: RequestFacts) -> str:
-        value = json_at(f.last_tool_json, path)
-        return "absent" if value is _MISSING else _clip(orjson.dumps(value).decode())
+        value = json_at(document(f), path)
+        if value is _MISSING:
+            return "absent"
+        text = orjson.dumps(value).decode()  # shown as JSON, as the request had it
+        return text if len(text) <= 60 else text[:59] + "…"
 
-    return Predicate(f"tool_result.json.{path}", words, lambda f: holds(json_at(f.last_tool_json, path)), actual)
+    return Predicate(f"{key}.{path}", words, lambda f: holds(json_at(document(f), path)), actual)
+
+
+def compile_expect(expect: Expect) -> tuple[Predicate, ...]:
+    """An `expect` block's conditions (the signed-reasoning one is checked apart: it needs the key)."""
+    body = tuple(json_field("body", path, value, lambda f: f.body) for path, value in (expect.body or {}).items())
+    return compile_match(expect) + body
 
 
 def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[RequestFacts, str], str | None]) -> list[Predicate]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from emulator.journal.entry import JournalEntry
+from emulator.journal.verdict import Finding, verdict
 from emulator.pytest_plugin.control import Control, ControlError
 from emulator.pytest_plugin.report import UnusedRule, unused_rules_message
 from emulator.pytest_plugin.server import EmulatorServer
@@ -107,12 +108,12 @@ class ZenmuxHandle:
 
     def add_rule(self, name: str, *, match: dict[str, Any] | None = None, reply: dict[str, Any] | None = None,
                  replies: list[dict[str, Any]] | None = None, then: str | None = None,
-                 priority: int | None = None) -> str:
+                 priority: int | None = None, expect: dict[str, Any] | None = None) -> str:
         """Load a one-rule scenario for this test; the rule's name."""
         if (reply is None) == (replies is None):
             raise TypeError("add_rule needs exactly one of reply= or replies=")
         rule: dict[str, Any] = {"name": name, "match": match or {}}
-        rule.update({k: v for k, v in (("reply", reply), ("replies", replies), ("then", then),
+        rule.update({k: v for k, v in (("expect", expect), ("reply", reply), ("replies", replies), ("then", then),
                                        ("priority", priority)) if v is not None})
         caller = inspect.stack()[1]
         self._load(yaml.safe_dump({"rules": [rule]}, allow_unicode=True, sort_keys=False),
@@ -219,6 +220,22 @@ class ZenmuxHandle:
         unused = self.unused_rules()
         if unused:
             raise AssertionError(unused_rules_message(unused))
+
+    # client checks
+    def unmet_expectations(self) -> list[str]:
+        """Every `expect` of a rule that one of this test's requests did not meet."""
+        return [unmet for entry in self.requests for unmet in entry.unmet_expectations]
+
+    def verdict(self) -> list[Finding]:
+        """What this test's client did wrong, read from its journal (see `emulator.journal.verdict`)."""
+        return verdict(self.requests)
+
+    def assert_client_well_behaved(self) -> None:
+        """Fail with every finding of `verdict()`: reasoning not echoed, tool calls unanswered,
+        Retry-After not respected, a non-retryable error retried, expectations unmet."""
+        findings = self.verdict()
+        if findings:
+            raise AssertionError("the client misbehaved:\n" + "\n".join(f"  {f}" for f in findings))
 
     def close_clients(self) -> None:
         for client in self._clients:

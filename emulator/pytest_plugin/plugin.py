@@ -112,6 +112,9 @@ def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     report: pytest.TestReport = yield  # type: ignore[misc]
     handle = item.stash.get(HANDLE, None)
+    if handle is not None and report.passed and call.when == "call" and (unmet := handle.unmet_expectations()):
+        report.outcome = "failed"  # a rule's `expect` is part of the test's assertions
+        report.longrepr = "requests did not meet the scenario's expectations:\n" + "\n".join(f"  {u}" for u in unmet)
     if handle is not None and report.failed and call.when in ("setup", "call"):
         report.sections.append((SECTION, journal_section(handle.requests, handle.session, handle.locate)))
     if call.when == "teardown" and REPORT_DATA in item.stash:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 WARNINGS_HEADER = "X-Emulator-Warnings"
+EXPECTATIONS_HEADER = "X-Emulator-Expectations"
 RULE_HEADER = "X-Emulator-Rule"
 MAX_WARNINGS_HEADER = 1000
 
@@ -12,22 +13,26 @@ def ascii_header(text: str) -> str:
     return text.encode("ascii", "backslashreplace").decode()
 
 
-def warnings_header(warnings: tuple[str, ...]) -> str:
-    """The warnings as one header value, cut to fit clients' header limits (the journal has all)."""
+def list_header(items: tuple[str, ...]) -> str:
+    """A list as one header value, cut to fit clients' header limits (the journal has all)."""
     text = ""
-    for shown, warning in enumerate(warnings):
-        candidate = f"{text}; {ascii_header(warning)}" if text else ascii_header(warning)
+    for shown, item in enumerate(items):
+        candidate = f"{text}; {ascii_header(item)}" if text else ascii_header(item)
         if len(candidate) > MAX_WARNINGS_HEADER:
-            return f"{text}; and {len(warnings) - shown} more (see the journal)"
+            return f"{text}; and {len(items) - shown} more (see the journal)"
         text = candidate
     return text
 
 
-def reply_headers(generation_id: str, rule: str | None, warnings: tuple[str, ...]) -> dict[str, str]:
-    """`x-generation-id`, plus `X-Emulator-Rule` when a rule answered and `X-Emulator-Warnings`."""
+def reply_headers(generation_id: str, rule: str | None, warnings: tuple[str, ...],
+                  unmet: tuple[str, ...] = ()) -> dict[str, str]:
+    """`x-generation-id`, plus `X-Emulator-Rule` when a rule answered, `X-Emulator-Warnings` and
+    `X-Emulator-Expectations` (the rule's unmet expectations)."""
     headers = {"x-generation-id": generation_id}
     if rule is not None:
         headers[RULE_HEADER] = ascii_header(rule)
     if warnings:
-        headers[WARNINGS_HEADER] = warnings_header(warnings)
+        headers[WARNINGS_HEADER] = list_header(warnings)
+    if unmet:
+        headers[EXPECTATIONS_HEADER] = list_header(unmet)
     return headers

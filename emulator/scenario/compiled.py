@@ -29,6 +29,7 @@ class CompiledRule:
     order: int
     predicates: tuple[Predicate, ...]
     replies: tuple[CompiledReply, ...]
+    expectations: tuple[Predicate, ...] = ()
 
     @property
     def name(self) -> str:

@@ -12,7 +12,7 @@ from jinja2 import TemplateSyntaxError
 from pydantic import ValidationError
 
 from emulator.errors import ScenarioError, ScenarioProblem
-from emulator.match.predicates import compile_match
+from emulator.match.predicates import compile_expect, compile_match
 from emulator.render.text import compile_template, is_template
 from emulator.scenario.compiled import CompiledReply, CompiledRule, ScenarioSet
 from emulator.scenario.default_models import DEFAULT_CATALOGUE
@@ -86,7 +86,9 @@ def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[Scenar
                 reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), text, filename, positions, problems),
             ))
         line = (locate(positions, base) or (None, None))[0]
-        rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies)))
+        expectations = compile_expect(rule.expect) if rule.expect is not None else ()
+        rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies),
+                                  expectations))
     if problems:
         raise ScenarioError(problems)
     return spec, rules

@@ -203,6 +203,16 @@ class Reply(BaseModel):
 SequenceEnd = Literal["repeat_last", "cycle", "error", "fall_through"]
 
 
+class Expect(Match):
+    """What a request that this rule answers must also satisfy; a miss does not stop the answer,
+    it is reported (journal, `X-Emulator-Expectations`, a failing test under the plugin)."""
+
+    body: dict[str, JsonScalar | TextMatch] | None = Field(
+        None, description="dotted paths into the request body: a value, or a text match")
+    reasoning_intact: bool = Field(
+        False, description="every assistant tool-call message carries the signed reasoning it received, unaltered")
+
+
 class Rule(BaseModel):
     """A named stub: a `match` and the `reply` (or sequence of `replies`) it answers with."""
 
@@ -211,6 +221,7 @@ class Rule(BaseModel):
     name: str = Field(min_length=1)
     priority: int = Field(0, description="higher wins; ties go to file order")
     match: Match = Field(default_factory=Match)
+    expect: Expect | None = None
     reply: Reply | None = None
     replies: list[Reply] | None = Field(None, min_length=1)
     then: SequenceEnd = Field("repeat_last", description="after the last of `replies`")

@@ -69,21 +69,29 @@ def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
     return None
 
 
-def check_reasoning(messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, mode: str) -> list[str]:
-    """Verify passed-back reasoning; raise 422 in strict mode, else return the findings as warnings."""
-    if mode == "off":
-        return []
+def reasoning_findings(messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, *,
+                       require_all: bool = False) -> list[str]:
+    """What is wrong with the reasoning passed back: blocks that do not verify, and missing blocks
+    where the upstream needs them (or, with `require_all`, on every assistant tool-call message)."""
     findings = []
     open_turn = _open_tool_turn(messages)
     for i, message in enumerate(messages):
         if message.get("role") != "assistant" or not message.get("tool_calls"):
             continue
         details = message.get("reasoning_details")
-        if not details and (i != open_turn or shape != "anthropic"):
+        if not details and not require_all and (i != open_turn or shape != "anthropic"):
             continue
-        problem = _problem(shape, i, details or [], signer)
+        problem = _problem(shape if details or shape != "openai" else "anthropic", i, details or [], signer)
         if problem is not None:
             findings.append(problem)
+    return findings
+
+
+def check_reasoning(messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, mode: str) -> list[str]:
+    """Verify passed-back reasoning; raise 422 in strict mode, else return the findings as warnings."""
+    if mode == "off":
+        return []
+    findings = reasoning_findings(messages, shape, signer)
     if findings and mode == "strict":
         raise _reject(findings[0])
     return [f"reasoning check: {f}" for f in findings]

@@ -40,7 +40,7 @@ def facts(text: str = "bye", model: str = "openai/gpt-4o", headers: dict[str, st
 
 def test_misses_name_the_condition_what_was_wanted_and_what_came():
     rule = next(r for r in scenario_rules() if r.name == "all-three")
-    assert misses(rule, facts()) == (
+    assert misses(rule.predicates, facts()) == (
         Miss("stream", "stream is true", "stream is false"),
         Miss("model", "'google/*'", "'openai/gpt-4o'"),
         Miss("last_user", "contains 'hello'", "'bye'"),

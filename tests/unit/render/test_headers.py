@@ -1,6 +1,6 @@
 """Completion headers: escaped to ASCII, and the warnings list cut to a size clients accept."""
 
-from emulator.render.headers import MAX_WARNINGS_HEADER, reply_headers, warnings_header
+from emulator.render.headers import MAX_WARNINGS_HEADER, list_header, reply_headers
 
 
 def test_rule_names_beyond_ascii_are_escaped_not_garbled():
@@ -15,7 +15,7 @@ def test_no_rule_and_no_warnings_give_only_the_generation_id():
 
 def test_many_warnings_are_cut_with_a_count_of_the_rest():
     warnings = tuple(f"unknown parameter 'field_{i:04}' was ignored" for i in range(200))
-    text = warnings_header(warnings)
+    text = list_header(warnings)
     assert len(text) <= MAX_WARNINGS_HEADER + 40
     shown = text.count("was ignored")
     assert 0 < shown < 200
@@ -23,4 +23,4 @@ def test_many_warnings_are_cut_with_a_count_of_the_rest():
 
 
 def test_few_warnings_are_joined_whole():
-    assert warnings_header(("a", "b")) == "a; b"
+    assert list_header(("a", "b")) == "a; b"
