@@ -47,7 +47,7 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
     started = time.perf_counter()
     try:
         response = await handler(request)
-        entry.status = response.status
+        entry.status = None if entry.dropped else response.status
         entry.response_headers = {str(k): v for k, v in response.headers.items()}
         return response
     finally:

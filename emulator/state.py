@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from emulator.clock import Clock
@@ -29,7 +31,18 @@ class EmulatorState:
     received: int = 0
     stopping: bool = False
     paced_streams: set[asyncio.Task[object]] = field(default_factory=set)
-    """Streams waiting between events; cancelled at shutdown so they finish at once."""
+    """Tasks in scripted waits (paced streams, delays, hangs); cancelled at shutdown so they end at once."""
+
+    @contextmanager
+    def interruptible(self) -> Iterator[None]:
+        """Scripted waits inside this block end at once when the server shuts down."""
+        task = asyncio.current_task()
+        assert task is not None
+        self.paced_streams.add(task)
+        try:
+            yield
+        finally:
+            self.paced_streams.discard(task)
 
     def stop_streams(self) -> None:
         """Shutdown has begun: every paced stream skips its remaining waits."""

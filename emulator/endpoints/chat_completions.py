@@ -19,12 +19,14 @@ from emulator.render.draft import DraftRequest, draft_reply
 from emulator.render.headers import reply_headers
 from emulator.render.ids import completion_id
 from emulator.render.reasoning import ask_of, shape_of
-from emulator.render.reply import plan_reply
+from emulator.render.envelope import scripted_error
+from emulator.render.reply import plan_reply, raw_plan
 from emulator.render.tool_calls import ToolOptions
 from emulator.render.usage import prompt_tokens
 from emulator.sessions import session_name
 from emulator.validate import validate_request
 from emulator.validate.reasoning import check_reasoning
+from emulator.write.faults import before_response
 from emulator.write.json import json_response
 from emulator.write.sse import StreamOutcome, write_sse
 
@@ -69,6 +71,27 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             raise RequestRejected(400, "emulator_sequence_exhausted",
                                   f"Rule {selection.rule.name!r} has served all {len(selection.rule.replies)} of its replies")
 
+    # scripted failures use up their place in the reply sequence like any reply
+    scripted = selection.reply.spec if selection is not None and selection.reply is not None else None
+    if selection is not None and scripted is not None:
+        if scripted.fault is not None:
+            entry.fault = scripted.fault.kind
+            with state.interruptible():
+                gone = await before_response(request, scripted.fault)
+            if gone:
+                selection.commit(session)
+                entry.dropped = True
+                return web.Response()  # never sent: the connection is gone
+        if scripted.error is not None:
+            selection.commit(session)
+            raise scripted_error(scripted.error.status, scripted.error.type, scripted.error.message,
+                                 scripted.error.headers)
+        if scripted.raw is not None:
+            selection.commit(session)
+            plan = raw_plan(scripted.raw)
+            entry.response = plan.body
+            return json_response(plan)
+
     ask = DraftRequest(facts, served, prompt, chat.max_completion_tokens, chat.stop_sequences, thinking,
                        ToolOptions.of(body, facts.stated_tool_choice))
     draft = draft_reply(selection.reply if selection else None, selection.rule.name if selection else None,
@@ -85,6 +108,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         top_logprobs=(chat.top_logprobs or 0) if chat.logprobs else None,
         headers=reply_headers(generation, selection.rule.name if selection else None, tuple(entry.warnings),
                               tuple(entry.unmet_expectations)),
+        seed=settings.seed,
     )
 
     if plan.events is None:
@@ -96,3 +120,4 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         return await write_sse(request, plan, settings.keepalive_ms / 1000, outcome)
     finally:
         entry.events_sent, entry.client_gone = outcome.events_sent, outcome.client_gone
+        entry.fault = outcome.fault or entry.fault

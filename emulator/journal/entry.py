@@ -37,6 +37,10 @@ class JournalEntry:
     response: bytes | list[bytes] | None = None
     events_sent: int | None = None
     client_gone: bool = False
+    fault: str | None = None
+    """A scripted fault carried out: before the response (delay, hang, close, reset) or in the stream."""
+    dropped: bool = False
+    """The connection was closed or reset before any response: `status` stays empty."""
     duration_ms: float | None = None
 
     @property
@@ -63,5 +67,5 @@ class JournalEntry:
             "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,
             "arrived": self.arrived,
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
-            "client_gone": self.client_gone, "duration_ms": self.duration_ms,
+            "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped, "duration_ms": self.duration_ms,
         }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import orjson
 
+from emulator.errors import RequestRejected
+
 # (status, type) -> documented default message; types ZenMux documents without a message get one
 # that says what the type means.
 CATALOGUE: dict[tuple[int, str], str] = {
@@ -33,3 +35,18 @@ ACCESS_DENIED = CATALOGUE[(403, "access_denied")]
 def error_body(status: int, type: str, message: str) -> bytes:
     """The envelope as bytes; `code` is the HTTP status as a string, as ZenMux sends it."""
     return orjson.dumps({"error": {"code": str(status), "type": type, "message": message}})
+
+
+# the type a scripted error gets when it names only its status (the first the catalogue lists)
+DEFAULT_TYPES: dict[int, str] = {status: kind for status, kind in reversed(list(CATALOGUE))}
+DEFAULT_RETRY_AFTER = "1"
+
+
+def scripted_error(status: int, type: str | None, message: str | None, headers: dict[str, str] | None) -> RequestRejected:
+    """A scripted error: catalogue type and message unless given; 429 carries Retry-After by default."""
+    kind = type or DEFAULT_TYPES.get(status) or ("invalid_params" if status < 500 else "internal_server_error")
+    text = message or CATALOGUE.get((status, kind)) or f"The request failed with status {status}"
+    sent = dict(headers or {})
+    if status == 429 and not any(k.lower() in ("retry-after", "retry-after-ms") for k in sent):
+        sent["Retry-After"] = DEFAULT_RETRY_AFTER
+    return RequestRejected(status, kind, text, sent)

@@ -1,20 +1,26 @@
-"""What `render/` hands to `write/`: a finished JSON body or finished SSE events, plus timing."""
+"""What `render/` hands to `write/`: a finished JSON body or finished SSE events, with their
+timing and any fault to inject, decided in full before any byte is written."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from emulator.scenario.schema import StreamFault
+
 
 @dataclass(slots=True)
 class ReplyPlan:
-    """A reply decided in full before any byte is written: JSON (`body`) or SSE (`events`)."""
+    """A reply: JSON (`body`) or SSE (`events`), how long to wait, and what to break."""
 
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes | None = None
     events: list[bytes] | None = None
-    first_wait_s: float = 0.0
-    gap_s: float = 0.0
-    paced: int = 0
-    """How many leading events wait before they are written (the usage chunk and [DONE] do not)."""
+    waits: list[float] = field(default_factory=list)
+    """Seconds to wait before each of the first events (the usage chunk and [DONE] never wait)."""
     content_type: str = "application/json"
+    stream_fault: StreamFault | None = None
+    fault_at: int = 0
+    """How many events are written before the stream fault strikes."""
+    fault_event: bytes = b""
+    """The in-stream error event of an `error` stream fault."""

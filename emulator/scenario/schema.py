@@ -119,8 +119,30 @@ class StreamTiming(BaseModel):
     chunk_ms: float = Field(0, ge=0, description="wait between chunks")
     chunk_tokens: int = Field(1, ge=1, description="tokens of content (and reasoning) per chunk")
     argument_chars: int = Field(16, ge=1, description="characters of tool-call arguments per chunk")
+    tokens_per_second: float | None = Field(None, gt=0, description="pace instead of chunk_ms")
+    jitter_ms: float = Field(0, ge=0, description="seeded random extra wait, up to this, per chunk")
+    fault: StreamFault | None = None
     tool_calls: Literal["sequential", "interleaved"] = Field(
         "sequential", description="stream parallel calls one after another, or their fragments interleaved")
+
+
+class StreamFault(BaseModel):
+    """Break a stream part-way: after `after_chunks` events (or a fraction of them)."""
+
+    model_config = _STRICT
+
+    kind: Literal["disconnect", "error", "malformed", "stall"]
+    after_chunks: int | None = Field(None, ge=0, description="events written before the fault")
+    after_fraction: float | None = Field(None, ge=0, le=1, description="share of the events written first")
+    stall_ms: float = Field(0, ge=0, description="for stall: how long the stream stops")
+    code: str = Field("500", description="for error: the in-stream error's code")
+    message: str = Field("The provider returned an error mid-stream", description="for error: its message")
+
+    @model_validator(mode="after")
+    def _one_position(self) -> StreamFault:
+        if (self.after_chunks is None) == (self.after_fraction is None):
+            raise ValueError("a stream fault needs exactly one of after_chunks or after_fraction")
+        return self
 
 
 class ToolCallSpec(BaseModel):
@@ -172,6 +194,47 @@ def check_headers(headers: dict[str, str] | None) -> dict[str, str] | None:
     return headers
 
 
+class ErrorReply(BaseModel):
+    """Answer with ZenMux's error envelope: a status, its type and message (catalogue defaults)."""
+
+    model_config = _STRICT
+
+    status: int = Field(ge=400, le=599)
+    type: str | None = Field(None, description="default: the catalogue's type for the status")
+    message: str | None = Field(None, description="default: the catalogue's message")
+    headers: dict[str, str] | None = None
+
+    @field_validator("headers")
+    @classmethod
+    def _sendable(cls, headers: dict[str, str] | None) -> dict[str, str] | None:
+        return check_headers(headers)
+
+
+class RawReply(BaseModel):
+    """Answer with exactly these bytes: an HTML page from a proxy, an empty body, an error inside a 200."""
+
+    model_config = _STRICT
+
+    status: int = Field(200, ge=100, le=599)
+    content_type: str = "application/json"
+    body: str = ""
+    headers: dict[str, str] | None = None
+
+    @field_validator("headers")
+    @classmethod
+    def _sendable(cls, headers: dict[str, str] | None) -> dict[str, str] | None:
+        return check_headers(headers)
+
+
+class Fault(BaseModel):
+    """Before any response: wait, hang until the client leaves, close the connection, or reset it."""
+
+    model_config = _STRICT
+
+    kind: Literal["delay", "hang", "close", "reset"]
+    delay_ms: float = Field(0, ge=0, description="for delay: the wait before answering")
+
+
 FinishReason = Literal["stop", "length", "content_filter", "tool_calls", "function_call"]
 
 
@@ -193,6 +256,15 @@ class Reply(BaseModel):
     reasoning: str | None = Field(None, description="reasoning text; a template. Default: generated when asked for")
     reasoning_shape: ReasoningShape | None = Field(
         None, description="reasoning_details shape; default: by the model's vendor")
+    error: ErrorReply | None = Field(None, description="answer with an error envelope instead")
+    raw: RawReply | None = Field(None, description="answer with exactly these bytes instead")
+    fault: Fault | None = Field(None, description="a transport fault before any response")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Reply:
+        if self.error is not None and self.raw is not None:
+            raise ValueError("a reply is an error or a raw body, not both")
+        return self
 
     @field_validator("headers")
     @classmethod

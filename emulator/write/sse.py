@@ -29,6 +29,7 @@ class StreamOutcome:
 
     events_sent: int = 0
     client_gone: bool = False
+    fault: str | None = None
 
 
 async def pause(response: web.StreamResponse, seconds: float, keepalive_s: float) -> None:
@@ -42,14 +43,28 @@ async def pause(response: web.StreamResponse, seconds: float, keepalive_s: float
 
 
 async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s: float,
-                      outcome: StreamOutcome, stopping: Callable[[], bool]) -> None:
-    """Write the events with their waits; once the server is stopping, the rest go out at once."""
+                      outcome: StreamOutcome, stopping: Callable[[], bool]) -> bool:
+    """Write the events with their waits and the scripted fault; once the server is stopping, the
+    rest go out at once. False when the stream must end without its closing bytes."""
     events = plan.events or []
+    fault = plan.stream_fault
     hurry = False
     for i, event in enumerate(events):
-        if i < plan.paced and not hurry:
+        wait = plan.waits[i] if i < len(plan.waits) else 0.0
+        if fault is not None and i == plan.fault_at:
+            outcome.fault = fault.kind
+            if fault.kind == "disconnect":
+                return False
+            if fault.kind == "error":  # the failure event, then the stream ends: no [DONE]
+                await response.write(plan.fault_event)
+                return True
+            if fault.kind == "malformed":
+                await response.write(plan.fault_event)
+            else:  # stall
+                wait += fault.stall_ms / 1000
+        if wait > 0 and not hurry:
             try:
-                await pause(response, plan.first_wait_s if i == 0 else plan.gap_s, keepalive_s)
+                await pause(response, wait, keepalive_s)
             except asyncio.CancelledError:
                 if not stopping():
                     raise
@@ -57,6 +72,7 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
                 hurry = True
         await response.write(event)
         outcome.events_sent = i + 1
+    return True
 
 
 async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome) -> web.StreamResponse:
@@ -65,18 +81,17 @@ async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, o
     response = web.StreamResponse(status=plan.status, headers={**plan.headers, **SSE_HEADERS})
     await response.prepare(request)
     try:
-        if plan.first_wait_s <= 0 and plan.gap_s <= 0:
+        if not plan.waits and plan.stream_fault is None:
             await response.write(b"".join(events))
             outcome.events_sent = len(events)
         else:
             state = request.app[STATE]
-            task = asyncio.current_task()
-            assert task is not None
-            state.paced_streams.add(task)
-            try:
-                await write_paced(response, plan, keepalive_s, outcome, lambda: state.stopping)
-            finally:
-                state.paced_streams.discard(task)
+            with state.interruptible():
+                complete = await write_paced(response, plan, keepalive_s, outcome, lambda: state.stopping)
+            if not complete:  # cut off: no [DONE], not even the end of the chunked body
+                if request.transport is not None:
+                    request.transport.close()
+                return response
         await response.write_eof()
     except ConnectionResetError:
         outcome.client_gone = True
