@@ -45,6 +45,12 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--reasoning-secret", help="key of reasoning signatures (default: derived from --seed)")
     p.add_argument("--reasoning-check", choices=["strict", "warn", "off"],
                    help="altered or missing signed reasoning: 422 (strict, default), a warning, or nothing")
+    p.add_argument("--no-control-headers", dest="control_headers", action="store_const", const=False,
+                   help="ignore the X-Emulator-Rule, -Fault and -Chaos request headers (shared deployments)")
+    p.add_argument("--chaos-rate", type=float, metavar="RATE",
+                   help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)")
+    p.add_argument("--chaos-failure", metavar="FAILURE",
+                   help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset")
 
 
 def build_parser() -> argparse.ArgumentParser:

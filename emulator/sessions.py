@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from emulator.gateway.limits import GatewayState
 from emulator.render.ids import digest
 
 SESSION_HEADER = "X-Emulator-Session"
@@ -23,18 +24,25 @@ def session_name(headers: Mapping[str, str], api_key: str) -> str:
 
 
 class Session:
-    """A client's state: how many requests it sent and how often each rule answered it."""
+    """A client's state: how many requests it sent, how often each rule answered it, and the
+    routing counters (round-robin rotation per model, requests per model@provider)."""
 
-    __slots__ = ("name", "requests", "hits")
+    __slots__ = ("name", "requests", "hits", "rotations", "provider_requests", "gateway")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.requests = 0
         self.hits: dict[str, int] = {}
+        self.rotations: dict[str, int] = {}
+        self.provider_requests: dict[str, int] = {}
+        self.gateway = GatewayState()  # rate buckets, spent credits, chaos draws (gateway/limits.py)
 
     def reset(self) -> None:
         self.requests = 0
         self.hits.clear()
+        self.rotations.clear()
+        self.provider_requests.clear()
+        self.gateway = GatewayState()
 
 
 class SessionStore:

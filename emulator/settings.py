@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     """Key of the reasoning signatures; default: derived from the seed."""
     reasoning_check: Literal["strict", "warn", "off"] = "strict"
     """What an altered or missing signed reasoning block gets: 422, a warning, or nothing."""
+    control_headers: bool = True
+    """Obey the X-Emulator-Rule, -Fault and -Chaos request headers (off for shared deployments)."""
+    chaos_rate: float = Field(default=0.0, ge=0, le=1)
+    """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
+    chaos_failure: str = "error=503"
+    """How they fail: error=STATUS, delay=MS, hang, close or reset."""
 
     @field_validator("clock", mode="before")
     @classmethod
@@ -73,6 +79,13 @@ class Settings(BaseSettings):
         if value is None or isinstance(value, (str, int, float)):
             return parse_clock(value)
         raise ValueError("clock must be unix seconds or an ISO 8601 time")
+
+    @field_validator("chaos_failure")
+    @classmethod
+    def _chaos_failure(cls, value: str) -> str:
+        from emulator.gateway.chaos import parse_failure
+        parse_failure(value)
+        return value.strip()
 
     @field_validator("journal_file", mode="before")
     @classmethod

@@ -1,14 +1,18 @@
 """`POST /api/v1/chat/completions`, read top to bottom as the steps a request takes:
-authenticate → parse → validate → admit → match → render → write."""
+authenticate → parse → validate → gateway (limits, balance, chaos, admission, routing) → match →
+render → write."""
 
 from __future__ import annotations
+
+import asyncio
 
 from aiohttp import web
 
 from emulator.errors import RequestRejected
 from emulator.gateway.auth import authenticate
 from emulator.gateway.catalogue import admit
-from emulator.gateway.routing import served_model
+from emulator.gateway.control_headers import before_matching
+from emulator.gateway.routing import ROUTING_HEADER, route, summary
 from emulator.keys import ENTRY, STATE
 from emulator.match.expect import unmet_expectations
 from emulator.match.facts import RequestFacts
@@ -19,14 +23,13 @@ from emulator.render.draft import DraftRequest, draft_reply
 from emulator.render.headers import reply_headers
 from emulator.render.ids import completion_id
 from emulator.render.reasoning import ask_of, shape_of
-from emulator.render.envelope import scripted_error
-from emulator.render.reply import plan_reply, raw_plan
+from emulator.render.reply import plan_reply
 from emulator.render.tool_calls import ToolOptions
 from emulator.render.usage import prompt_tokens
 from emulator.sessions import session_name
 from emulator.validate import validate_request
 from emulator.validate.reasoning import check_reasoning
-from emulator.write.faults import before_response
+from emulator.write.failures import scripted_failure
 from emulator.write.json import json_response
 from emulator.write.sse import StreamOutcome, write_sse
 
@@ -49,15 +52,26 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
 
     loaded = state.registry.current
     prompt = prompt_tokens(body)
+    gate = await before_matching(request, state, entry, loaded.scenarios, key, session, prompt)
+    if gate.gone:
+        return web.Response()  # never sent: an injected fault took the connection
     admit(chat.model, loaded.scenarios, prompt)
     facts = RequestFacts(body, request.headers)
-    served = served_model(facts.model, body, loaded.scenarios.catalogue)
+    routed = route(facts.model, facts.pinned_provider, body, loaded.scenarios.catalogue, session)
+    entry.routing = routed.journal()
+    if routed.failure is not None:
+        raise routed.failure
+    served = routed.model
+    if routed.delay_s > 0:
+        with state.interruptible():
+            await asyncio.sleep(routed.delay_s)
     thinking = ask_of(chat.reasoning, chat.reasoning_effort, chat.include_reasoning)
     if thinking.enabled:
         entry.warnings.extend(check_reasoning(facts.messages, shape_of(served), state.kit.signer,
                                               settings.reasoning_check))
 
     selection = select(loaded.index, facts, session)
+    selection = gate.select(selection)
     if selection is None:
         misses = near_misses(loaded.scenarios.rules, facts)
         entry.near_misses = [m.as_dict() for m in misses]
@@ -71,32 +85,19 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             raise RequestRejected(400, "emulator_sequence_exhausted",
                                   f"Rule {selection.rule.name!r} has served all {len(selection.rule.replies)} of its replies")
 
-    # scripted failures use up their place in the reply sequence like any reply
-    scripted = selection.reply.spec if selection is not None and selection.reply is not None else None
-    if selection is not None and scripted is not None:
-        if scripted.fault is not None:
-            entry.fault = scripted.fault.kind
-            with state.interruptible():
-                gone = await before_response(request, scripted.fault)
-            if gone:
-                selection.commit(session)
-                entry.dropped = True
-                return web.Response()  # never sent: the connection is gone
-        if scripted.error is not None:
-            selection.commit(session)
-            raise scripted_error(scripted.error.status, scripted.error.type, scripted.error.message,
-                                 scripted.error.headers)
-        if scripted.raw is not None:
-            selection.commit(session)
-            plan = raw_plan(scripted.raw)
-            entry.response = plan.body
-            return json_response(plan)
+    if await gate.after_matching(request, selection):
+        return web.Response()  # never sent: a chaos fault took the connection
+
+    failed = await scripted_failure(request, state, entry, selection, session)
+    if failed is not None:
+        return failed
 
     ask = DraftRequest(facts, served, prompt, chat.max_completion_tokens, chat.stop_sequences, thinking,
                        ToolOptions.of(body, facts.stated_tool_choice))
     draft = draft_reply(selection.reply if selection else None, selection.rule.name if selection else None,
                         ask, state.kit)
     entry.warnings.extend(draft.warnings)
+    gate.charge(draft.usage, loaded.scenarios.catalogue.get(served))
     if selection is not None:
         selection.commit(session)
     session.requests += 1
@@ -110,6 +111,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
                               tuple(entry.unmet_expectations)),
         seed=settings.seed,
     )
+    plan.headers.update(gate.headers)
+    plan.headers[ROUTING_HEADER] = summary(routed)
 
     if plan.events is None:
         entry.response = plan.body

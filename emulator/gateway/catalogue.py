@@ -17,7 +17,7 @@ def admit(model: str, scenarios: ScenarioSet, prompt_tokens: int) -> ModelSpec |
     spec = scenarios.catalogue.get(base)
     if spec is None and scenarios.catalogue_closed:
         raise invalid_params(f"Model {model} is not valid")
-    if spec is not None and spec.context_length is not None and prompt_tokens > spec.context_length:
+    if spec is not None and prompt_tokens > spec.context_length:
         raise RequestRejected(413, "invalid_params", "Prompt is too long")
     return spec
 

@@ -39,6 +39,8 @@ class JournalEntry:
     client_gone: bool = False
     fault: str | None = None
     """A scripted fault carried out: before the response (delay, hang, close, reset) or in the stream."""
+    routing: list[dict[str, Any]] = field(default_factory=list)
+    """Every provider attempt: model, provider, outcome (`ok` or the error), latency."""
     dropped: bool = False
     """The connection was closed or reset before any response: `status` stays empty."""
     duration_ms: float | None = None
@@ -67,5 +69,6 @@ class JournalEntry:
             "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,
             "arrived": self.arrived,
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
-            "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped, "duration_ms": self.duration_ms,
+            "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
+            "routing": self.routing, "duration_ms": self.duration_ms,
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from emulator.gateway.limits import GatewayConfig
 from emulator.match.predicates import Predicate
 from emulator.scenario.schema import ModelSpec, Reply, Rule
 
@@ -56,6 +57,8 @@ class ScenarioSet:
     """The models served: the declared ones over the built-in ones, or only the declared when closed."""
     api_keys: frozenset[str] = frozenset()
     files: tuple[str, ...] = ()
+    gateway: GatewayConfig = field(default_factory=GatewayConfig)
+    """Rate limits and balances from the files' settings."""
 
     def rule(self, name: str) -> CompiledRule | None:
         return next((r for r in self.rules if r.name == name), None)

@@ -12,13 +12,14 @@ from jinja2 import TemplateSyntaxError
 from pydantic import ValidationError
 
 from emulator.errors import ScenarioError, ScenarioProblem
+from emulator.gateway.limits import merge_settings
 from emulator.match.predicates import compile_expect, compile_match
 from emulator.render.text import compile_template, is_template
 from emulator.scenario.compiled import CompiledReply, CompiledRule, ScenarioSet
 from emulator.scenario.default_models import DEFAULT_CATALOGUE
 from emulator.scenario.located import problems_from_validation_error
 from emulator.scenario.positions import PositionMap, load_yaml, locate, snippet
-from emulator.scenario.schema import ModelSpec, ScenarioFile
+from emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -103,6 +104,7 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     closed = False
     names: dict[str, str] = {}
     files: list[str] = []
+    file_settings: list[tuple[str, FileSettings]] = []
     for filename, text in sources:
         files.append(filename)
         try:
@@ -122,11 +124,15 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
             models[model_id] = model
         keys.update(spec.settings.api_keys)
         closed = closed or spec.settings.catalogue == "closed"
+        file_settings.append((filename, spec.settings))
         rules.extend(compiled)
+    gateway, gateway_problems = merge_settings(file_settings)
+    problems.extend(gateway_problems)
     if problems:
         raise ScenarioError(problems)
     served = dict(models) if closed else {**DEFAULT_CATALOGUE, **models}
-    return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files))
+    return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files),
+                       gateway)
 
 
 def read_sources(paths: Iterable[Path]) -> list[tuple[str, str]]:

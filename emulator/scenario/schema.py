@@ -285,6 +285,22 @@ class Expect(Match):
         False, description="every assistant tool-call message carries the signed reasoning it received, unaltered")
 
 
+class Chaos(BaseModel):
+    """A seeded share (`rate`) of requests fail with an error (default 503) or a transport fault."""
+
+    model_config = _STRICT
+
+    rate: float = Field(ge=0, le=1, description="the share of requests that fail, 0 to 1")
+    error: ErrorReply | None = Field(None, description="the error they answer (default: status 503)")
+    fault: Fault | None = Field(None, description="or the transport fault they suffer")
+
+    @model_validator(mode="after")
+    def _one_failure(self) -> Chaos:
+        if self.error is not None and self.fault is not None:
+            raise ValueError("chaos fails with an error or a fault, not both")
+        return self
+
+
 class Rule(BaseModel):
     """A named stub: a `match` and the `reply` (or sequence of `replies`) it answers with."""
 
@@ -297,6 +313,7 @@ class Rule(BaseModel):
     reply: Reply | None = None
     replies: list[Reply] | None = Field(None, min_length=1)
     then: SequenceEnd = Field("repeat_last", description="after the last of `replies`")
+    chaos: Chaos | None = Field(None, description="a seeded share of its requests fail instead")
 
     @model_validator(mode="after")
     def _one_reply_form(self) -> Rule:
@@ -324,22 +341,57 @@ class Pricing(BaseModel):
 Modality = Literal["text", "image", "audio", "video", "file"]
 
 
+class ProviderSpec(BaseModel):
+    """One provider of a model and how it behaves: healthy, failing always or for the first N
+    requests (per session), and its latency."""
+
+    model_config = _STRICT
+
+    name: str = Field(min_length=1)
+    latency_ms: float = Field(0, ge=0, description="added before the answer when it serves; orders least_latency")
+    cost: float = Field(1, ge=0, description="relative price; orders primary_factor cost/price")
+    fail: ErrorReply | None = Field(None, description="the error it answers with")
+    fail_first: int | None = Field(None, ge=1, description="fail only the first N requests of a session")
+
+
 class ModelSpec(BaseModel):
-    """A catalogue entry, as `GET /api/v1/models` lists it."""
+    """A catalogue entry, as `GET /api/v1/models` lists it, with its providers for routing."""
 
     model_config = _STRICT
 
     display_name: str | None = None
-    context_length: int | None = Field(None, ge=1)
+    context_length: int = Field(128_000, ge=1, description="prompts over it answer 413 `Prompt is too long`")
     reasoning: bool = False
     pricing: Pricing = Field(default_factory=Pricing)
     owned_by: str | None = None
     created: int | None = None
     input_modalities: list[Modality] = Field(default_factory=lambda: ["text"])
     output_modalities: list[Modality] = Field(default_factory=lambda: ["text"])
+    providers: list[ProviderSpec] = Field(default_factory=list, description="default: one healthy provider, the vendor")
+    fallback_model: str | None = Field(None, description="served when every provider fails (unless fallback is \"false\")")
 
 
 MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+class KeyLimits(BaseModel):
+    """Rate limits of one API key: requests and prompt tokens per window (absent: not limited)."""
+
+    model_config = _STRICT
+
+    rpm: int | None = Field(None, ge=1, description="requests per window")
+    tpm: int | None = Field(None, ge=1, description="prompt tokens per window, counted at admission")
+    window_s: float | None = Field(None, gt=0, description="the window the buckets refill over")
+
+
+class Limits(KeyLimits):
+    """Rate limits of every key, with per-key overrides under `keys` (a key's given fields win)."""
+
+    window_s: float | None = Field(60, gt=0, description="the window the buckets refill over (default 60 s)")
+    keys: dict[str, KeyLimits] = Field(default_factory=dict, description="per-key overrides")
+
+
+BalanceError = Literal["insufficient_credit", "quote_exceeded", "reject_no_credit"]
 
 
 class FileSettings(BaseModel):
@@ -349,6 +401,9 @@ class FileSettings(BaseModel):
 
     api_keys: list[str] = Field(default_factory=list, description="accept only these keys (with --api-key)")
     catalogue: Literal["open", "closed"] = Field("open", description="closed: unknown model ids are rejected")
+    limits: Limits | None = Field(None, description="per-key rate limits: rpm, tpm, window_s, keys")
+    balances: dict[str, float] = Field(default_factory=dict, description="USD credits per key; others unlimited")
+    balance_error: BalanceError | None = Field(None, description="the 402 type of a spent balance (default reject_no_credit)")
 
 
 class ScenarioFile(BaseModel):

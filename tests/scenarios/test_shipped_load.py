@@ -8,7 +8,7 @@ from emulator.scenario.loader import load_paths, scenario_files
 from tests.conftest import SHIPPED
 
 SHIPPED_FILES = ["agent-weather.yaml", "basics.yaml", "conversation.yaml", "failures.yaml", "models.yaml",
-                 "reasoning.yaml", "tools.yaml"]
+                 "reasoning.yaml", "routing.yaml", "tools.yaml"]
 
 
 def test_the_shipped_folder_holds_exactly_the_files_tested():
@@ -27,7 +27,7 @@ def test_the_shipped_folder_loads_as_one_set_in_file_order():
     loaded = load_paths([SHIPPED])
     assert loaded.files == tuple(str(SHIPPED / name) for name in SHIPPED_FILES)
     names = [rule.name for rule in loaded.rules]
-    assert len(names) == len(set(names)) == 28
+    assert len(names) == len(set(names)) == 29
     # Sorted by rank: the one rule with a priority comes first, the others keep file order.
     assert names[0] == "streaming-only"
     assert names[1:6] == ["weather-call-tool", "weather-answer", "greeting", "flaky-then-fine", "slow-stream"]
