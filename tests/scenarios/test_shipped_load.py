@@ -7,8 +7,8 @@ import pytest
 from emulator.scenario.loader import load_paths, scenario_files
 from tests.conftest import SHIPPED
 
-SHIPPED_FILES = ["agent-weather.yaml", "basics.yaml", "conversation.yaml", "failures.yaml", "models.yaml",
-                 "reasoning.yaml", "routing.yaml", "tools.yaml"]
+SHIPPED_FILES = ["agent-weather.yaml", "basics.yaml", "conversation.yaml", "failures.yaml", "limits.yaml",
+                 "models.yaml", "reasoning.yaml", "routing.yaml", "tools.yaml"]
 
 
 def test_the_shipped_folder_holds_exactly_the_files_tested():
@@ -19,6 +19,9 @@ def test_the_shipped_folder_holds_exactly_the_files_tested():
 def test_each_shipped_file_loads_alone(name: str):
     loaded = load_paths([SHIPPED / name])
     assert loaded.files == (str(SHIPPED / name),)
+    if name == "limits.yaml":  # settings only: limits and balances for its demo keys
+        assert not loaded.rules and loaded.gateway.limits is not None and loaded.gateway.balances
+        return
     assert loaded.rules, f"{name} has no rules"
     assert all(rule.line is not None and rule.source == str(SHIPPED / name) for rule in loaded.rules)
 
