@@ -11,7 +11,7 @@ from aiohttp import web
 from emulator.errors import RequestRejected
 from emulator.gateway.auth import authenticate
 from emulator.gateway.catalogue import admit
-from emulator.gateway.control_headers import before_matching
+from emulator.gateway.admission import before_matching
 from emulator.gateway.routing import ROUTING_HEADER, route, summary
 from emulator.keys import ENTRY, STATE
 from emulator.match.expect import unmet_expectations

@@ -1,5 +1,4 @@
-"""Per-request control headers (`X-Emulator-Rule`, `X-Emulator-Fault`, `X-Emulator-Chaos`), and the
-gateway checks the endpoint calls around matching: rate limits, balance, injected failures, chaos.
+"""Per-request control headers: `X-Emulator-Rule`, `X-Emulator-Fault`, `X-Emulator-Chaos`.
 
 `--no-control-headers` (setting `control_headers: false`) ignores the control headers; the
 `X-Emulator-Session` header is not one of them and always names the session.
@@ -8,20 +7,10 @@ gateway checks the endpoint calls around matching: rate limits, balance, injecte
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from aiohttp import web
-
-from emulator.errors import RequestRejected, invalid_params
-from emulator.gateway.chaos import Failure, inject, of_rule, parse_failure, strikes
-from emulator.gateway.limits import charge, check_balance, check_limits
-from emulator.journal.entry import JournalEntry
-from emulator.match.select import Selection, _reply_at
-from emulator.scenario.compiled import ScenarioSet
-from emulator.scenario.schema import ModelSpec
-from emulator.sessions import Session
-from emulator.state import EmulatorState
+from emulator.errors import invalid_params
+from emulator.gateway.chaos import Failure, parse_failure
 
 RULE_HEADER = "X-Emulator-Rule"
 FAULT_HEADER = "X-Emulator-Fault"
@@ -66,77 +55,3 @@ def read_control(headers: Mapping[str, str]) -> ControlHeaders:
             raise invalid_params(f"Header {CHAOS_HEADER} is not valid (expected e.g. '0.5' or "
                                  f"'0.5; error=429'): {exc}") from None
     return ControlHeaders(rule.strip() if rule is not None else None, fault, rate, chaos_failure)
-
-
-@dataclass(slots=True)
-class Gate:
-    """A request admitted past limits and balance: its number for chaos, and the headers every
-    answer to it carries (`x-ratelimit-*`, `X-Emulator-Balance`)."""
-
-    state: EmulatorState
-    entry: JournalEntry
-    scenarios: ScenarioSet
-    key: str
-    session: Session
-    control: ControlHeaders
-    number: int
-    headers: dict[str, str] = field(default_factory=dict)
-    gone: bool = False
-    """A fault closed the connection: the endpoint sends nothing."""
-    chaos_decided: bool = False
-
-    def select(self, selection: Selection | None) -> Selection | None:
-        """`X-Emulator-Rule` forces its rule (at its place in the session's sequence); 404 if unknown."""
-        name = self.control.rule
-        if name is None:
-            return selection
-        rule = self.scenarios.rule(name)
-        if rule is None:
-            raise RequestRejected(404, "emulator_no_match", f"No rule is named {name!r} ({RULE_HEADER})")
-        hit = self.session.hits.get(rule.name, 0)
-        answers, reply = _reply_at(rule, hit)
-        return Selection(rule, reply if answers else None, hit)
-
-    async def after_matching(self, request: web.Request, selection: Selection | None) -> bool:
-        """The rule's chaos, else the server's, unless the header decided; True when the connection is gone."""
-        if self.chaos_decided:
-            return False
-        settings = self.state.settings
-        chaos = selection.rule.rule.chaos if selection is not None else None
-        if chaos is not None:
-            rate, failure = chaos.rate, of_rule(chaos)
-        else:
-            rate, failure = settings.chaos_rate, parse_failure(settings.chaos_failure)
-        if not strikes(rate, settings.seed, self.session.name, self.number):
-            return False
-        self.gone = await inject(request, self.state, self.entry, failure, self.headers)
-        return self.gone
-
-    def charge(self, usage: Mapping[str, Any], model: ModelSpec | None) -> None:
-        """Deduct the reply's cost from the key's balance."""
-        self.headers.update(charge(self.scenarios.gateway, self.session.gateway, self.key, usage, model))
-
-
-async def before_matching(request: web.Request, state: EmulatorState, entry: JournalEntry, scenarios: ScenarioSet,
-                          key: str, session: Session, prompt: int) -> Gate:
-    """Rate limits (429), balance (402), then `X-Emulator-Fault` and `X-Emulator-Chaos`."""
-    control = read_control(request.headers) if state.settings.control_headers else NO_CONTROL
-    config, counters = scenarios.gateway, session.gateway
-    headers = check_limits(config, counters, key, prompt, state.clock.now())
-    try:
-        check_balance(config, counters, key)
-    except RequestRejected as exc:
-        exc.headers = {**headers, **exc.headers}
-        raise
-    counters.arrivals += 1
-    gate = Gate(state, entry, scenarios, key, session, control, counters.arrivals, headers)
-    if control.fault is not None:
-        if await inject(request, state, entry, control.fault, headers):
-            gate.gone = True
-            return gate
-    if control.chaos_rate is not None:
-        gate.chaos_decided = True
-        if strikes(control.chaos_rate, state.settings.seed, session.name, gate.number):
-            failure = control.chaos_failure or parse_failure(state.settings.chaos_failure)
-            gate.gone = await inject(request, state, entry, failure, headers)
-    return gate

@@ -24,7 +24,7 @@ class Selection:
         session.hits[self.rule.name] = self.hit + 1
 
 
-def _reply_at(rule: CompiledRule, hit: int) -> tuple[bool, CompiledReply | None]:
+def reply_at(rule: CompiledRule, hit: int) -> tuple[bool, CompiledReply | None]:
     """(answers, reply) for the `hit`-th match of the rule (0-based)."""
     replies = rule.replies
     if hit < len(replies):
@@ -47,7 +47,7 @@ def select(index: RuleIndex, facts: RequestFacts, session: Session) -> Selection
                 break
         else:
             hit = session.hits.get(rule.name, 0)
-            answers, reply = _reply_at(rule, hit)
+            answers, reply = reply_at(rule, hit)
             if not answers:
                 continue
             return Selection(rule, reply, hit)
