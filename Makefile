@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test validate clean
+.PHONY: run test validate bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ test: $(VENV)/.installed-test
 ## validate: check the shipped scenario files
 validate: $(VENV)/.installed
 	$(BIN)/zenmux-emulator validate scenarios
+
+## bench: the emulator against a bare aiohttp baseline (bench/run.py; ARGS=--quick for 1 s runs)
+bench: $(VENV)/.installed
+	$(BIN)/python bench/run.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,0 +1,262 @@
+"""ZenMux emulator benchmark (issue 6): the emulator against a bare aiohttp baseline, same load.
+
+`make bench` or `.venv/bin/python bench/run.py [--quick] [--reps N] [--duration S] [--no-streams]`.
+Writes a table to stdout and bench/results/latest.json. Traffic goes to 127.0.0.1 only and every
+measurement is bounded in time (default: 5 s each, 3 repetitions, about 2.5 minutes in all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from gen_scenarios import PACED_CHUNK_MS, PACED_PROMPT, PLAIN_PROMPT, STREAM_PROMPT, write_scenarios
+from servers import Server
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+
+
+@dataclass(frozen=True)
+class Load:
+    """One load shape given to bench/load.py."""
+
+    mode: str
+    prompt: str
+    concurrency: int
+    duration: float
+    warmup: float
+    gap_ms: float | None = None
+
+
+def cores() -> tuple[set[int] | None, int | None]:
+    """(server cores, load-generator core): different cores when there are at least two."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None, None
+    avail = sorted(os.sched_getaffinity(0))
+    if len(avail) < 2:
+        return None, None
+    return {avail[0]}, avail[1]
+
+
+def run_load(url: str, load: Load, cpu: int | None, watch: Server | None = None) -> dict[str, Any]:
+    """Run bench/load.py against `url`; while it runs, sample `watch`'s RSS (peak kept as rss_peak_kib)."""
+    argv = [PY, str(HERE / "load.py"), "--url", f"{url}/chat/completions", "--mode", load.mode,
+            "--prompt", load.prompt, "--concurrency", str(load.concurrency),
+            "--duration", str(load.duration), "--warmup", str(load.warmup)]
+    if load.gap_ms is not None:
+        argv += ["--gap-ms", str(load.gap_ms)]
+    if cpu is not None:
+        argv += ["--cpu", str(cpu)]
+    limit = load.warmup + load.duration + 60
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peak = 0
+    start = time.perf_counter()
+    while proc.poll() is None:
+        if watch is not None and start + load.warmup <= time.perf_counter() <= start + load.warmup + load.duration:
+            peak = max(peak, watch.rss_kib() or 0)
+        if time.perf_counter() - start > limit:
+            proc.kill()
+            break
+        time.sleep(0.1)
+    out, err = proc.communicate()
+    if proc.returncode != 0 or not out.strip():
+        raise RuntimeError(f"load generator failed ({proc.returncode}): {err.decode()[-2000:]}")
+    result: dict[str, Any] = orjson.loads(out.splitlines()[-1])
+    if watch is not None:
+        result["rss_peak_kib"] = peak
+    return result
+
+
+def median(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or not b else a / b
+
+
+def machine() -> dict[str, Any]:
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu_model": model, "python": platform.python_version(),
+            "platform": platform.platform()}
+
+
+def emulator_argv(scenarios: Path) -> list[str]:
+    exe = Path(PY).with_name("zenmux-emulator")
+    head = [str(exe)] if exe.exists() else [PY, "-m", "emulator"]
+    return head + ["serve", "--host", "127.0.0.1", "--port", "0", "--scenarios", str(scenarios),
+                   "--no-watch", "--log-level", "warning"]
+
+
+def fmt(v: float | None, digits: int = 1) -> str:
+    return "-" if v is None else f"{v:,.{digits}f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="1 s measurements, 1 repetition, 3 s of 1,000 streams")
+    parser.add_argument("--reps", type=int, default=None, help="repetitions (default 3, quick 1)")
+    parser.add_argument("--duration", type=float, default=None, help="seconds per measurement (default 5, quick 1)")
+    parser.add_argument("--streams", type=int, default=1000, help="concurrent paced streams (default 1000)")
+    parser.add_argument("--hold", type=float, default=None, help="seconds the paced streams are held (default 10, quick 3)")
+    parser.add_argument("--no-streams", action="store_true", help="skip the 1,000 paced streams")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
+    args = parser.parse_args()
+    reps = args.reps or (1 if args.quick else 3)
+    duration = args.duration or (1.0 if args.quick else 5.0)
+    hold = args.hold or (3.0 if args.quick else 10.0)
+    warmup = 0.3 if args.quick else 0.5
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))  # inherited by both servers and load
+
+    server_cores, load_cpu = cores()
+    tmp = Path(tempfile.mkdtemp(prefix="zenmux-bench-"))
+    servers: list[Server] = []
+    started = time.perf_counter()
+    try:
+        emu = Server("emulator", emulator_argv(write_scenarios(tmp / "rules10", 10)), server_cores, PLAIN_PROMPT)
+        emu10k = Server("emulator-10k", emulator_argv(write_scenarios(tmp / "rules10000", 10_000)), server_cores, PLAIN_PROMPT)
+        base = Server("baseline", [PY, str(HERE / "baseline.py"), "--port", "0"], server_cores, PLAIN_PROMPT)
+        servers = [emu, emu10k, base]
+        for s in servers:
+            s.start()
+            print(f"started {s.name} in {s.startup_s:.3f} s at {s.url}", file=sys.stderr, flush=True)
+        time.sleep(0.5)
+        idle = {s.name: s.rss_kib() for s in servers}
+
+        loads = {
+            "plain_c1": Load("plain", PLAIN_PROMPT, 1, duration, warmup),
+            "plain_c64": Load("plain", PLAIN_PROMPT, 64, duration, warmup),
+            "stream_c64": Load("stream", STREAM_PROMPT, 64, duration, warmup),
+        }
+        raw: dict[str, dict[str, list[dict[str, Any]]]] = {k: {} for k in loads}
+        raw["plain_c64_10k_rules"] = {}
+        for rep in range(reps):
+            for key, load in loads.items():
+                pair = [emu, base] if rep % 2 == 0 else [base, emu]  # alternate who goes first
+                for s in pair:
+                    raw[key].setdefault(s.name, []).append(run_load(s.url, load, load_cpu))
+                    print(f"rep {rep + 1}/{reps} {key:<11} {s.name:<9} done", file=sys.stderr, flush=True)
+                if key == "plain_c64":
+                    raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(run_load(emu10k.url, load, load_cpu))
+        emu10k.stop()
+
+        streams: dict[str, dict[str, Any]] = {}
+        if not args.no_streams:
+            paced = Load("stream", PACED_PROMPT, args.streams, hold, 2.0, float(PACED_CHUNK_MS))
+            for s in (emu, base):
+                before = s.rss_kib()
+                result = run_load(s.url, paced, load_cpu, watch=s)
+                result["rss_before_kib"] = before
+                streams[s.name] = result
+                print(f"{args.streams} streams {s.name} done", file=sys.stderr, flush=True)
+    finally:
+        for s in servers:
+            s.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    def med(key: str, name: str, field: str) -> float | None:
+        return median([r.get(field) for r in raw[key].get(name, [])])
+
+    rows: list[tuple[str, float | None, float | None, float | None, int]] = []
+    rows.append(("non-streamed c=1 p50 latency (ms)", med("plain_c1", "emulator", "p50_ms"), med("plain_c1", "baseline", "p50_ms"), None, 2))
+    rows.append(("non-streamed c=1 p99 latency (ms)", med("plain_c1", "emulator", "p99_ms"), med("plain_c1", "baseline", "p99_ms"), None, 2))
+    rows.append(("non-streamed c=64 requests/s", med("plain_c64", "emulator", "rps"), med("plain_c64", "baseline", "rps"), None, 0))
+    rows.append(("streamed 50 chunks c=64 requests/s", med("stream_c64", "emulator", "rps"), med("stream_c64", "baseline", "rps"), None, 0))
+    rows.append(("streamed 50 chunks c=64 chunks/s", med("stream_c64", "emulator", "chunks_per_s"), med("stream_c64", "baseline", "chunks_per_s"), None, 0))
+    rps10, rps10k = med("plain_c64", "emulator", "rps"), med("plain_c64_10k_rules", "emulator-10k", "rps")
+    rows.append(("non-streamed c=64 requests/s, 10,000 rules", rps10k, None, None, 0))
+    e, b = streams.get("emulator", {}), streams.get("baseline", {})
+    if streams:
+        rows.append((f"{args.streams} streams: failures", e.get("failures"), b.get("failures"), None, 0))
+        rows.append((f"{args.streams} streams: chunks/s", e.get("chunks_per_s"), b.get("chunks_per_s"), None, 0))
+        rows.append((f"{args.streams} streams: gap drift p50 (ms)", e.get("gap_drift_p50_ms"), b.get("gap_drift_p50_ms"), None, 2))
+        rows.append((f"{args.streams} streams: gap drift p99 (ms)", e.get("gap_drift_p99_ms"), b.get("gap_drift_p99_ms"), None, 2))
+    rows.append(("start to first answer (s)", emu.startup_s, base.startup_s, None, 3))
+    rows.append(("start to first answer, 10,000 rules (s)", emu10k.startup_s, None, None, 3))
+    rows.append(("RSS idle (MB)", _mb(idle.get("emulator")), _mb(idle.get("baseline")), None, 1))
+    per_stream: dict[str, float | None] = {}
+    if streams:
+        rows.append((f"RSS peak under {args.streams} streams (MB)", _mb(e.get("rss_peak_kib")), _mb(b.get("rss_peak_kib")), None, 1))
+        for name, r in streams.items():
+            per_stream[name] = ((r["rss_peak_kib"] - r["rss_before_kib"]) / args.streams) if r.get("rss_peak_kib") and r.get("rss_before_kib") else None
+        rows.append(("memory per open stream (KB)", per_stream.get("emulator"), per_stream.get("baseline"), None, 1))
+
+    table = ["| measurement | emulator | baseline | emulator / baseline |", "|---|---:|---:|---:|"]
+    for label, ev, bv, _, digits in rows:
+        table.append(f"| {label} | {fmt(ev, digits)} | {fmt(bv, digits)} | {fmt(ratio(ev, bv), 2) if bv else '-'} |")
+
+    time10_over_10k = ratio(rps10, rps10k)  # time per request with 10,000 rules / with 10
+    targets: list[tuple[str, float | None, str, bool | None]] = [
+        ("non-streamed requests/s ≥ 0.8× baseline", ratio(rps10, med("plain_c64", "baseline", "rps")), "≥ 0.80", None),
+        ("streamed chunks/s ≥ 0.8× baseline", ratio(med("stream_c64", "emulator", "chunks_per_s"), med("stream_c64", "baseline", "chunks_per_s")), "≥ 0.80", None),
+        ("10,000 rules ≤ 1.1× the time of 10 rules", time10_over_10k, "≤ 1.10", None),
+    ]
+    if streams:
+        ok_fail = e.get("failures") == 0
+        stream_ratio = ratio(e.get("chunks_per_s"), b.get("chunks_per_s"))
+        targets.append((f"{args.streams} streams: zero failures and chunks/s ≥ 0.9× baseline", stream_ratio,
+                        "≥ 0.90", ok_fail and stream_ratio is not None and stream_ratio >= 0.9))
+    targets.append(("start to first answer ≤ 0.5 s", emu.startup_s, "≤ 0.50", None))
+    targets.append(("idle RSS ≤ 60 MB", _mb(idle.get("emulator")), "≤ 60", None))
+    if streams:
+        targets.append(("memory per open stream ≤ 30 KB", per_stream.get("emulator"), "≤ 30", None))
+    verdicts: list[dict[str, Any]] = []
+    tlines = ["| target | measured | wanted | verdict |", "|---|---:|---:|---|"]
+    for label, value, wanted, forced in targets:
+        bound = float(wanted.split()[1])
+        met = forced if forced is not None else (value is not None and (value >= bound if wanted.startswith("≥") else value <= bound))
+        verdicts.append({"target": label, "value": value, "wanted": wanted, "met": met})
+        tlines.append(f"| {label} | {fmt(value, 2)} | {wanted} | {'MET' if met else 'NOT MET'} |")
+
+    m = machine()
+    header = (f"machine: {m['nproc']} cores, {m['cpu_model']}, Python {m['python']}; server cores {sorted(server_cores) if server_cores else 'any'}, "
+              f"load generator core {load_cpu if load_cpu is not None else 'any'}; {reps} repetition(s) of {duration:g} s (medians), "
+              f"{args.streams} streams held {hold:g} s; total {time.perf_counter() - started:.0f} s")
+    print(header)
+    print()
+    print("\n".join(table))
+    print()
+    print("\n".join(tlines))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    report = {"machine": m, "config": {"reps": reps, "duration_s": duration, "warmup_s": warmup, "streams": args.streams,
+                                       "hold_s": hold, "server_cores": sorted(server_cores) if server_cores else None, "load_cpu": load_cpu},
+              "startup_s": {s.name: s.startup_s for s in servers}, "idle_rss_kib": idle, "raw": raw, "streams": streams,
+              "table": [{"measurement": r[0], "emulator": r[1], "baseline": r[2], "ratio": ratio(r[1], r[2])} for r in rows],
+              "targets": verdicts}
+    args.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+    print(f"\nwritten {args.out}", file=sys.stderr)
+    return 0
+
+
+def _mb(kib: float | None) -> float | None:
+    return None if kib is None else kib / 1024
+
+
+if __name__ == "__main__":
+    sys.exit(main())
