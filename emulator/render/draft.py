@@ -141,9 +141,12 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, ask: DraftRequest
         thinking, _ = tokens.truncate(thinking, reasoning_tokens)  # within the limit, before it is signed
     budget = None if ask.max_completion_tokens is None else max(ask.max_completion_tokens - reasoning_tokens, 0)
 
-    kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
-    calls = tool_calls(spec.tool_calls if spec else None, ask.tools, ask.model, kit.faker,
-                       (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule), rule, warnings)
+    calls: list[dict[str, Any]] = []
+    if (spec is not None and spec.tool_calls) or ask.tools.choice not in ("auto", "none"):
+        # only then: seeding hashes the whole conversation, which most replies do not need
+        kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
+        calls = tool_calls(spec.tool_calls if spec else None, ask.tools, ask.model, kit.faker,
+                           (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule), rule, warnings)
     if content is None and refusal is None and not calls:
         content = ""
     cut_reason = None
