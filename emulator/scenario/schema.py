@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, NonNegativeInt, field_validator, model_validator
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
@@ -184,14 +184,18 @@ HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 HEADER_VALUE = re.compile(r"^[\x20-\x7e]*$")
 
 
-def check_headers(headers: dict[str, str] | None) -> dict[str, str] | None:
+def check_headers(headers: dict[str, str]) -> dict[str, str]:
     """Response headers must be sendable: token names, printable ASCII values."""
-    for name, value in (headers or {}).items():
+    for name, value in headers.items():
         if not HEADER_NAME.match(name):
             raise ValueError(f"header name {name!r} is not a valid HTTP header name")
         if not HEADER_VALUE.match(value):
             raise ValueError(f"header {name!r} must be printable ASCII without line breaks")
     return headers
+
+
+Headers = Annotated[dict[str, str], AfterValidator(check_headers)]
+"""Scripted response headers, checked at load so they can always be sent."""
 
 
 class ErrorReply(BaseModel):
@@ -202,12 +206,7 @@ class ErrorReply(BaseModel):
     status: int = Field(ge=400, le=599)
     type: str | None = Field(None, description="default: the catalogue's type for the status")
     message: str | None = Field(None, description="default: the catalogue's message")
-    headers: dict[str, str] | None = None
-
-    @field_validator("headers")
-    @classmethod
-    def _sendable(cls, headers: dict[str, str] | None) -> dict[str, str] | None:
-        return check_headers(headers)
+    headers: Headers | None = None
 
 
 class RawReply(BaseModel):
@@ -218,12 +217,7 @@ class RawReply(BaseModel):
     status: int = Field(200, ge=100, le=599)
     content_type: str = "application/json"
     body: str = ""
-    headers: dict[str, str] | None = None
-
-    @field_validator("headers")
-    @classmethod
-    def _sendable(cls, headers: dict[str, str] | None) -> dict[str, str] | None:
-        return check_headers(headers)
+    headers: Headers | None = None
 
 
 class Fault(BaseModel):
@@ -250,7 +244,7 @@ class Reply(BaseModel):
     model: str | None = Field(None, description="the model the reply says served it")
     service_tier: str | None = None
     system_fingerprint: str | None = None
-    headers: dict[str, str] | None = Field(None, description="extra response headers")
+    headers: Headers | None = Field(None, description="extra response headers")
     stream: StreamTiming | None = Field(None, description="pacing when the request streams")
     tool_calls: list[ToolCallSpec] | None = Field(None, min_length=1, description="tool calls to make")
     reasoning: str | None = Field(None, description="reasoning text; a template. Default: generated when asked for")
@@ -265,11 +259,6 @@ class Reply(BaseModel):
         if self.error is not None and self.raw is not None:
             raise ValueError("a reply is an error or a raw body, not both")
         return self
-
-    @field_validator("headers")
-    @classmethod
-    def _sendable(cls, headers: dict[str, str] | None) -> dict[str, str] | None:
-        return check_headers(headers)
 
 
 SequenceEnd = Literal["repeat_last", "cycle", "error", "fall_through"]
