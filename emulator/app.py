@@ -6,7 +6,6 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from aiohttp import web
-from faker import Faker
 
 from emulator.clock import Clock
 from emulator.control.app import create_control_app
@@ -20,7 +19,6 @@ from emulator.render.draft import Kit
 from emulator.render.signatures import Signer
 from emulator.middlewares import add_request_id, envelope_middleware, journal_middleware
 from emulator.scenario.registry import ScenarioRegistry
-from emulator.scenario.watch import watch
 from emulator.sessions import SessionStore
 from emulator.settings import Settings
 from emulator.state import EmulatorState
@@ -36,7 +34,11 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
     state = app[STATE]
     await state.registry.load()
     stop = asyncio.Event()
-    watcher = asyncio.create_task(watch(state.registry, stop)) if state.settings.watch else None
+    watcher = None
+    if state.settings.watch:
+        from emulator.scenario.watch import watch  # watchfiles is imported only when files are watched
+
+        watcher = asyncio.create_task(watch(state.registry, stop))
     yield
     stop.set()
     if watcher is not None:
@@ -54,7 +56,7 @@ def create_state(settings: Settings) -> EmulatorState:
         sessions=SessionStore(),
         journal=Journal(settings.journal_size),
         clock=Clock(settings.clock),
-        kit=Kit(Faker("en_US"), settings.seed, Signer.from_settings(settings.seed, settings.reasoning_secret)),
+        kit=Kit(settings.seed, Signer.from_settings(settings.seed, settings.reasoning_secret)),
         journal_file=JournalFile(settings.journal_file) if settings.journal_file else None,
     )
 

@@ -8,10 +8,9 @@ the same content and usage.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from faker import Faker
 
 from emulator import tokens
 from emulator.match.facts import RequestFacts
@@ -23,6 +22,9 @@ from emulator.render.tool_calls import ToolOptions, tool_calls
 from emulator.render.usage import usage_object
 from emulator.scenario.compiled import CompiledReply
 from emulator.scenario.schema import StreamTiming
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 
 @dataclass(slots=True)
@@ -58,13 +60,24 @@ class DraftRequest:
     tools: ToolOptions
 
 
-@dataclass(frozen=True, slots=True)
 class Kit:
-    """The seeded generators a draft is made with."""
+    """The seeded generators a draft is made with. The faker is made on first use: importing
+    faker takes a fifth of the start-up, and replies that are scripted text never need it."""
 
-    faker: Faker
-    seed: int
-    signer: Signer
+    __slots__ = ("seed", "signer", "_faker")
+
+    def __init__(self, seed: int, signer: Signer, faker: Faker | None = None) -> None:
+        self.seed = seed
+        self.signer = signer
+        self._faker = faker
+
+    @property
+    def faker(self) -> Faker:
+        if self._faker is None:
+            from faker import Faker
+
+            self._faker = Faker("en_US")
+        return self._faker
 
 
 def request_seed(seed: int, facts: RequestFacts, salt: str) -> int:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from faker import Faker
+if TYPE_CHECKING:
+    from faker import Faker  # imported when first used (see render.draft.Kit)
+
 
 DATED = frozenset({"date", "time", "iso8601", "date_time"})
 ZONED = frozenset({"iso8601", "date_time"})

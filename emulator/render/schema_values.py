@@ -10,11 +10,13 @@ Strings are chosen by the property name when it says what it holds (city, email,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from faker import Faker
 
 from emulator.render.fake import generate
+
+if TYPE_CHECKING:
+    from faker import Faker  # imported when first used (see render.draft.Kit)
 
 _MAX_DEPTH = 8
 _BY_NAME = {

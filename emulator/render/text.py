@@ -8,14 +8,16 @@ Python internals (the sandbox refuses underscore attributes and unsafe calls) or
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from faker import Faker
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from emulator.errors import RequestRejected
 from emulator.render.fake import generate
+
+if TYPE_CHECKING:
+    from faker import Faker  # imported when first used (see render.draft.Kit)
 
 
 def _printable(value: Any) -> Any:

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from faker import Faker
 
 from emulator.render.ids import digest
 from emulator.render.schema_values import SchemaValues
 from emulator.scenario.schema import ToolCallSpec
+
+if TYPE_CHECKING:
+    from faker import Faker  # imported when first used (see render.draft.Kit)
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

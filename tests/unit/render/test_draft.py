@@ -70,7 +70,7 @@ def facts(text: str, model: str = "openai/gpt-4o") -> RequestFacts:
 def reply(compiled, rule, request: RequestFacts, request_limits: tuple[tuple[str, ...], int | None], seed: int = 1):
     stop, max_tokens = request_limits
     ask = DraftRequest(request, request.model, 10, max_tokens, stop, ReasoningAsk(None), ToolOptions())
-    return draft_reply(compiled, rule, ask, Kit(Faker(), seed, Signer.from_settings(seed, None)))
+    return draft_reply(compiled, rule, ask, Kit(seed, Signer.from_settings(seed, None), Faker()))
 
 
 def test_draft_reply_reports_the_cut_and_counts_the_cut_text():
