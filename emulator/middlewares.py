@@ -11,7 +11,6 @@ from aiohttp import web
 
 from emulator.errors import RequestRejected
 from emulator.journal.entry import JournalEntry
-from emulator.journal.redact import redact_headers
 from emulator.keys import ENTRY, STATE
 from emulator.render.envelope import error_body
 from emulator.render.ids import request_id
@@ -37,7 +36,7 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
         time=state.clock.now(),
         method=request.method,
         path=request.path,
-        headers=redact_headers(request.headers),
+        received_headers=request.headers,
         arrived=time.time(),
     )
     request[ENTRY] = entry
@@ -48,7 +47,7 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
     try:
         response = await handler(request)
         entry.status = None if entry.dropped else response.status
-        entry.response_headers = {str(k): v for k, v in response.headers.items()}
+        entry.sent_headers = response.headers
         return response
     finally:
         entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)

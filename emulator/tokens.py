@@ -9,6 +9,7 @@ pieces always join back into the original text.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _PIECE = re.compile(r"\s*(?:[A-Za-z\u00c0-\u024f]{1,6}|\d{1,3}|\S)|\s+")
 
@@ -23,8 +24,10 @@ def pieces(text: str) -> list[str]:
     return _PIECE.findall(text)
 
 
+@lru_cache(maxsize=8192)
 def count(text: str) -> int:
-    """How many tokens the text counts as."""
+    """How many tokens the text counts as (memoised: scripted replies and resent conversation
+    history repeat the same texts)."""
     return len(_PIECE.findall(text)) if text else 0
 
 

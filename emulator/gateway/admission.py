@@ -55,12 +55,10 @@ class Gate:
             return False
         settings = self.state.settings
         chaos = selection.rule.rule.chaos if selection is not None else None
-        if chaos is not None:
-            rate, failure = chaos.rate, of_rule(chaos)
-        else:
-            rate, failure = settings.chaos_rate, parse_failure(settings.chaos_failure)
+        rate = chaos.rate if chaos is not None else settings.chaos_rate
         if not strikes(rate, settings.seed, self.session.name, self.number):
             return False
+        failure = of_rule(chaos) if chaos is not None else parse_failure(settings.chaos_failure)
         self.gone = await inject(request, self.state, self.entry, failure, self.headers)
         return self.gone
 

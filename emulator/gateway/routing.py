@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from emulator.errors import RequestRejected
@@ -78,11 +79,17 @@ def auto_model(config: Mapping[str, Any], catalogue: Mapping[str, ModelSpec]) ->
     return ranked[(len(ranked) - 1) // 2]
 
 
+@lru_cache(maxsize=1024)
+def _default_provider(name: str) -> ProviderSpec:
+    """The one healthy provider of a model the catalogue declares none for (frozen, so shared)."""
+    return ProviderSpec(name=name)
+
+
 def _providers(model: str, catalogue: Mapping[str, ModelSpec]) -> list[ProviderSpec]:
     spec = catalogue.get(model)
     if spec is not None and spec.providers:
         return list(spec.providers)
-    return [ProviderSpec(name=model.split("/", 1)[0])]
+    return [_default_provider(model.split("/", 1)[0])]
 
 
 def _named(provider: ProviderSpec, name: str) -> bool:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+
+from emulator.journal.redact import redact_headers
 
 CHAT_PATH = "/api/v1/chat/completions"
 NO_MATCH = "emulator_no_match"
@@ -20,7 +23,8 @@ class JournalEntry:
     time: float
     method: str
     path: str
-    headers: dict[str, str]
+    received_headers: Mapping[str, str] = field(repr=False)
+    """The request's headers as they came, secrets included: read `headers`, which masks them."""
     session: str | None = None
     body: Any = None
     rule: str | None = None
@@ -28,7 +32,8 @@ class JournalEntry:
     near_misses: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     unmet_expectations: list[str] = field(default_factory=list)
-    response_headers: dict[str, str] = field(default_factory=dict)
+    sent_headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The response's headers as they went; `response_headers` is their JSON-ready copy."""
     arrived: float = 0.0
     """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
     status: int | None = None
@@ -44,6 +49,21 @@ class JournalEntry:
     dropped: bool = False
     """The connection was closed or reset before any response: `status` stays empty."""
     duration_ms: float | None = None
+    _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The request's headers with every credential masked (worked out on first read: most
+        entries are never read)."""
+        if self._headers is None:
+            self._headers = redact_headers(self.received_headers)
+        return self._headers
+
+    @property
+    def response_headers(self) -> dict[str, str]:
+        """The response's headers as a plain dict, made when read (most entries never are)."""
+        # str(): aiohttp's case-insensitive keys are a str subclass orjson refuses
+        return {str(k): v for k, v in self.sent_headers.items()}
 
     @property
     def unmatched(self) -> bool:

@@ -16,6 +16,10 @@ from emulator.match.predicates import is_glob
 from emulator.scenario.compiled import CompiledRule, ScenarioSet
 
 
+def _rank(rule: CompiledRule) -> tuple[int, int]:
+    return rule.rank
+
+
 class RuleIndex:
     """Candidate rules for a request, best ranked first."""
 
@@ -39,12 +43,9 @@ class RuleIndex:
 
     def candidates(self, facts: RequestFacts) -> Iterator[CompiledRule]:
         """Every rule that could match, in rank order."""
-        lists = [self.anywhere]
-        if self.by_model:
-            lists.append(self.by_model.get(facts.model, []))
-        if self.by_text:
-            lists.append(self.by_text.get(facts.last_user, []))
-        lists = [rules for rules in lists if rules]
+        by_model = self.by_model.get(facts.model) if self.by_model else None
+        by_text = self.by_text.get(facts.last_user) if self.by_text else None
+        lists = [rules for rules in (self.anywhere, by_model, by_text) if rules]
         if len(lists) == 1:
             return iter(lists[0])
-        return heapq.merge(*lists, key=lambda r: r.rank)
+        return heapq.merge(*lists, key=_rank)

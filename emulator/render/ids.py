@@ -7,11 +7,8 @@ from hashlib import blake2b
 
 def digest(*parts: object, size: int = 16) -> str:
     """Lower-case hex of a keyed hash over the parts (stable across runs and machines)."""
-    h = blake2b(digest_size=size)
-    for part in parts:
-        h.update(str(part).encode())
-        h.update(b"\x1f")
-    return h.hexdigest()
+    joined = "".join(f"{part}\x1f" for part in parts)
+    return blake2b(joined.encode(), digest_size=size).hexdigest()
 
 
 def completion_id(seed: int, session: str, number: int) -> str:

@@ -13,7 +13,7 @@ CHAT = "/api/v1/chat/completions"
 def entry(seq: int, body: dict[str, object], *, status: int = 200, response: object = None, arrived: float = 0.0,
           **more: object) -> JournalEntry:
     raw = orjson.dumps(response) if isinstance(response, dict) else response
-    return JournalEntry(seq=seq, request_id=str(seq), time=0, method="POST", path=CHAT, headers={}, body=body,
+    return JournalEntry(seq=seq, request_id=str(seq), time=0, method="POST", path=CHAT, received_headers={}, body=body,
                         status=status, response=raw, arrived=arrived, **more)  # type: ignore[arg-type]
 
 
@@ -46,12 +46,12 @@ def test_streamed_tool_calls_count_too() -> None:
 
 
 def test_a_retry_before_retry_after_is_found_and_a_patient_one_is_not() -> None:
-    limited = entry(1, {"messages": [1]}, status=429, arrived=100.0, response_headers={"Retry-After": "2"})
+    limited = entry(1, {"messages": [1]}, status=429, arrived=100.0, sent_headers={"Retry-After": "2"})
     early = verdict([limited, entry(2, {"messages": [1]}, arrived=101.0)])
     assert [(f.check, f.seq) for f in early] == [("retry_after", 2)]
     assert "1.00s before the Retry-After of request #1" in early[0].message
     assert verdict([limited, entry(2, {"messages": [1]}, arrived=102.5)]) == []
-    in_ms = entry(1, {"messages": [1]}, status=429, arrived=100.0, response_headers={"retry-after-ms": "500"})
+    in_ms = entry(1, {"messages": [1]}, status=429, arrived=100.0, sent_headers={"retry-after-ms": "500"})
     assert verdict([in_ms, entry(2, {"messages": [1]}, arrived=100.6)]) == []
 
 
