@@ -64,7 +64,10 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
                 wait += fault.stall_ms / 1000
         if wait > 0 and not hurry:
             try:
-                await pause(response, wait, keepalive_s)
+                if wait <= keepalive_s:  # the usual case, without pause()'s extra coroutine per event
+                    await asyncio.sleep(wait)
+                else:
+                    await pause(response, wait, keepalive_s)
             except asyncio.CancelledError:
                 if not stopping():
                     raise
