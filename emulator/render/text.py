@@ -8,10 +8,8 @@ Python internals (the sandbox refuses underscore attributes and unsafe calls) or
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any
-
-from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from emulator.errors import RequestRejected
 from emulator.render.fake import generate
@@ -22,6 +20,8 @@ if TYPE_CHECKING:
 
 def _printable(value: Any) -> Any:
     """Only plain data is printed: an object's repr (with its address) never leaves a template."""
+    from jinja2 import Undefined
+
     if value is None or isinstance(value, (str, int, float, bool, Undefined)):
         return value
     if isinstance(value, (list, tuple)):
@@ -35,13 +35,20 @@ def _printable(value: Any) -> Any:
     raise TypeError(f"a template can print text, numbers, lists and mappings, not {type(value).__name__}")
 
 
-_ENV = ImmutableSandboxedEnvironment(
-    finalize=_printable,
-    autoescape=False,
-    undefined=StrictUndefined,
-    keep_trailing_newline=True,
-    trim_blocks=False,
-)
+@cache
+def _env() -> Any:
+    """The sandbox, made when the first template is compiled: files without templates never
+    import Jinja (a tenth of the start-up)."""
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    return ImmutableSandboxedEnvironment(
+        finalize=_printable,
+        autoescape=False,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=False,
+    )
 
 FAKE_GENERATORS = frozenset(
     {
@@ -62,12 +69,15 @@ def is_template(text: str) -> bool:
 def compile_template(source: str) -> Any:
     """Compile once at load; raises jinja2.TemplateSyntaxError with the template's line,
     also for a `fake.<name>` that is not one of the whitelisted generators."""
-    tree = _ENV.parse(source)
+    from jinja2 import TemplateSyntaxError, nodes
+
+    env = _env()
+    tree = env.parse(source)
     for node in tree.find_all(nodes.Getattr):
         if isinstance(node.node, nodes.Name) and node.node.name == "fake" and node.attr not in FAKE_GENERATORS:
             raise TemplateSyntaxError(
                 f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}", node.lineno)
-    return _ENV.from_string(tree)
+    return env.from_string(tree)
 
 
 class SeededFake:
