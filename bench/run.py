@@ -52,8 +52,9 @@ def cores() -> tuple[set[int] | None, int | None]:
     return {avail[0]}, avail[1]
 
 
-def run_load(url: str, load: Load, cpu: int | None, watch: Server | None = None) -> dict[str, Any]:
-    """Run bench/load.py against `url`; while it runs, sample `watch`'s RSS (peak kept as rss_peak_kib)."""
+def run_load(url: str, load: Load, cpu: int | None, server: Server, rss: bool = False) -> dict[str, Any]:
+    """Run bench/load.py against `url`; record the share of a core `server` used in the window
+    (server_cpu_share) and, with `rss`, its peak RSS (rss_peak_kib)."""
     argv = [PY, str(HERE / "load.py"), "--url", f"{url}/chat/completions", "--mode", load.mode,
             "--prompt", load.prompt, "--concurrency", str(load.concurrency),
             "--duration", str(load.duration), "--warmup", str(load.warmup)]
@@ -65,19 +66,29 @@ def run_load(url: str, load: Load, cpu: int | None, watch: Server | None = None)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peak = 0
     start = time.perf_counter()
+    cpu_from: tuple[float, float | None] | None = None
+    cpu_to: tuple[float, float | None] | None = None
     while proc.poll() is None:
-        if watch is not None and start + load.warmup <= time.perf_counter() <= start + load.warmup + load.duration:
-            peak = max(peak, watch.rss_kib() or 0)
+        now = time.perf_counter()
+        in_window = start + load.warmup <= now <= start + load.warmup + load.duration
+        if in_window:
+            if cpu_from is None:
+                cpu_from = (now, server.cpu_seconds())
+            cpu_to = (now, server.cpu_seconds())
+            if rss:
+                peak = max(peak, server.rss_kib() or 0)
         if time.perf_counter() - start > limit:
             proc.kill()
             break
-        time.sleep(0.1)
+        time.sleep(0.05)
     out, err = proc.communicate()
     if proc.returncode != 0 or not out.strip():
         raise RuntimeError(f"load generator failed ({proc.returncode}): {err.decode()[-2000:]}")
     result: dict[str, Any] = orjson.loads(out.splitlines()[-1])
-    if watch is not None:
+    if rss:
         result["rss_peak_kib"] = peak
+    if cpu_from and cpu_to and cpu_from[1] is not None and cpu_to[1] is not None and cpu_to[0] > cpu_from[0]:
+        result["server_cpu_share"] = (cpu_to[1] - cpu_from[1]) / (cpu_to[0] - cpu_from[0])
     return result
 
 
@@ -110,6 +121,18 @@ def emulator_argv(scenarios: Path) -> list[str]:
                    "--no-watch", "--log-level", "warning"]
 
 
+def startups(name: str, argv: list[str], server_cores: set[int] | None, runs: int) -> list[float]:
+    """Seconds from spawn to the first answered request, for `runs` fresh starts (one sample is noisy)."""
+    times = []
+    for _ in range(runs):
+        server = Server(name, argv, server_cores, PLAIN_PROMPT)
+        try:
+            times.append(server.start())
+        finally:
+            server.stop()
+    return times
+
+
 def fmt(v: float | None, digits: int = 1) -> str:
     return "-" if v is None else f"{v:,.{digits}f}"
 
@@ -122,12 +145,14 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=1000, help="concurrent paced streams (default 1000)")
     parser.add_argument("--hold", type=float, default=None, help="seconds the paced streams are held (default 10, quick 3)")
     parser.add_argument("--no-streams", action="store_true", help="skip the 1,000 paced streams")
+    parser.add_argument("--starts", type=int, default=None, help="fresh starts timed per server (default 5, quick 3)")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
     args = parser.parse_args()
     reps = args.reps or (1 if args.quick else 3)
     duration = args.duration or (1.0 if args.quick else 5.0)
     hold = args.hold or (3.0 if args.quick else 10.0)
     warmup = 0.3 if args.quick else 0.5
+    starts = args.starts or (3 if args.quick else 5)
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
@@ -139,9 +164,14 @@ def main() -> int:
     servers: list[Server] = []
     started = time.perf_counter()
     try:
-        emu = Server("emulator", emulator_argv(write_scenarios(tmp / "rules10", 10)), server_cores, PLAIN_PROMPT)
+        emu_argv = emulator_argv(write_scenarios(tmp / "rules10", 10))
+        base_argv = [PY, str(HERE / "baseline.py"), "--port", "0"]
+        startup = {"emulator": startups("emulator", emu_argv, server_cores, starts),
+                   "baseline": startups("baseline", base_argv, server_cores, starts)}
+        print(f"timed {starts} starts of each server", file=sys.stderr, flush=True)
+        emu = Server("emulator", emu_argv, server_cores, PLAIN_PROMPT)
         emu10k = Server("emulator-10k", emulator_argv(write_scenarios(tmp / "rules10000", 10_000)), server_cores, PLAIN_PROMPT)
-        base = Server("baseline", [PY, str(HERE / "baseline.py"), "--port", "0"], server_cores, PLAIN_PROMPT)
+        base = Server("baseline", base_argv, server_cores, PLAIN_PROMPT)
         servers = [emu, emu10k, base]
         for s in servers:
             s.start()
@@ -160,10 +190,10 @@ def main() -> int:
             for key, load in loads.items():
                 pair = [emu, base] if rep % 2 == 0 else [base, emu]  # alternate who goes first
                 for s in pair:
-                    raw[key].setdefault(s.name, []).append(run_load(s.url, load, load_cpu))
+                    raw[key].setdefault(s.name, []).append(run_load(s.url, load, load_cpu, s))
                     print(f"rep {rep + 1}/{reps} {key:<11} {s.name:<9} done", file=sys.stderr, flush=True)
                 if key == "plain_c64":
-                    raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(run_load(emu10k.url, load, load_cpu))
+                    raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(run_load(emu10k.url, load, load_cpu, emu10k))
         emu10k.stop()
 
         streams: dict[str, dict[str, Any]] = {}
@@ -171,7 +201,7 @@ def main() -> int:
             paced = Load("stream", PACED_PROMPT, args.streams, hold, 2.0, float(PACED_CHUNK_MS))
             for s in (emu, base):
                 before = s.rss_kib()
-                result = run_load(s.url, paced, load_cpu, watch=s)
+                result = run_load(s.url, paced, load_cpu, s, rss=True)
                 result["rss_before_kib"] = before
                 streams[s.name] = result
                 print(f"{args.streams} streams {s.name} done", file=sys.stderr, flush=True)
@@ -197,7 +227,14 @@ def main() -> int:
         rows.append((f"{args.streams} streams: chunks/s", e.get("chunks_per_s"), b.get("chunks_per_s"), None, 0))
         rows.append((f"{args.streams} streams: gap drift p50 (ms)", e.get("gap_drift_p50_ms"), b.get("gap_drift_p50_ms"), None, 2))
         rows.append((f"{args.streams} streams: gap drift p99 (ms)", e.get("gap_drift_p99_ms"), b.get("gap_drift_p99_ms"), None, 2))
-    rows.append(("start to first answer (s)", emu.startup_s, base.startup_s, None, 3))
+    for key, label in (("plain_c64", "non-streamed c=64"), ("stream_c64", "streamed c=64")):
+        rows.append((f"server CPU share, {label}", med(key, "emulator", "server_cpu_share"), med(key, "baseline", "server_cpu_share"), None, 2))
+        rows.append((f"load generator CPU share, {label}", med(key, "emulator", "load_cpu_share"), med(key, "baseline", "load_cpu_share"), None, 2))
+    if streams:
+        rows.append((f"server CPU share, {args.streams} streams", e.get("server_cpu_share"), b.get("server_cpu_share"), None, 2))
+        rows.append((f"load generator CPU share, {args.streams} streams", e.get("load_cpu_share"), b.get("load_cpu_share"), None, 2))
+    emu_start, base_start = median(startup["emulator"]), median(startup["baseline"])
+    rows.append((f"start to first answer (s, median of {starts})", emu_start, base_start, None, 3))
     rows.append(("start to first answer, 10,000 rules (s)", emu10k.startup_s, None, None, 3))
     rows.append(("RSS idle (MB)", _mb(idle.get("emulator")), _mb(idle.get("baseline")), None, 1))
     per_stream: dict[str, float | None] = {}
@@ -222,7 +259,7 @@ def main() -> int:
         stream_ratio = ratio(e.get("chunks_per_s"), b.get("chunks_per_s"))
         targets.append((f"{args.streams} streams: zero failures and chunks/s ≥ 0.9× baseline", stream_ratio,
                         "≥ 0.90", ok_fail and stream_ratio is not None and stream_ratio >= 0.9))
-    targets.append(("start to first answer ≤ 0.5 s", emu.startup_s, "≤ 0.50", None))
+    targets.append(("start to first answer ≤ 0.5 s", emu_start, "≤ 0.50", None))
     targets.append(("idle RSS ≤ 60 MB", _mb(idle.get("emulator")), "≤ 60", None))
     if streams:
         targets.append(("memory per open stream ≤ 30 KB", per_stream.get("emulator"), "≤ 30", None))
@@ -245,8 +282,8 @@ def main() -> int:
     print("\n".join(tlines))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report = {"machine": m, "config": {"reps": reps, "duration_s": duration, "warmup_s": warmup, "streams": args.streams,
-                                       "hold_s": hold, "server_cores": sorted(server_cores) if server_cores else None, "load_cpu": load_cpu},
-              "startup_s": {s.name: s.startup_s for s in servers}, "idle_rss_kib": idle, "raw": raw, "streams": streams,
+                                       "hold_s": hold, "starts": starts, "server_cores": sorted(server_cores) if server_cores else None, "load_cpu": load_cpu},
+              "startup_s": {s.name: s.startup_s for s in servers}, "startups_s": startup, "idle_rss_kib": idle, "raw": raw, "streams": streams,
               "table": [{"measurement": r[0], "emulator": r[1], "baseline": r[2], "ratio": ratio(r[1], r[2])} for r in rows],
               "targets": verdicts}
     args.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))

@@ -29,6 +29,16 @@ def rss_kib(pid: int) -> int | None:
     return None
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time a process has used, from /proc/PID/stat; None when unavailable."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def _pin(cores: set[int] | None) -> None:
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
@@ -99,6 +109,9 @@ class Server:
 
     def rss_kib(self) -> int | None:
         return rss_kib(self.pid)
+
+    def cpu_seconds(self) -> float | None:
+        return cpu_seconds(self.pid)
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
