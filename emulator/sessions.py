@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
+from functools import lru_cache
 
 from emulator.gateway.limits import GatewayState
 from emulator.render.ids import digest
@@ -20,6 +21,12 @@ def session_name(headers: Mapping[str, str], api_key: str) -> str:
     named = headers.get(SESSION_HEADER)
     if named:
         return named[:128]
+    return _key_session(api_key)
+
+
+@lru_cache(maxsize=1024)
+def _key_session(api_key: str) -> str:
+    """A key's session name: a digest, so the key itself is never shown (hashed once per key)."""
     return "key-" + digest("session", api_key, size=6)
 
 

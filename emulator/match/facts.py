@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cached_property
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 import orjson
+
+T = TypeVar("T")
+
+
+class cached(Generic[T]):
+    """`functools.cached_property` without the lock Python 3.11 takes on each first read: a
+    request's facts are read by one task only, and most are read once."""
+
+    def __init__(self, func: Callable[[Any], T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> T:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
 
 
 def content_text(content: object) -> str:
@@ -40,7 +60,7 @@ class RequestFacts:
         self.messages: list[dict[str, Any]] = body["messages"]
         self.stream: bool = body.get("stream") is True
 
-    @cached_property
+    @cached
     def last_user(self) -> str:
         """The text of the last user message ('' when there is none)."""
         for message in reversed(self.messages):
@@ -48,24 +68,24 @@ class RequestFacts:
                 return content_text(message.get("content"))
         return ""
 
-    @cached_property
+    @cached
     def system(self) -> str:
         """The system and developer prompts, joined by newlines."""
         return "\n".join(
             content_text(m.get("content")) for m in self.messages if m.get("role") in ("system", "developer")
         )
 
-    @cached_property
+    @cached
     def texts(self) -> tuple[str, ...]:
         """The text of every message, in order."""
         return tuple(content_text(m.get("content")) for m in self.messages)
 
-    @cached_property
+    @cached
     def turn(self) -> int:
         """How many assistant messages the conversation already has."""
         return sum(1 for m in self.messages if m.get("role") == "assistant")
 
-    @cached_property
+    @cached
     def tools(self) -> tuple[str, ...]:
         """Names of the offered tools, in request order."""
         names = []
@@ -75,7 +95,7 @@ class RequestFacts:
                 names.append(inner["name"])
         return tuple(names)
 
-    @cached_property
+    @cached
     def tool_choice(self) -> str:
         """`none`, `auto`, `required`, or the name of the one tool forced. Absent: `auto` when
         tools are offered, else `none` (OpenAI's documented defaults)."""
@@ -84,7 +104,7 @@ class RequestFacts:
             return "auto" if self.body.get("tools") else "none"
         return stated
 
-    @cached_property
+    @cached
     def stated_tool_choice(self) -> str | None:
         """The request's own `tool_choice`, normalised as `tool_choice` is; None when absent."""
         choice = self.body.get("tool_choice")
@@ -101,7 +121,7 @@ class RequestFacts:
             return str(mode or "auto")
         return "auto"
 
-    @cached_property
+    @cached
     def last_tool_result(self) -> tuple[str, str] | None:
         """(tool name, content) when the last message is a tool result; the name comes from the call."""
         if not self.messages or self.messages[-1].get("role") != "tool":
@@ -112,7 +132,7 @@ class RequestFacts:
             name = self._tool_name_for(last.get("tool_call_id"))
         return name or "", content_text(last.get("content"))
 
-    @cached_property
+    @cached
     def last_tool_json(self) -> Any:
         """The last tool result parsed as JSON (None when there is none or it is not JSON)."""
         result = self.last_tool_result
@@ -131,7 +151,7 @@ class RequestFacts:
                     return inner.get("name") if isinstance(inner, dict) else None
         return None
 
-    @cached_property
+    @cached
     def metadata(self) -> Mapping[str, str]:
         return self.body.get("metadata") or {}
 

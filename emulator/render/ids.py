@@ -7,7 +7,7 @@ from hashlib import blake2b
 
 def digest(*parts: object, size: int = 16) -> str:
     """Lower-case hex of a keyed hash over the parts (stable across runs and machines)."""
-    joined = "".join(f"{part}\x1f" for part in parts)
+    joined = "\x1f".join(map(str, parts)) + "\x1f"
     return blake2b(joined.encode(), digest_size=size).hexdigest()
 
 

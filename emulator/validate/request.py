@@ -1,7 +1,6 @@
 """The top-level `ChatCompletionRequest` and `validate_request`, step 2 of the request flow."""
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Tag, ValidationError
@@ -90,14 +89,14 @@ class ChatCompletionRequest(Model):
     provider: ProviderOptions | None = None
     model_routing_config: ModelRoutingConfig | None = None
 
-    @cached_property
+    @property
     def wants_usage_in_stream(self) -> bool:
         """Whether a stream should end with a usage chunk (`stream_options.include_usage` or `usage.include`)."""
         if self.stream_options is not None and self.stream_options.include_usage:
             return True
         return self.usage is not None and self.usage.include
 
-    @cached_property
+    @property
     def stop_sequences(self) -> tuple[str, ...]:
         """`stop` as a tuple (empty when absent)."""
         if self.stop is None:
