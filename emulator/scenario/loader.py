@@ -18,7 +18,7 @@ from emulator.render.text import compile_template, is_template
 from emulator.scenario.compiled import CompiledReply, CompiledRule, ScenarioSet
 from emulator.scenario.default_models import DEFAULT_CATALOGUE
 from emulator.scenario.located import problems_from_validation_error
-from emulator.scenario.positions import PositionMap, load_yaml, locate, snippet
+from emulator.scenario.positions import PositionMap, load_yaml, load_yaml_fast, locate, snippet
 from emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
 
 SUFFIXES = (".yaml", ".yml")
@@ -40,30 +40,59 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def parse_file(text: str, filename: str) -> tuple[ScenarioFile, PositionMap]:
-    """One scenario source → its validated model (raises ScenarioError with lines)."""
+class SourcePositions:
+    """Where things are in one source. `rules` (where each rule starts) is at hand from the load;
+    `exact()` (every value) is parsed again by the position-keeping loader the first time a problem
+    needs it, so a valid file never pays for it."""
+
+    def __init__(self, text: str, filename: str, rules: PositionMap, exact: PositionMap | None = None) -> None:
+        self.text, self.filename, self.rules, self._exact = text, filename, rules, exact
+
+    def exact(self) -> PositionMap:
+        if self._exact is None:
+            self._exact = load_yaml(self.text, self.filename)[1]
+        return self._exact
+
+
+def parse_file(text: str, filename: str) -> tuple[ScenarioFile, SourcePositions]:
+    """One scenario source → its validated model (raises ScenarioError with lines).
+
+    libyaml loads it when it can (`load_yaml_fast`); anything wrong is found again by the exact loader,
+    so that every problem is reported as that loader locates it."""
+    fast = load_yaml_fast(text)
+    if fast is not None:
+        data, outline = fast
+        if data is None:
+            return ScenarioFile(), SourcePositions(text, filename, outline, outline)
+        if isinstance(data, dict):
+            try:
+                return ScenarioFile.model_validate(data), SourcePositions(text, filename, outline)
+            except ValidationError:
+                pass
     data, positions = load_yaml(text, filename)
+    located = SourcePositions(text, filename, positions, positions)
     if data is None:
-        return ScenarioFile(), positions
+        return ScenarioFile(), located
     if not isinstance(data, dict):
         problem = ScenarioProblem(filename, 1, 1, "", "a scenario file is a mapping with settings, models and rules",
                                   snippet(text, 1, 1))
         raise ScenarioError([problem])
     try:
-        return ScenarioFile.model_validate(data), positions
+        return ScenarioFile.model_validate(data), located
     except ValidationError as exc:
         raise ScenarioError(problems_from_validation_error(
             exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile)) from None
 
 
-def _compile_text(source: str | None, where: tuple[str | int, ...], text: str, filename: str,
-                  positions: PositionMap, problems: list[ScenarioProblem]) -> object:
+def _compile_text(source: str | None, where: tuple[str | int, ...], positions: SourcePositions,
+                  problems: list[ScenarioProblem]) -> object:
     if source is None or not is_template(source):
         return source
     try:
         return compile_template(source)
     except TemplateSyntaxError as exc:
-        line, column = locate(positions, where) or (None, None)
+        text, filename = positions.text, positions.filename
+        line, column = locate(positions.exact(), where) or (None, None)
         path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
         problems.append(ScenarioProblem(filename, line, column, path, f"template error: {exc.message}",
                                         snippet(text, line, column) if line else ""))
@@ -82,11 +111,11 @@ def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[Scenar
             at = (*base, "reply") if rule.reply is not None else (*base, "replies", j)
             replies.append(CompiledReply(
                 spec=reply,
-                content=_compile_text(reply.content, (*at, "content"), text, filename, positions, problems),
-                refusal=_compile_text(reply.refusal, (*at, "refusal"), text, filename, positions, problems),
-                reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), text, filename, positions, problems),
+                content=_compile_text(reply.content, (*at, "content"), positions, problems),
+                refusal=_compile_text(reply.refusal, (*at, "refusal"), positions, problems),
+                reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), positions, problems),
             ))
-        line = (locate(positions, base) or (None, None))[0]
+        line = (locate(positions.rules, base) or (None, None))[0]
         expectations = compile_expect(rule.expect) if rule.expect is not None else ()
         rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies),
                                   expectations))

@@ -1,7 +1,15 @@
 """Safe YAML loading that remembers where every value came from, so scenario faults point at a line.
 
 `load_yaml` returns the plain data and a `PositionMap`: a tree that mirrors the data (shared under
-aliases, so an alias bomb costs nothing) and answers `locate(positions, path)` in O(depth).
+aliases, so an alias bomb costs nothing) and answers `locate(positions, path)` in O(depth). It runs
+PyYAML's pure-Python parser, the reference every report (line, column, message) is written against;
+it is also several times slower than libyaml.
+
+`load_yaml_fast` is the common case: libyaml's parser under the same safe constructor and checks,
+giving the data and only where each rule starts. It gives up (returns None) on anything it cannot
+vouch for: a syntax error, a duplicate key, an unsafe tag, deep nesting, or a construct that libyaml
+reads otherwise than PyYAML's scanner. The caller then runs `load_yaml`, which reports the problem
+exactly as it always has (or loads the file, should libyaml have been the stricter one).
 """
 
 from __future__ import annotations
@@ -10,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 
 import yaml
+from yaml.composer import Composer
+from yaml.events import MappingStartEvent, ScalarEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from emulator.errors import ScenarioError, ScenarioProblem
@@ -31,16 +41,19 @@ class PositionMap:
     items: list[PositionMap] = field(default_factory=list)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader without the timestamp resolver, noting duplicate keys instead of keeping the last."""
+_RESOLVERS = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
-    yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+class _Checks:
+    """What both loaders add to PyYAML's safe loading: no timestamp resolver (dates stay strings), and
+    duplicate keys noted instead of the last one silently kept."""
+
+    yaml_implicit_resolvers = _RESOLVERS
+
+    def _start_checks(self) -> None:
         self.duplicates: list[tuple[object, Node]] = []
         self._checked: set[int] = set()
         self.keys: dict[int, object] = {}  # id(key node) -> constructed key, reused by `_positions`
@@ -57,7 +70,61 @@ class _Loader(yaml.SafeLoader):
                 if key in seen:
                     self.duplicates.append((key, key_node))
                 seen.add(key)
-        super().flatten_mapping(node)
+        super().flatten_mapping(node)  # type: ignore[misc]
+
+
+class _Loader(_Checks, yaml.SafeLoader):
+    """The pure-Python SafeLoader, with the checks: the reference every report is written against."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._start_checks()
+
+
+_FAST_DEPTH = 64
+"""Nodes nested deeper than this are left to `load_yaml`, which then fails (or not) as it always did."""
+
+
+class _FastBail(Exception):
+    """`load_yaml_fast` cannot vouch for this source."""
+
+
+_CSafeLoader = getattr(yaml, "CSafeLoader", None)  # None when PyYAML was built without libyaml
+
+if _CSafeLoader is not None:
+
+    class _FastLoader(_Checks, Composer, _CSafeLoader):
+        """CSafeLoader (libyaml's parser; PyYAML's safe constructor and resolver) with the checks, under
+        PyYAML's Python composer: libyaml's own composer overflows the C stack (a crash, not an
+        exception) on a source nested some ten thousand levels deep, and this one stops at `_FAST_DEPTH`."""
+
+        def __init__(self, stream: str) -> None:
+            _CSafeLoader.__init__(self, stream)
+            Composer.__init__(self)
+            self._text = stream
+            self._start_checks()
+            self._depth = 0
+
+        # The composer calls these around every node. They serve path resolvers, which no loader here
+        # has (PyYAML's own return at once then): watch the nesting and the scalars instead.
+        def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
+            self._depth += 1
+            if self._depth > _FAST_DEPTH:
+                raise _FastBail
+            event = self.peek_event()  # the node's own event, peeked already by the composer
+            if current_node is not None and current_node.flow_style:
+                # In a flow collection libyaml ends a tag at `,[]` and reads a plain scalar on past
+                # `?` (PyYAML's scanner does neither), and takes `[? ,,]`: leave these to PyYAML.
+                if event.tag is not None or (isinstance(event, ScalarEvent) and not event.style
+                                             and "?" in event.value):
+                    raise _FastBail
+                if isinstance(event, MappingStartEvent) and self._text[event.start_mark.index] != "{":
+                    raise _FastBail  # a single-pair mapping in a flow sequence: `[a: b]`, `[? a]`
+            if isinstance(event, ScalarEvent) and event.tag == "!":
+                raise _FastBail  # when empty, PyYAML reads it as null, libyaml as ""
+
+        def ascend_resolver(self) -> None:
+            self._depth -= 1
 
 
 def _mark(node: Node) -> tuple[int, int]:
@@ -109,6 +176,53 @@ def load_yaml(text: str, filename: str) -> tuple[object, PositionMap]:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+# Where libyaml and PyYAML's own scanner part ways, on what each accepts, what it reads or where it
+# puts a node: tabs as separators (PyYAML issues #450, #594), a BOM past the start (libyaml skips it),
+# NEL/LS/PS line breaks, a comment glued to a block scalar header (`|#`, which libyaml takes).
+_NOT_FAST = re.compile("[\t\ufeff\x85\u2028\u2029]|[|>][-+0-9]{0,2}#")
+
+
+def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
+    """`load_yaml`'s data, parsed by libyaml, with an outline of positions: the document, and under its
+    `rules` key where each rule starts (what every loaded rule's line needs), nothing else.
+
+    None when the source is not one this path vouches for — a syntax error, a duplicate key, an unsafe
+    tag, deep nesting, or any construct on which libyaml and PyYAML's scanner disagree: `load_yaml`
+    then decides, and reports whatever it finds exactly as it always has.
+    """
+    if _CSafeLoader is None or _NOT_FAST.search(text, 1 if text.startswith("\ufeff") else 0):
+        return None
+    loader = None
+    try:
+        loader = _FastLoader(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None, PositionMap(1, 1)
+        data = loader.construct_document(node)
+        if loader.duplicates:
+            return None
+        return data, _outline(loader, node)
+    except Exception:  # whatever it is, `load_yaml` finds it again and reports it as before
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def _outline(loader: _Checks, node: Node) -> PositionMap:
+    """What `_positions` gives for the document and the items of its `rules` sequence; nothing else."""
+    here = PositionMap(*_mark(node))
+    if isinstance(node, MappingNode):
+        for key_node, value_node in node.value:  # later pairs win, as in `_positions`
+            if (isinstance(key_node, ScalarNode) and key_node.tag != _MERGE_TAG
+                    and loader.keys[id(key_node)] == "rules"):
+                rules = PositionMap(*_mark(value_node))
+                if isinstance(value_node, SequenceNode):
+                    rules.items = [PositionMap(*_mark(item)) for item in value_node.value]
+                here.mapping["rules"] = (_mark(key_node), rules)
+    return here
 
 
 def _problem(text: str, filename: str, reason: str, mark: yaml.Mark | None) -> ScenarioProblem:
