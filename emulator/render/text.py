@@ -66,17 +66,28 @@ def is_template(text: str) -> bool:
     return "{{" in text or "{%" in text or "{#" in text
 
 
+class TemplateProblem(ValueError):
+    """A template that cannot be compiled: Jinja's message (the loader adds file and line)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 def compile_template(source: str) -> Any:
-    """Compile once at load; raises jinja2.TemplateSyntaxError with the template's line,
-    also for a `fake.<name>` that is not one of the whitelisted generators."""
+    """Compile once at load; raises `TemplateProblem` for a syntax error, and for a
+    `fake.<name>` that is not one of the whitelisted generators."""
     from jinja2 import TemplateSyntaxError, nodes
 
     env = _env()
-    tree = env.parse(source)
+    try:
+        tree = env.parse(source)
+    except TemplateSyntaxError as exc:
+        raise TemplateProblem(exc.message or str(exc)) from None
     for node in tree.find_all(nodes.Getattr):
         if isinstance(node.node, nodes.Name) and node.node.name == "fake" and node.attr not in FAKE_GENERATORS:
-            raise TemplateSyntaxError(
-                f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}", node.lineno)
+            raise TemplateProblem(
+                f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}")
     return env.from_string(tree)
 
 

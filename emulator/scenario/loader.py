@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from jinja2 import TemplateSyntaxError
 from pydantic import ValidationError
 
 from emulator.errors import ScenarioError, ScenarioProblem
 from emulator.gateway.limits import merge_settings
 from emulator.match.predicates import compile_expect, compile_match
-from emulator.render.text import compile_template, is_template
+from emulator.render.text import TemplateProblem, compile_template, is_template
 from emulator.scenario.compiled import CompiledReply, CompiledRule, ScenarioSet
 from emulator.scenario.default_models import DEFAULT_CATALOGUE
 from emulator.scenario.located import problems_from_validation_error
@@ -90,7 +89,7 @@ def _compile_text(source: str | None, where: tuple[str | int, ...], positions: S
         return source
     try:
         return compile_template(source)
-    except TemplateSyntaxError as exc:
+    except TemplateProblem as exc:
         text, filename = positions.text, positions.filename
         line, column = locate(positions.exact(), where) or (None, None)
         path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
