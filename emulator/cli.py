@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -75,6 +76,9 @@ async def serve(settings: Settings) -> None:
     site = web.TCPSite(runner, settings.host, settings.port)
     await site.start()
     port = runner.addresses[0][1]
+    if not gc.isenabled():  # paused by the launcher for start-up (emulator/launch.py)
+        gc.freeze()  # what start-up made lives as long as the process: never scan it again
+        gc.enable()
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     print(f"ZenMux emulator listening on http://{host}:{port}/api/v1", flush=True)
     stop = asyncio.Event()

@@ -3,6 +3,8 @@ sessions, the clock and its own OpenAPI description (`control/openapi.py`)."""
 
 from __future__ import annotations
 
+import gc
+
 from aiohttp import web
 
 from emulator.control.clock import get_clock, set_clock
@@ -35,6 +37,8 @@ async def health(request: web.Request) -> web.Response:
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
         "journal": {"entries": len(state.journal),
                     "file": None if state.journal_file is None else str(state.journal_file.path)},
+        # the launcher pauses the collector for start-up; serving must have it back (emulator/launch.py)
+        "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
     })
 
 

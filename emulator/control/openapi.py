@@ -198,7 +198,11 @@ OPENAPI: dict[str, Any] = {
                 "api_scenarios": {"type": "array", "items": {"type": "string"}},
                 "generation": {"type": "integer"}, "last_reload_error": {"type": ["string", "null"]},
                 "journal": {"type": "object", "properties": {
-                    "entries": {"type": "integer"}, "file": {"type": ["string", "null"]}}}}},
+                    "entries": {"type": "integer"}, "file": {"type": ["string", "null"]}}},
+                "collector": {"type": "object", "description": "Python's garbage collector: paused during "
+                              "start-up, on while serving; start-up's objects are frozen out of its scans",
+                              "properties": {"enabled": {"type": "boolean"},
+                                             "frozen_objects": {"type": "integer"}}}}},
             "Scenarios": {"type": "object", "properties": {
                 "generation": {"type": "integer"},
                 "sources": {"type": "array", "items": {"type": "object", "properties": {

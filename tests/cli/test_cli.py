@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -154,6 +155,17 @@ def test_the_console_script_serves_too(serve):
     with served.client() as client:
         assert chat(client, "x", model="acme/tiny-test").parse().choices[0].message.content == "tiny reply"
     assert served.stop(signal.SIGINT) == 0
+
+
+@pytest.mark.parametrize("launcher", [[str(CONSOLE_SCRIPT)], PYTHON_M], ids=["console script", "python -m"])
+def test_the_garbage_collector_is_back_on_once_serving(serve, launcher: list[str]):
+    """Start-up runs with the collector paused (emulator/launch.py); serving without it would leak cycles."""
+    served = serve([*launcher, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"]).wait_listening()
+    with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/_emulator/health", timeout=10) as response:
+        collector = json.loads(response.read())["collector"]
+    assert collector["enabled"] is True
+    assert collector["frozen_objects"] > 10_000  # start-up's objects, out of every later scan
+    assert served.stop() == 0
 
 
 def test_no_subcommand_means_serve(serve):
