@@ -7,9 +7,16 @@ it is also several times slower than libyaml.
 
 `load_yaml_fast` is the common case: libyaml's parser under the same safe constructor and checks,
 giving the data and only where each rule starts. It gives up (returns None) on anything it cannot
-vouch for: a syntax error, a duplicate key, an unsafe tag, deep nesting, or a construct that libyaml
-reads otherwise than PyYAML's scanner. The caller then runs `load_yaml`, which reports the problem
-exactly as it always has (or loads the file, should libyaml have been the stricter one).
+vouch for: a syntax error, a duplicate key, an unsafe tag, a value its tag cannot read, deep nesting,
+or a construct that libyaml reads otherwise than PyYAML's scanner. The caller then runs `load_yaml`,
+which reports the problem exactly as it always has (or loads the file, should libyaml have been the
+stricter one).
+
+Data nested deeper than `MAX_DEPTH` collections, in the source or through aliases, and a value that
+contains itself (a recursive alias) are refused, so that nothing downstream (validation, positions,
+the JSON of tool call arguments) recurses without bound; a value its tag cannot read (`!!bool tre`,
+`!!int x`, `!!timestamp nope`) is a problem like any other. `load_yaml` reports each at the node (or
+the alias) in question; `load_yaml_fast` leaves them to it.
 """
 
 from __future__ import annotations
@@ -18,8 +25,9 @@ import re
 from dataclasses import dataclass, field
 
 import yaml
-from yaml.composer import Composer
-from yaml.events import MappingStartEvent, ScalarEvent
+from yaml.composer import Composer, ComposerError
+from yaml.constructor import ConstructorError
+from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from emulator.errors import ScenarioError, ScenarioProblem
@@ -29,6 +37,12 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")  # what PyYAML counts as a line break
 _PLAIN_KEY = re.compile(r"[A-Za-z_][\w-]*\Z")
+
+MAX_DEPTH = 100
+"""Collections nested deeper than this, in the source or through an alias, are refused ("nesting
+deeper than 100 levels"). Scenario data is a handful of levels deep; the limit keeps PyYAML's composer
+(three Python frames a level) and whatever walks the data after it well within Python's recursion
+limit, and tool call arguments within orjson's (255 levels)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -48,15 +62,23 @@ _RESOLVERS = {
 
 
 class _Checks:
-    """What both loaders add to PyYAML's safe loading: no timestamp resolver (dates stay strings), and
-    duplicate keys noted instead of the last one silently kept."""
+    """What both loaders add to PyYAML's safe loading: no timestamp resolver (dates stay strings),
+    duplicate keys noted instead of the last one silently kept, and the nesting counted."""
 
     yaml_implicit_resolvers = _RESOLVERS
 
-    def _start_checks(self) -> None:
+    def _start_checks(self, text: str) -> None:
+        self._text = text
         self.duplicates: list[tuple[object, Node]] = []
         self._checked: set[int] = set()
         self.keys: dict[int, object] = {}  # id(key node) -> constructed key, reused by `_positions`
+        self._depth = 0  # the nodes being composed: collections enclosing the current node, and itself
+
+    # The composer calls `descend_resolver` before every node but an alias, `ascend_resolver` after
+    # it. They serve path resolvers, which no loader here has (PyYAML's own return at once then):
+    # each loader counts the nesting in its `descend_resolver` instead.
+    def ascend_resolver(self) -> None:
+        self._depth -= 1
 
     def flatten_mapping(self, node: MappingNode) -> None:
         # Every mapping passes here before merge keys rewrite `node.value`: check its own keys once.
@@ -73,16 +95,125 @@ class _Checks:
         super().flatten_mapping(node)  # type: ignore[misc]
 
 
+_CORE = "tag:yaml.org,2002:"
+_WHAT = {"bool": "a boolean", "int": "an integer", "float": "a number", "timestamp": "a timestamp"}
+_PARSE_FAILURES = ("invalid literal", "could not convert")  # int()'s and float()'s own "not a number"
+
+
 class _Loader(_Checks, yaml.SafeLoader):
-    """The pure-Python SafeLoader, with the checks: the reference every report is written against."""
+    """The pure-Python SafeLoader, with the checks: the reference every report is written against.
+
+    It also refuses, as a `ComposerError` where it stands, a collection more than `MAX_DEPTH` deep,
+    an alias that puts its value deeper than that, and a recursive alias; and a value its tag cannot
+    read as a `ConstructorError` at the node."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
-        self._start_checks()
+        self._start_checks(stream)
+        self._heights: dict[int, int] = {}  # id(anchored collection, or one inside it) -> its levels
+        self._measuring = 0  # anchored nodes being composed
+
+    def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            event = self.peek_event()  # the node's own, peeked already by the composer
+            if isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+                raise ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
+
+    def compose_node(self, parent: Node | None, index: object) -> Node:
+        event = self.peek_event()
+        if event.anchor is None and not self._measuring:  # neither an alias nor what one may repeat
+            return super().compose_node(parent, index)
+        if isinstance(event, AliasEvent):
+            node: Node = super().compose_node(parent, index)
+            if isinstance(node, ScalarNode):
+                return node
+            height = self._heights.get(id(node))
+            if height is None:  # the anchored collection is still being composed: it encloses its alias
+                raise ComposerError(None, None, f"recursive alias *{event.anchor}: the value would contain itself",
+                                    event.start_mark)
+            if self._depth + height > MAX_DEPTH:
+                raise ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels, through alias "
+                                    f"*{event.anchor}", event.start_mark)
+            return node
+        # An anchored node, or one inside it: what an alias may repeat, so measure how deep it nests.
+        self._measuring += 1
+        node = super().compose_node(parent, index)
+        self._measuring -= 1
+        if not isinstance(node, ScalarNode):
+            self._heights[id(node)] = 1 + max((self._heights.get(id(child), 0) for child in _children(node)),
+                                              default=0)
+        return node
+
+    def construct_object(self, node: Node, deep: bool = False) -> object:
+        # PyYAML's scalar constructors fail on a value their tag cannot read (`!!bool tre`: KeyError,
+        # `!!int x`: ValueError, `!!int` with nothing: IndexError, `!!timestamp nope`: AttributeError):
+        # make that a `ConstructorError` at the node, as every other construction fault is.
+        try:
+            return super().construct_object(node, deep)
+        except (yaml.YAMLError, RecursionError, MemoryError):
+            raise
+        except Exception as exc:
+            raise ConstructorError(None, None, self._unreadable(node, exc), node.start_mark) from exc
+
+    def _unreadable(self, node: Node, exc: Exception) -> str:
+        """"cannot read '!!bool tre': not a boolean", the node quoted as written (first line, shortened)."""
+        source = self._text[node.start_mark.index:node.end_mark.index].strip()
+        first = _LINE_BREAK.split(source, 1)[0].rstrip()
+        if first != source:
+            first += " ..."
+        shown = repr(first) if len(repr(first)) <= 60 else repr(first[:54] + " ...")
+        tag = node.tag.removeprefix(_CORE) if node.tag.startswith(_CORE) else None
+        what = _WHAT.get(tag or "", f"a value of {'!!' + tag if tag else node.tag}")
+        reason = f"cannot read {shown}: not {what}"
+        if isinstance(exc, ValueError) and not str(exc).startswith(_PARSE_FAILURES):
+            reason += f" ({str(exc).split(';')[0]})"  # a month 13; more than 4300 digits (not Python's advice)
+        return reason
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return node.value
+    if isinstance(node, MappingNode):
+        return [child for pair in node.value for child in pair]
+    return []
+
+
+class _TooDeep(Exception):
+    """`_alias_height` is past its limit, or on a recursive alias."""
+
+
+def _alias_height(anchored: list[Node], limit: int) -> int | None:
+    """How many collections deep the data of the deepest of `anchored` nests, aliases followed; None
+    past `limit` or on a recursive alias. Each node is measured once: for `load_yaml_fast`, which
+    has no marks to give and leaves the report to `load_yaml`."""
+    heights: dict[int, int] = {}
+    on_path: set[int] = set()
+
+    def measure(node: Node, depth: int) -> int:
+        key = id(node)
+        height = heights.get(key)
+        if height is not None:
+            return height
+        if key in on_path or depth > limit:
+            raise _TooDeep
+        on_path.add(key)
+        height = 0
+        for child in _children(node):
+            if not isinstance(child, ScalarNode):
+                height = max(height, measure(child, depth + 1))
+        on_path.discard(key)
+        heights[key] = height + 1
+        return height + 1
+
+    try:
+        return max((measure(node, 1) for node in anchored if not isinstance(node, ScalarNode)), default=0)
+    except _TooDeep:
+        return None
 
 
 _FAST_DEPTH = 64
-"""Nodes nested deeper than this are left to `load_yaml`, which then fails (or not) as it always did."""
+"""Nodes nested deeper than this are left to `load_yaml`, which then fails (past `MAX_DEPTH`) or loads."""
 
 
 class _FastBail(Exception):
@@ -101,16 +232,22 @@ if _CSafeLoader is not None:
         def __init__(self, stream: str) -> None:
             _CSafeLoader.__init__(self, stream)
             Composer.__init__(self)
-            self._text = stream
-            self._start_checks()
-            self._depth = 0
+            self._start_checks(stream)
+            self.deepest = 0  # the deepest node of the source, not following aliases
+            self.anchored: list[Node] = []  # what an alias may repeat
 
-        # The composer calls these around every node. They serve path resolvers, which no loader here
-        # has (PyYAML's own return at once then): watch the nesting and the scalars instead.
+        def compose_document(self) -> Node:
+            anchors = self.anchors  # filled while composing, replaced by an empty one at the end
+            node: Node = super().compose_document()
+            self.anchored = list(anchors.values())
+            return node
+
         def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
             self._depth += 1
-            if self._depth > _FAST_DEPTH:
-                raise _FastBail
+            if self._depth > self.deepest:
+                if self._depth > _FAST_DEPTH:
+                    raise _FastBail
+                self.deepest = self._depth
             event = self.peek_event()  # the node's own event, peeked already by the composer
             if current_node is not None and current_node.flow_style:
                 # In a flow collection libyaml ends a tag at `,[]` and reads a plain scalar on past
@@ -122,9 +259,6 @@ if _CSafeLoader is not None:
                     raise _FastBail  # a single-pair mapping in a flow sequence: `[a: b]`, `[? a]`
             if isinstance(event, ScalarEvent) and event.tag == "!":
                 raise _FastBail  # when empty, PyYAML reads it as null, libyaml as ""
-
-        def ascend_resolver(self) -> None:
-            self._depth -= 1
 
 
 def _mark(node: Node) -> tuple[int, int]:
@@ -151,7 +285,8 @@ def _positions(loader: _Loader, node: Node, memo: dict[int, PositionMap]) -> Pos
 
 
 def load_yaml(text: str, filename: str) -> tuple[object, PositionMap]:
-    """Parse one YAML document safely; raise `ScenarioError` on syntax errors, unsafe tags, duplicate keys."""
+    """Parse one YAML document safely; raise `ScenarioError` on syntax errors, unsafe tags, duplicate keys,
+    values their tag cannot read, nesting past `MAX_DEPTH` and recursive aliases."""
     loader = None
     try:
         loader = _Loader(text)
@@ -173,6 +308,9 @@ def load_yaml(text: str, filename: str) -> tuple[object, PositionMap]:
         line, column = len(before), len(before[-1]) + 1
         reason = f"unacceptable character #x{exc.character:04x}: {exc.reason}"
         raise ScenarioError([ScenarioProblem(filename, line, column, "", reason, snippet(text, line, column))]) from None
+    except RecursionError:  # `MAX_DEPTH` levels fit, unless the stack was nearly full already
+        problem = ScenarioProblem(filename, None, None, "", "nesting too deep to load here")
+        raise ScenarioError([problem]) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -189,8 +327,9 @@ def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
     `rules` key where each rule starts (what every loaded rule's line needs), nothing else.
 
     None when the source is not one this path vouches for — a syntax error, a duplicate key, an unsafe
-    tag, deep nesting, or any construct on which libyaml and PyYAML's scanner disagree: `load_yaml`
-    then decides, and reports whatever it finds exactly as it always has.
+    tag, a value its tag cannot read, deep nesting (in the source, or through aliases: measured only
+    when there are anchors), a recursive alias, or any construct on which libyaml and PyYAML's
+    scanner disagree: `load_yaml` then decides, and reports whatever it finds exactly as it always has.
     """
     if _CSafeLoader is None or _NOT_FAST.search(text, 1 if text.startswith("\ufeff") else 0):
         return None
@@ -200,6 +339,11 @@ def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
         node = loader.get_single_node()
         if node is None:
             return None, PositionMap(1, 1)
+        if loader.anchored:
+            # An alias stands no deeper than the source's deepest node; its value's levels go below.
+            height = _alias_height(loader.anchored, MAX_DEPTH)
+            if height is None or loader.deepest + height > MAX_DEPTH:
+                return None
         data = loader.construct_document(node)
         if loader.duplicates:
             return None

@@ -333,6 +333,21 @@ def test_validate_reports_file_line_and_snippet_for_a_broken_file(tmp_path: Path
     assert "Traceback" not in result.stderr
 
 
+def test_validate_reports_unreadable_values_and_deep_nesting_without_a_traceback(tmp_path: Path):
+    tags = tmp_path / "tags.yaml"
+    tags.write_text("rules:\n  - name: a\n    reply: {content: x}\n    stream: !!bool tre\n"
+                    "  - name: b\n    priority: !!int x\n    reply: {content: y}\n", encoding="utf-8")
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("rules:\n  - name: c\n    reply: {content: " + "[" * 3000 + "]" * 3000 + "}\n", encoding="utf-8")
+    result = run([*PYTHON_M, "validate", str(tmp_path)])
+    assert result.returncode == 1, result.stdout
+    assert f"{deep}:3:118: nesting deeper than 100 levels" in result.stderr
+    assert f"{tags}:4:13: cannot read '!!bool tre': not a boolean" in result.stderr
+    assert ">  4 |     stream: !!bool tre\n     |             ^" in result.stderr
+    assert "2 problem(s) found" in result.stderr  # a file's first YAML fault ends its reading
+    assert "Traceback" not in result.stderr
+
+
 def test_validate_a_missing_path_exits_1(tmp_path: Path):
     result = run([*PYTHON_M, "validate", str(tmp_path / "nope.yaml")])
     assert result.returncode == 1

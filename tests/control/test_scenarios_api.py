@@ -187,6 +187,38 @@ def test_a_bad_scenario_is_refused_with_located_problems_and_changes_nothing(mak
     assert ok(control(server, "GET", "health"))["api_scenarios"] == []
 
 
+def test_a_scenario_that_cannot_be_read_is_refused_with_its_place_not_a_500(make_server: MakeServer,
+                                                                             open_client: OpenClient):
+    server = make_server(FILE_RULES)
+    generation = server.state.registry.generation
+    unreadable = "rules:\n  - name: weather\n    reply: {content: sunny}\n    stream: !!bool tre\n"
+    error = error_of(control(server, "POST", "scenarios?name=tags", text=unreadable), 400, "invalid_scenario")
+    assert error["problems"] == [{"file": "api:tags", "line": 4, "column": 13, "path": "",
+                                  "reason": "cannot read '!!bool tre': not a boolean"}]
+    assert "api:tags:4:13: cannot read '!!bool tre'" in error["message"]
+
+    deep = '{"rules": [{"name": "deep", "reply": {"content": ' + "[" * 3000 + "]" * 3000 + "}}]}"
+    response = control(server, "POST", "scenarios?name=deep", text=deep, content_type="application/json")
+    [problem] = error_of(response, 400, "invalid_scenario")["problems"]
+    assert (problem["file"], problem["line"], problem["reason"]) == ("api:deep", 1, "nesting deeper than 100 levels")
+
+    ok(control(server, "POST", "scenarios?name=mine", text=API_RULES), 201)
+    error = error_of(control(server, "PUT", "scenarios/mine", text=unreadable), 400, "invalid_scenario")
+    assert error["problems"][0]["reason"] == "cannot read '!!bool tre': not a boolean"
+    assert server.state.registry.generation == generation + 1  # only the good scenario was loaded
+    assert ask(open_client(server), "weather").content == "sunny from the API"
+
+
+def test_a_reload_of_an_unreadable_file_keeps_the_last_good_set(make_server: MakeServer, open_client: OpenClient):
+    server = make_server(FILE_RULES)
+    scenario_file(server).write_text(FILE_RULES.replace("then: cycle", "then: cycle\n    priority: !!int x"),
+                                     encoding="utf-8")
+    error = error_of(control(server, "POST", "scenarios/reload"), 400, "invalid_scenario")
+    assert [(p["file"], p["line"], p["column"], p["reason"]) for p in error["problems"]] == [
+        (str(scenario_file(server)), 12, 15, "cannot read '!!int x': not an integer")]
+    assert ask(open_client(server), "hello").content == "file hello"
+
+
 def test_a_rule_name_taken_by_a_file_is_a_problem(make_server: MakeServer):
     server = make_server(FILE_RULES)
     clash = "rules:\n  - name: greet\n    reply: {content: again}\n"

@@ -160,6 +160,35 @@ async def test_registry_reload_with_a_broken_file_returns_false_and_keeps_curren
     assert registry.current.scenarios.rules[0].replies[0].content == "v2"
 
 
+@pytest.mark.parametrize(("broken", "where", "reason"), [
+    ("rules:\n  - name: answer\n    reply: {content: v2}\n    stream: !!bool tre\n", (4, 13),
+     "cannot read '!!bool tre': not a boolean"),
+    ("rules:\n  - name: answer\n    reply: {content: v2}\n    priority: !!int x\n", (4, 15),
+     "cannot read '!!int x': not an integer"),
+    ("rules:\n  - name: answer\n    reply: {content: " + "[" * 5000 + "]" * 5000 + "}\n", (3, 22 + 100 - 4),
+     "nesting deeper than 100 levels"),
+], ids=["bad boolean", "bad integer", "deep nesting"])
+async def test_registry_reload_with_an_unreadable_file_keeps_the_last_good_set(
+        tmp_path: Path, broken: str, where: tuple[int, int], reason: str):
+    path = tmp_path / "s.yaml"
+    path.write_text(rules("v1"), encoding="utf-8")
+    registry = ScenarioRegistry([tmp_path])
+    await registry.load()
+    current = registry.current
+
+    path.write_text(broken, encoding="utf-8")
+    assert await registry.reload() is False
+    assert registry.current is current
+    assert registry.generation == 1
+    assert registry.last_error is not None
+    assert [(p.file, (p.line, p.column), p.reason) for p in registry.last_error.problems] == [
+        (str(path), where, reason)]
+
+    path.write_text(rules("v2"), encoding="utf-8")
+    assert await registry.reload() is True
+    assert registry.current.scenarios.rules[0].replies[0].content == "v2"
+
+
 async def test_registry_first_load_raises_on_a_broken_file(tmp_path: Path):
     (tmp_path / "s.yaml").write_text(textwrap.dedent(BROKEN), encoding="utf-8")
     registry = ScenarioRegistry([tmp_path])

@@ -253,6 +253,20 @@ LEFT_TO_THE_REFERENCE = {
     "unsafe tag": "rules: !!python/name:os.system\n",
     "alias to nothing": "rules: [*nothing]\n",
     "multiple documents": "rules: []\n---\nrules: []\n",
+    "a boolean its tag cannot read": "rules:\n  - name: a\n    reply: {content: x}\n    stream: !!bool tre\n",
+    "an integer its tag cannot read": "rules:\n  - name: a\n    priority: !!int x\n    reply: {content: x}\n",
+    "a number its tag cannot read": "rules:\n  - name: a\n    reply: {content: x, delay_ms: !!float abc}\n",
+    "a timestamp its tag cannot read": "rules:\n  - name: a\n    reply: {content: !!timestamp nope}\n",
+    "an empty integer": "rules:\n  - name: a\n    priority: !!int\n    reply: {content: x}\n",
+    "bad base64": "rules:\n  - name: a\n    reply: {content: !!binary abc}\n",
+    "nesting past the limit": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n"
+                              "          arguments: {deep: " + "[" * 300 + "]" * 300 + "}\n",
+    "nesting past the limit through aliases": "rules:\n  - name: a\n    reply:\n      tool_calls:\n"
+                                              "        - name: f\n          arguments:\n            l0: &l0 [x]\n"
+                                              + "".join(f"            l{i}: &l{i} [*l{i - 1}]\n" for i in range(1, 99)),
+    "recursive alias": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n"
+                       "          arguments: &x {self: *x}\n",
+    "recursive merge": "rules:\n  - &r\n    <<: *r\n    name: a\n    reply: {content: x}\n",
 }
 
 
@@ -260,6 +274,34 @@ LEFT_TO_THE_REFERENCE = {
 def test_what_libyaml_cannot_vouch_for_is_left_to_the_reference(monkeypatch: pytest.MonkeyPatch, text: str):
     assert load_yaml_fast(text) is None
     _same_as_reference(monkeypatch, text)
+
+
+@pytest.mark.parametrize(("name", "where", "reason"), [
+    ("a boolean its tag cannot read", (4, 13), "cannot read '!!bool tre': not a boolean"),
+    ("an integer its tag cannot read", (3, 15), "cannot read '!!int x': not an integer"),
+    ("a number its tag cannot read", (3, 35), "cannot read '!!float abc': not a number"),
+    ("a timestamp its tag cannot read", (3, 22), "cannot read '!!timestamp nope': not a timestamp"),
+    ("an empty integer", (3, 15), "cannot read '!!int': not an integer"),
+    ("bad base64", (3, 22), "failed to decode base64 data: Incorrect padding"),
+    ("nesting past the limit", (6, 29 + 100 - 7), "nesting deeper than 100 levels"),  # `arguments` is at 7
+    ("nesting past the limit through aliases", (100, 24), "nesting deeper than 100 levels, through alias *l92"),
+    ("recursive alias", (6, 32), "recursive alias *x: the value would contain itself"),
+    ("recursive merge", (3, 9), "recursive alias *r: the value would contain itself"),
+])
+def test_what_the_fast_path_leaves_is_reported_where_it_stands(tmp_path: Path, name: str, where: tuple[int, int],
+                                                               reason: str):
+    path = tmp_path / "bad.yaml"
+    path.write_text(LEFT_TO_THE_REFERENCE[name], encoding="utf-8")
+    [problem] = problems(lambda: loader.load_paths([path]))
+    assert problem[:5] == (str(path), *where, "", reason)
+
+
+def test_aliases_within_the_limit_stay_on_the_fast_path():
+    chain = "".join(f"  l{i}: &l{i} [*l{i - 1}]\n" for i in range(1, 30))
+    text = "settings: {}\nx:\n  l0: &l0 [x]\n" + chain + "rules:\n  - &r {name: a, reply: {content: x}}\n  - *r\n"
+    fast = load_yaml_fast(text)
+    assert fast is not None
+    assert fast[0] == load_yaml(text, "f.yaml")[0]
 
 
 def test_duplicate_keys_are_still_refused_where_they_stand(tmp_path: Path):

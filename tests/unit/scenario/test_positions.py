@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Literal
 
 import pydantic
@@ -9,7 +10,7 @@ import pytest
 
 from emulator.errors import ScenarioError
 from emulator.scenario.located import problems_from_validation_error
-from emulator.scenario.positions import dotted, load_yaml, locate, snippet
+from emulator.scenario.positions import MAX_DEPTH, dotted, load_yaml, locate, snippet
 
 SCENARIO = """\
 name: demo
@@ -258,3 +259,124 @@ def test_root_prefixes_paths():
     )
     assert (problem.line, problem.column, problem.path) == (3, 13, "scenario.rules[0].name")
     assert problem.reason == "Input should be a valid string, got 5"
+
+
+# A value its tag cannot read, and nesting without bound, are problems like any other: located, never
+# the constructor's own KeyError / ValueError / IndexError / AttributeError, nor a RecursionError.
+
+UNREADABLE = {
+    "bool": ("a: !!bool tre\n", (1, 4), "cannot read '!!bool tre': not a boolean"),
+    "int": ("a: !!int x\n", (1, 4), "cannot read '!!int x': not an integer"),
+    "int, nothing": ("a: !!int\n", (1, 4), "cannot read '!!int': not an integer"),
+    "int, only a sign": ("a: !!int +\n", (1, 4), "cannot read '!!int +': not an integer"),
+    "int, a fraction": ("a: [1, !!int 1.5]\n", (1, 8), "cannot read '!!int 1.5': not an integer"),
+    "int, plain hex without digits": ("a: 0x_\n", (1, 4), "cannot read '0x_': not an integer"),
+    "float": ("a: !!float abc\n", (1, 4), "cannot read '!!float abc': not a number"),
+    "float, empty": ("a: !!float ''\n", (1, 4), "cannot read \"!!float ''\": not a number"),
+    "timestamp": ("a: !!timestamp nope\n", (1, 4), "cannot read '!!timestamp nope': not a timestamp"),
+    "timestamp, no such month": ("a: !!timestamp 2024-13-01\n", (1, 4),
+                                 "cannot read '!!timestamp 2024-13-01': not a timestamp (month must be in 1..12)"),
+    "verbatim tag": ("a: !<tag:yaml.org,2002:bool> tre\n", (1, 4),
+                     "cannot read '!<tag:yaml.org,2002:bool> tre': not a boolean"),
+    "tag shorthand of a %TAG directive": ("%TAG !y! tag:yaml.org,2002:\n---\na: !y!int x\n", (3, 4),
+                                          "cannot read '!y!int x': not an integer"),
+    "a key": ("? !!bool maybe\n: 1\n", (1, 3), "cannot read '!!bool maybe': not a boolean"),
+    "a block scalar": ("a: !!int |\n  12x\n  more\n", (1, 4), "cannot read '!!int | ...': not an integer"),
+    "an integer too long to convert": ("a: " + "1" * 5000 + "\n", (1, 4),
+                                       f"cannot read '{'1' * 54} ...': not an integer (Exceeds the limit (4300 "
+                                       "digits) for integer string conversion: value has 5000 digits)"),
+    # PyYAML's own ConstructorError already: pinned so that it stays a located problem.
+    "binary, bad padding": ("a: !!binary abc\n", (1, 4), "failed to decode base64 data: Incorrect padding"),
+}
+
+
+@pytest.mark.parametrize(("text", "where", "reason"), UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_a_value_its_tag_cannot_read_is_located(text: str, where: tuple[int, int], reason: str):
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "tags.yaml")
+    [problem] = caught.value.problems
+    assert (problem.file, (problem.line, problem.column), problem.path, problem.reason) == (
+        "tags.yaml", where, "", reason)
+    assert f"\n     | {' ' * (where[1] - 1)}^" in problem.snippet
+
+
+def test_the_problem_points_at_the_offending_node_among_good_ones():
+    text = ("rules:\n  - name: a\n    reply: {content: x}\n    stream: !!bool true\n"
+            "  - name: b\n    stream: !!bool tre\n")
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "tags.yaml")
+    [problem] = caught.value.problems
+    assert str(problem) == "tags.yaml:6:13: cannot read '!!bool tre': not a boolean"
+    assert ">  6 |     stream: !!bool tre\n     |             ^" in problem.snippet
+
+
+def _nested(levels: int) -> str:
+    return "a: " + "[" * levels + "]" * levels + "\n"
+
+
+def test_nesting_up_to_the_limit_loads():
+    data, positions = load_yaml(_nested(MAX_DEPTH - 1), "deep.yaml")  # the top-level mapping is one level
+    assert locate(positions, ("a",) + (0,) * (MAX_DEPTH - 2)) == (1, 3 + MAX_DEPTH - 1)
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    (_nested(MAX_DEPTH), (1, 4 + MAX_DEPTH - 1)),  # the first collection past the limit
+    (_nested(100_000), (1, 4 + MAX_DEPTH - 1)),
+    ("a: " + "{k: " * 5000 + "1" + "}" * 5000 + "\n", (1, 4 + 4 * (MAX_DEPTH - 1))),
+    ("a:\n" + "".join(f"{'  ' * (i + 1)}k{i}:\n" for i in range(MAX_DEPTH + 50)), (MAX_DEPTH + 1, 2 * MAX_DEPTH + 1)),
+    ("".join(f"{'  ' * i}- \n" for i in range(3000)) + " " * 6000 + "x\n", (MAX_DEPTH + 1, 2 * MAX_DEPTH + 1)),
+], ids=["flow", "flow, 100,000 levels", "flow mappings", "block mappings", "block sequences"])
+def test_nesting_past_the_limit_is_located(text: str, where: tuple[int, int]):
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "deep.yaml")
+    [problem] = caught.value.problems
+    assert ((problem.line, problem.column), problem.reason) == (where, f"nesting deeper than {MAX_DEPTH} levels")
+
+
+def _alias_chain(links: int) -> str:
+    """`l0: &l0 [x]`, `l1: &l1 [*l0]`, ...: each link one level deeper than the one before."""
+    return "l0: &l0 [x]\n" + "".join(f"l{i}: &l{i} [*l{i - 1}]\n" for i in range(1, links))
+
+
+def test_nesting_through_aliases_counts_too():
+    data, _ = load_yaml(_alias_chain(MAX_DEPTH - 1), "chain.yaml")
+    assert len(data) == MAX_DEPTH - 1
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(_alias_chain(MAX_DEPTH), "chain.yaml")
+    [problem] = caught.value.problems
+    # `l99: &l99 [*l98]`: the alias, at level 2, brings 99 more.
+    assert (problem.line, problem.column) == (MAX_DEPTH, len(f"l{MAX_DEPTH - 1}: &l{MAX_DEPTH - 1} [") + 1)
+    assert problem.reason == f"nesting deeper than {MAX_DEPTH} levels, through alias *l{MAX_DEPTH - 2}"
+
+
+def test_an_alias_bomb_is_shallow_and_loads():
+    text = "a: &a [x, x]\n" + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+    data, positions = load_yaml(text, "bomb.yaml")
+    assert locate(positions, ("i", 2, 0, 1, 0, 0, 0, 0, 0, 1)) == (1, 11)
+
+
+@pytest.mark.parametrize(("text", "where", "anchor"), [
+    ("a: &x [1, *x]\n", (1, 11), "x"),
+    ("a: &x {self: *x}\n", (1, 14), "x"),
+    ("a: &outer\n  inner: &inner\n    - *outer\n", (3, 7), "outer"),
+    ("a: &m\n  <<: *m\n", (2, 7), "m"),
+])
+def test_a_recursive_alias_is_refused_where_it_stands(text: str, where: tuple[int, int], anchor: str):
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "loop.yaml")
+    [problem] = caught.value.problems
+    assert ((problem.line, problem.column), problem.reason) == (
+        where, f"recursive alias *{anchor}: the value would contain itself")
+
+
+def test_a_stack_already_nearly_full_is_a_problem_not_a_recursion_error():
+    def at_depth(frames: int) -> object:
+        return at_depth(frames - 1) if frames else load_yaml(_nested(MAX_DEPTH - 1), "deep.yaml")
+
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    with pytest.raises(ScenarioError) as caught:
+        at_depth(sys.getrecursionlimit() - depth - 60)  # room to start loading, not for 99 levels
+    [problem] = caught.value.problems
+    assert (problem.file, problem.line, problem.reason) == ("deep.yaml", None, "nesting too deep to load here")
