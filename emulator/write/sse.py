@@ -45,10 +45,16 @@ async def pause(response: web.StreamResponse, seconds: float, keepalive_s: float
 async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s: float,
                       outcome: StreamOutcome, stopping: Callable[[], bool]) -> bool:
     """Write the events with their waits and the scripted fault; once the server is stopping, the
-    rest go out at once. False when the stream must end without its closing bytes."""
+    rest go out at once. False when the stream must end without its closing bytes.
+
+    The waits make a schedule counted from the first wait: an event sent late (a busy loop, a
+    slow client) does not push back the ones after it, as an upstream's generation does not slow
+    down for a busy gateway, so a stream lasts what its scenario says."""
     events = plan.events or []
     fault = plan.stream_fault
     hurry = False
+    clock = asyncio.get_running_loop().time
+    due = clock()
     for i, event in enumerate(events):
         wait = plan.waits[i] if i < len(plan.waits) else 0.0
         if fault is not None and i == plan.fault_at:
@@ -62,12 +68,14 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
                 await response.write(plan.fault_event)
             else:  # stall
                 wait += fault.stall_ms / 1000
-        if wait > 0 and not hurry:
+        due += wait
+        delay = due - clock()
+        if delay > 0 and not hurry:
             try:
-                if wait <= keepalive_s:  # the usual case, without pause()'s extra coroutine per event
-                    await asyncio.sleep(wait)
+                if delay <= keepalive_s:  # the usual case, without pause()'s extra coroutine per event
+                    await asyncio.sleep(delay)
                 else:
-                    await pause(response, wait, keepalive_s)
+                    await pause(response, delay, keepalive_s)
             except asyncio.CancelledError:
                 if not stopping():
                     raise
