@@ -3,6 +3,7 @@ scenarios at run time; re-read the files now."""
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -10,10 +11,12 @@ from aiohttp import web
 
 from emulator.control.wire import json_response, not_found, problems_response, query
 from emulator.errors import RequestRejected, ScenarioError, invalid_params
-from emulator.keys import STATE
+from emulator.keys import ENTRY, STATE
 from emulator.scenario.compiled import CompiledRule, ScenarioSet
-from emulator.scenario.registry import API_PREFIX, ScenarioRegistry, SourceExists, UnknownSource
+from emulator.scenario.registry import API_PREFIX, LoadFailed, ScenarioRegistry, SourceExists, UnknownSource
 from emulator.sessions import Session
+
+log = logging.getLogger("emulator.scenarios")
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SCENARIO_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "application/json"})
@@ -89,6 +92,16 @@ async def _scenario_text(request: web.Request) -> str:
         raise invalid_params(f"Request body is not UTF-8: {exc}") from None
 
 
+def _failed(request: web.Request, what: str) -> RequestRejected:
+    """The 500 of a scenario change that failed unexpectedly (call it while handling the exception):
+    the traceback logged under the request's id, the answer without internals, as the envelope
+    middleware answers any other unexpected failure."""
+    request_id = request[ENTRY].request_id
+    log.exception("%s: failed unexpectedly while answering request %s", what, request_id)
+    return RequestRejected(500, "internal_server_error", f"{what}: the emulator failed unexpectedly; see its log "
+                           f"for request {request_id}. The scenarios in force are unchanged")
+
+
 def _loaded(name: str, scenarios: ScenarioSet, generation: int) -> dict[str, Any]:
     source = API_PREFIX + name
     rules = sorted((r for r in scenarios.rules if r.source == source), key=lambda r: r.order)
@@ -107,6 +120,8 @@ async def _put(request: web.Request, name: str, *, replace: bool) -> web.Respons
         raise _unknown(name) from None
     except ScenarioError as exc:
         return problems_response(exc, f"Scenario {name!r} was not loaded")
+    except Exception:
+        raise _failed(request, f"Scenario {name!r} was not loaded") from None
     return json_response(_loaded(name, scenarios, registry.generation), status=200 if replace else 201)
 
 
@@ -135,6 +150,8 @@ async def remove_scenario(request: web.Request) -> web.Response:
         raise _unknown(name) from None
     except ScenarioError as exc:
         return problems_response(exc, f"Scenario {name!r} could not be removed")
+    except Exception:
+        raise _failed(request, f"Scenario {name!r} was not removed") from None
     return json_response({"removed": name, "generation": registry.generation, "rules": len(scenarios.rules)})
 
 
@@ -143,6 +160,9 @@ async def reload_scenarios(request: web.Request) -> web.Response:
     registry = request.app[STATE].registry
     if not await registry.reload():
         error = registry.last_error or ScenarioError([])
+        if isinstance(error, LoadFailed):  # logged with its traceback by the registry
+            raise RequestRejected(500, "internal_server_error", "The scenario files were not reloaded: the emulator "
+                                  "failed unexpectedly; see its log. The last good scenarios stay in force")
         return problems_response(error, "The scenario files have problems; the last good scenarios stay in force")
     return json_response({"reloaded": True, "generation": registry.generation, "files": registry.file_names,
                           "rules": len(registry.current.scenarios.rules)})

@@ -82,13 +82,17 @@ def compile_template(source: str) -> Any:
     env = _env()
     try:
         tree = env.parse(source)
+        for node in tree.find_all(nodes.Getattr):
+            if isinstance(node.node, nodes.Name) and node.node.name == "fake" and node.attr not in FAKE_GENERATORS:
+                raise TemplateProblem(
+                    f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}")
+        return env.from_string(tree)
     except TemplateSyntaxError as exc:
         raise TemplateProblem(exc.message or str(exc)) from None
-    for node in tree.find_all(nodes.Getattr):
-        if isinstance(node.node, nodes.Name) and node.node.name == "fake" and node.attr not in FAKE_GENERATORS:
-            raise TemplateProblem(
-                f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}")
-    return env.from_string(tree)
+    except (RecursionError, MemoryError, SyntaxError):
+        # Jinja parses and compiles recursively: some hundred nested parentheses, operators or blocks
+        # exhaust Python's stack, or the nesting of the Python code it generates.
+        raise TemplateProblem("the template nests too deeply to compile") from None
 
 
 class SeededFake:

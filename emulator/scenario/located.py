@@ -12,6 +12,7 @@ import pydantic
 
 from emulator.errors import ScenarioProblem
 from emulator.scenario.positions import KeyPath, PositionMap, dotted, locate, snippet
+from emulator.scenario.schema import NOT_JSON
 
 _NO_DATA = object()
 # Loc segments pydantic adds for unions and validators when the validated data is not at hand.
@@ -83,7 +84,7 @@ def _reason(error: dict, model: type[pydantic.BaseModel] | None) -> str:
     message = error["msg"]
     for prefix in _PREFIXES:
         message = message.removeprefix(prefix)
-    if isinstance(value, (str, int, float, bool)) and kind not in ("value_error", "assertion_error"):
+    if isinstance(value, (str, int, float, bool)) and kind not in ("value_error", "assertion_error", NOT_JSON):
         shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
         message += f", got {shown}"
     return message
@@ -103,13 +104,15 @@ def problems_from_validation_error(
 
     `data` is what was validated (the value at `root`); with it, loc segments that are not real keys
     are dropped exactly, without it by their look. `model` (the validated class) enables
-    "did you mean" suggestions for unknown keys.
+    "did you mean" suggestions for unknown keys. A validator that finds the fault inside its field's
+    value gives the path below the field as `at` in the error's context (and `key`: the fault is
+    that path's last key), as the schema's `json_data` does.
     """
     problems: dict[tuple[str, str], tuple[tuple[int, int], ScenarioProblem]] = {}
     for error in exc.errors(include_url=False):
-        kind = error["type"]
-        path = root + _real_path(tuple(error["loc"]), data, kind == "missing")
-        line, column = locate(positions, path, key=kind == "extra_forbidden")
+        kind, context = error["type"], error.get("ctx") or {}
+        path = root + _real_path(tuple(error["loc"]), data, kind == "missing") + tuple(context.get("at", ()))
+        line, column = locate(positions, path, key=kind == "extra_forbidden" or context.get("key") is True)
         reason = _reason(error, model)
         problem = ScenarioProblem(filename, line, column, dotted(path), reason, snippet(text, line, column))
         # Union members repeat a fault; keep it once, with the fullest wording (a "did you mean").

@@ -17,6 +17,11 @@ contains itself (a recursive alias) are refused, so that nothing downstream (val
 the JSON of tool call arguments) recurses without bound; a value its tag cannot read (`!!bool tre`,
 `!!int x`, `!!timestamp nope`) is a problem like any other. `load_yaml` reports each at the node (or
 the alias) in question; `load_yaml_fast` leaves them to it.
+
+Scalars are also kept to what a JSON reply can carry, since any of them may end up in one: an integer
+beyond 64 bits is refused, and so is a lone UTF-16 surrogate from an escape (`"\\ud800"`), which is no
+character and cannot be sent as UTF-8; an escaped surrogate pair (`"\\ud83d\\ude00"`, as JSON writers
+escape characters past U+FFFF) is joined into the one character it stands for, as JSON reads it.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from dataclasses import dataclass, field
 
 import yaml
 from yaml.composer import Composer, ComposerError
-from yaml.constructor import ConstructorError
+from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -35,8 +40,17 @@ from emulator.errors import ScenarioError, ScenarioProblem
 KeyPath = tuple["str | int", ...]
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_INT_TAG = "tag:yaml.org,2002:int"
+_STR_TAG = "tag:yaml.org,2002:str"
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")  # what PyYAML counts as a line break
 _PLAIN_KEY = re.compile(r"[A-Za-z_][\w-]*\Z")
+
+INT64 = (-2**63, 2**63 - 1)
+"""The integers a scenario may hold: what every JSON reader takes (orjson, which writes the replies,
+stops at 64 bits too)."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
 
 MAX_DEPTH = 100
 """Collections nested deeper than this, in the source or through an alias, are refused ("nesting
@@ -61,11 +75,42 @@ _RESOLVERS = {
 }
 
 
+def _shown(text: str, node: Node) -> str:
+    """The node quoted as written: its first line, shortened."""
+    source = text[node.start_mark.index:node.end_mark.index].strip()
+    first = _LINE_BREAK.split(source, 1)[0].rstrip()
+    if first != source:
+        first += " ..."
+    return repr(first) if len(repr(first)) <= 60 else repr(first[:54] + " ...")
+
+
+def _construct_int(loader: _Checks, node: ScalarNode) -> int:
+    value: int = SafeConstructor.construct_yaml_int(loader, node)  # type: ignore[arg-type]
+    if not INT64[0] <= value <= INT64[1]:
+        raise ConstructorError(None, None, f"integer {_shown(loader._text, node)} is beyond 64 bits: "
+                               "JSON replies carry -2**63 to 2**63-1", node.start_mark)
+    return value
+
+
+def _construct_str(loader: _Checks, node: ScalarNode) -> str:
+    value: str = SafeConstructor.construct_yaml_str(loader, node)  # type: ignore[arg-type]
+    if value.isascii() or not _SURROGATE.search(value):
+        return value
+    lone = _LONE_SURROGATE.search(value)
+    if lone is not None:
+        raise ConstructorError(None, None, f"\\u{ord(lone.group()):04x} is half of a surrogate pair: alone it is "
+                               "not a character and cannot be sent as UTF-8", node.start_mark)
+    return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")  # each pair joined into its character
+
+
 class _Checks:
     """What both loaders add to PyYAML's safe loading: no timestamp resolver (dates stay strings),
-    duplicate keys noted instead of the last one silently kept, and the nesting counted."""
+    duplicate keys noted instead of the last one silently kept, the nesting counted, and integers and
+    strings kept to what JSON can carry (64 bits; surrogate pairs joined, lone ones refused)."""
 
     yaml_implicit_resolvers = _RESOLVERS
+    yaml_constructors = {**yaml.SafeLoader.yaml_constructors, _INT_TAG: _construct_int, _STR_TAG: _construct_str}
+    _text: str
 
     def _start_checks(self, text: str) -> None:
         self._text = text
@@ -158,11 +203,7 @@ class _Loader(_Checks, yaml.SafeLoader):
 
     def _unreadable(self, node: Node, exc: Exception) -> str:
         """"cannot read '!!bool tre': not a boolean", the node quoted as written (first line, shortened)."""
-        source = self._text[node.start_mark.index:node.end_mark.index].strip()
-        first = _LINE_BREAK.split(source, 1)[0].rstrip()
-        if first != source:
-            first += " ..."
-        shown = repr(first) if len(repr(first)) <= 60 else repr(first[:54] + " ...")
+        shown = _shown(self._text, node)
         tag = node.tag.removeprefix(_CORE) if node.tag.startswith(_CORE) else None
         what = _WHAT.get(tag or "", f"a value of {'!!' + tag if tag else node.tag}")
         reason = f"cannot read {shown}: not {what}"

@@ -43,6 +43,15 @@ class SourceExists(LookupError):
     """A scenario was already loaded through the control API under this name."""
 
 
+class LoadFailed(Exception):
+    """Loading the scenarios failed unexpectedly: a fault of the emulator, not of the sources (those
+    are `ScenarioError`s). Its traceback is in the log; its message tells no internals."""
+
+    def __init__(self) -> None:
+        super().__init__("the emulator failed unexpectedly while loading the scenario files; "
+                         "the last good scenarios stay in force (the traceback is in its log)")
+
+
 class ScenarioRegistry:
     """Holds the current `Loaded`, built from the files' last good texts followed by the API's
     sources in the order they were added. A change that fails to build changes nothing."""
@@ -50,8 +59,9 @@ class ScenarioRegistry:
     def __init__(self, paths: Sequence[Path]) -> None:
         self.paths = list(paths)
         self.current = Loaded.of(ScenarioSet())
-        self.last_error: ScenarioError | None = None
-        """The problems of the last file reload, None once the files load again."""
+        self.last_error: ScenarioError | LoadFailed | None = None
+        """Why the last file reload failed (the files' problems, or a fault of the emulator's own),
+        None once the files load again."""
         self.generation = 0
         self._files: tuple[Source, ...] = ()
         self._api: dict[str, str] = {}
@@ -81,12 +91,19 @@ class ScenarioRegistry:
         self._log_loaded()
 
     async def reload(self) -> bool:
-        """Read the files again; on failure keep the last good set. Whether the new set is in force."""
+        """Read the files again; on failure keep the last good set. Whether the new set is in force.
+
+        It never raises (but for cancellation): the file watcher calls it for as long as the server
+        runs, so an unexpected failure is logged with its traceback and kept as `last_error` too."""
         try:
             await self._reload_files()
         except ScenarioError as exc:
             self.last_error = exc
             log.error("scenario reload failed; keeping the last good scenarios:\n%s", exc.render())
+            return False
+        except Exception:
+            self.last_error = LoadFailed()
+            log.exception("scenario reload failed unexpectedly; keeping the last good scenarios")
             return False
         self._log_loaded()
         return True

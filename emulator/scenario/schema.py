@@ -1,17 +1,93 @@
 """Pydantic models of a scenario file: `settings`, `models` and `rules`.
 
 Every model forbids unknown keys so a typo fails at load with its line, not at request time.
-The field descriptions are the scenario reference; README.md repeats them with examples.
+Numbers are finite (JSON has no NaN or Infinity), and free-form values that a reply sends as JSON
+(tool call `arguments`) are JSON data only. The field descriptions are the scenario reference;
+README.md repeats them with examples.
 """
 
 from __future__ import annotations
 
+import datetime
+import math
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, NonNegativeInt, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
-_STRICT = ConfigDict(extra="forbid", frozen=True)
+_STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+NOT_JSON = "not_json"
+"""The pydantic error type of a value that JSON cannot carry; its context gives `at`, the path of the
+fault below the field, and `key`, whether the fault is that path's last key rather than a value."""
+
+_KEY_KINDS = ((bool, "a boolean (YAML reads yes, no, on and off as booleans too)"), (int, "a number"),
+              (float, "a number"), (type(None), "null"), (datetime.date, "a timestamp"))
+
+
+def _not_json_key(key: object) -> str:
+    kind = next((what for cls, what in _KEY_KINDS if isinstance(key, cls)), f"a {type(key).__name__}")
+    return f"not JSON: key {key!r} is {kind}, but JSON object keys are strings; quote it"
+
+
+def _not_json_value(value: object) -> str:
+    if isinstance(value, float):
+        return (f"not JSON: {value!r} has no JSON form (JSON numbers are finite); "
+                "arguments given as a string are sent as written")
+    if isinstance(value, (bytes, bytearray)):
+        what, instead = "binary data (!!binary)", "a string"
+    elif isinstance(value, (set, frozenset)):
+        what, instead = "a set (!!set)", "a list"
+    elif isinstance(value, datetime.date):
+        what, instead = "a timestamp (!!timestamp)", "a string"
+    elif isinstance(value, tuple):
+        what, instead = "a pair (!!omap, !!pairs)", "a mapping"
+    else:
+        what, instead = f"a {type(value).__name__}", "JSON data"
+    return f"not JSON: {what} cannot be sent in a JSON reply; write {instead}"
+
+
+def _json_fault(value: object, at: tuple[object, ...]) -> tuple[tuple[object, ...], str, bool] | None:
+    """The first value (or key) in document order that JSON cannot carry: (its path, why, is a key)."""
+    if value is None or isinstance(value, (str, int)):  # bool is an int
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (at, _not_json_value(value), False)
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if (fault := _json_fault(item, (*at, i))) is not None:
+                return fault
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return (*at, key), _not_json_key(key), True
+            if (fault := _json_fault(item, (*at, key))) is not None:
+                return fault
+        return None
+    return at, _not_json_value(value), False
+
+
+def json_data(value: Any) -> Any:
+    """Refuse, located below the field, any value JSON cannot carry: JSON data is strings, finite
+    numbers, booleans, null, lists and mappings with string keys (integers stay within 64 bits and
+    strings within Unicode at load: see `positions`)."""
+    fault = _json_fault(value, ())
+    if fault is not None:
+        at, reason, is_key = fault
+        raise PydanticCustomError(NOT_JSON, "{reason}", {"reason": reason, "at": at, "key": is_key})
+    return value
 
 
 class TextMatch(BaseModel):
@@ -152,7 +228,7 @@ class ToolCallSpec(BaseModel):
 
     name: str = Field(min_length=1)
     type: Literal["function", "custom"] = "function"
-    arguments: dict[str, Any] | list[Any] | str | None = Field(
+    arguments: Annotated[dict[str, Any] | list[Any] | str | None, BeforeValidator(json_data)] = Field(
         None, description="a mapping (sent as a JSON string) or a raw string, sent as is")
     input: str | None = Field(None, description="the input of a custom tool call")
     id: str | None = Field(None, description="default: deterministic, in the model family's style")
@@ -218,6 +294,13 @@ class RawReply(BaseModel):
     content_type: str = "application/json"
     body: str = ""
     headers: Headers | None = None
+
+    @field_validator("content_type")
+    @classmethod
+    def _sendable(cls, value: str) -> str:
+        if not HEADER_VALUE.match(value):
+            raise ValueError("content_type must be printable ASCII without line breaks")
+        return value
 
 
 class Fault(BaseModel):

@@ -335,3 +335,42 @@ def test_turn_counts_assistant_messages(server, session):
     response = post(server, {"model": GPT5, "messages": messages}, session=session)
     assert response.headers.get(RULE_HEADER) == "third-turn"
     assert message_of(response)["content"] == "third turn"
+
+
+# --- JSON arguments as written: every JSON value the loader takes reaches the client unchanged ------------
+
+JSON_ARGUMENTS = r"""
+rules:
+  - name: json-arguments
+    reply:
+      tool_calls:
+        - name: lookup_order
+          arguments:
+            city: "Zürich 東京 😀"
+            escaped: "\u00e9 \ud83c\udf89"
+            when: 2024-05-01
+            numbers: [0, -7, 2.5, 9223372036854775807, -9223372036854775808]
+            flags: [true, false]
+            nothing: null
+            nested: {list: [[], {}, [{a: [1]}]]}
+            "1": quoted key
+      stream: {argument_chars: 7}
+"""
+SENT = ('{"city":"Zürich 東京 😀","escaped":"é 🎉","when":"2024-05-01",'
+        '"numbers":[0,-7,2.5,9223372036854775807,-9223372036854775808],"flags":[true,false],"nothing":null,'
+        '"nested":{"list":[[],{},[{"a":[1]}]]},"1":"quoted key"}')
+
+
+def test_json_arguments_reach_the_sdk_byte_for_byte(make_server, open_client, session):
+    client = open_client(make_server(JSON_ARGUMENTS), session)
+    completion = client.chat.completions.create(model=GPT5, messages=[USER], tools=[LOOKUP])
+    [call] = completion.choices[0].message.tool_calls
+    assert call.function.arguments == SENT
+    assert json.loads(call.function.arguments)["numbers"][3] == 2**63 - 1
+
+    fragments = []
+    with client.chat.completions.create(model=GPT5, messages=[USER], tools=[LOOKUP], stream=True) as stream:
+        for chunk in stream:
+            for choice in chunk.choices:
+                fragments += [delta.function.arguments or "" for delta in choice.delta.tool_calls or ()]
+    assert len(fragments) > 2 and "".join(fragments) == SENT

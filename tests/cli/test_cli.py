@@ -348,6 +348,28 @@ def test_validate_reports_unreadable_values_and_deep_nesting_without_a_traceback
     assert "Traceback" not in result.stderr
 
 
+def test_validate_refuses_values_a_json_reply_cannot_carry(tmp_path: Path):
+    # These loaded before and answered 500 at request time ("Type is not JSON serializable: bytes", ...).
+    calls = tmp_path / "calls.yaml"
+    calls.write_text("rules:\n  - name: call\n    reply:\n      tool_calls:\n"
+                     "        - {name: f, arguments: {x: !!binary aGk=}}\n"
+                     "        - {name: g, arguments: {tags: !!set {a, b}, by_id: {1: a}}}\n", encoding="utf-8")
+    usage = tmp_path / "usage.yaml"
+    usage.write_text("rules:\n  - name: usage\n    reply: {content: x, usage: {prompt_tokens: 99999999999999999999}}\n",
+                     encoding="utf-8")
+    result = run([*PYTHON_M, "validate", str(tmp_path)])
+    assert result.returncode == 1, result.stdout
+    assert (f"{calls}:5:36: not JSON: binary data (!!binary) cannot be sent in a JSON reply; write a string "
+            "at rules[0].reply.tool_calls[0].arguments.x") in result.stderr
+    assert ">  5 |         - {name: f, arguments: {x: !!binary aGk=}}\n     |" + " " * 36 + "^" in result.stderr
+    assert (f"{calls}:6:39: not JSON: a set (!!set) cannot be sent in a JSON reply; write a list "
+            "at rules[0].reply.tool_calls[1].arguments.tags") in result.stderr  # the first fault of each call
+    assert (f"{usage}:3:48: integer '99999999999999999999' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"
+            in result.stderr)
+    assert "3 problem(s) found" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_validate_a_missing_path_exits_1(tmp_path: Path):
     result = run([*PYTHON_M, "validate", str(tmp_path / "nope.yaml")])
     assert result.returncode == 1

@@ -3,15 +3,18 @@ at run time and answering at once; file reloads that keep the API's scenarios.""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 import openai
+import pytest
 
 from emulator.pytest_plugin.server import EmulatorServer
+from emulator.scenario.registry import LoadFailed
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok
-from tests.scenarios.helpers import ask
+from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading
 
 OpenClient = Callable[..., openai.OpenAI]
 
@@ -217,6 +220,91 @@ def test_a_reload_of_an_unreadable_file_keeps_the_last_good_set(make_server: Mak
     assert [(p["file"], p["line"], p["column"], p["reason"]) for p in error["problems"]] == [
         (str(scenario_file(server)), 12, 15, "cannot read '!!int x': not an integer")]
     assert ask(open_client(server), "hello").content == "file hello"
+
+
+def test_a_scenario_with_values_json_cannot_carry_is_refused_at_upload(make_server: MakeServer,
+                                                                       open_client: OpenClient):
+    # Loaded before, then every request it answered was a 500 ("Type is not JSON serializable: bytes").
+    server = make_server(FILE_RULES)
+    generation = server.state.registry.generation
+    binary = ("rules:\n  - name: call\n    match: {last_user: call}\n    reply:\n      tool_calls:\n"
+              "        - name: lookup\n          arguments: {order: {id: !!binary aGk=}}\n")
+    error = error_of(control(server, "POST", "scenarios?name=binary", text=binary), 400, "invalid_scenario")
+    assert error["problems"] == [{
+        "file": "api:binary", "line": 7, "column": 35, "path": "rules[0].reply.tool_calls[0].arguments.order.id",
+        "reason": "not JSON: binary data (!!binary) cannot be sent in a JSON reply; write a string"}]
+    assert "api:binary:7:35: not JSON: binary data" in error["message"]
+
+    lone = {"rules": [{"name": "lone", "reply": {"content": "half \ud83d of a character"}}]}
+    response = control(server, "POST", "scenarios?name=lone", text=json.dumps(lone), content_type="application/json")
+    [problem] = error_of(response, 400, "invalid_scenario")["problems"]
+    assert (problem["line"], problem["reason"]) == (
+        1, "\\ud83d is half of a surrogate pair: alone it is not a character and cannot be sent as UTF-8")
+    assert server.state.registry.generation == generation
+    assert ask(open_client(server), "hello").content == "file hello"
+
+
+def test_a_json_scenario_with_characters_escaped_as_surrogate_pairs_answers_them(make_server: MakeServer,
+                                                                               open_client: OpenClient):
+    # `json.dumps` escapes characters past U+FFFF as pairs (ensure_ascii): they were loaded as two halves,
+    # and the reply failed.
+    server = make_server(FILE_RULES)
+    party = {"rules": [{"name": "party", "match": {"last_user": "party"}, "reply": {"content": "let's \U0001F389!"}}]}
+    text = json.dumps(party)
+    assert "\\ud83c\\udf89" in text
+    ok(control(server, "POST", "scenarios?name=party", text=text, content_type="application/json"), 201)
+    assert ask(open_client(server), "party").content == "let's \U0001F389!"
+
+
+def test_an_unexpected_failure_of_a_scenario_change_is_a_500_envelope_and_changes_nothing(
+        make_server: MakeServer, open_client: OpenClient, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture):
+    # The file has a rule whose template the broken loader fails on: every rebuild now fails.
+    server = make_server(FILE_RULES + f"  - name: exploding\n    match: {{last_user: never}}\n"
+                                      f"    reply: {{content: '{EXPLODE}'}}\n")
+    ok(control(server, "POST", "scenarios?name=mine", text=API_RULES), 201)
+    registry = server.state.registry
+    generation = registry.generation
+    break_loading(monkeypatch)
+
+    for method, route, text, what in [
+        ("POST", "scenarios?name=other", API_RULES.replace("weather", "rain"), "Scenario 'other' was not loaded"),
+        ("PUT", "scenarios/mine", API_RULES.replace("sunny", "cloudy"), "Scenario 'mine' was not loaded"),
+        ("DELETE", "scenarios/mine", None, "Scenario 'mine' was not removed"),
+    ]:
+        response = control(server, method, route, text=text)
+        error = error_of(response, 500, "internal_server_error")
+        request_id = response.headers["x-zenmux-requestid"]
+        assert error["message"] == (f"{what}: the emulator failed unexpectedly; see its log for request {request_id}. "
+                                    "The scenarios in force are unchanged")
+        assert INTERNALS not in response.text and "Traceback" not in response.text
+        [record] = [r for r in caplog.records if request_id in r.getMessage()]
+        assert record.exc_info is not None and str(record.exc_info[1]) == INTERNALS
+        caplog.clear()
+
+    assert registry.generation == generation
+    assert registry.api_names == ["mine"]
+    assert ask(open_client(server), "weather").content == "sunny from the API"
+
+
+def test_a_reload_that_fails_unexpectedly_is_a_500_envelope_and_keeps_the_last_good_set(
+        make_server: MakeServer, open_client: OpenClient, monkeypatch: pytest.MonkeyPatch):
+    server = make_server(FILE_RULES)
+    client = open_client(server)
+    break_loading(monkeypatch)
+    scenario_file(server).write_text(FILE_RULES.replace('"file hello"', f"'edited {EXPLODE}'"), encoding="utf-8")
+
+    response = control(server, "POST", "scenarios/reload")
+    error = error_of(response, 500, "internal_server_error")
+    assert error["message"] == ("The scenario files were not reloaded: the emulator failed unexpectedly; see its log. "
+                                "The last good scenarios stay in force")
+    assert INTERNALS not in response.text
+    assert ok(control(server, "GET", "health"))["last_reload_error"] == str(LoadFailed())
+    assert ask(client, "hello").content == "file hello"
+
+    monkeypatch.undo()
+    assert ok(control(server, "POST", "scenarios/reload"))["reloaded"] is True
+    assert ok(control(server, "GET", "health"))["last_reload_error"] is None
 
 
 def test_a_rule_name_taken_by_a_file_is_a_problem(make_server: MakeServer):

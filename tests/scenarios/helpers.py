@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import openai
+import pytest
 from openai.types.chat import ChatCompletion
 
 from emulator.pytest_plugin.server import EmulatorServer
+from emulator.scenario import loader
 from tests.support.clients import API_KEY, Raw, http, sdk
 
 __all__ = ["Raw", "sdk"]  # re-exported for the scenario tests
@@ -99,3 +101,22 @@ def wait_until(condition: Callable[[], Any], timeout: float = 10.0, step: float 
             return value
         time.sleep(step)
     return condition()
+
+
+EXPLODE = "{{ explode }}"
+"""A template that `break_loading` makes the loader fail on."""
+INTERNALS = "internal detail that must stay in the log"
+
+
+def break_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make compiling a template that contains `EXPLODE` raise a RuntimeError, as a bug of the loader
+    would: the one seam of the tests of unexpected load failures. No real scenario is known to do it
+    (each fault found so far is a located problem), so one is put where a compile step runs."""
+    compile_template = loader.compile_template
+
+    def failing(source: str) -> object:
+        if EXPLODE in source:
+            raise RuntimeError(INTERNALS)
+        return compile_template(source)
+
+    monkeypatch.setattr(loader, "compile_template", failing)

@@ -13,10 +13,10 @@ import pytest
 
 from emulator.errors import ScenarioError
 from emulator.pytest_plugin.server import EmulatorServer
-from emulator.scenario.registry import ScenarioRegistry
+from emulator.scenario.registry import LoadFailed, ScenarioRegistry
 from emulator.settings import Settings
 from tests.conftest import FROZEN, MakeServer
-from tests.scenarios.helpers import ask, get_json
+from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading, get_json
 
 OpenClient = Callable[..., openai.OpenAI]
 TIMEOUT = 10.0
@@ -84,6 +84,31 @@ def test_an_invalid_edit_keeps_the_last_good_rules_and_is_reported(
 
     assert edit_until(path, rules("v3"), lambda: ask(client, "hi").content == "v3")
     assert get_json(f"{server.origin}/_emulator/health")["last_reload_error"] is None
+
+
+def test_an_unexpected_reload_failure_is_reported_and_the_watcher_keeps_watching(
+        make_server: MakeServer, session: str, open_client: OpenClient, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch):
+    server = make_server(rules("v1"), watch=True)
+    client = open_client(server, session)
+    registry = server.state.registry
+    generation = registry.generation
+    break_loading(monkeypatch)
+
+    path = scenario_file(server)
+    assert edit_until(path, rules(f"'v2 {EXPLODE}'"), lambda: isinstance(registry.last_error, LoadFailed)), \
+        "the failing reload was never recorded"
+    assert registry.generation == generation
+    assert ask(client, "hi").content == "v1"
+    health = get_json(f"{server.origin}/_emulator/health")
+    assert health["last_reload_error"] == str(LoadFailed())
+    assert INTERNALS not in health["last_reload_error"]
+    [record] = [r for r in caplog.records if "reload failed unexpectedly" in r.getMessage()]
+    assert record.exc_info is not None and str(record.exc_info[1]) == INTERNALS  # the traceback, in the log
+
+    # The watcher survived: the next edit is picked up.
+    assert edit_until(path, rules("v3"), lambda: ask(client, "hi").content == "v3")
+    assert registry.last_error is None
 
 
 def test_a_reload_keeps_the_sequence_positions_of_rules_that_kept_their_names(
@@ -186,6 +211,27 @@ async def test_registry_reload_with_an_unreadable_file_keeps_the_last_good_set(
 
     path.write_text(rules("v2"), encoding="utf-8")
     assert await registry.reload() is True
+    assert registry.current.scenarios.rules[0].replies[0].content == "v2"
+
+
+async def test_registry_reload_that_fails_unexpectedly_keeps_the_last_good_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    path = tmp_path / "s.yaml"
+    path.write_text(rules("v1"), encoding="utf-8")
+    registry = ScenarioRegistry([tmp_path])
+    await registry.load()
+    current = registry.current
+    break_loading(monkeypatch)
+
+    path.write_text(rules(f"'v2 {EXPLODE}'"), encoding="utf-8")
+    assert await registry.reload() is False  # it does not raise: the watcher would end
+    assert registry.current is current
+    assert registry.generation == 1
+    assert isinstance(registry.last_error, LoadFailed)
+
+    path.write_text(rules("v2"), encoding="utf-8")
+    assert await registry.reload() is True
+    assert registry.last_error is None
     assert registry.current.scenarios.rules[0].replies[0].content == "v2"
 
 

@@ -267,6 +267,9 @@ LEFT_TO_THE_REFERENCE = {
     "recursive alias": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n"
                        "          arguments: &x {self: *x}\n",
     "recursive merge": "rules:\n  - &r\n    <<: *r\n    name: a\n    reply: {content: x}\n",
+    "an integer beyond 64 bits": "rules:\n  - name: a\n    priority: 9223372036854775808\n    reply: {content: x}\n",
+    "a lone surrogate": "rules:\n  - name: a\n    reply: {content: \"\\ud800\"}\n",
+    "an escaped surrogate pair": "rules:\n  - name: a\n    reply: {content: \"\\ud83d\\ude00\"}\n",
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from emulator.errors import ScenarioError
 from emulator.scenario.located import problems_from_validation_error
-from emulator.scenario.positions import MAX_DEPTH, dotted, load_yaml, locate, snippet
+from emulator.scenario.positions import INT64, MAX_DEPTH, dotted, load_yaml, locate, snippet
 
 SCENARIO = """\
 name: demo
@@ -380,3 +380,55 @@ def test_a_stack_already_nearly_full_is_a_problem_not_a_recursion_error():
         at_depth(sys.getrecursionlimit() - depth - 60)  # room to start loading, not for 99 levels
     [problem] = caught.value.problems
     assert (problem.file, problem.line, problem.reason) == ("deep.yaml", None, "nesting too deep to load here")
+
+
+# Any scalar may end up in a JSON reply: integers stay within 64 bits, strings within Unicode.
+
+def test_integers_of_64_bits_load():
+    data, _ = load_yaml(f"a: [{INT64[0]}, {INT64[1]}, 0x7fffffffffffffff, -0b1]\n", "ints.yaml")
+    assert data == {"a": [-2**63, 2**63 - 1, 2**63 - 1, -1]}
+
+
+BEYOND_64_BITS = {
+    "above": (f"a: {2**63}\n", (1, 4), f"integer '{2**63}' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
+    "below": (f"a: [{-2**63 - 1}]\n", (1, 5),
+              f"integer '{-2**63 - 1}' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
+    "hex, tagged": ("a: !!int 0x10000000000000000\n", (1, 4),
+                    "integer '!!int 0x10000000000000000' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
+    "a key": (f"{10**30}: a\n", (1, 1), f"integer '{10**30}' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
+}
+
+
+@pytest.mark.parametrize(("text", "where", "reason"), BEYOND_64_BITS.values(), ids=BEYOND_64_BITS.keys())
+def test_an_integer_beyond_64_bits_is_located(text: str, where: tuple[int, int], reason: str):
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "ints.yaml")
+    [problem] = caught.value.problems
+    assert ((problem.line, problem.column), problem.path, problem.reason) == (where, "", reason)
+
+
+def test_escaped_surrogate_pairs_are_joined_as_json_reads_them():
+    # What `json.dumps` writes for characters past U+FFFF (ensure_ascii); libyaml refuses these escapes.
+    data, positions = load_yaml('a: "\\ud83d\\ude00 and \\U0001F600"\n"\\ud83c\\udf89": party\n', "pairs.yaml")
+    assert data == {"a": "\U0001F600 and \U0001F600", "\U0001F389": "party"}
+    assert locate(positions, ("\U0001F389",), key=True) == (2, 1)
+
+
+@pytest.mark.parametrize(("text", "where", "unit"), [
+    ('a: "\\ud800"\n', (1, 4), "d800"),
+    ('a: "x \\ude00 y"\n', (1, 4), "de00"),
+    ('a: "\\ude00\\ud83d"\n', (1, 4), "de00"),  # the wrong way round is no pair
+    ('a: ["ok", "\\U0000D83D"]\n', (1, 11), "d83d"),
+    ('"\\udbff": 1\n', (1, 1), "dbff"),
+], ids=["high", "low", "reversed", "long escape", "a key"])
+def test_a_lone_surrogate_is_located(text: str, where: tuple[int, int], unit: str):
+    with pytest.raises(ScenarioError) as caught:
+        load_yaml(text, "lone.yaml")
+    [problem] = caught.value.problems
+    assert ((problem.line, problem.column), problem.reason) == (
+        where, f"\\u{unit} is half of a surrogate pair: alone it is not a character and cannot be sent as UTF-8")
+
+
+def test_escapes_that_are_not_surrogates_are_untouched():
+    data, _ = load_yaml("a: '\\ud800'\nb: \"\\\\ud800\"\nc: \"\\u00e9\\ud7ff\\ue000\"\n", "fine.yaml")
+    assert data == {"a": "\\ud800", "b": "\\ud800", "c": "\u00e9\ud7ff\ue000"}
