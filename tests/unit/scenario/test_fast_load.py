@@ -24,7 +24,12 @@ from emulator.scenario.loader import build_set, read_sources
 from emulator.scenario.positions import load_yaml, load_yaml_fast, locate
 from tests.conftest import SHIPPED
 
-pytestmark = pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
+
+def test_pyyaml_here_has_libyaml() -> None:
+    """The fast path needs PyYAML built with libyaml (PyPI's wheels are). Without it every file
+    loads through the slow reference loader: correct, but this module's tests fail, as they should."""
+    assert yaml.__with_libyaml__, "PyYAML has no libyaml here: scenario files load at the slow loader's speed"
+
 
 VALID = """\
 settings:
