@@ -24,11 +24,22 @@ def pieces(text: str) -> list[str]:
     return _PIECE.findall(text)
 
 
-@lru_cache(maxsize=8192)
+_MEMO_MAX_CHARS = 4096  # with 2,048 entries, the memo holds at most 8 M characters
+
+
 def count(text: str) -> int:
-    """How many tokens the text counts as (memoised: scripted replies and resent conversation
-    history repeat the same texts)."""
-    return len(_PIECE.findall(text)) if text else 0
+    """How many tokens the text counts as. Texts up to 4,096 characters are memoised: scripted
+    replies and resent conversation history repeat the same texts."""
+    if not text:
+        return 0
+    if len(text) <= _MEMO_MAX_CHARS:
+        return _count_memo(text)
+    return len(_PIECE.findall(text))
+
+
+@lru_cache(maxsize=2048)
+def _count_memo(text: str) -> int:
+    return len(_PIECE.findall(text))
 
 
 def truncate(text: str, limit: int) -> tuple[str, bool]:
