@@ -47,7 +47,7 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
     """Write the events with their waits and the scripted fault; once the server is stopping, the
     rest go out at once. False when the stream must end without its closing bytes.
 
-    The waits make a schedule counted from the first wait: an event sent late (a busy loop, a
+    The waits make a schedule counted from the start of the stream: an event sent late (a busy loop, a
     slow client) does not push back the ones after it, as an upstream's generation does not slow
     down for a busy gateway, so a stream lasts what its scenario says."""
     events = plan.events or []
