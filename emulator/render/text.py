@@ -120,7 +120,10 @@ class SeededFake:
 def render(template: Any, rule: str, context: Mapping[str, Any]) -> str:
     """Run a compiled template; a failure becomes a 500 naming the rule, never a traceback."""
     try:
-        return str(template.render(context))
+        text = str(template.render(context))
+        if not text.isascii():
+            text.encode()  # a lone surrogate (from a "\\ud800" literal) cannot be sent as UTF-8
+        return text
     except Exception as exc:  # any failure is the scenario's: named, never a traceback
         raise RequestRejected(
             500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc}"

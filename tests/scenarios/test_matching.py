@@ -721,6 +721,21 @@ def test_an_undefined_template_name_is_a_template_error(make_server: MakeServer,
     assert "last_usr" in body["message"]
 
 
+def test_a_template_printing_half_a_surrogate_pair_is_a_template_error(make_server: MakeServer, client_for):
+    """The loader refuses a lone surrogate in the file; a template can still make one from a
+    Jinja string literal at request time, which no reply can carry as UTF-8."""
+    client = client_for(make_server("""
+        rules:
+          - name: half
+            reply: {content: '{{ "\\ud800" }} and more'}
+    """))
+    with pytest.raises(openai.InternalServerError) as caught:
+        ask(client, "hi")
+    body = caught.value.body
+    assert isinstance(body, dict) and body["type"] == "emulator_template_error"
+    assert "'half'" in body["message"] and "surrogates not allowed" in body["message"]
+
+
 def test_plain_text_with_braces_is_not_a_template(make_server: MakeServer, client_for):
     client = client_for(make_server("""
         rules:
