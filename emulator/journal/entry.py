@@ -50,6 +50,7 @@ class JournalEntry:
     """The connection was closed or reset before any response: `status` stays empty."""
     duration_ms: float | None = None
     _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _sent: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -61,9 +62,18 @@ class JournalEntry:
 
     @property
     def response_headers(self) -> dict[str, str]:
-        """The response's headers as a plain dict, made when read (most entries never are)."""
+        """The response's headers as a plain dict, made when read (most entries never are), or
+        as `settle()` copied them."""
+        if self._sent is not None:
+            return self._sent
         # str(): aiohttp's case-insensitive keys are a str subclass orjson refuses
         return {str(k): v for k, v in self.sent_headers.items()}
+
+    def settle(self) -> None:
+        """Copy the header views now, on the event loop, before another thread reads the entry:
+        the response's headers are a live aiohttp object the loop may still be adding to."""
+        self._sent = {str(k): v for k, v in self.sent_headers.items()}
+        self._headers = redact_headers(self.received_headers)
 
     @property
     def unmatched(self) -> bool:

@@ -53,6 +53,8 @@ class JournalFile:
             entries = [e for e in batch if e is not None]
             closing = len(entries) < len(batch)
             if entries:
+                for entry in entries:
+                    entry.settle()  # header views copied here, on the loop, not in the thread
                 try:
                     await asyncio.to_thread(self._append, entries)
                 except OSError as exc:

@@ -59,6 +59,8 @@ def test_finished_requests_appear_as_json_lines_without_secrets(make_server: Mak
     assert written[0]["headers"]["Authorization"] == "Bearer ***"
     assert written[0]["response"]["choices"][0]["message"]["content"] == "hi there"
     assert written[1]["response"][-1] == "data: [DONE]\n\n"
+    # the response's headers as sent, request id included, copied on the loop before the writer thread
+    assert all(entry["response_headers"]["X-ZenMux-RequestId"] == entry["request_id"] for entry in written)
     assert {k.lower(): v for k, v in written[2]["headers"].items()}["x-api-key"] == "***"
     text = journal.read_text(encoding="utf-8")
     assert SECRET not in text and ADMIN not in text
