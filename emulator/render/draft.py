@@ -128,15 +128,14 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, ask: DraftRequest
     if reply is None:
         content: str | None = default_text(kit, facts)
         refusal = scripted_reasoning = None
-    else:
-        templated = any(not isinstance(v, (str, type(None))) for v in (reply.content, reply.refusal, reply.reasoning))
-        context = None
-        if templated:
-            kit.faker.seed_instance(request_seed(kit.seed, facts, f"rule:{rule}"))
-            context = {"request": facts.template_context(), "fake": SeededFake(kit.faker)}
+    elif reply.templated:
+        kit.faker.seed_instance(request_seed(kit.seed, facts, f"rule:{rule}"))
+        context = {"request": facts.template_context(), "fake": SeededFake(kit.faker)}
         content = _text(reply.content, rule or "", context)
         refusal = _text(reply.refusal, rule or "", context)
         scripted_reasoning = _text(reply.reasoning, rule or "", context)
+    else:
+        content, refusal, scripted_reasoning = reply.content, reply.refusal, reply.reasoning
 
     # reasoning comes first and counts toward max_completion_tokens
     thinking = None

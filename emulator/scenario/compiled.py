@@ -18,6 +18,12 @@ class CompiledReply:
     content: str | Any | None
     refusal: str | Any | None
     reasoning: str | Any | None = None
+    templated: bool = field(init=False)
+    """Some text is a template, rendered per request; otherwise the texts are used as they are."""
+
+    def __post_init__(self) -> None:
+        texts = (self.content, self.refusal, self.reasoning)
+        object.__setattr__(self, "templated", any(not isinstance(t, str | None) for t in texts))
 
 
 @dataclass(frozen=True, slots=True)
