@@ -1,5 +1,8 @@
 """ZenMux emulator benchmark (issue 6): the emulator against a bare aiohttp baseline, same load.
 
+The non-streamed load is also run against bench/floor.py, the fewest steps a validating emulator
+takes, as a reference for what the emulator's own features cost.
+
 `make bench` or `.venv/bin/python bench/run.py [--quick] [--reps N] [--duration S] [--no-streams]`.
 Writes a table to stdout and bench/results/latest.json. Traffic goes to 127.0.0.1 only and every
 measurement is bounded in time (default: 5 s each, 3 repetitions, about 2.5 minutes in all).
@@ -172,7 +175,8 @@ def main() -> int:
         emu = Server("emulator", emu_argv, server_cores, PLAIN_PROMPT)
         emu10k = Server("emulator-10k", emulator_argv(write_scenarios(tmp / "rules10000", 10_000)), server_cores, PLAIN_PROMPT)
         base = Server("baseline", base_argv, server_cores, PLAIN_PROMPT)
-        servers = [emu, emu10k, base]
+        floor = Server("floor", [PY, str(HERE / "floor.py"), "--port", "0"], server_cores, PLAIN_PROMPT)
+        servers = [emu, emu10k, base, floor]
         for s in servers:
             s.start()
             print(f"started {s.name} in {s.startup_s:.3f} s at {s.url}", file=sys.stderr, flush=True)
@@ -186,6 +190,7 @@ def main() -> int:
         }
         raw: dict[str, dict[str, list[dict[str, Any]]]] = {k: {} for k in loads}
         raw["plain_c64_10k_rules"] = {}
+        raw["plain_c64_floor"] = {}
         for rep in range(reps):
             for key, load in loads.items():
                 pair = [emu, base] if rep % 2 == 0 else [base, emu]  # alternate who goes first
@@ -194,7 +199,9 @@ def main() -> int:
                     print(f"rep {rep + 1}/{reps} {key:<11} {s.name:<9} done", file=sys.stderr, flush=True)
                 if key == "plain_c64":
                     raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(run_load(emu10k.url, load, load_cpu, emu10k))
+                    raw["plain_c64_floor"].setdefault(floor.name, []).append(run_load(floor.url, load, load_cpu, floor))
         emu10k.stop()
+        floor.stop()
 
         streams: dict[str, dict[str, Any]] = {}
         if not args.no_streams:
@@ -271,6 +278,10 @@ def main() -> int:
         verdicts.append({"target": label, "value": value, "wanted": wanted, "met": met})
         tlines.append(f"| {label} | {fmt(value, 2)} | {wanted} | {'MET' if met else 'NOT MET'} |")
 
+    rps_floor, rps_base = med("plain_c64_floor", "floor", "rps"), med("plain_c64", "baseline", "rps")
+    floor_line = (f"reference, not a target: bench/floor.py (parse, validate, look up, encode, journal; nothing else) "
+                  f"{fmt(rps_floor, 0)} requests/s at c=64 = {fmt(ratio(rps_floor, rps_base), 2)}x the baseline; "
+                  f"the emulator does {fmt(ratio(rps10, rps_floor), 2)}x the floor")
     m = machine()
     header = (f"machine: {m['nproc']} cores, {m['cpu_model']}, Python {m['python']}; server cores {sorted(server_cores) if server_cores else 'any'}, "
               f"load generator core {load_cpu if load_cpu is not None else 'any'}; {reps} repetition(s) of {duration:g} s (medians), "
@@ -280,12 +291,16 @@ def main() -> int:
     print("\n".join(table))
     print()
     print("\n".join(tlines))
+    print()
+    print(floor_line)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report = {"machine": m, "config": {"reps": reps, "duration_s": duration, "warmup_s": warmup, "streams": args.streams,
                                        "hold_s": hold, "starts": starts, "server_cores": sorted(server_cores) if server_cores else None, "load_cpu": load_cpu},
               "startup_s": {s.name: s.startup_s for s in servers}, "startups_s": startup, "idle_rss_kib": idle, "raw": raw, "streams": streams,
               "table": [{"measurement": r[0], "emulator": r[1], "baseline": r[2], "ratio": ratio(r[1], r[2])} for r in rows],
-              "targets": verdicts}
+              "targets": verdicts,
+              "floor": {"rps": rps_floor, "floor_over_baseline": ratio(rps_floor, rps_base),
+                        "emulator_over_floor": ratio(rps10, rps_floor)}}
     args.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
     print(f"\nwritten {args.out}", file=sys.stderr)
     return 0

@@ -1,0 +1,100 @@
+"""The floor: the work the contract asks for per non-streamed request, and nothing else.
+
+Not the emulator and not a baseline: a reference that bounds what any faithful emulator can reach
+on this machine. Per request it keeps a journal record with a request id, reads the key and the
+session, validates the body with the emulator's own checks (ZenMux's 400s, the pydantic models,
+tool-call pairing), counts prompt tokens, checks the model id, matches the last user message in a
+dict, derives the generation id, builds the usage object and the completion, and answers with the
+emulator's headers. It calls the emulator's own functions for those steps and skips the rest of
+its machinery: middlewares, rate limits and balances, control headers, chaos, provider routing,
+expectations, drafting and planning. See docs/performance.md, "The floor".
+Run: python bench/floor.py --port 0  (prints the same "listening on" line as the emulator).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import signal
+import time
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from emulator import tokens
+from emulator.gateway.auth import authenticate
+from emulator.gateway.catalogue import admit
+from emulator.match.facts import RequestFacts
+from emulator.render.ids import completion_id, request_id
+from emulator.render.usage import prompt_tokens, usage_object
+from emulator.scenario.compiled import ScenarioSet
+from emulator.sessions import SessionStore, session_name
+from emulator.validate import validate_request
+from gen_scenarios import CONTENT, PLAIN_PROMPT
+
+REPLIES = {PLAIN_PROMPT: ("plain", CONTENT)}  # last user message -> (rule, content)
+SCENARIOS = ScenarioSet()  # the built-in catalogue only, as the bench's scenario files
+JOURNAL: collections.deque[dict[str, Any]] = collections.deque(maxlen=1000)
+SESSIONS = SessionStore()
+RECEIVED = [0]
+
+
+async def chat(request: web.Request) -> web.Response:
+    """Journal, authenticate, parse, validate, match, render, write: the contract's steps only."""
+    RECEIVED[0] += 1
+    rid = request_id(0, RECEIVED[0])
+    entry: dict[str, Any] = {"seq": RECEIVED[0], "request_id": rid, "time": time.time(), "headers": request.headers}
+    JOURNAL.append(entry)
+    key = authenticate(request.headers, ())
+    session = SESSIONS.get(session_name(request.headers, key))
+    body = orjson.loads(await request.read())
+    entry["body"] = body
+    chat_request = validate_request(body).request
+    prompt = prompt_tokens(body)
+    admit(chat_request.model, SCENARIOS, prompt)
+    rule, content = REPLIES.get(RequestFacts(body, request.headers).last_user or "", ("", ""))
+    session.requests += 1
+    cid = completion_id(0, session.name, session.requests)
+    reply = orjson.dumps({
+        "id": cid, "object": "chat.completion", "created": int(time.time()), "model": chat_request.model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content, "refusal": None,
+                                             "annotations": []}, "logprobs": None, "finish_reason": "stop"}],
+        "usage": usage_object(prompt, tokens.count(content)),
+    })
+    entry["response"] = reply
+    return web.Response(body=reply, headers={
+        "x-generation-id": cid, "X-Emulator-Rule": rule, "X-Emulator-Routing": f"{chat_request.model}@openai=ok",
+        "Content-Type": "application/json", "X-ZenMux-RequestId": rid, "x-request-id": rid})
+
+
+async def serve(host: str, port: int) -> None:
+    """Serve until SIGTERM/SIGINT."""
+    app = web.Application()
+    app.router.add_post("/api/v1/chat/completions", chat)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    print(f"floor listening on http://{host}:{runner.addresses[0][1]}/api/v1", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    asyncio.run(serve(args.host, args.port))
+
+
+if __name__ == "__main__":
+    main()
