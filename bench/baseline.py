@@ -12,6 +12,7 @@ import asyncio
 import signal
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 
 import orjson
 from aiohttp import web
@@ -19,6 +20,7 @@ from aiohttp import web
 from gen_scenarios import PACED_CHUNK_MS, PACED_PROMPT, WORDS
 
 MODEL = "openai/gpt-5"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def _completion(content: str) -> dict[str, object]:
@@ -57,15 +59,15 @@ async def chat(request: web.Request) -> web.StreamResponse:
     return resp
 
 
-async def serve(host: str, port: int) -> None:
-    """Serve until SIGTERM/SIGINT."""
+async def serve(host: str, port: int, handler: Handler = chat, name: str = "baseline") -> None:
+    """Serve `handler` at the chat completions path until SIGTERM/SIGINT (bench/floor.py reuses it)."""
     app = web.Application()
-    app.router.add_post("/api/v1/chat/completions", chat)
+    app.router.add_post("/api/v1/chat/completions", handler)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    print(f"baseline listening on http://{host}:{runner.addresses[0][1]}/api/v1", flush=True)
+    print(f"{name} listening on http://{host}:{runner.addresses[0][1]}/api/v1", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

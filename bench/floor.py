@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import signal
 import time
 from typing import Any
 
@@ -31,6 +30,7 @@ from emulator.render.ids import completion_id, request_id
 from emulator.render.usage import prompt_tokens, usage_object
 from emulator.scenario.compiled import ScenarioSet
 from emulator.sessions import SessionStore, session_name
+from baseline import serve
 from emulator.validate import validate_request
 from gen_scenarios import CONTENT, PLAIN_PROMPT
 
@@ -69,31 +69,12 @@ async def chat(request: web.Request) -> web.Response:
         "Content-Type": "application/json", "X-ZenMux-RequestId": rid, "x-request-id": rid})
 
 
-async def serve(host: str, port: int) -> None:
-    """Serve until SIGTERM/SIGINT."""
-    app = web.Application()
-    app.router.add_post("/api/v1/chat/completions", chat)
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    print(f"floor listening on http://{host}:{runner.addresses[0][1]}/api/v1", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        await runner.cleanup()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
-    asyncio.run(serve(args.host, args.port))
+    asyncio.run(serve(args.host, args.port, chat, "floor"))
 
 
 if __name__ == "__main__":
