@@ -5,7 +5,7 @@ takes, as a reference for what the emulator's own features cost.
 
 `make bench` or `.venv/bin/python bench/run.py [--quick] [--reps N] [--duration S] [--no-streams]`.
 Writes a table to stdout and bench/results/latest.json. Traffic goes to 127.0.0.1 only and every
-measurement is bounded in time (default: 5 s each, 3 repetitions, about 2.5 minutes in all).
+measurement is bounded in time (default: 5 s each, 3 repetitions, about 3 minutes in all).
 """
 
 from __future__ import annotations
