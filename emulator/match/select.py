@@ -11,9 +11,10 @@ from emulator.scenario.compiled import CompiledReply, CompiledRule
 from emulator.sessions import Session
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Selection:
-    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number."""
+    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number.
+    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
 
     rule: CompiledRule
     reply: CompiledReply | None

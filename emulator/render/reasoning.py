@@ -24,9 +24,10 @@ EFFORT_TOKENS = {"minimal": 256, "low": 2048, "medium": 5120, "high": 10240, "xh
 EFFORT_SHARE = {"minimal": 0.1, "low": 0.2, "medium": 0.5, "high": 0.8, "xhigh": 0.9}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ReasoningAsk:
-    """What the request says about reasoning: on (True), explicitly off (False) or silent (None)."""
+    """What the request says about reasoning: on (True), explicitly off (False) or silent (None).
+    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
 
     enabled: bool | None
     effort: str = "medium"

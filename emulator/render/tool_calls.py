@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ToolOptions:
-    """What the request says about tools: the offered ones by name, the choice, parallel calls."""
+    """What the request says about tools: the offered ones by name, the choice, parallel calls.
+    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
 
     offered: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     choice: str = "auto"
