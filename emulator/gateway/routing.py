@@ -26,8 +26,11 @@ def no_provider() -> RequestRejected:
     return RequestRejected(502, "no_provider_available", CATALOGUE[(502, "no_provider_available")])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Attempt:
+    """One provider tried: its model, name, outcome and latency. Built on every request, so not
+    frozen: a frozen dataclass costs several times more to build."""
+
     model: str
     provider: str
     outcome: str
@@ -120,6 +123,15 @@ def route(model: str, pinned: str | None, body: Mapping[str, Any], catalogue: Ma
     if model == AUTO:
         model = auto_model(body.get("model_routing_config") or {}, catalogue)
     options = body.get("provider") or {}
+    spec = catalogue.get(model)
+    if pinned is None and not options and (spec is None or not spec.providers):
+        # the common case, answered without building a plan: the model's one implicit provider,
+        # which never fails, serves at once (what the plan below concludes, counters included)
+        provider = _default_provider(model.split("/", 1)[0])
+        session.rotations[model] = session.rotations.get(model, 0) + 1
+        key = f"{model}@{provider.name}"
+        session.provider_requests[key] = session.provider_requests.get(key, 0) + 1
+        return Route(model, provider.name, [Attempt(model, provider.name, "ok", provider.latency_ms)])
     # a pinned provider is the only one: its error comes back as it is (ZenMux's routing guide)
     fallback = "false" if pinned is not None else str(options.get("fallback", "true"))
     providers = _providers(model, catalogue)
@@ -137,7 +149,6 @@ def route(model: str, pinned: str | None, body: Mapping[str, Any], catalogue: Ma
         plan = plan[:1]
     elif fallback not in ("true", "") and "/" not in fallback:
         plan = plan[:1] + [(model, p) for p in _providers(model, catalogue) if _named(p, fallback)]
-    spec = catalogue.get(model)
     backup = fallback if "/" in fallback else (spec.fallback_model if spec is not None else None)
     if backup and fallback != "false" and backup != model:
         plan += [(backup, p) for p in _providers(backup, catalogue)]
