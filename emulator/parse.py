@@ -10,11 +10,18 @@ from emulator.errors import RequestRejected, invalid_params
 
 async def read_json(request: web.Request, limit: int) -> object:
     """The decoded body; `limit` is the app's `client_max_size`, which bounds what is read."""
-    try:
-        raw = await request.read()
-    except web.HTTPRequestEntityTooLarge as exc:
-        raise RequestRejected(413, "invalid_params",
-                              f"Request body is too large: the limit is {limit} bytes") from exc
+    content = request.content
+    if content.is_eof():  # the usual case: the whole body came with the headers, take it as it is
+        raw = content.read_nowait()
+        too_large = len(raw) > limit
+    else:
+        try:
+            raw = await request.read()
+            too_large = False
+        except web.HTTPRequestEntityTooLarge:
+            too_large = True
+    if too_large:
+        raise RequestRejected(413, "invalid_params", f"Request body is too large: the limit is {limit} bytes")
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a JSON object")
     try:

@@ -4,6 +4,8 @@ documented messages, the SDK's exception classes, and ignored fields reported as
 from __future__ import annotations
 
 import json
+import socket
+import time
 from typing import Any
 
 import aiohttp
@@ -251,6 +253,34 @@ def test_oversized_body_is_413_in_the_envelope(make_server) -> None:
     response = post(server, chat("x" * 4000))
     error = assert_envelope(response, 413, "invalid_params")
     assert "2048" in error["message"]
+
+
+def _post_in_two_parts(server: EmulatorServer, body: bytes) -> tuple[int, dict[str, Any]]:
+    """POST `body` over a raw socket, its second half sent after a pause: the server starts on
+    the request before the body is complete. Returns the status and the JSON answer."""
+    head = (f"POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {API_KEY}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    half = len(body) // 2
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(head + body[:half])
+        time.sleep(0.3)
+        sock.sendall(body[half:])
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    status_line, _, rest = answer.partition(b"\r\n")
+    return int(status_line.split()[1]), json.loads(rest.partition(b"\r\n\r\n")[2])
+
+
+@pytest.mark.parametrize("text, status", [("x" * 4000, 413), ("x" * 1500, 200)])
+def test_a_body_that_arrives_late_meets_the_same_size_limit(make_server, text: str, status: int) -> None:
+    server = make_server(OPEN_YAML, max_body_bytes=2048)
+    got, answer = _post_in_two_parts(server, json.dumps(chat(text)).encode())
+    assert got == status, answer
+    if status == 413:
+        assert answer["error"]["type"] == "invalid_params" and "2048" in answer["error"]["message"]
+    else:
+        assert answer["choices"][0]["message"]["content"] == "ok"
 
 
 def test_body_under_the_size_limit_is_served(make_server) -> None:
