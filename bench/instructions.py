@@ -1,0 +1,148 @@
+"""Instructions per request: a measure of per-request work that does not move with the machine.
+
+Wall-clock rates on a shared machine vary by 10 % and more between runs, too much to see a
+change worth a few per cent. This counts CPU instructions instead. Requests are sent through
+the app's handler (middlewares and endpoint) in one process, without sockets. That runs under
+valgrind's callgrind with a fixed hash seed, once with handling and once without. The
+difference divided by the number of requests is printed.
+
+    .venv/bin/python bench/instructions.py [--requests 300] [--server emulator|floor] [--source DIR]
+
+`--source` measures the emulator package of another checkout (a `git worktree` of an older
+commit, say), to compare two commits on the same machine.
+
+It needs valgrind. Without it, it prints the wall time per request of the same loop, which is
+only comparable between runs on one quiet machine. Repeated counts agree within about 0.5 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from unittest import mock
+
+from aiohttp import web
+from aiohttp.streams import StreamReader
+from aiohttp.test_utils import make_mocked_request
+
+from gen_scenarios import PLAIN_PROMPT, write_scenarios
+
+HERE = Path(__file__).resolve().parent
+BODY = ('{"model":"openai/gpt-5","messages":[{"role":"user","content":"%s"}],"stream":false}' % PLAIN_PROMPT).encode()
+HEADERS = {"Host": "127.0.0.1:8000", "Authorization": "Bearer sk-bench", "Content-Type": "application/json",
+           "Content-Length": str(len(BODY))}
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def build_app(server: str, scenarios: Path) -> web.Application:
+    """The emulator serving the benchmark's rules, or the floor (bench/floor.py)."""
+    if server == "floor":
+        import floor
+
+        app = web.Application()
+        app.router.add_post("/api/v1/chat/completions", floor.chat)
+        return app
+    from emulator.app import create_app
+    from emulator.settings import Settings
+
+    return create_app(Settings(scenarios=[str(scenarios)], watch=False))
+
+
+FOLDER = Path(tempfile.gettempdir()) / "zenmux-bench-instructions"  # one fixed path: the same work every run
+
+
+async def drive(server: str, count: int, handle: bool = True, folder: Path = FOLDER) -> tuple[int, float]:
+    """Build `count` requests for the benchmark's plain rule, then (with `handle`) send each
+    through the app's handler; every answer must be 200. Returns how many were answered and the
+    seconds that took."""
+    app = build_app(server, write_scenarios(folder, 10))
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        loop = asyncio.get_running_loop()
+        protocol = mock.Mock(_reading_paused=False)
+        requests = []
+        for _ in range(count):
+            payload = StreamReader(protocol, 2**16, loop=loop)
+            payload.feed_data(BODY)
+            payload.feed_eof()
+            requests.append(make_mocked_request("POST", "/api/v1/chat/completions", headers=HEADERS, app=app,
+                                                payload=payload, client_max_size=1024**2))
+        gc.collect()
+        gc.freeze()  # as the server does once it listens
+        answered = 0
+        started = time.perf_counter()
+        for request in requests if handle else ():
+            response = await app._handle(request)
+            if response.status != 200:
+                raise RuntimeError(f"request answered {response.status}: {getattr(response, 'body', b'')!r}")
+            answered += 1
+        return answered, time.perf_counter() - started
+    finally:
+        await runner.cleanup()
+
+
+def collected(valgrind_output: str) -> int:
+    """The instruction count callgrind reports on stderr ("Collected : N")."""
+    found = COLLECTED.search(valgrind_output)
+    if found is None:
+        raise RuntimeError(f"no instruction count in valgrind's output: {valgrind_output[-500:]}")
+    return int(found.group(1))
+
+
+def use_source(source: Path) -> None:
+    """Import the emulator from `source` instead of the installed package."""
+    sys.path.insert(0, str(source))
+    import emulator
+
+    if not Path(emulator.__file__).resolve().is_relative_to(source.resolve()):
+        raise RuntimeError(f"emulator was imported from {emulator.__file__}, not from {source}")
+
+
+def count_instructions(server: str, requests: int, handle: bool, source: Path | None) -> int:
+    argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
+            "--drive", "--server", server, "--requests", str(requests)] + ([] if handle else ["--no-handle"])
+    if source is not None:
+        argv += ["--source", str(source)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=1800, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the driver failed under valgrind: {done.stderr[-2000:]}")
+    return collected(done.stderr)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--server", choices=("emulator", "floor"), default="emulator")
+    parser.add_argument("--source", type=Path, help="a checkout whose emulator package to measure")
+    parser.add_argument("--drive", action="store_true", help=argparse.SUPPRESS)  # the run valgrind watches
+    parser.add_argument("--no-handle", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.source is not None:
+        use_source(args.source)
+    if args.drive:
+        asyncio.run(drive(args.server, args.requests, handle=not args.no_handle))
+        return 0
+    if shutil.which("valgrind") is None:
+        _, seconds = asyncio.run(drive(args.server, args.requests))
+        print(f"{args.server}: {seconds / args.requests * 1e6:,.1f} µs per request (wall time; valgrind not found)")
+        return 0
+    with_handling = count_instructions(args.server, args.requests, True, args.source)
+    without = count_instructions(args.server, args.requests, False, args.source)
+    print(f"{args.server}: {(with_handling - without) / args.requests:,.0f} instructions per request "
+          f"({args.requests} requests through middlewares and endpoint)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
