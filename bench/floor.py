@@ -30,8 +30,9 @@ from emulator.render.ids import completion_id, request_id
 from emulator.render.usage import prompt_tokens, usage_object
 from emulator.scenario.compiled import ScenarioSet
 from emulator.sessions import SessionStore, session_name
-from baseline import serve
 from emulator.validate import validate_request
+
+from baseline import serve
 from gen_scenarios import CONTENT, PLAIN_PROMPT
 
 REPLIES = {PLAIN_PROMPT: ("plain", CONTENT)}  # last user message -> (rule, content)

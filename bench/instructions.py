@@ -36,7 +36,6 @@ from aiohttp.test_utils import make_mocked_request
 
 from gen_scenarios import PLAIN_PROMPT, write_scenarios
 
-HERE = Path(__file__).resolve().parent
 BODY = ('{"model":"openai/gpt-5","messages":[{"role":"user","content":"%s"}],"stream":false}' % PLAIN_PROMPT).encode()
 HEADERS = {"Host": "127.0.0.1:8000", "Authorization": "Bearer sk-bench", "Content-Type": "application/json",
            "Content-Length": str(len(BODY))}

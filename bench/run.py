@@ -1,7 +1,7 @@
 """ZenMux emulator benchmark (issue 6): the emulator against a bare aiohttp baseline, same load.
 
-The non-streamed load is also run against bench/floor.py, the fewest steps a validating emulator
-takes, as a reference for what the emulator's own features cost.
+The non-streamed load is also run against bench/floor.py, which does only the contract's
+per-request work, as a reference for what the emulator's own machinery costs.
 
 `make bench` or `.venv/bin/python bench/run.py [--quick] [--reps N] [--duration S] [--no-streams]`.
 Writes a table to stdout and bench/results/latest.json. Traffic goes to 127.0.0.1 only and every
