@@ -50,8 +50,8 @@ def build_app(server: str, scenarios: Path) -> web.Application:
         app = web.Application()
         app.router.add_post("/api/v1/chat/completions", floor.chat)
         return app
-    from emulator.app import create_app
-    from emulator.settings import Settings
+    from zenmux_emulator.app import create_app
+    from zenmux_emulator.settings import Settings
 
     return create_app(Settings(scenarios=[str(scenarios)], watch=False))
 
@@ -101,10 +101,10 @@ def collected(valgrind_output: str) -> int:
 def use_source(source: Path) -> None:
     """Import the emulator from `source` instead of the installed package."""
     sys.path.insert(0, str(source))
-    import emulator
+    import zenmux_emulator
 
-    if not Path(emulator.__file__).resolve().is_relative_to(source.resolve()):
-        raise RuntimeError(f"emulator was imported from {emulator.__file__}, not from {source}")
+    if not Path(zenmux_emulator.__file__).resolve().is_relative_to(source.resolve()):
+        raise RuntimeError(f"emulator was imported from {zenmux_emulator.__file__}, not from {source}")
 
 
 def count_instructions(server: str, requests: int, handle: bool, source: Path | None) -> int:

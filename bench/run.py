@@ -119,7 +119,7 @@ def machine() -> dict[str, Any]:
 
 def emulator_argv(scenarios: Path) -> list[str]:
     exe = Path(PY).with_name("zenmux-emulator")
-    head = [str(exe)] if exe.exists() else [PY, "-m", "emulator"]
+    head = [str(exe)] if exe.exists() else [PY, "-m", "zenmux_emulator"]
     return head + ["serve", "--host", "127.0.0.1", "--port", "0", "--scenarios", str(scenarios),
                    "--no-watch", "--log-level", "warning"]
 

@@ -9,7 +9,7 @@ import re
 import shutil
 import subprocess
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")

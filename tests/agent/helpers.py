@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.settings import Settings
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 from tests.conftest import FROZEN, SHIPPED
 from tests.contract.helpers import RawResponse, request
 

@@ -15,8 +15,8 @@ from typing import Any
 import openai
 import pytest
 
-from emulator.render.signatures import Signer
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,
     GEMINI,

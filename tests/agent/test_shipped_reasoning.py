@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import openai
 
-from emulator.render.signatures import Signer
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,
     GPT5,

@@ -10,7 +10,7 @@ import openai
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,
     CALL_ID,

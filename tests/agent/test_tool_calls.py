@@ -13,7 +13,7 @@ import openai
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.agent.helpers import (
     ANTHROPIC,
     CALL_ID,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.settings import Settings
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 from tests.support.clients import Raw, http
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"

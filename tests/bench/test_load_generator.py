@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
@@ -25,7 +25,7 @@ from load import Answer, Connection, judge, request_bytes  # noqa: E402
 
 @pytest.fixture(scope="module")
 def bench_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
-    from emulator.settings import Settings
+    from zenmux_emulator.settings import Settings
 
     folder = write_scenarios(tmp_path_factory.mktemp("bench") / "rules", 10)
     with EmulatorServer(Settings(port=0, scenarios=[str(folder)], watch=False)) as server:

@@ -1,4 +1,4 @@
-"""`zenmux-emulator` / `python -m emulator` as a user runs them: real processes, signals, env vars, exit codes."""
+"""`zenmux-emulator` / `python -m zenmux_emulator` as a user runs them: real processes, signals, env vars, exit codes."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from typing import IO, Any
 import openai
 import pytest
 
-from emulator.render.ids import completion_id
+from zenmux_emulator.render.ids import completion_id
 from tests.conftest import FROZEN, REPO, SHIPPED
 
 CONSOLE_SCRIPT = Path(sys.executable).with_name("zenmux-emulator")
-PYTHON_M = [sys.executable, "-m", "emulator"]
+PYTHON_M = [sys.executable, "-m", "zenmux_emulator"]
 LISTENING = re.compile(r"ZenMux emulator listening on (http://127\.0\.0\.1:(\d+)/api/v1)")
 START_TIMEOUT = 30.0
 EXIT_TIMEOUT = 15.0

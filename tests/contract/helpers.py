@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Any
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import API_KEY
 from tests.support.sse import SSEBody, parse_sse
 

@@ -12,7 +12,7 @@ import aiohttp
 import openai
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import API_KEY
 from tests.support.clients import sdk
 from tests.contract.helpers import (

@@ -7,7 +7,7 @@ from typing import Any
 import openai
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.contract.helpers import MODEL, chat, content_of, finish_reasons, post, user
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 

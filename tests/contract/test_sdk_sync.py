@@ -8,7 +8,7 @@ from typing import Any
 
 import openai
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import FROZEN
 from tests.support.clients import sdk
 from tests.contract.helpers import HEX32, MODEL, user

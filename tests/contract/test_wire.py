@@ -13,9 +13,9 @@ from typing import Any
 import openai
 import pytest
 
-from emulator.errors import ScenarioError
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.settings import Settings
+from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 from tests.conftest import API_KEY, SHIPPED
 from tests.contract.helpers import (
     HEX32,

@@ -6,7 +6,7 @@ import json
 import textwrap
 from typing import Any
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.support.clients import Raw, http
 
 YAML = "application/yaml"

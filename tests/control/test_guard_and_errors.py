@@ -10,10 +10,10 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 
-from emulator.app import create_app
-from emulator.control.guard import control_guard, is_loopback
-from emulator.errors import RequestRejected
-from emulator.settings import Settings
+from zenmux_emulator.app import create_app
+from zenmux_emulator.control.guard import control_guard, is_loopback
+from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.settings import Settings
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok
 from tests.scenarios.helpers import ask

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import openai
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok
 from tests.scenarios.helpers import ask, get, post_chat

@@ -14,8 +14,8 @@ import openai
 import pytest
 from pydantic import ValidationError
 
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.settings import Settings
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 from tests.cli.test_cli import CONSOLE_SCRIPT, Served, clean_env
 from tests.conftest import MakeServer
 from tests.control.helpers import control, ok

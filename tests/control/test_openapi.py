@@ -12,7 +12,7 @@ from aiohttp import web
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer
 from tests.control.helpers import control, ok
 from tests.scenarios.helpers import ask

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import REPO, MakeServer
 from tests.control.test_openapi import control_routes
 from tests.scenarios.helpers import post_chat

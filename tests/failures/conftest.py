@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.settings import Settings
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 from tests.conftest import FROZEN, SHIPPED
 
 FAILURES_YAML = SHIPPED / "failures.yaml"

@@ -8,9 +8,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.journal.entry import JournalEntry
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.sessions import SESSION_HEADER
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.sessions import SESSION_HEADER
 from tests.support.clients import API_KEY
 
 MODEL = "openai/gpt-4o"

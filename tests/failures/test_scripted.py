@@ -7,10 +7,10 @@ import json
 import openai
 import pytest
 
-from emulator.errors import ScenarioError
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.render.envelope import CATALOGUE
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.render.envelope import CATALOGUE
+from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import MakeServer
 from tests.failures.helpers import MODEL, chat, finished, wire_post
 from tests.support.clients import sdk
@@ -42,7 +42,7 @@ def catalogue_yaml() -> str:
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory: pytest.TempPathFactory):
-    from emulator.settings import Settings
+    from zenmux_emulator.settings import Settings
     from tests.conftest import FROZEN
     folder = tmp_path_factory.mktemp("catalogue")
     (folder / "c.yaml").write_text(catalogue_yaml(), encoding="utf-8")

@@ -11,7 +11,7 @@ import openai
 import pytest
 import yaml
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.failures.conftest import FAILURES_YAML
 from tests.failures.helpers import MODEL, chat, finished, wire_post
 from tests.support.clients import sdk
@@ -272,7 +272,7 @@ def test_slow_pacing_streams_every_event(failures: EmulatorServer, session: str)
 def test_slow_pacing_is_byte_identical_across_runs(session: str):
     bodies = []
     for _ in range(2):
-        from emulator.settings import Settings
+        from zenmux_emulator.settings import Settings
         from tests.conftest import FROZEN
         with EmulatorServer(Settings(port=0, scenarios=[str(FAILURES_YAML)], clock=FROZEN, watch=False,
                                      seed=7)) as server:

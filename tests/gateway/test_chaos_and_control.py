@@ -6,8 +6,8 @@ import openai
 import pytest
 from pydantic import ValidationError
 
-from emulator.cli import build_parser, settings_from
-from emulator.settings import Settings
+from zenmux_emulator.cli import build_parser, settings_from
+from zenmux_emulator.settings import Settings
 from tests.conftest import MakeServer
 from tests.gateway.helpers import chat, post, socket_post
 from tests.support.clients import sdk

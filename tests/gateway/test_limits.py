@@ -5,10 +5,10 @@ from __future__ import annotations
 import openai
 import pytest
 
-from emulator.errors import ScenarioError
-from emulator.render.envelope import CATALOGUE
-from emulator.render.usage import prompt_tokens
-from emulator.scenario.loader import build_set
+from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.render.envelope import CATALOGUE
+from zenmux_emulator.render.usage import prompt_tokens
+from zenmux_emulator.scenario.loader import build_set
 from tests.conftest import MakeServer
 from tests.gateway.helpers import MODEL, advance, chat, post, reset
 from tests.support.clients import sdk

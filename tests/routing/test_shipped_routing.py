@@ -9,8 +9,8 @@ from typing import Any
 import openai
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.settings import Settings
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 from tests.conftest import FROZEN, SHIPPED
 from tests.support.clients import sdk
 

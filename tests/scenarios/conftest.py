@@ -7,7 +7,7 @@ from collections.abc import Callable
 import openai
 import pytest
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import openai
 import pytest
 from openai.types.chat import ChatCompletion
 
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.scenario import loader
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.scenario import loader
 from tests.support.clients import API_KEY, Raw, http, sdk
 
 __all__ = ["Raw", "sdk"]  # re-exported for the scenario tests

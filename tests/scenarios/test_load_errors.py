@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from emulator.errors import ScenarioError, ScenarioProblem
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.scenario.loader import load_paths
 
 
 def write(folder: Path, name: str, text: str) -> Path:

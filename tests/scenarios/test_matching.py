@@ -9,9 +9,9 @@ from typing import Any
 import openai
 import pytest
 
-from emulator.errors import ScenarioError
+from zenmux_emulator.errors import ScenarioError
 
-from emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer
 from tests.scenarios.helpers import ask, ask_stream
 
@@ -627,7 +627,7 @@ INTERNALS = [
     "{{ fake }}",
     "{{ request.keys }}",
 ]
-LEAKS = ("Traceback", " at 0x", "<class", "<built-in", "<function", "__mro__", "emulator.render", "object at")
+LEAKS = ("Traceback", " at 0x", "<class", "<built-in", "<function", "__mro__", "zenmux_emulator.render", "object at")
 
 
 @pytest.mark.parametrize("template", INTERNALS)

@@ -11,10 +11,10 @@ from pathlib import Path
 import openai
 import pytest
 
-from emulator.errors import ScenarioError
-from emulator.pytest_plugin.server import EmulatorServer
-from emulator.scenario.registry import LoadFailed, ScenarioRegistry
-from emulator.settings import Settings
+from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.scenario.registry import LoadFailed, ScenarioRegistry
+from zenmux_emulator.settings import Settings
 from tests.conftest import FROZEN, MakeServer
 from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading, get_json
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import openai
 
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import FROZEN, SHIPPED
 from tests.scenarios.helpers import ask, ask_stream
 

@@ -7,7 +7,7 @@ import re
 import openai
 import pytest
 
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import SHIPPED
 from tests.scenarios.helpers import ask, ask_stream
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from emulator.scenario.loader import load_paths, scenario_files
+from zenmux_emulator.scenario.loader import load_paths, scenario_files
 from tests.conftest import SHIPPED
 
 SHIPPED_FILES = ["agent-weather.yaml", "basics.yaml", "conversation.yaml", "failures.yaml", "limits.yaml",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import openai
 import pytest
 
-from emulator.scenario.loader import load_paths
+from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import SHIPPED
 from tests.scenarios.helpers import ask
 

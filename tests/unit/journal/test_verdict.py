@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import orjson
 
-from emulator.journal.entry import JournalEntry
-from emulator.journal.verdict import verdict
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.verdict import verdict
 
 CHAT = "/api/v1/chat/completions"
 

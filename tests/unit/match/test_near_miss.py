@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from emulator.match.facts import RequestFacts
-from emulator.match.near_miss import Miss, NearMiss, misses, near_misses
-from emulator.scenario.loader import build_set
+from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.match.near_miss import Miss, NearMiss, misses, near_misses
+from zenmux_emulator.scenario.loader import build_set
 
 RULES = """
 rules:

@@ -6,13 +6,13 @@ import textwrap
 
 from faker import Faker
 
-from emulator import tokens
-from emulator.match.facts import RequestFacts
-from emulator.render.draft import DraftRequest, Kit, apply_limits, draft_reply
-from emulator.render.reasoning import ReasoningAsk
-from emulator.render.signatures import Signer
-from emulator.render.tool_calls import ToolOptions
-from emulator.scenario.loader import build_set
+from zenmux_emulator import tokens
+from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.render.draft import DraftRequest, Kit, apply_limits, draft_reply
+from zenmux_emulator.render.reasoning import ReasoningAsk
+from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.render.tool_calls import ToolOptions
+from zenmux_emulator.scenario.loader import build_set
 
 
 def limits(max_tokens: int | None = None, *stop: str) -> tuple[tuple[str, ...], int | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from emulator import tokens
+from zenmux_emulator import tokens
 
 TEXTS = [
     "Hello, world!",

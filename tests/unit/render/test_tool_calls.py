@@ -11,8 +11,8 @@ import pytest
 from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
-from emulator.render.tool_calls import ToolOptions, call_id, tool_calls
-from emulator.scenario.schema import ToolCallSpec
+from zenmux_emulator.render.tool_calls import ToolOptions, call_id, tool_calls
+from zenmux_emulator.scenario.schema import ToolCallSpec
 
 CALL_ID = re.compile(r"^call_[0-9A-Za-z]{24}$")
 TOOLU_ID = re.compile(r"^toolu_01[0-9A-Za-z]{22}$")

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 import yaml
 
-from emulator.errors import ScenarioError
-from emulator.match.facts import RequestFacts
-from emulator.scenario import loader, positions
-from emulator.scenario.compiled import ScenarioSet
-from emulator.scenario.loader import build_set, read_sources
-from emulator.scenario.positions import load_yaml, load_yaml_fast, locate
+from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.scenario import loader, positions
+from zenmux_emulator.scenario.compiled import ScenarioSet
+from zenmux_emulator.scenario.loader import build_set, read_sources
+from zenmux_emulator.scenario.positions import load_yaml, load_yaml_fast, locate
 from tests.conftest import SHIPPED
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from emulator.errors import ScenarioError
-from emulator.scenario.loader import build_set, load_paths
-from emulator.scenario.schema import ToolCallSpec
+from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.scenario.loader import build_set, load_paths
+from zenmux_emulator.scenario.schema import ToolCallSpec
 
 
 def arguments(value: str) -> str:

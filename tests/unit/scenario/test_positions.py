@@ -8,9 +8,9 @@ from typing import Literal
 import pydantic
 import pytest
 
-from emulator.errors import ScenarioError
-from emulator.scenario.located import problems_from_validation_error
-from emulator.scenario.positions import INT64, MAX_DEPTH, dotted, load_yaml, locate, snippet
+from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.scenario.located import problems_from_validation_error
+from zenmux_emulator.scenario.positions import INT64, MAX_DEPTH, dotted, load_yaml, locate, snippet
 
 SCENARIO = """\
 name: demo

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from emulator.errors import RequestRejected
-from emulator.validate import validate_request
-from emulator.validate.conversation import check_tool_flow
+from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.validate import validate_request
+from zenmux_emulator.validate.conversation import check_tool_flow
 
 USER = {"role": "user", "content": "hi"}
 

@@ -6,8 +6,8 @@ from typing import Any
 import orjson
 import pytest
 
-from emulator.errors import RequestRejected
-from emulator.validate import (
+from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.validate import (
     AssistantMessage,
     ChatCompletionRequest,
     CustomTool,
@@ -21,7 +21,7 @@ from emulator.validate import (
     ValidatedRequest,
     validate_request,
 )
-from emulator.validate.tools import (
+from zenmux_emulator.validate.tools import (
     AllowedToolsChoice,
     CustomChoice,
     FunctionChoice,

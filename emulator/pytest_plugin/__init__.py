@@ -1,5 +1,0 @@
-"""Run the emulator inside a test process (the pytest fixtures build on `EmulatorServer`)."""
-
-from emulator.pytest_plugin.server import EmulatorServer
-
-__all__ = ["EmulatorServer"]

@@ -1,0 +1,63 @@
+"""The control API, a sub-application under `/_emulator/`: health, scenarios, the journal,
+sessions, the clock and its own OpenAPI description (`control/openapi.py`)."""
+
+from __future__ import annotations
+
+import gc
+
+from aiohttp import web
+
+from zenmux_emulator.control.clock import get_clock, set_clock
+from zenmux_emulator.control.guard import control_guard
+from zenmux_emulator.control.journal import clear_journal, list_journal, list_unmatched
+from zenmux_emulator.control.openapi import openapi
+from zenmux_emulator.control.scenarios import (
+    add_scenario,
+    list_scenarios,
+    reload_scenarios,
+    remove_scenario,
+    replace_scenario,
+)
+from zenmux_emulator.control.sessions import reset_sessions
+from zenmux_emulator.control.wire import json_response, query
+from zenmux_emulator.keys import STATE
+from zenmux_emulator.state import EmulatorState
+
+
+async def health(request: web.Request) -> web.Response:
+    query(request, ())
+    state = request.app[STATE]
+    registry = state.registry
+    return json_response({
+        "status": "ok",
+        "rules": len(registry.current.scenarios.rules),
+        "files": registry.file_names,
+        "api_scenarios": registry.api_names,
+        "generation": registry.generation,
+        "last_reload_error": None if registry.last_error is None else str(registry.last_error),
+        "journal": {"entries": len(state.journal),
+                    "file": None if state.journal_file is None else str(state.journal_file.path)},
+        # the launcher pauses the collector for start-up; serving must have it back (emulator/launch.py)
+        "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
+    })
+
+
+def create_control_app(state: EmulatorState) -> web.Application:
+    app = web.Application(middlewares=[control_guard])
+    app[STATE] = state
+    app.add_routes([
+        web.get("/health", health),
+        web.get("/scenarios", list_scenarios),
+        web.post("/scenarios", add_scenario),
+        web.post("/scenarios/reload", reload_scenarios),
+        web.put("/scenarios/{name}", replace_scenario),
+        web.delete("/scenarios/{name}", remove_scenario),
+        web.get("/journal", list_journal),
+        web.delete("/journal", clear_journal),
+        web.get("/journal/unmatched", list_unmatched),
+        web.post("/sessions/reset", reset_sessions),
+        web.get("/clock", get_clock),
+        web.post("/clock", set_clock),
+        web.get("/openapi.json", openapi),
+    ])
+    return app

@@ -1,0 +1,68 @@
+"""`/_emulator/clock`: read the emulator's clock; freeze, advance or release it."""
+
+from __future__ import annotations
+
+import math
+
+from aiohttp import web
+
+from zenmux_emulator.clock import Clock
+from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
+from zenmux_emulator.errors import invalid_params
+from zenmux_emulator.keys import STATE
+from zenmux_emulator.settings import parse_clock
+
+LATEST = 253_402_300_799.0  # 9999-12-31T23:59:59Z: `created` stays a four-digit-year time
+ACTIONS = ("freeze_at", "advance", "unfreeze")
+
+
+def clock_view(clock: Clock) -> dict[str, object]:
+    return {"now": clock.now(), "frozen": clock.frozen}
+
+
+async def get_clock(request: web.Request) -> web.Response:
+    query(request, ())
+    return json_response(clock_view(request.app[STATE].clock))
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def _moment(value: object) -> float:
+    """`freeze_at`: unix seconds (a number or a numeric string) or an ISO 8601 time."""
+    at = _number(value)
+    if at is None and isinstance(value, str):
+        try:
+            parsed = parse_clock(value)
+        except ValueError:
+            parsed = None
+        at = None if parsed is None else float(parsed)
+    if at is None or not 0 <= at <= LATEST:
+        raise invalid_params(f"Parameter freeze_at is not valid: expected unix seconds or an ISO 8601 time "
+                             f"between 1970 and 9999, got {value!r}")
+    return at
+
+
+async def set_clock(request: web.Request) -> web.Response:
+    """Exactly one of `{"freeze_at": …}`, `{"advance": seconds}` or `{"unfreeze": true}`."""
+    query(request, ())
+    body = await json_object(request, required=True) or {}
+    only_keys(body, ACTIONS)
+    if len(body) != 1:
+        raise invalid_params("Request body must hold exactly one of freeze_at, advance or unfreeze")
+    clock = request.app[STATE].clock
+    if "freeze_at" in body:
+        clock.freeze(_moment(body["freeze_at"]))
+    elif "advance" in body:
+        seconds = _number(body["advance"])
+        if seconds is None or seconds < 0 or clock.now() + seconds > LATEST:
+            raise invalid_params(f"Parameter advance is not valid: expected seconds ≥ 0, got {body['advance']!r}")
+        clock.advance(seconds)
+    elif body["unfreeze"] is True:
+        clock.unfreeze()
+    else:
+        raise invalid_params(f"Parameter unfreeze is not valid: expected true, got {body['unfreeze']!r}")
+    return json_response(clock_view(clock))

@@ -1,0 +1,33 @@
+"""Who may use the control API: without `--admin-token`, loopback clients only; with it, every
+client (loopback too) must send the token in `X-Emulator-Admin-Token`."""
+
+from __future__ import annotations
+
+import hmac
+from ipaddress import ip_address
+
+from aiohttp import web
+
+from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.keys import STATE
+
+TOKEN_HEADER = "X-Emulator-Admin-Token"
+
+
+def is_loopback(remote: str | None) -> bool:
+    try:
+        return remote is not None and ip_address(remote).is_loopback
+    except ValueError:
+        return False
+
+
+@web.middleware
+async def control_guard(request: web.Request, handler: web.Handler) -> web.StreamResponse:
+    token = request.app[STATE].settings.admin_token
+    given = request.headers.get(TOKEN_HEADER, "")
+    if token and hmac.compare_digest(given.encode(), token.encode()):
+        return await handler(request)
+    if not token and is_loopback(request.remote):
+        return await handler(request)
+    reason = "a valid X-Emulator-Admin-Token" if token else "a loopback client (or --admin-token)"
+    raise RequestRejected(403, "access_denied", f"The control API requires {reason}")

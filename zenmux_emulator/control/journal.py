@@ -1,0 +1,43 @@
+"""`/_emulator/journal`: the requests received, filtered; the unmatched ones with their near misses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from zenmux_emulator.control.wire import count, flag, json_response, query
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.keys import STATE
+
+
+async def list_journal(request: web.Request) -> web.Response:
+    q = query(request, {"session", "rule", "path", "unmatched", "limit"})
+    entries = request.app[STATE].journal.entries(
+        session=q.get("session"), rule=q.get("rule"), path=q.get("path"),
+        unmatched=flag(q, "unmatched"), limit=count(q, "limit"))
+    return json_response({"count": len(entries), "entries": [e.as_dict() for e in entries]})
+
+
+def unmatched_view(entry: JournalEntry) -> dict[str, Any]:
+    """What a failing test needs to see: which request, what it asked, and which rules nearly matched."""
+    body = entry.body if isinstance(entry.body, dict) else {}
+    return {
+        "seq": entry.seq, "request_id": entry.request_id, "time": entry.time, "session": entry.session,
+        "model": body.get("model"), "stream": entry.stream, "status": entry.status, "error_type": entry.error_type,
+        "near_misses": entry.near_misses, "body": entry.body,
+    }
+
+
+async def list_unmatched(request: web.Request) -> web.Response:
+    q = query(request, {"session", "limit"})
+    entries = request.app[STATE].journal.entries(session=q.get("session"), unmatched=True, limit=count(q, "limit"))
+    return json_response({"count": len(entries), "entries": [unmatched_view(e) for e in entries]})
+
+
+async def clear_journal(request: web.Request) -> web.Response:
+    q = query(request, {"session"})
+    journal = request.app[STATE].journal
+    before = len(journal)
+    journal.clear(q.get("session"))
+    return json_response({"cleared": before - len(journal)})

@@ -1,0 +1,168 @@
+"""`/_emulator/scenarios`: list the rules in force with their hits; load, replace and remove
+scenarios at run time; re-read the files now."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from aiohttp import web
+
+from zenmux_emulator.control.wire import json_response, not_found, problems_response, query
+from zenmux_emulator.errors import RequestRejected, ScenarioError, invalid_params
+from zenmux_emulator.keys import ENTRY, STATE
+from zenmux_emulator.scenario.compiled import CompiledRule, ScenarioSet
+from zenmux_emulator.scenario.registry import API_PREFIX, LoadFailed, ScenarioRegistry, SourceExists, UnknownSource
+from zenmux_emulator.sessions import Session
+
+log = logging.getLogger("zenmux_emulator.scenarios")
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+SCENARIO_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "application/json"})
+
+
+def match_summary(rule: CompiledRule) -> dict[str, str]:
+    """Each condition of the rule in words, by key (the same words as near misses use)."""
+    summary: dict[str, str] = {}
+    for predicate in rule.predicates:
+        seen = summary.get(predicate.key)
+        summary[predicate.key] = predicate.expected if seen is None else f"{seen} and {predicate.expected}"
+    return summary
+
+
+def describe(rule: CompiledRule, totals: dict[str, int], session: Session | None) -> dict[str, Any]:
+    hits: dict[str, int] = {"total": totals.get(rule.name, 0)}
+    if session is not None:
+        hits["session"] = session.hits.get(rule.name, 0)
+    return {
+        "name": rule.name, "source": rule.source, "line": rule.line, "where": rule.where,
+        "priority": rule.rule.priority, "match": match_summary(rule), "replies": len(rule.replies),
+        "then": rule.rule.then, "hits": hits,
+    }
+
+
+def sources(registry: ScenarioRegistry, scenarios: ScenarioSet) -> list[dict[str, Any]]:
+    counts: dict[str, int] = {}
+    for rule in scenarios.rules:
+        counts[rule.source] = counts.get(rule.source, 0) + 1
+    files = [{"kind": "file", "name": name, "source": name, "rules": counts.get(name, 0)}
+             for name in registry.file_names]
+    api = [{"kind": "api", "name": name, "source": API_PREFIX + name, "rules": counts.get(API_PREFIX + name, 0)}
+           for name in registry.api_names]
+    return files + api
+
+
+async def list_scenarios(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    params = query(request, {"session"})
+    session = None
+    if "session" in params:
+        session = state.sessions.find(params["session"])
+        if session is None:
+            raise not_found("unknown_session", f"Session {params['session']!r} is not known: no request has used it")
+    scenarios = state.registry.current.scenarios
+    totals = state.sessions.total_hits()
+    return json_response({
+        "generation": state.registry.generation,
+        "sources": sources(state.registry, scenarios),
+        "rules": [describe(rule, totals, session) for rule in scenarios.rules],
+    })
+
+
+def _name(value: str | None) -> str:
+    if value is None:
+        raise invalid_params("Parameter name is required: POST /_emulator/scenarios?name=my-rules")
+    if not NAME.fullmatch(value):
+        raise invalid_params(f"Parameter name is not valid: use 1 to 64 letters, digits, '.', '_' or '-' "
+                             f"starting with a letter or digit, got {value!r}")
+    return value
+
+
+async def _scenario_text(request: web.Request) -> str:
+    if request.content_type not in SCENARIO_TYPES:
+        raise RequestRejected(415, "invalid_params", "Content-Type must be application/yaml, text/yaml or "
+                              f"application/json, got {request.content_type}")
+    raw = await request.read()
+    if not raw.strip():
+        raise invalid_params("Request body is empty: expected a scenario in YAML or JSON")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise invalid_params(f"Request body is not UTF-8: {exc}") from None
+
+
+def _failed(request: web.Request, what: str) -> RequestRejected:
+    """The 500 of a scenario change that failed unexpectedly (call it while handling the exception):
+    the traceback logged under the request's id, the answer without internals, as the envelope
+    middleware answers any other unexpected failure."""
+    request_id = request[ENTRY].request_id
+    log.exception("%s: failed unexpectedly while answering request %s", what, request_id)
+    return RequestRejected(500, "internal_server_error", f"{what}: the emulator failed unexpectedly; see its log "
+                           f"for request {request_id}. The scenarios in force are unchanged")
+
+
+def _loaded(name: str, scenarios: ScenarioSet, generation: int) -> dict[str, Any]:
+    source = API_PREFIX + name
+    rules = sorted((r for r in scenarios.rules if r.source == source), key=lambda r: r.order)
+    return {"name": name, "source": source, "rules": [r.name for r in rules], "generation": generation}
+
+
+async def _put(request: web.Request, name: str, *, replace: bool) -> web.Response:
+    registry = request.app[STATE].registry
+    text = await _scenario_text(request)
+    try:
+        scenarios = await registry.add(name, text, replace=replace)
+    except SourceExists:
+        raise RequestRejected(409, "scenario_exists", f"A scenario named {name!r} is loaded already; "
+                              f"PUT /_emulator/scenarios/{name} replaces it") from None
+    except UnknownSource:
+        raise _unknown(name) from None
+    except ScenarioError as exc:
+        return problems_response(exc, f"Scenario {name!r} was not loaded")
+    except Exception:
+        raise _failed(request, f"Scenario {name!r} was not loaded") from None
+    return json_response(_loaded(name, scenarios, registry.generation), status=200 if replace else 201)
+
+
+def _unknown(name: str) -> RequestRejected:
+    return not_found("unknown_scenario", f"No scenario named {name!r} was loaded through the control API; "
+                     f"POST /_emulator/scenarios?name={name} loads one (files are changed on disk)")
+
+
+async def add_scenario(request: web.Request) -> web.Response:
+    name = _name(query(request, {"name"}).get("name"))
+    return await _put(request, name, replace=False)
+
+
+async def replace_scenario(request: web.Request) -> web.Response:
+    query(request, ())
+    return await _put(request, request.match_info["name"], replace=True)
+
+
+async def remove_scenario(request: web.Request) -> web.Response:
+    query(request, ())
+    name = request.match_info["name"]
+    registry = request.app[STATE].registry
+    try:
+        scenarios = await registry.remove(name)
+    except UnknownSource:
+        raise _unknown(name) from None
+    except ScenarioError as exc:
+        return problems_response(exc, f"Scenario {name!r} could not be removed")
+    except Exception:
+        raise _failed(request, f"Scenario {name!r} was not removed") from None
+    return json_response({"removed": name, "generation": registry.generation, "rules": len(scenarios.rules)})
+
+
+async def reload_scenarios(request: web.Request) -> web.Response:
+    query(request, ())
+    registry = request.app[STATE].registry
+    if not await registry.reload():
+        error = registry.last_error or ScenarioError([])
+        if isinstance(error, LoadFailed):  # logged with its traceback by the registry
+            raise RequestRejected(500, "internal_server_error", "The scenario files were not reloaded: the emulator "
+                                  "failed unexpectedly; see its log. The last good scenarios stay in force")
+        return problems_response(error, "The scenario files have problems; the last good scenarios stay in force")
+    return json_response({"reloaded": True, "generation": registry.generation, "files": registry.file_names,
+                          "rules": len(registry.current.scenarios.rules)})

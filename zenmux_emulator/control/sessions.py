@@ -1,0 +1,23 @@
+"""`POST /_emulator/sessions/reset`: restart the reply sequences of one session, or of all."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from zenmux_emulator.control.wire import json_object, json_response, not_found, only_keys, query
+from zenmux_emulator.errors import invalid_params
+from zenmux_emulator.keys import STATE
+
+
+async def reset_sessions(request: web.Request) -> web.Response:
+    """Body `{"session": "name"}` resets that session; no body (or a null session) resets every one."""
+    query(request, ())
+    body = await json_object(request, required=False) or {}
+    only_keys(body, {"session"})
+    name = body.get("session")
+    if name is not None and not isinstance(name, str):
+        raise invalid_params(f"Parameter session is not valid: expected a string, got {type(name).__name__}")
+    sessions = request.app[STATE].sessions
+    if name is not None and name not in sessions:
+        raise not_found("unknown_session", f"Session {name!r} is not known: no request has used it")
+    return json_response({"session": name, "reset": sessions.reset(name)})

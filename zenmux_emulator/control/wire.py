@@ -1,0 +1,83 @@
+"""What every control handler shares: JSON answers, strict query strings and JSON bodies, and the
+`invalid_scenario` envelope that lists a scenario's problems."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from zenmux_emulator.errors import RequestRejected, ScenarioError, invalid_params
+
+TRUE, FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
+
+
+def json_response(data: object, status: int = 200) -> web.Response:
+    return web.Response(body=orjson.dumps(data), status=status, content_type="application/json")
+
+
+def query(request: web.Request, allowed: Collection[str]) -> Mapping[str, str]:
+    """The query string, refusing parameters the route does not know (a typo would filter nothing)."""
+    for name in request.query:
+        if name not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise invalid_params(f"Parameter {name} is not supported here (supported: {known})")
+    return request.query
+
+
+def flag(params: Mapping[str, str], name: str) -> bool:
+    value = params.get(name)
+    if value is None or value.lower() in FALSE:
+        return False
+    if value.lower() in TRUE:
+        return True
+    raise invalid_params(f"Parameter {name} is not valid: expected true or false, got {value!r}")
+
+
+def count(params: Mapping[str, str], name: str) -> int | None:
+    value = params.get(name)
+    if value is None:
+        return None
+    if not value.isdigit():
+        raise invalid_params(f"Parameter {name} is not valid: expected a whole number ≥ 0, got {value!r}")
+    return int(value)
+
+
+async def json_object(request: web.Request, *, required: bool) -> dict[str, Any] | None:
+    """The body as a JSON object; None for an empty body when it is optional."""
+    raw = await request.read()
+    if not raw.strip():
+        if required:
+            raise invalid_params("Request body is empty: expected a JSON object")
+        return None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise invalid_params(f"Request body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise invalid_params(f"Request body must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+def only_keys(body: Mapping[str, Any], allowed: Collection[str]) -> None:
+    for key in body:
+        if key not in allowed:
+            raise invalid_params(f"Parameter {key} is not supported here (supported: {', '.join(sorted(allowed))})")
+
+
+def not_found(type: str, message: str) -> RequestRejected:
+    return RequestRejected(404, type, message)
+
+
+def problems_response(error: ScenarioError, message: str) -> web.Response:
+    """400 `invalid_scenario`: ZenMux's envelope plus every problem, located."""
+    problems = [
+        {"file": p.file, "line": p.line, "column": p.column, "path": p.path, "reason": p.reason}
+        for p in error.problems
+    ]
+    detail = "; ".join(str(p) for p in error.problems)
+    body = {"error": {"code": "400", "type": "invalid_scenario", "message": f"{message}: {detail}",
+                      "problems": problems}}
+    return json_response(body, status=400)

@@ -1,0 +1,29 @@
+"""Who is calling: the API key from any header ZenMux accepts, checked against the allowed keys."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.render.envelope import ACCESS_DENIED
+
+
+def api_key(headers: Mapping[str, str]) -> str | None:
+    """The key from `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`, in that order."""
+    authorization = headers.get("Authorization", "")
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    for name in ("x-api-key", "x-goog-api-key"):
+        value = headers.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def authenticate(headers: Mapping[str, str], accepted: Collection[str]) -> str:
+    """The caller's key; 403 `access_denied` when it is missing or, if keys are restricted, unknown."""
+    key = api_key(headers)
+    if key is None or (accepted and key not in accepted):
+        raise RequestRejected(403, "access_denied", ACCESS_DENIED)
+    return key

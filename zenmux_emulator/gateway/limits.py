@@ -1,0 +1,171 @@
+"""Rate limits and balances per API key, kept per session.
+
+Rate limits are token buckets on the emulator clock: `rpm` requests and `tpm` prompt tokens per
+`window_s`, each bucket starting full and refilling continuously (capacity / window per second),
+so a frozen clock advanced by the control API refills them without waiting. Balances are USD
+credits: a reply costs its tokens at the served model's catalogue pricing (USD per million).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from zenmux_emulator.errors import RequestRejected, ScenarioProblem
+from zenmux_emulator.render.envelope import CATALOGUE
+from zenmux_emulator.scenario.schema import BalanceError, FileSettings, Limits, ModelSpec
+
+DEFAULT_BALANCE_ERROR: BalanceError = "reject_no_credit"
+BALANCE_HEADER = "X-Emulator-Balance"
+_EPS = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class KeyLimit:
+    """The limits in force for one key (None: that dimension is not limited)."""
+
+    rpm: int | None
+    tpm: int | None
+    window_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayConfig:
+    """`settings.limits`, `settings.balances` and `settings.balance_error`, merged over the files."""
+
+    limits: Limits | None = None
+    balances: Mapping[str, float] = field(default_factory=dict)
+    balance_error: BalanceError = DEFAULT_BALANCE_ERROR
+
+    def limit_for(self, key: str) -> KeyLimit | None:
+        """The key's limits: the defaults, its override's given fields over them."""
+        if self.limits is None:
+            return None
+        base = self.limits
+        own = base.keys.get(key)
+        rpm, tpm, window = base.rpm, base.tpm, base.window_s or 60.0
+        if own is not None:
+            rpm = own.rpm if own.rpm is not None else rpm
+            tpm = own.tpm if own.tpm is not None else tpm
+            window = own.window_s if own.window_s is not None else window
+        if rpm is None and tpm is None:
+            return None
+        return KeyLimit(rpm, tpm, float(window))
+
+
+def merge_settings(files: list[tuple[str, FileSettings]]) -> tuple[GatewayConfig, list[ScenarioProblem]]:
+    """One config from every file's settings; the same setting given twice is a problem."""
+    problems: list[ScenarioProblem] = []
+    limits: Limits | None = None
+    limits_from = ""
+    balances: dict[str, float] = {}
+    balance_from: dict[str, str] = {}
+    error: BalanceError | None = None
+    error_from = ""
+    for filename, spec in files:
+        if spec.limits is not None:
+            if limits is not None:
+                problems.append(ScenarioProblem(filename, None, None, "settings.limits",
+                                                f"limits are already set in {limits_from}"))
+            limits, limits_from = spec.limits, filename
+        for key, amount in spec.balances.items():
+            if key in balances:
+                problems.append(ScenarioProblem(filename, None, None, f"settings.balances.{key}",
+                                                f"the balance of this key is already set in {balance_from[key]}"))
+            balances[key], balance_from[key] = amount, filename
+        if spec.balance_error is not None:
+            if error is not None and error != spec.balance_error:
+                problems.append(ScenarioProblem(filename, None, None, "settings.balance_error",
+                                                f"balance_error is already {error!r} in {error_from}"))
+            error, error_from = spec.balance_error, filename
+    return GatewayConfig(limits, balances, error or DEFAULT_BALANCE_ERROR), problems
+
+
+@dataclass(slots=True)
+class Bucket:
+    """A token bucket: its level when last looked at, and when that was."""
+
+    level: float
+    at: float
+
+    def refill(self, now: float, capacity: int, window: float) -> None:
+        if now > self.at:
+            self.level = min(float(capacity), self.level + (now - self.at) * capacity / window)
+        self.at = now
+
+
+@dataclass(slots=True)
+class GatewayState:
+    """A session's rate buckets and spent credits per key, and its chaos draw count."""
+
+    buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
+    spent: dict[str, float] = field(default_factory=dict)
+    arrivals: int = 0
+    """Requests that passed limits and balance: the number each chaos draw is seeded with."""
+
+    def bucket(self, key: str, kind: str, capacity: int, now: float) -> Bucket:
+        found = self.buckets.get((key, kind))
+        if found is None:
+            found = self.buckets[(key, kind)] = Bucket(float(capacity), now)
+        return found
+
+
+def _rate_headers(limit: KeyLimit, levels: dict[str, float]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for kind, capacity in (("requests", limit.rpm), ("tokens", limit.tpm)):
+        if capacity is not None:
+            headers[f"x-ratelimit-limit-{kind}"] = str(capacity)
+            headers[f"x-ratelimit-remaining-{kind}"] = str(max(0, math.floor(levels[kind] + _EPS)))
+    return headers
+
+
+def check_limits(config: GatewayConfig, state: GatewayState, key: str, prompt: int, now: float) -> dict[str, str]:
+    """Admit the request (taking one request and its prompt tokens) and return the rate headers,
+    or raise 429 `rate_limit` with `Retry-After` (whole seconds, rounded up) and `retry-after-ms`."""
+    limit = config.limit_for(key)
+    if limit is None:
+        return {}
+    wanted = [(kind, capacity, need) for kind, capacity, need in
+              (("requests", limit.rpm, 1), ("tokens", limit.tpm, prompt)) if capacity is not None]
+    levels: dict[str, float] = {}
+    wait = 0.0
+    for kind, capacity, need in wanted:
+        bucket = state.bucket(key, kind, capacity, now)
+        bucket.refill(now, capacity, limit.window_s)
+        levels[kind] = bucket.level
+        if bucket.level + _EPS < need:
+            # a prompt larger than the whole bucket can never pass: the wait is the window
+            short = (need - bucket.level) if need <= capacity else capacity
+            wait = max(wait, short * limit.window_s / capacity)
+    if wait > 0:
+        headers = _rate_headers(limit, levels)
+        headers["Retry-After"] = str(max(1, math.ceil(round(wait, 6))))
+        headers["retry-after-ms"] = str(max(1, math.ceil(round(wait * 1000, 3))))
+        raise RequestRejected(429, "rate_limit", CATALOGUE[(429, "rate_limit")], headers)
+    for kind, capacity, need in wanted:
+        bucket = state.buckets[(key, kind)]
+        bucket.level = max(0.0, bucket.level - need)
+        levels[kind] = bucket.level
+    return _rate_headers(limit, levels)
+
+
+def check_balance(config: GatewayConfig, state: GatewayState, key: str) -> None:
+    """Raise 402 (the configured type, the catalogue's message) once the key's balance is spent."""
+    if key in config.balances and config.balances[key] - state.spent.get(key, 0.0) <= _EPS:
+        kind = config.balance_error
+        raise RequestRejected(402, kind, CATALOGUE[(402, kind)])
+
+
+def charge(config: GatewayConfig, state: GatewayState, key: str, usage: Mapping[str, Any],
+           model: ModelSpec | None) -> dict[str, str]:
+    """Deduct a reply's cost from the key's balance; the remaining balance as a header."""
+    if key not in config.balances:
+        return {}
+    if model is not None:
+        pricing = model.pricing
+        cost = (int(usage.get("prompt_tokens") or 0) * pricing.prompt
+                + int(usage.get("completion_tokens") or 0) * pricing.completion) / 1_000_000
+        state.spent[key] = state.spent.get(key, 0.0) + cost
+    return {BALANCE_HEADER: f"{config.balances[key] - state.spent.get(key, 0.0):.8f}"}

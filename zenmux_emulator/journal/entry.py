@@ -1,0 +1,104 @@
+"""One journal record: what a client sent and what it got back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from zenmux_emulator.journal.redact import redact_headers
+
+CHAT_PATH = "/api/v1/chat/completions"
+NO_MATCH = "emulator_no_match"
+
+
+@dataclass(slots=True)
+class JournalEntry:
+    """A request from arrival to the last byte; filled in as the request moves along."""
+
+    seq: int
+    request_id: str
+    time: float
+    method: str
+    path: str
+    received_headers: Mapping[str, str] = field(repr=False)
+    """The request's headers as they came, secrets included: read `headers`, which masks them."""
+    session: str | None = None
+    body: Any = None
+    rule: str | None = None
+    reply_index: int | None = None
+    near_misses: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unmet_expectations: list[str] = field(default_factory=list)
+    sent_headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The response's headers as they went; `response_headers` is their JSON-ready copy."""
+    arrived: float = 0.0
+    """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
+    status: int | None = None
+    error_type: str | None = None
+    stream: bool = False
+    response: bytes | list[bytes] | None = None
+    events_sent: int | None = None
+    client_gone: bool = False
+    fault: str | None = None
+    """A scripted fault carried out: before the response (delay, hang, close, reset) or in the stream."""
+    routing: list[dict[str, Any]] = field(default_factory=list)
+    """Every provider attempt: model, provider, outcome (`ok` or the error), latency."""
+    dropped: bool = False
+    """The connection was closed or reset before any response: `status` stays empty."""
+    duration_ms: float | None = None
+    _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _sent: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The request's headers with every credential masked (worked out on first read: most
+        entries are never read)."""
+        if self._headers is None:
+            self._headers = redact_headers(self.received_headers)
+        return self._headers
+
+    @property
+    def response_headers(self) -> dict[str, str]:
+        """The response's headers as a plain dict, made when read (most entries never are), or
+        as `settle()` copied them."""
+        if self._sent is not None:
+            return self._sent
+        # str(): aiohttp's case-insensitive keys are a str subclass orjson refuses
+        return {str(k): v for k, v in self.sent_headers.items()}
+
+    def settle(self) -> None:
+        """Copy the header views now, on the event loop, before another thread reads the entry:
+        the response's headers are a live aiohttp object the loop may still be adding to."""
+        self._sent = {str(k): v for k, v in self.sent_headers.items()}
+        self._headers = redact_headers(self.received_headers)
+
+    @property
+    def unmatched(self) -> bool:
+        """A chat request that passed the checks but no rule answered: it got the default reply,
+        or 404 `emulator_no_match` in strict mode."""
+        return self.path == CHAT_PATH and self.rule is None and self.error_type in (None, NO_MATCH)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view; the response is decoded (SSE events as text) only when asked."""
+        response: Any = None
+        if isinstance(self.response, bytes):
+            try:
+                response = orjson.loads(self.response)
+            except orjson.JSONDecodeError:
+                response = self.response.decode("utf-8", "replace")
+        elif isinstance(self.response, list):
+            response = [e.decode("utf-8", "replace") for e in self.response[: self.events_sent]]
+        return {
+            "seq": self.seq, "request_id": self.request_id, "time": self.time, "method": self.method,
+            "path": self.path, "headers": self.headers, "session": self.session, "body": self.body,
+            "rule": self.rule, "reply_index": self.reply_index, "near_misses": self.near_misses,
+            "warnings": self.warnings, "unmet_expectations": self.unmet_expectations,
+            "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,
+            "arrived": self.arrived,
+            "stream": self.stream, "response": response, "events_sent": self.events_sent,
+            "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
+            "routing": self.routing, "duration_ms": self.duration_ms,
+        }

@@ -1,0 +1,21 @@
+"""A rule's `expect` block checked against the request it answered: what a client should have sent."""
+
+from __future__ import annotations
+
+from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.match.near_miss import misses
+from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.scenario.compiled import CompiledRule
+from zenmux_emulator.validate.reasoning import reasoning_findings
+
+
+def unmet_expectations(rule: CompiledRule, facts: RequestFacts, shape: str, signer: Signer) -> list[str]:
+    """Every expectation of `rule` the request fails, in words; empty when all hold."""
+    expect = rule.rule.expect
+    if expect is None:
+        return []
+    failures = [f"{rule.name}: expected {m.key} {m.expected}, got {m.actual}" for m in misses(rule.expectations, facts)]
+    if expect.reasoning_intact:
+        failures.extend(f"{rule.name}: expected the signed reasoning back intact: {finding}"
+                        for finding in reasoning_findings(facts.messages, shape, signer, require_all=True))
+    return failures

@@ -1,0 +1,220 @@
+"""A rule's `match` compiled once into predicates: each tests one condition and can say why it missed."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.scenario.schema import Expect, Match, TextMatch, ToolResultMatch, TurnRange
+
+TextTest = Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Predicate:
+    """One condition of a rule: `key` names it, `expected` describes it, `actual` reads the request."""
+
+    key: str
+    expected: str
+    test: Callable[[RequestFacts], bool]
+    actual: Callable[[RequestFacts], str]
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = text.replace("\n", " ")
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def text_test(spec: TextMatch) -> tuple[TextTest, str]:
+    """A function testing every condition of `spec`, and a description of them."""
+    fold = spec.ignore_case
+    norm: Callable[[str], str] = str.casefold if fold else (lambda s: s)
+    tests: list[TextTest] = []
+    words: list[str] = []
+    contains = [spec.contains] if isinstance(spec.contains, str) else list(spec.contains or ())
+    for needle in contains:
+        n = norm(needle)
+        tests.append(lambda t, n=n: n in t)
+        words.append(f"contains {needle!r}")
+    if spec.not_contains is not None:
+        n = norm(spec.not_contains)
+        tests.append(lambda t, n=n: n not in t)
+        words.append(f"does not contain {spec.not_contains!r}")
+    if spec.equals is not None:
+        n = norm(spec.equals)
+        tests.append(lambda t, n=n: t == n)
+        words.append(f"equals {spec.equals!r}")
+    if spec.starts_with is not None:
+        n = norm(spec.starts_with)
+        tests.append(lambda t, n=n: t.startswith(n))
+        words.append(f"starts with {spec.starts_with!r}")
+    if spec.ends_with is not None:
+        n = norm(spec.ends_with)
+        tests.append(lambda t, n=n: t.endswith(n))
+        words.append(f"ends with {spec.ends_with!r}")
+    as_sent: list[TextTest] = []  # a regex runs on the text as sent; IGNORECASE does its folding
+    if spec.regex is not None:
+        pattern = re.compile(spec.regex, re.IGNORECASE if fold else 0)
+        as_sent.append(lambda t, p=pattern: p.search(t) is not None)
+        words.append(f"matches /{spec.regex}/")
+    description = " and ".join(words) + (" (ignoring case)" if fold else "")
+    if not fold and len(tests) + len(as_sent) == 1:
+        return (tests or as_sent)[0], description
+
+    def check(text: str) -> bool:
+        folded = norm(text)
+        return all(test(folded) for test in tests) and all(test(text) for test in as_sent)
+
+    return check, description
+
+
+def _value_test(spec: str | TextMatch) -> tuple[TextTest, str]:
+    if isinstance(spec, str):
+        return (lambda t, v=spec: t == v), f"equals {spec!r}"
+    return text_test(spec)
+
+
+def model_regex(globs: list[str]) -> re.Pattern[str]:
+    """One compiled pattern for a list of model globs."""
+    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs))
+
+
+def is_glob(text: str) -> bool:
+    return any(ch in text for ch in "*?[")
+
+
+def _turn_test(spec: TurnRange) -> tuple[Callable[[int], bool], str]:
+    low = spec.min if spec.min is not None else 0
+    high = spec.max
+    if low == high:
+        return (lambda n: n == low), f"turn {low}"
+    description = f"turn ≥ {low}" + (f" and ≤ {high}" if high is not None else "")
+    return (lambda n: n >= low and (high is None or n <= high)), description
+
+
+def _tool_result(spec: bool | ToolResultMatch) -> list[Predicate]:
+    def actual(f: RequestFacts) -> str:
+        result = f.last_tool_result
+        return "last message is not a tool result" if result is None else f"result of {result[0]!r}: {_clip(result[1])}"
+
+    if spec is True or spec is False:
+        want = spec
+        return [Predicate("tool_result", "last message is a tool result" if want else "last message is not a tool result",
+                          lambda f: (f.last_tool_result is not None) == want, actual)]
+    found: list[Predicate] = [Predicate("tool_result", "last message is a tool result",
+                                        lambda f: f.last_tool_result is not None, actual)]
+    if spec.name is not None:
+        name = spec.name
+        found.append(Predicate("tool_result.name", f"result of tool {name!r}",
+                               lambda f: f.last_tool_result is not None and f.last_tool_result[0] == name, actual))
+    if spec.content is not None:
+        test, words = text_test(spec.content)
+        found.append(Predicate("tool_result.content", words,
+                               lambda f: f.last_tool_result is not None and test(f.last_tool_result[1]), actual))
+    for path, expected in (spec.json_fields or {}).items():
+        found.append(json_field("tool_result.json", path, expected, lambda f: f.last_tool_json))
+    return found
+
+
+_MISSING = object()
+
+
+def json_at(document: Any, path: str) -> Any:
+    """The value at a dotted path (`a.b.0.c`: keys, and list positions as numbers); _MISSING if absent."""
+    value = document
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return _MISSING
+    return value
+
+
+def json_field(key: str, path: str, expected: object, document: Callable[[RequestFacts], Any]) -> Predicate:
+    """`<key>.<path>` in a JSON document of the request: equal to a scalar, or (as text) passing a text match."""
+    if isinstance(expected, TextMatch):
+        test, words = text_test(expected)
+
+        def holds(value: Any) -> bool:
+            return value is not _MISSING and test(value if isinstance(value, str) else orjson.dumps(value).decode())
+    else:
+        words = f"equals {orjson.dumps(expected).decode()}"
+
+        def holds(value: Any) -> bool:
+            return value is not _MISSING and value == expected and isinstance(value, bool) == isinstance(expected, bool)
+
+    def actual(f: RequestFacts) -> str:
+        value = json_at(document(f), path)
+        if value is _MISSING:
+            return "absent"
+        text = orjson.dumps(value).decode()  # shown as JSON, as the request had it
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    return Predicate(f"{key}.{path}", words, lambda f: holds(json_at(document(f), path)), actual)
+
+
+def compile_expect(expect: Expect) -> tuple[Predicate, ...]:
+    """An `expect` block's conditions (the signed-reasoning one is checked apart: it needs the key)."""
+    body = tuple(json_field("body", path, value, lambda f: f.body) for path, value in (expect.body or {}).items())
+    return compile_match(expect) + body
+
+
+def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[RequestFacts, str], str | None]) -> list[Predicate]:
+    found = []
+    for name, spec in specs.items():
+        test, words = _value_test(spec)
+        found.append(Predicate(
+            f"{key}.{name}", words,
+            lambda f, n=name, t=test: (v := read(f, n)) is not None and t(v),
+            lambda f, n=name: "absent" if (v := read(f, n)) is None else _clip(v),
+        ))
+    return found
+
+
+def compile_match(match: Match) -> tuple[Predicate, ...]:
+    """Every condition of a `match`, cheapest first so a miss is found early."""
+    found: list[Predicate] = []
+    if match.stream is not None:
+        want = match.stream
+        found.append(Predicate("stream", f"stream is {str(want).lower()}", lambda f: f.stream == want,
+                               lambda f: f"stream is {str(f.stream).lower()}"))
+    if match.model is not None:
+        globs = [match.model] if isinstance(match.model, str) else list(match.model)
+        pattern = model_regex(globs)
+        found.append(Predicate("model", " or ".join(repr(g) for g in globs),
+                               lambda f: pattern.match(f.model) is not None, lambda f: repr(f.model)))
+    if match.turn is not None:
+        turn_test, words = _turn_test(match.turn)
+        found.append(Predicate("turn", words, lambda f: turn_test(f.turn), lambda f: f"turn {f.turn}"))
+    if match.tool_choice is not None:
+        choice = match.tool_choice
+        found.append(Predicate("tool_choice", repr(choice), lambda f: f.tool_choice == choice, lambda f: repr(f.tool_choice)))
+    if match.tools is not None:
+        needed = frozenset(match.tools)
+        found.append(Predicate("tools", "offers " + ", ".join(sorted(needed)), lambda f: needed.issubset(f.tools),
+                               lambda f: "offers " + (", ".join(f.tools) or "no tools")))
+    if match.tool_result is not None:
+        found.extend(_tool_result(match.tool_result))
+    if match.metadata is not None:
+        found.extend(_mapping("metadata", match.metadata, lambda f, n: f.metadata.get(n)))
+    if match.headers is not None:
+        found.extend(_mapping("headers", match.headers, lambda f, n: f.headers.get(n)))
+    if match.last_user is not None:
+        test, words = text_test(match.last_user)
+        found.append(Predicate("last_user", words, lambda f: test(f.last_user), lambda f: _clip(f.last_user)))
+    if match.system is not None:
+        test, words = text_test(match.system)
+        found.append(Predicate("system", words, lambda f: test(f.system), lambda f: _clip(f.system)))
+    if match.any_message is not None:
+        test, words = text_test(match.any_message)
+        found.append(Predicate("any_message", words, lambda f: any(test(t) for t in f.texts),
+                               lambda f: f"{len(f.texts)} messages, none matching"))
+    return tuple(found)

@@ -1,0 +1,55 @@
+"""Pick the rule that answers: the best ranked candidate whose every predicate holds, and the
+reply its sequence is at for this session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.match.index import RuleIndex
+from zenmux_emulator.scenario.compiled import CompiledReply, CompiledRule
+from zenmux_emulator.sessions import Session
+
+
+@dataclass(slots=True)
+class Selection:
+    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number.
+    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
+
+    rule: CompiledRule
+    reply: CompiledReply | None
+    hit: int
+
+    def commit(self, session: Session) -> None:
+        """Count the hit, once the reply was rendered: a reply that failed is not used up."""
+        session.hits[self.rule.name] = self.hit + 1
+
+
+def reply_at(rule: CompiledRule, hit: int) -> tuple[bool, CompiledReply | None]:
+    """(answers, reply) for the `hit`-th match of the rule (0-based)."""
+    replies = rule.replies
+    if hit < len(replies):
+        return True, replies[hit]
+    then = rule.rule.then
+    if then == "repeat_last":
+        return True, replies[-1]
+    if then == "cycle":
+        return True, replies[hit % len(replies)]
+    if then == "error":
+        return True, None
+    return False, None  # fall_through: the rule steps aside
+
+
+def select(index: RuleIndex, facts: RequestFacts, session: Session) -> Selection | None:
+    """The selection for this request (call `commit` once answered); None when nothing matches."""
+    for rule in index.candidates(facts):
+        for predicate in rule.predicates:
+            if not predicate.test(facts):
+                break
+        else:
+            hit = session.hits.get(rule.name, 0)
+            answers, reply = reply_at(rule, hit)
+            if not answers:
+                continue
+            return Selection(rule, reply, hit)
+    return None

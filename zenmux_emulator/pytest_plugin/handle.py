@@ -1,0 +1,254 @@
+"""`zenmux`, the object a test gets: its own API key and session on the emulator, clients pointed
+at it, scenarios loaded for the test alone, its journal, and checks on the rules it loaded."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.verdict import Finding, verdict
+from zenmux_emulator.pytest_plugin.control import Control, ControlError
+from zenmux_emulator.pytest_plugin.report import UnusedRule, unused_rules_message
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.scenario.registry import API_PREFIX
+from zenmux_emulator.sessions import session_name
+
+if TYPE_CHECKING:
+    import openai
+
+
+def key_for(nodeid: str) -> str:
+    """The API key of a test: stable for its node id, distinct between tests."""
+    return "sk-zenmux-test-" + hashlib.sha256(nodeid.encode("utf-8")).hexdigest()[:16]
+
+
+def scenario_stem(nodeid: str) -> str:
+    """A control-API scenario name for the test: its name, cut to fit, plus a digest of the node id."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", nodeid.rsplit("::", 1)[-1]).strip("-._")[:40] or "test"
+    return f"{name}-{hashlib.sha256(nodeid.encode('utf-8')).hexdigest()[:8]}"
+
+
+@dataclass(slots=True)
+class LoadedScenario:
+    """A scenario this test loaded: its control-API name, rule names and where its text came from."""
+
+    name: str
+    rules: list[str]
+    origin: str
+    """A file path, `add_rule at file:line`, or empty for YAML text (then `api:name:line` locates)."""
+    is_file: bool = False
+
+    def where(self, listed: dict[str, Any]) -> str:
+        if self.is_file and listed.get("line"):
+            return f"{self.origin}:{listed['line']}"
+        if self.origin and not self.is_file:
+            return self.origin
+        return str(listed.get("where", API_PREFIX + self.name))
+
+
+@dataclass
+class ZenmuxHandle:
+    """Everything a test does with the emulator, scoped to its own session."""
+
+    server: EmulatorServer
+    nodeid: str
+    dedicated: bool = False
+    api_key: str = ""
+    loaded: list[LoadedScenario] = field(default_factory=list)
+    _clients: list[Any] = field(default_factory=list)
+    _clock_before: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        self.api_key = self.api_key or key_for(self.nodeid)
+        self.control = Control(self.server.origin)
+        self._stem = scenario_stem(self.nodeid)
+
+    # where and who
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    @property
+    def session(self) -> str:
+        """The emulator session of this test's key (sequence positions, hits and journal are kept per session)."""
+        return session_name({}, self.api_key)
+
+    # clients
+    def openai_client(self, **kwargs: Any) -> openai.OpenAI:
+        """`openai.OpenAI` pointed at the emulator with this test's key; `max_retries` 0 unless given."""
+        import openai
+
+        client = openai.OpenAI(**self._client_options(kwargs))
+        self._clients.append(client)
+        return client
+
+    def async_openai_client(self, **kwargs: Any) -> openai.AsyncOpenAI:
+        """`openai.AsyncOpenAI` likewise (close it yourself, or let it be collected)."""
+        import openai
+
+        return openai.AsyncOpenAI(**self._client_options(kwargs))
+
+    def _client_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {"base_url": self.base_url, "api_key": self.api_key, "max_retries": 0, **kwargs}
+
+    # scenarios
+    def load(self, path_or_yaml: str | Path) -> list[str]:
+        """Load a YAML file (a path) or YAML text for this test; removed at teardown. The rule names."""
+        path = _as_path(path_or_yaml)
+        if path is not None:
+            return self._load(path.read_text(encoding="utf-8"), str(path), is_file=True)
+        return self._load(str(path_or_yaml), "", is_file=False)
+
+    def add_rule(self, name: str, *, match: dict[str, Any] | None = None, reply: dict[str, Any] | None = None,
+                 replies: list[dict[str, Any]] | None = None, then: str | None = None,
+                 priority: int | None = None, expect: dict[str, Any] | None = None) -> str:
+        """Load a one-rule scenario for this test; the rule's name."""
+        if (reply is None) == (replies is None):
+            raise TypeError("add_rule needs exactly one of reply= or replies=")
+        rule: dict[str, Any] = {"name": name, "match": match or {}}
+        rule.update({k: v for k, v in (("expect", expect), ("reply", reply), ("replies", replies), ("then", then),
+                                       ("priority", priority)) if v is not None})
+        caller = inspect.stack()[1]
+        self._load(yaml.safe_dump({"rules": [rule]}, allow_unicode=True, sort_keys=False),
+                   f"add_rule at {caller.filename}:{caller.lineno}", is_file=False)
+        return name
+
+    def _load(self, text: str, origin: str, *, is_file: bool) -> list[str]:
+        name = f"{self._stem}-{len(self.loaded) + 1}"
+        try:
+            answer = self.control.call("POST", "/scenarios", yaml_text=text, name=name)
+        except ControlError as exc:
+            raise ValueError(f"zenmux: {origin or 'YAML text'} was not loaded: {exc}") from None
+        self.loaded.append(LoadedScenario(name, list(answer["rules"]), origin, is_file))
+        return list(answer["rules"])
+
+    def unload_all(self) -> None:
+        """Remove every scenario this test loaded (teardown)."""
+        while self.loaded:
+            scenario = self.loaded.pop()
+            try:
+                self.control.call("DELETE", f"/scenarios/{scenario.name}")
+            except ControlError as exc:
+                if exc.type != "unknown_scenario":
+                    raise
+
+    # journal
+    @property
+    def requests(self) -> list[JournalEntry]:
+        """This test's journal entries, oldest first (attributes: body, headers, status, rule, …)."""
+        return self.server.state.journal.entries(session=self.session)
+
+    def unmatched(self) -> list[JournalEntry]:
+        """This test's chat requests that no rule answered; each carries `near_misses`."""
+        return [entry for entry in self.requests if entry.unmatched]
+
+    def clear(self) -> None:
+        """Forget this test's journal entries and restart its reply sequences."""
+        self.control.call("DELETE", "/journal", session=self.session)
+        try:
+            self.control.call("POST", "/sessions/reset", json_body={"session": self.session})
+        except ControlError as exc:
+            if exc.type != "unknown_session":
+                raise
+
+    # clock
+    def advance_clock(self, seconds: float) -> float:
+        """Move the emulator's clock on (a running clock freezes at now + seconds); the new time."""
+        self._remember_clock()
+        return float(self.control.call("POST", "/clock", json_body={"advance": seconds})["now"])
+
+    def freeze_clock(self, at: float | str) -> float:
+        """Freeze the clock at unix seconds or an ISO 8601 time; the new time."""
+        self._remember_clock()
+        return float(self.control.call("POST", "/clock", json_body={"freeze_at": at})["now"])
+
+    def _remember_clock(self) -> None:
+        if self._clock_before is None:
+            self._clock_before = self.control.call("GET", "/clock")
+
+    def restore_clock(self) -> None:
+        """Put a shared server's clock back as the test found it (teardown)."""
+        before, self._clock_before = self._clock_before, None
+        if before is not None:
+            body = {"freeze_at": before["now"]} if before["frozen"] else {"unfreeze": True}
+            self.control.call("POST", "/clock", json_body=body)
+
+    # rules
+    def listed_rules(self) -> list[dict[str, Any]]:
+        """Every rule in force as `GET /_emulator/scenarios` lists it, `hits.session` for this test."""
+        try:
+            return list(self.control.call("GET", "/scenarios", session=self.session)["rules"])
+        except ControlError as exc:
+            if exc.type != "unknown_session":
+                raise
+        rules = list(self.control.call("GET", "/scenarios")["rules"])
+        for rule in rules:  # no request yet: nothing answered this session
+            rule["hits"]["session"] = 0
+        return rules
+
+    def rule_hits(self, listed: list[dict[str, Any]] | None = None) -> list[tuple[UnusedRule, int]]:
+        """Every rule this test loaded with how often it answered this session."""
+        by_source = {API_PREFIX + s.name: s for s in self.loaded}
+        found = []
+        for rule in self.listed_rules() if listed is None else listed:
+            scenario = by_source.get(rule["source"])
+            if scenario is not None:
+                found.append((UnusedRule(rule["name"], scenario.where(rule)), int(rule["hits"].get("session", 0))))
+        return found
+
+    def locate(self, where: str) -> str:
+        """`api:<scenario>:<line>` of a scenario this test loaded, as its file:line or add_rule call."""
+        prefix, _, rest = where.partition(":")
+        name, _, line = rest.rpartition(":")
+        scenario = next((s for s in self.loaded if s.name == name), None) if prefix + ":" == API_PREFIX else None
+        if scenario is None:
+            return where
+        return scenario.where({"line": int(line) if line.isdigit() else None, "where": where})
+
+    def unused_rules(self, listed: list[dict[str, Any]] | None = None) -> list[UnusedRule]:
+        return [rule for rule, hits in self.rule_hits(listed) if hits == 0]
+
+    def assert_all_rules_used(self) -> None:
+        """Fail, listing each with file:line, if a rule this test loaded never answered this test."""
+        unused = self.unused_rules()
+        if unused:
+            raise AssertionError(unused_rules_message(unused))
+
+    # client checks
+    def unmet_expectations(self) -> list[str]:
+        """Every `expect` of a rule that one of this test's requests did not meet."""
+        return [unmet for entry in self.requests for unmet in entry.unmet_expectations]
+
+    def verdict(self) -> list[Finding]:
+        """What this test's client did wrong, read from its journal (see `emulator.journal.verdict`)."""
+        return verdict(self.requests)
+
+    def assert_client_well_behaved(self) -> None:
+        """Fail with every finding of `verdict()`: reasoning not echoed, tool calls unanswered,
+        Retry-After not respected, a non-retryable error retried, expectations unmet."""
+        findings = self.verdict()
+        if findings:
+            raise AssertionError("the client misbehaved:\n" + "\n".join(f"  {f}" for f in findings))
+
+    def close_clients(self) -> None:
+        for client in self._clients:
+            client.close()
+        self._clients.clear()
+
+
+def _as_path(value: str | Path) -> Path | None:
+    """A Path, or a one-line string naming an existing file or ending in .yaml/.yml, is a file."""
+    if isinstance(value, Path):
+        return value
+    if "\n" in value or ":" in value and not Path(value).exists():
+        return None
+    if value.endswith((".yaml", ".yml")) or Path(value).is_file():
+        return Path(value)
+    return None

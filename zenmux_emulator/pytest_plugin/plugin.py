@@ -1,0 +1,149 @@
+"""The pytest plugin (entry point `pytest11: zenmux`): options, the `zenmux` marker, the
+`zenmux_server` and `zenmux` fixtures, the failure report section and `--zenmux-report`.
+
+The test-facing API is `handle.py`; the text it prints is `report.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
+from zenmux_emulator.pytest_plugin.options import MARKER_HELP, ServerOptions, read_markers
+from zenmux_emulator.pytest_plugin.report import PROPERTY, SECTION, journal_section, summary_lines, unmatched_record
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.scenario.registry import API_PREFIX
+from zenmux_emulator.settings import DEFAULT_SEED, Settings, parse_clock
+
+HANDLE = pytest.StashKey[ZenmuxHandle]()
+REPORT_DATA = pytest.StashKey[dict[str, Any]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("zenmux", "ZenMux emulator")
+    group.addoption("--zenmux-scenarios", action="extend", nargs="+", default=[], metavar="PATH",
+                    help="scenario files or folders every test's emulator serves (default: none, "
+                         "only default replies); repeat as --zenmux-scenarios=PATH")
+    group.addoption("--zenmux-strict", action="store_true", default=False,
+                    help="unmatched requests answer 404 emulator_no_match")
+    group.addoption("--zenmux-report", action="store_true", default=False,
+                    help="at the end, list loaded rules that never matched and requests that matched nothing")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", MARKER_HELP)
+    if config.getoption("zenmux_report") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(RunReport(), "zenmux-run-report")
+
+
+def base_options(config: pytest.Config) -> ServerOptions:
+    return ServerOptions(strict=bool(config.getoption("zenmux_strict")), seed=DEFAULT_SEED, clock=None)
+
+
+def wanted_options(base: ServerOptions, overrides: dict[str, object]) -> ServerOptions:
+    clock = overrides.get("clock", base.clock)
+    return ServerOptions(strict=bool(overrides.get("strict", base.strict)),
+                         seed=int(overrides.get("seed", base.seed)),  # type: ignore[call-overload]
+                         clock=parse_clock(clock))  # type: ignore[arg-type]
+
+
+def server_settings(config: pytest.Config, options: ServerOptions) -> Settings:
+    here = config.invocation_params.dir
+    paths = [str((here / p).resolve()) for p in config.getoption("zenmux_scenarios")]
+    return Settings(port=0, scenarios=paths, strict=options.strict, seed=options.seed, clock=options.clock,
+                    watch=False, journal_size=10_000)
+
+
+@pytest.fixture(scope="session")
+def zenmux_server(pytestconfig: pytest.Config) -> Iterator[EmulatorServer]:
+    """One emulator for the whole run (per xdist worker), on a free loopback port."""
+    with EmulatorServer(server_settings(pytestconfig, base_options(pytestconfig))) as server:
+        yield server
+
+
+@pytest.fixture
+def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
+    """This test's view of the emulator: its own key and session, its marker scenarios loaded."""
+    config = request.config
+    marked = read_markers(request.node)
+    base = base_options(config)
+    wanted = wanted_options(base, marked.overrides)
+    dedicated: EmulatorServer | None = None
+    if wanted == base:
+        server: EmulatorServer = request.getfixturevalue("zenmux_server")
+    else:  # strict/seed/clock of its own: a server for this test alone
+        dedicated = server = EmulatorServer(server_settings(config, wanted))
+        try:
+            server.start()
+        except BaseException:
+            server.stop()
+            raise
+    handle = ZenmuxHandle(server, request.node.nodeid, dedicated=dedicated is not None)
+    request.node.stash[HANDLE] = handle
+    try:
+        handle.clear()  # a rerun of the same test id starts clean
+        for path in marked.scenarios:
+            handle.load(path)
+        yield handle
+        if config.getoption("zenmux_report"):
+            request.node.stash[REPORT_DATA] = report_data(handle)
+    finally:
+        handle.close_clients()
+        try:
+            handle.unload_all()
+            handle.restore_clock()
+        finally:
+            if dedicated is not None:
+                dedicated.stop()
+
+
+def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
+    """What `--zenmux-report` needs from one test, plain enough to travel from an xdist worker."""
+    listed = handle.listed_rules()
+    shared = {r["name"]: [r["where"], r["hits"]["session"]] for r in listed if not r["source"].startswith(API_PREFIX)}
+    return {"unused": [[r.name, r.where] for r in handle.unused_rules(listed)],
+            "shared": shared,
+            "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()]}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    report: pytest.TestReport = yield  # type: ignore[misc]
+    handle = item.stash.get(HANDLE, None)
+    if handle is not None and report.passed and call.when == "call" and (unmet := handle.unmet_expectations()):
+        report.outcome = "failed"  # a rule's `expect` is part of the test's assertions
+        report.longrepr = "requests did not meet the scenario's expectations:\n" + "\n".join(f"  {u}" for u in unmet)
+    if handle is not None and report.failed and call.when in ("setup", "call"):
+        report.sections.append((SECTION, journal_section(handle.requests, handle.session, handle.locate)))
+    if call.when == "teardown" and REPORT_DATA in item.stash:
+        report.user_properties.append((PROPERTY, item.stash[REPORT_DATA]))
+    return report  # type: ignore[return-value]
+
+
+class RunReport:
+    """Gathers every test's report data (local or from xdist workers) for the terminal summary."""
+
+    def __init__(self) -> None:
+        self.unused: list[tuple[str, str, str]] = []
+        self.shared: dict[str, list[Any]] = {}
+        self.unmatched: list[tuple[str, dict[str, Any]]] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, data in report.user_properties if report.when == "teardown" else ():
+            if name != PROPERTY:
+                continue
+            self.unused += [(rule, where, report.nodeid) for rule, where in data["unused"]]
+            for rule, (where, hits) in data["shared"].items():
+                self.shared.setdefault(rule, [where, 0])[1] += hits
+            self.unmatched += [(report.nodeid, record) for record in data["unmatched"]]
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        never = [(rule, where, "") for rule, (where, hits) in self.shared.items() if hits == 0] + self.unused
+        terminalreporter.write_sep("=", "zenmux report")
+        for line in summary_lines(never, self.unmatched):
+            terminalreporter.write_line(line)
+
+
+__all__ = ["HANDLE", "zenmux", "zenmux_server"]

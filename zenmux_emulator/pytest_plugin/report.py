@@ -1,0 +1,99 @@
+"""Text for people: unused rules, a failing test's journal, and the end-of-run `--zenmux-report`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zenmux_emulator.journal.entry import JournalEntry
+
+SECTION = "zenmux journal"
+PROPERTY = "zenmux"
+"""The `user_properties` key carrying a test's report data to the controller (also under xdist)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnusedRule:
+    name: str
+    where: str
+
+
+def unused_rules_message(unused: Sequence[UnusedRule]) -> str:
+    lines = [f"{len(unused)} zenmux rule(s) loaded by this test never matched:"]
+    lines += [f"  {rule.name} ({rule.where})" for rule in unused]
+    return "\n".join(lines)
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(part.get("text", "") for part in content if isinstance(part, dict) and part.get("text"))
+    return ""
+
+
+def last_user(body: Any, width: int = 80) -> str:
+    """The last user message of a chat body, on one line and cut to `width`."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list):
+        return ""
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            text = " ".join(_text(message.get("content")).split())
+            return text if len(text) <= width else text[: width - 1] + "…"
+    return ""
+
+
+Locate = Callable[[str], str]
+
+
+def _same(where: str) -> str:
+    return where
+
+
+def located(near_misses: Iterable[dict[str, Any]], locate: Locate = _same) -> list[dict[str, Any]]:
+    """Near misses with `where` turned from `api:<scenario>:<line>` into the test's file:line."""
+    return [{**near, "where": locate(str(near.get("where", "")))} for near in near_misses]
+
+
+def near_miss_lines(near_misses: Iterable[dict[str, Any]], indent: str = "    ") -> list[str]:
+    lines = []
+    for near in near_misses:
+        missed = "; ".join(f"{m['key']} wanted {m['expected']}, got {m['actual']}" for m in near.get("misses", []))
+        lines.append(f"{indent}near miss: {near['rule']} ({near['where']}): {missed}")
+    return lines
+
+
+def journal_section(entries: Sequence[JournalEntry], session: str, locate: Locate = _same) -> str:
+    """A failing test's requests: `#seq METHOD path status rule`, the last user message, near misses."""
+    if not entries:
+        return f"session {session}: no requests reached the emulator"
+    lines = [f"session {session}: {len(entries)} request(s)"]
+    for entry in entries:
+        lines.append(f"#{entry.seq} {entry.method} {entry.path} {entry.status if entry.status is not None else '…'} "
+                     f"rule={entry.rule or '-'}" + (f" error={entry.error_type}" if entry.error_type else ""))
+        user = last_user(entry.body)
+        if user:
+            lines.append(f"    last user: {user!r}")
+        lines += near_miss_lines(located(entry.near_misses, locate))
+    return "\n".join(lines)
+
+
+def unmatched_record(entry: JournalEntry, locate: Locate = _same) -> dict[str, Any]:
+    """A plain, serialisable view of an unmatched request (it travels from xdist workers)."""
+    body = entry.body if isinstance(entry.body, dict) else {}
+    return {"seq": entry.seq, "model": body.get("model"), "status": entry.status,
+            "last_user": last_user(entry.body), "near_misses": located(entry.near_misses, locate)}
+
+
+def summary_lines(unused: Sequence[tuple[str, str, str]], unmatched: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The `--zenmux-report` text: rules never matched (rule, where, loaded by), unmatched requests."""
+    lines = [f"rules never matched: {len(unused)}"]
+    lines += [f"  {name} ({where})" + (f" loaded by {owner}" if owner else "") for name, where, owner in unused]
+    lines.append(f"requests no rule matched: {len(unmatched)}")
+    for nodeid, record in unmatched:
+        lines.append(f"  {nodeid} #{record['seq']} {record['model']} status={record['status']} "
+                     f"last user: {record['last_user']!r}")
+        lines += near_miss_lines(record["near_misses"])
+    return lines

@@ -1,0 +1,77 @@
+"""A real emulator on a free loopback port, served by its own event loop in a background thread,
+so sync and async clients alike can talk to it from a test."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import Future
+from types import TracebackType
+
+from aiohttp import web
+
+from zenmux_emulator.app import create_app
+from zenmux_emulator.keys import STATE
+from zenmux_emulator.settings import Settings
+from zenmux_emulator.state import EmulatorState
+
+
+class EmulatorServer:
+    """`with EmulatorServer(settings) as server:` starts it; `server.base_url` ends in `/api/v1`."""
+
+    def __init__(self, settings: Settings | None = None, *, start_timeout: float = 30.0) -> None:
+        self.settings = (settings or Settings()).model_copy(update={"host": "127.0.0.1"})
+        self.start_timeout = start_timeout
+        self.app = create_app(self.settings)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="zenmux-emulator", daemon=True)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    @property
+    def state(self) -> EmulatorState:
+        return self.app[STATE]
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.origin}/api/v1"
+
+    def start(self) -> EmulatorServer:
+        self._thread.start()
+        self.port = self.call(self._start())
+        return self
+
+    async def _start(self) -> int:
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", self.settings.port)
+        await site.start()
+        return int(self._runner.addresses[0][1])
+
+    def call(self, coro: object) -> object:
+        """Run a coroutine on the server's loop and wait for its result."""
+        future: Future[object] = asyncio.run_coroutine_threadsafe(coro, self._loop)  # type: ignore[arg-type]
+        return future.result(self.start_timeout)
+
+    def stop(self) -> None:
+        if self._runner is not None:
+            self.call(self._runner.cleanup())
+            self._runner = None
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(self.start_timeout)
+        self._loop.close()
+
+    def __enter__(self) -> EmulatorServer:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()

@@ -1,0 +1,26 @@
+"""What `render/` hands to `write/`: a finished JSON body or finished SSE events, with their
+timing and any fault to inject, decided in full before any byte is written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from zenmux_emulator.scenario.schema import StreamFault
+
+
+@dataclass(slots=True)
+class ReplyPlan:
+    """A reply: JSON (`body`) or SSE (`events`), how long to wait, and what to break."""
+
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes | None = None
+    events: list[bytes] | None = None
+    waits: list[float] = field(default_factory=list)
+    """Seconds to wait before each of the first events (the usage chunk and [DONE] never wait)."""
+    content_type: str = "application/json"
+    stream_fault: StreamFault | None = None
+    fault_at: int = 0
+    """How many events are written before the stream fault strikes."""
+    fault_event: bytes = b""
+    """The in-stream error event of an `error` stream fault."""

@@ -1,0 +1,122 @@
+"""Pydantic validation errors turned into located `ScenarioProblem`s (file, line, dotted path, snippet)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import types
+import typing
+from collections.abc import Mapping, Sequence
+
+import pydantic
+
+from zenmux_emulator.errors import ScenarioProblem
+from zenmux_emulator.scenario.positions import KeyPath, PositionMap, dotted, locate, snippet
+from zenmux_emulator.scenario.schema import NOT_JSON
+
+_NO_DATA = object()
+# Loc segments pydantic adds for unions and validators when the validated data is not at hand.
+_INTERNAL = re.compile(r"[\w-]+\[.*\]\Z|(str|int|float|bool|bytes|none|list|dict|tuple|set)\Z")
+_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def _real_path(loc: tuple[str | int, ...], data: object, missing: bool) -> KeyPath:
+    """The loc segments that are real keys or indices of `data`; union tags and member names dropped."""
+    path: list[str | int] = []
+    for depth, segment in enumerate(loc):
+        if data is _NO_DATA:
+            if isinstance(segment, int) or not _INTERNAL.match(segment):
+                path.append(segment)
+        elif isinstance(segment, int) and isinstance(data, list) and -len(data) <= segment < len(data):
+            path.append(segment)
+            data = data[segment]
+        elif isinstance(data, Mapping) and segment in data:
+            path.append(segment)
+            data = data[segment]
+        elif missing and depth == len(loc) - 1:
+            path.append(segment)  # the missing key itself
+    return tuple(path)
+
+
+def _expand(tp: object) -> list[object]:
+    """`tp` without Annotated/Optional/Union wrappers, as the list of its members."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _expand(typing.get_args(tp)[0])
+    if origin is typing.Union or origin is types.UnionType:
+        return [member for arg in typing.get_args(tp) for member in _expand(arg)]
+    return [tp]
+
+
+def _field_names(model: type[pydantic.BaseModel] | None, loc: tuple[str | int, ...]) -> list[str]:
+    """Field names (and aliases) the model allows at `loc`, found by following annotations loosely."""
+    current = _expand(model) if model is not None else []
+    for segment in loc:
+        named = [tp for tp in current if getattr(tp, "__name__", None) == segment]
+        following: list[object] = []
+        for tp in named or current:
+            origin, args = typing.get_origin(tp), typing.get_args(tp)
+            if isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
+                for name, info in tp.model_fields.items():
+                    if segment in (name, info.alias, info.validation_alias):
+                        following += _expand(info.annotation)
+            elif isinstance(segment, int) and origin in (list, tuple, set, Sequence) and args:
+                following += _expand(args[0])
+            elif isinstance(segment, str) and origin in (dict, Mapping) and len(args) == 2:
+                following += _expand(args[1])
+        current = following or named or current  # an unknown segment is a union tag: stay put
+    names: list[str] = []
+    for tp in current:
+        if isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
+            for name, info in tp.model_fields.items():
+                names.append(info.alias if isinstance(info.alias, str) else name)
+    return names
+
+
+def _reason(error: dict, model: type[pydantic.BaseModel] | None) -> str:
+    kind, loc, value = error["type"], error["loc"], error.get("input")
+    if kind == "missing":
+        return f"field required: {loc[-1]!r}" if loc else "field required"
+    if kind == "extra_forbidden" and loc:
+        reason = f"unknown key {loc[-1]!r}"
+        close = difflib.get_close_matches(str(loc[-1]), _field_names(model, loc[:-1]), n=1)
+        return reason + (f"; did you mean {close[0]!r}?" if close else "")
+    message = error["msg"]
+    for prefix in _PREFIXES:
+        message = message.removeprefix(prefix)
+    if isinstance(value, (str, int, float, bool)) and kind not in ("value_error", "assertion_error", NOT_JSON):
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        message += f", got {shown}"
+    return message
+
+
+def problems_from_validation_error(
+    exc: pydantic.ValidationError,
+    *,
+    text: str,
+    filename: str,
+    positions: PositionMap,
+    root: KeyPath = (),
+    data: object = _NO_DATA,
+    model: type[pydantic.BaseModel] | None = None,
+) -> list[ScenarioProblem]:
+    """Every error of `exc` located in the source, in document order.
+
+    `data` is what was validated (the value at `root`); with it, loc segments that are not real keys
+    are dropped exactly, without it by their look. `model` (the validated class) enables
+    "did you mean" suggestions for unknown keys. A validator that finds the fault inside its field's
+    value gives the path below the field as `at` in the error's context (and `key`: the fault is
+    that path's last key), as the schema's `json_data` does.
+    """
+    problems: dict[tuple[str, str], tuple[tuple[int, int], ScenarioProblem]] = {}
+    for error in exc.errors(include_url=False):
+        kind, context = error["type"], error.get("ctx") or {}
+        path = root + _real_path(tuple(error["loc"]), data, kind == "missing") + tuple(context.get("at", ()))
+        line, column = locate(positions, path, key=kind == "extra_forbidden" or context.get("key") is True)
+        reason = _reason(error, model)
+        problem = ScenarioProblem(filename, line, column, dotted(path), reason, snippet(text, line, column))
+        # Union members repeat a fault; keep it once, with the fullest wording (a "did you mean").
+        seen = problems.get(key := (problem.path, reason.split(";")[0]))
+        if seen is None or len(reason) > len(seen[1].reason):
+            problems[key] = ((line, column), problem)
+    return [problem for _, problem in sorted(problems.values(), key=lambda pair: pair[0])]

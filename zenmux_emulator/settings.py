@@ -1,0 +1,104 @@
+"""Server settings: one pydantic-settings model, every option also read from `ZENMUX_EMULATOR_*`."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+DEFAULT_SEED = 20251
+
+
+def _split_list(value: object) -> object:
+    """Accept `a,b` (or `a:b` for paths) from an environment variable as well as a list."""
+    if isinstance(value, str):
+        sep = "," if "," in value else None
+        return [part.strip() for part in value.split(sep) if part.strip()]
+    return value
+
+
+CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
+
+
+def parse_clock(value: str | int | float | None) -> int | None:
+    """A frozen clock as unix seconds, from an integer or an ISO 8601 timestamp."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, (int, float)):
+        return int(value)
+    text = value.strip()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ValueError(f"clock must be unix seconds or an ISO 8601 time, got {value!r}") from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return int(moment.timestamp())
+
+
+class Settings(BaseSettings):
+    """Everything `zenmux-emulator serve` can be told; CLI flags override environment variables."""
+
+    model_config = SettingsConfigDict(env_prefix="ZENMUX_EMULATOR_", extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    scenarios: CommaList = Field(default_factory=lambda: ["scenarios"])
+    seed: int = DEFAULT_SEED
+    clock: int | None = None
+    strict: bool = False
+    api_keys: CommaList = Field(default_factory=list)
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    watch: bool = True
+    keepalive_ms: int = Field(default=10_000, ge=1)
+    max_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
+    journal_size: int = Field(default=1000, ge=0)
+    journal_file: Path | None = None
+    """Append every finished request to this file as one JSON line."""
+    admin_token: str | None = None
+    reasoning_secret: str | None = None
+    """Key of the reasoning signatures; default: derived from the seed."""
+    reasoning_check: Literal["strict", "warn", "off"] = "strict"
+    """What an altered or missing signed reasoning block gets: 422, a warning, or nothing."""
+    control_headers: bool = True
+    """Obey the X-Emulator-Rule, -Fault and -Chaos request headers (off for shared deployments)."""
+    chaos_rate: float = Field(default=0.0, ge=0, le=1)
+    """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
+    chaos_failure: str = "error=503"
+    """How they fail: error=STATUS, delay=MS, hang, close or reset."""
+
+    @field_validator("clock", mode="before")
+    @classmethod
+    def _clock(cls, value: object) -> int | None:
+        if value is None or isinstance(value, (str, int, float)):
+            return parse_clock(value)
+        raise ValueError("clock must be unix seconds or an ISO 8601 time")
+
+    @field_validator("chaos_failure")
+    @classmethod
+    def _chaos_failure(cls, value: str) -> str:
+        from zenmux_emulator.gateway.chaos import parse_failure
+        parse_failure(value)
+        return value.strip()
+
+    @field_validator("journal_file", mode="before")
+    @classmethod
+    def _journal_file(cls, value: object) -> object:
+        if value is None or value == "":
+            return None
+        path = Path(str(value))
+        if path.is_dir():
+            raise ValueError(f"{path} is a folder; the journal needs a file name")
+        if not path.parent.is_dir():
+            raise ValueError(f"the folder {path.parent} does not exist")
+        return path
+
+    def scenario_paths(self) -> list[Path]:
+        """The configured scenario files and folders as paths."""
+        return [Path(p) for p in self.scenarios]
