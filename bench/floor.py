@@ -22,15 +22,15 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from zenmux_emulator import tokens
+from zenmux_emulator.foundation import tokens
 from zenmux_emulator.gateway.auth import authenticate
 from zenmux_emulator.gateway.catalogue import admit
-from zenmux_emulator.match.facts import RequestFacts
-from zenmux_emulator.render.ids import completion_id, request_id
-from zenmux_emulator.render.usage import prompt_tokens, usage_object
-from zenmux_emulator.scenario.compiled import ScenarioSet
-from zenmux_emulator.sessions import SessionStore, session_name
-from zenmux_emulator.validate import validate_request
+from zenmux_emulator.neutral.facts import RequestFacts
+from zenmux_emulator.foundation.ids import completion_id, request_id
+from zenmux_emulator.draft.usage import prompt_tokens, usage_object
+from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.state.sessions import SessionStore, session_name
+from zenmux_emulator.faces.chat.validate import validate_request
 
 from baseline import serve
 from gen_scenarios import CONTENT, PLAIN_PROMPT

@@ -7,21 +7,21 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from zenmux_emulator.clock import Clock
+from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.control.app import create_control_app
-from zenmux_emulator.endpoints.chat_completions import chat_completions
-from zenmux_emulator.endpoints.models import get_model, list_models
+from zenmux_emulator.faces.chat.endpoint import chat_completions
+from zenmux_emulator.faces.chat.models import get_model, list_models
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.journal.persist import journal_file_ctx
-from zenmux_emulator.keys import STATE
-from zenmux_emulator.render.draft import Kit
-from zenmux_emulator.render.signatures import Signer
-from zenmux_emulator.middlewares import add_request_id, envelope_middleware, journal_middleware
-from zenmux_emulator.scenario.registry import ScenarioRegistry
-from zenmux_emulator.sessions import SessionStore
+from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.draft.draft import Kit
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.pipeline.middlewares import add_request_id, envelope_middleware, journal_middleware
+from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.state import EmulatorState
+from zenmux_emulator.pipeline.state import EmulatorState
 
 
 async def end_streams(app: web.Application) -> None:
@@ -36,7 +36,7 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
     stop = asyncio.Event()
     watcher = None
     if state.settings.watch:
-        from zenmux_emulator.scenario.watch import watch  # watchfiles is imported only when files are watched
+        from zenmux_emulator.rules.watch import watch  # watchfiles is imported only when files are watched
 
         watcher = asyncio.create_task(watch(state.registry, stop))
     yield

@@ -10,9 +10,9 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator import tokens
+from zenmux_emulator.foundation import tokens
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.foundation.signatures import Signer
 from tests.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, deltas, serve
 from tests.support.clients import sdk
 from tests.contract.helpers import post

@@ -15,7 +15,7 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import openai
 
-from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,

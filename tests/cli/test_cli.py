@@ -19,7 +19,7 @@ from typing import IO, Any
 import openai
 import pytest
 
-from zenmux_emulator.render.ids import completion_id
+from zenmux_emulator.foundation.ids import completion_id
 from tests.conftest import FROZEN, REPO, SHIPPED
 
 CONSOLE_SCRIPT = Path(sys.executable).with_name("zenmux-emulator")

@@ -12,7 +12,7 @@ from aiohttp.test_utils import make_mocked_request
 
 from zenmux_emulator.app import create_app
 from zenmux_emulator.control.guard import control_guard, is_loopback
-from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.settings import Settings
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok

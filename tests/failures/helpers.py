@@ -10,7 +10,7 @@ from typing import Any
 
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.sessions import SESSION_HEADER
+from zenmux_emulator.state.sessions import SESSION_HEADER
 from tests.support.clients import API_KEY
 
 MODEL = "openai/gpt-4o"

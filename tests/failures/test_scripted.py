@@ -7,9 +7,9 @@ import json
 import openai
 import pytest
 
-from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.render.envelope import CATALOGUE
+from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import MakeServer
 from tests.failures.helpers import MODEL, chat, finished, wire_post

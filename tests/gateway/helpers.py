@@ -7,7 +7,7 @@ import socket
 from typing import Any
 
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.sessions import SESSION_HEADER
+from zenmux_emulator.state.sessions import SESSION_HEADER
 from tests.support.clients import API_KEY, Raw, http
 
 MODEL = "openai/gpt-4o"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import openai
 import pytest
 
-from zenmux_emulator.errors import ScenarioError
-from zenmux_emulator.render.envelope import CATALOGUE
-from zenmux_emulator.render.usage import prompt_tokens
+from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.foundation.envelope import CATALOGUE
+from zenmux_emulator.draft.usage import prompt_tokens
 from zenmux_emulator.scenario.loader import build_set
 from tests.conftest import MakeServer
 from tests.gateway.helpers import MODEL, advance, chat, post, reset

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from zenmux_emulator.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.scenario.loader import load_paths
 
 

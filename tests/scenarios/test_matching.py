@@ -9,7 +9,7 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.foundation.errors import ScenarioError
 
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer

@@ -11,9 +11,9 @@ from pathlib import Path
 import openai
 import pytest
 
-from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.scenario.registry import LoadFailed, ScenarioRegistry
+from zenmux_emulator.rules.registry import LoadFailed, ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from tests.conftest import FROZEN, MakeServer
 from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading, get_json

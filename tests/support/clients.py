@@ -11,7 +11,7 @@ from typing import Any
 import openai
 
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.sessions import SESSION_HEADER
+from zenmux_emulator.state.sessions import SESSION_HEADER
 
 API_KEY = "sk-ai-v1-test-key"
 

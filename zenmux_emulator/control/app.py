@@ -20,8 +20,8 @@ from zenmux_emulator.control.scenarios import (
 )
 from zenmux_emulator.control.sessions import reset_sessions
 from zenmux_emulator.control.wire import json_response, query
-from zenmux_emulator.keys import STATE
-from zenmux_emulator.state import EmulatorState
+from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.pipeline.state import EmulatorState
 
 
 async def health(request: web.Request) -> web.Response:

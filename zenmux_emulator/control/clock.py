@@ -6,10 +6,10 @@ import math
 
 from aiohttp import web
 
-from zenmux_emulator.clock import Clock
+from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
-from zenmux_emulator.errors import invalid_params
-from zenmux_emulator.keys import STATE
+from zenmux_emulator.foundation.errors import invalid_params
+from zenmux_emulator.pipeline.keys import STATE
 from zenmux_emulator.settings import parse_clock
 
 LATEST = 253_402_300_799.0  # 9999-12-31T23:59:59Z: `created` stays a four-digit-year time

@@ -8,8 +8,8 @@ from ipaddress import ip_address
 
 from aiohttp import web
 
-from zenmux_emulator.errors import RequestRejected
-from zenmux_emulator.keys import STATE
+from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.pipeline.keys import STATE
 
 TOKEN_HEADER = "X-Emulator-Admin-Token"
 

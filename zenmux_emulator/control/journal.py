@@ -8,7 +8,7 @@ from aiohttp import web
 
 from zenmux_emulator.control.wire import count, flag, json_response, query
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.keys import STATE
+from zenmux_emulator.pipeline.keys import STATE
 
 
 async def list_journal(request: web.Request) -> web.Response:

@@ -10,11 +10,11 @@ from typing import Any
 from aiohttp import web
 
 from zenmux_emulator.control.wire import json_response, not_found, problems_response, query
-from zenmux_emulator.errors import RequestRejected, ScenarioError, invalid_params
-from zenmux_emulator.keys import ENTRY, STATE
-from zenmux_emulator.scenario.compiled import CompiledRule, ScenarioSet
-from zenmux_emulator.scenario.registry import API_PREFIX, LoadFailed, ScenarioRegistry, SourceExists, UnknownSource
-from zenmux_emulator.sessions import Session
+from zenmux_emulator.foundation.errors import RequestRejected, ScenarioError, invalid_params
+from zenmux_emulator.pipeline.keys import ENTRY, STATE
+from zenmux_emulator.rules.compiled import CompiledRule, ScenarioSet
+from zenmux_emulator.rules.registry import API_PREFIX, LoadFailed, ScenarioRegistry, SourceExists, UnknownSource
+from zenmux_emulator.state.sessions import Session
 
 log = logging.getLogger("zenmux_emulator.scenarios")
 

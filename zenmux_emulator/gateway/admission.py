@@ -9,16 +9,16 @@ from typing import Any
 
 from aiohttp import web
 
-from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.gateway.chaos import inject, of_rule, parse_failure, strikes
 from zenmux_emulator.gateway.control_headers import NO_CONTROL, RULE_HEADER, ControlHeaders, read_control
 from zenmux_emulator.gateway.limits import charge, check_balance, check_limits
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.match.select import Selection, reply_at
-from zenmux_emulator.scenario.compiled import ScenarioSet
+from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario.schema import ModelSpec
-from zenmux_emulator.sessions import Session
-from zenmux_emulator.state import EmulatorState
+from zenmux_emulator.state.sessions import Session
+from zenmux_emulator.pipeline.state import EmulatorState
 
 @dataclass(slots=True)
 class Gate:

@@ -3,9 +3,9 @@ prompt must fit its context window."""
 
 from __future__ import annotations
 
-from zenmux_emulator.errors import RequestRejected, invalid_params
-from zenmux_emulator.match.facts import split_model
-from zenmux_emulator.scenario.compiled import ScenarioSet
+from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
+from zenmux_emulator.neutral.facts import split_model
+from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario.default_models import CREATED
 from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec
 

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from zenmux_emulator.errors import RequestRejected
+from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.render.envelope import scripted_error
-from zenmux_emulator.render.ids import seed_int
+from zenmux_emulator.foundation.envelope import scripted_error
+from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import Chaos, ErrorReply, Fault
-from zenmux_emulator.state import EmulatorState
+from zenmux_emulator.pipeline.state import EmulatorState
 from zenmux_emulator.write.faults import before_response
 
 DEFAULT_CHAOS_STATUS = 503

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from zenmux_emulator.errors import invalid_params
+from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.gateway.chaos import Failure, parse_failure
 
 RULE_HEADER = "X-Emulator-Rule"

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from zenmux_emulator.errors import RequestRejected, ScenarioProblem
-from zenmux_emulator.render.envelope import CATALOGUE
+from zenmux_emulator.foundation.errors import RequestRejected, ScenarioProblem
+from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.scenario.schema import BalanceError, FileSettings, Limits, ModelSpec
 
 DEFAULT_BALANCE_ERROR: BalanceError = "reject_no_credit"

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from zenmux_emulator.errors import RequestRejected
-from zenmux_emulator.render.envelope import CATALOGUE, scripted_error
+from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.envelope import CATALOGUE, scripted_error
 from zenmux_emulator.scenario.schema import ModelSpec, ProviderSpec
-from zenmux_emulator.sessions import Session
+from zenmux_emulator.state.sessions import Session
 
 AUTO = "zenmux/auto"
 ROUTING_HEADER = "X-Emulator-Routing"

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from zenmux_emulator.keys import STATE
+from zenmux_emulator.pipeline.keys import STATE
 
 
 async def journal_file_ctx(app: web.Application) -> AsyncIterator[None]:

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.validate.reasoning import UPSTREAM_REJECTED
+from zenmux_emulator.draft.passback import UPSTREAM_REJECTED
 
 NON_RETRYABLE = frozenset({400, 402, 403, 404, 413, 422})
 CHAT_PATH = "/api/v1/chat/completions"

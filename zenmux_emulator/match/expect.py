@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.near_miss import misses
-from zenmux_emulator.render.signatures import Signer
-from zenmux_emulator.scenario.compiled import CompiledRule
-from zenmux_emulator.validate.reasoning import reasoning_findings
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.rules.compiled import CompiledRule
+from zenmux_emulator.draft.passback import reasoning_findings
 
 
 def unmet_expectations(rule: CompiledRule, facts: RequestFacts, shape: str, signer: Signer) -> list[str]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.predicates import is_glob
-from zenmux_emulator.scenario.compiled import CompiledRule, ScenarioSet
+from zenmux_emulator.rules.compiled import CompiledRule, ScenarioSet
 
 
 def _rank(rule: CompiledRule) -> tuple[int, int]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.index import RuleIndex
 from zenmux_emulator.match.predicates import Predicate
-from zenmux_emulator.scenario.compiled import CompiledRule
+from zenmux_emulator.rules.compiled import CompiledRule
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.scenario.schema import Expect, Match, TextMatch, ToolResultMatch, TurnRange
 
 TextTest = Callable[[str], bool]

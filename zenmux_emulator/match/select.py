@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.index import RuleIndex
-from zenmux_emulator.scenario.compiled import CompiledReply, CompiledRule
-from zenmux_emulator.sessions import Session
+from zenmux_emulator.rules.compiled import CompiledReply, CompiledRule
+from zenmux_emulator.state.sessions import Session
 
 
 @dataclass(slots=True)

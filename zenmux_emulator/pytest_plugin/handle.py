@@ -17,8 +17,8 @@ from zenmux_emulator.journal.verdict import Finding, verdict
 from zenmux_emulator.pytest_plugin.control import Control, ControlError
 from zenmux_emulator.pytest_plugin.report import UnusedRule, unused_rules_message
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.scenario.registry import API_PREFIX
-from zenmux_emulator.sessions import session_name
+from zenmux_emulator.rules.registry import API_PREFIX
+from zenmux_emulator.state.sessions import session_name
 
 if TYPE_CHECKING:
     import openai

@@ -11,9 +11,9 @@ from types import TracebackType
 from aiohttp import web
 
 from zenmux_emulator.app import create_app
-from zenmux_emulator.keys import STATE
+from zenmux_emulator.pipeline.keys import STATE
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.state import EmulatorState
+from zenmux_emulator.pipeline.state import EmulatorState
 
 
 class EmulatorServer:

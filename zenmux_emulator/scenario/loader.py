@@ -10,11 +10,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from zenmux_emulator.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.gateway.limits import merge_settings
 from zenmux_emulator.match.predicates import compile_expect, compile_match
-from zenmux_emulator.render.text import TemplateProblem, compile_template, is_template
-from zenmux_emulator.scenario.compiled import CompiledReply, CompiledRule, ScenarioSet
+from zenmux_emulator.draft.text import TemplateProblem, compile_template, is_template
+from zenmux_emulator.rules.compiled import CompiledReply, CompiledRule, ScenarioSet
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import PositionMap, load_yaml, load_yaml_fast, locate, snippet

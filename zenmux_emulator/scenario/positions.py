@@ -35,7 +35,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from zenmux_emulator.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 
 KeyPath = tuple["str | int", ...]
 _MERGE_TAG = "tag:yaml.org,2002:merge"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from zenmux_emulator.render.plan import ReplyPlan
+from zenmux_emulator.write.plan import ReplyPlan
 
 
 def json_response(plan: ReplyPlan) -> web.Response:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from zenmux_emulator.keys import STATE
-from zenmux_emulator.render.plan import ReplyPlan
+from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.write.plan import ReplyPlan
 
 KEEPALIVE = b": ZENMUX PROCESSING\n\n"
 SSE_HEADERS = {

@@ -5,11 +5,11 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.index import RuleIndex
 from zenmux_emulator.match.select import select
 from zenmux_emulator.scenario.loader import build_set
-from zenmux_emulator.sessions import Session
+from zenmux_emulator.state.sessions import Session
 
 
 def index_of(*texts: str) -> RuleIndex:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.near_miss import Miss, NearMiss, misses, near_misses
 from zenmux_emulator.scenario.loader import build_set
 

@@ -6,12 +6,12 @@ import textwrap
 
 from faker import Faker
 
-from zenmux_emulator import tokens
-from zenmux_emulator.match.facts import RequestFacts
-from zenmux_emulator.render.draft import DraftRequest, Kit, apply_limits, draft_reply
-from zenmux_emulator.render.reasoning import ReasoningAsk
-from zenmux_emulator.render.signatures import Signer
-from zenmux_emulator.render.tool_calls import ToolOptions
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.neutral.facts import RequestFacts
+from zenmux_emulator.draft.draft import DraftRequest, Kit, apply_limits, draft_reply
+from zenmux_emulator.draft.reasoning import ReasoningAsk
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.draft.tool_calls import ToolOptions
 from zenmux_emulator.scenario.loader import build_set
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from zenmux_emulator.render.ids import completion_id, digest, request_id
+from zenmux_emulator.foundation.ids import completion_id, digest, request_id
 
 
 @pytest.mark.parametrize("seed", [0, 7, -3, 2**40])

@@ -9,7 +9,7 @@ import pytest
 from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.render.schema_values import SchemaValues
+from zenmux_emulator.draft.schema_values import SchemaValues
 
 SEEDS = range(200)
 

@@ -7,7 +7,7 @@ import base64
 
 import pytest
 
-from zenmux_emulator.render.signatures import Signer
+from zenmux_emulator.foundation.signatures import Signer
 
 TEXT = "用户想知道2025年8月15日上海的天气情况。I need search_city_weather."
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zenmux_emulator import tokens
+from zenmux_emulator.foundation import tokens
 
 TEXTS = [
     "Hello, world!",

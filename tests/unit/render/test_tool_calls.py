@@ -11,7 +11,7 @@ import pytest
 from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.render.tool_calls import ToolOptions, call_id, tool_calls
+from zenmux_emulator.draft.tool_calls import ToolOptions, call_id, tool_calls
 from zenmux_emulator.scenario.schema import ToolCallSpec
 
 CALL_ID = re.compile(r"^call_[0-9A-Za-z]{24}$")

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 import yaml
 
-from zenmux_emulator.errors import ScenarioError
-from zenmux_emulator.match.facts import RequestFacts
+from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.scenario import loader, positions
-from zenmux_emulator.scenario.compiled import ScenarioSet
+from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario.loader import build_set, read_sources
 from zenmux_emulator.scenario.positions import load_yaml, load_yaml_fast, locate
 from tests.conftest import SHIPPED

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.scenario.loader import build_set, load_paths
 from zenmux_emulator.scenario.schema import ToolCallSpec
 

@@ -8,7 +8,7 @@ from typing import Literal
 import pydantic
 import pytest
 
-from zenmux_emulator.errors import ScenarioError
+from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import INT64, MAX_DEPTH, dotted, load_yaml, locate, snippet
 

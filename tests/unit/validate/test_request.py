@@ -6,8 +6,8 @@ from typing import Any
 import orjson
 import pytest
 
-from zenmux_emulator.errors import RequestRejected
-from zenmux_emulator.validate import (
+from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.faces.chat.validate import (
     AssistantMessage,
     ChatCompletionRequest,
     CustomTool,
@@ -21,7 +21,7 @@ from zenmux_emulator.validate import (
     ValidatedRequest,
     validate_request,
 )
-from zenmux_emulator.validate.tools import (
+from zenmux_emulator.faces.chat.validate.tools import (
     AllowedToolsChoice,
     CustomChoice,
     FunctionChoice,

@@ -1,0 +1,192 @@
+"""The reply decided once, before JSON or SSE is chosen: reasoning, text, tool calls, finish
+reason, usage, timing.
+
+Streamed and non-streamed answers of one rule are built from the same draft, so they carry
+the same content and usage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.neutral.facts import RequestFacts
+from zenmux_emulator.draft import reasoning
+from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.draft.text import SeededFake, render
+from zenmux_emulator.draft.tool_calls import ToolOptions, tool_calls
+from zenmux_emulator.draft.usage import usage_object
+from zenmux_emulator.rules.compiled import CompiledReply
+from zenmux_emulator.scenario.schema import StreamTiming
+
+if TYPE_CHECKING:
+    from faker import Faker
+
+
+@dataclass(slots=True)
+class Draft:
+    """Everything about a reply except its framing."""
+
+    model: str
+    content: str | None
+    refusal: str | None
+    finish_reason: str
+    usage: dict[str, Any]
+    reasoning: str | None = None
+    reasoning_details: list[dict[str, Any]] | None = None
+    reasoning_shape: str = "openai"
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    service_tier: str | None = None
+    system_fingerprint: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    timing: StreamTiming | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DraftRequest:
+    """What the request asks of the generation. Built on every request, so not frozen: a frozen
+    dataclass costs several times more to build."""
+
+    facts: RequestFacts
+    model: str
+    prompt_tokens: int
+    max_completion_tokens: int | None
+    stop: tuple[str, ...]
+    reasoning: reasoning.ReasoningAsk
+    tools: ToolOptions
+
+
+class Kit:
+    """The seeded generators a draft is made with. The faker is made on first use: importing
+    faker takes a fifth of the start-up, and replies that are scripted text never need it."""
+
+    __slots__ = ("seed", "signer", "_faker")
+
+    def __init__(self, seed: int, signer: Signer, faker: Faker | None = None) -> None:
+        self.seed = seed
+        self.signer = signer
+        self._faker = faker
+
+    @property
+    def faker(self) -> Faker:
+        if self._faker is None:
+            from faker import Faker
+
+            self._faker = Faker("en_US")
+        return self._faker
+
+
+def request_seed(seed: int, facts: RequestFacts, salt: str) -> int:
+    """A seed that depends only on the conversation (model and messages), not on framing."""
+    canonical = orjson.dumps({"model": facts.model, "messages": facts.messages}, option=orjson.OPT_SORT_KEYS)
+    return seed_int(seed, salt, canonical)
+
+
+def default_text(kit: Kit, facts: RequestFacts) -> str:
+    """The answer when no rule matched: faker prose seeded by the request."""
+    kit.faker.seed_instance(request_seed(kit.seed, facts, "default"))
+    return kit.faker.paragraph(nb_sentences=3)
+
+
+def default_reasoning(kit: Kit, facts: RequestFacts) -> str:
+    """Reasoning when it is asked for and not scripted: a plausible, seeded paragraph."""
+    kit.faker.seed_instance(request_seed(kit.seed, facts, "reasoning"))
+    topic = " ".join(facts.last_user.split()[:12]) or "the conversation"
+    return f"The user asks about: {topic}. " + kit.faker.paragraph(nb_sentences=4)
+
+
+def apply_limits(text: str, stop: tuple[str, ...], budget: int | None) -> tuple[str, str | None]:
+    """Cut at the first stop sequence (excluded), then at the token budget; the reason, if cut."""
+    reason = None
+    if stop:
+        cut = min((i for i in (text.find(s) for s in stop if s) if i >= 0), default=-1)
+        if cut >= 0:
+            text, reason = text[:cut], "stop"
+    if budget is not None:
+        text, truncated = tokens.truncate(text, budget)
+        if truncated:
+            reason = "length"
+    return text, reason
+
+
+def _text(value: object, rule: str, context: dict[str, Any] | None) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    assert context is not None
+    return render(value, rule, context)
+
+
+def draft_reply(reply: CompiledReply | None, rule: str | None, ask: DraftRequest, kit: Kit) -> Draft:
+    """Render a scripted reply (or the default one when `reply` is None) for this request."""
+    facts = ask.facts
+    spec = reply.spec if reply is not None else None
+    warnings: list[str] = []
+    if reply is None:
+        content: str | None = default_text(kit, facts)
+        refusal = scripted_reasoning = None
+    elif reply.templated:
+        kit.faker.seed_instance(request_seed(kit.seed, facts, f"rule:{rule}"))
+        context = {"request": facts.template_context(), "fake": SeededFake(kit.faker)}
+        content = _text(reply.content, rule or "", context)
+        refusal = _text(reply.refusal, rule or "", context)
+        scripted_reasoning = _text(reply.reasoning, rule or "", context)
+    else:
+        content, refusal, scripted_reasoning = reply.content, reply.refusal, reply.reasoning
+
+    # reasoning comes first and counts toward max_completion_tokens
+    thinking = None
+    reasoning_tokens = 0
+    wants = ask.reasoning.enabled is True or (scripted_reasoning is not None and ask.reasoning.enabled is not False)
+    if wants:
+        thinking = scripted_reasoning if scripted_reasoning is not None else default_reasoning(kit, facts)
+        reasoning_tokens = tokens.count(thinking)
+        if ask.reasoning.enabled:  # asked for: the effort's (or the explicit) budget is spent
+            budget_tokens = reasoning.token_budget(ask.reasoning, ask.max_completion_tokens)
+            reasoning_tokens = budget_tokens if ask.max_completion_tokens is not None else max(reasoning_tokens,
+                                                                                              budget_tokens)
+        elif ask.max_completion_tokens is not None:
+            reasoning_tokens = min(reasoning_tokens, ask.max_completion_tokens)
+        thinking, _ = tokens.truncate(thinking, reasoning_tokens)  # within the limit, before it is signed
+    budget = None if ask.max_completion_tokens is None else max(ask.max_completion_tokens - reasoning_tokens, 0)
+
+    calls: list[dict[str, Any]] = []
+    if (spec is not None and spec.tool_calls) or ask.tools.choice not in ("auto", "none"):
+        # only then: seeding hashes the whole conversation, which most replies do not need
+        kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
+        calls = tool_calls(spec.tool_calls if spec else None, ask.tools, ask.model, kit.faker,
+                           (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule), rule, warnings)
+    if content is None and refusal is None and not calls:
+        content = ""
+    cut_reason = None
+    if content is not None:
+        content, cut_reason = apply_limits(content, ask.stop, budget)
+    finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
+
+    shape = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or reasoning.shape_of(ask.model)
+    details = reasoning.details(shape, thinking, kit.signer, kit.seed) if thinking is not None else None
+    if ask.reasoning.exclude:
+        thinking = details = None
+    completion = tokens.count(content or "") + tokens.count(refusal or "") + reasoning_tokens + sum(
+        tokens.count(orjson.dumps(call).decode()) for call in calls)
+    return Draft(
+        model=(spec.model if spec and spec.model else ask.model),
+        content=content,
+        refusal=refusal,
+        finish_reason=finish,
+        usage=usage_object(ask.prompt_tokens, completion, reasoning_tokens,
+                           override=spec.usage if spec else None),
+        reasoning=thinking,
+        reasoning_details=details,
+        reasoning_shape=shape,
+        tool_calls=calls,
+        service_tier=spec.service_tier if spec else None,
+        system_fingerprint=spec.system_fingerprint if spec else None,
+        headers=dict(spec.headers or {}) if spec else {},
+        timing=spec.stream if spec else None,
+        warnings=warnings,
+    )

@@ -1,0 +1,97 @@
+"""Signed reasoning passed back on tool turns must be exactly what the emulator minted.
+
+When reasoning is on, an assistant message with tool calls that the conversation is still
+answering (it is followed only by its tool results) must carry its `reasoning_details` for
+anthropic/* models, with a signature over exactly that text; any block that is passed back, for
+any family, must verify. A failure is what the upstream would say, passed on by the gateway as
+422 `provider_unprocessable_entity_error` (the request passed ZenMux's own validation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.signatures import Signer
+
+UPSTREAM_REJECTED = "provider_unprocessable_entity_error"
+
+
+def _reject(message: str) -> RequestRejected:
+    return RequestRejected(422, UPSTREAM_REJECTED, message)
+
+
+def _open_tool_turn(messages: Sequence[Mapping[str, Any]]) -> int | None:
+    """The index of the assistant message whose tool calls the request is answering, if any."""
+    i = len(messages) - 1
+    while i >= 0 and messages[i].get("role") == "tool":
+        i -= 1
+    if i < len(messages) - 1 and i >= 0 and messages[i].get("role") == "assistant" and messages[i].get("tool_calls"):
+        return i
+    return None
+
+
+def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
+    """What is wrong with the reasoning blocks of message i, or None."""
+    where = f"messages.{i}.content"
+    if shape == "openai":
+        for n, block in enumerate(details):
+            if isinstance(block, dict) and block.get("type") == "reasoning.encrypted":
+                if not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", ""))):
+                    return f"{where}.{n}: The encrypted content for item {block.get('id')} could not be verified."
+        return None
+    texts: dict[Any, list[str]] = {}
+    signatures: dict[Any, str] = {}
+    order: list[Any] = []
+    for block in details:
+        if not isinstance(block, dict) or block.get("type") != "reasoning.text":
+            continue
+        index = block.get("index", 0)
+        if index not in texts:
+            texts[index] = []
+            order.append(index)
+        if isinstance(block.get("text"), str):
+            texts[index].append(block["text"])
+        if isinstance(block.get("signature"), str):
+            signatures[index] = block["signature"]
+    if not order:
+        return (f"{where}.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` "
+                "is enabled, a final `assistant` message must start with a thinking block.")
+    for position, index in enumerate(order):
+        signature = signatures.get(index)
+        if signature is None:
+            return f"{where}.{position}.thinking.signature: Field required"
+        if not isinstance(index, int) or not signer.verify(shape, index, "".join(texts[index]), signature):
+            return f"{where}.{position}: Invalid `signature` in `thinking` block"
+        if index != position:
+            return f"{where}.{position}: Invalid `signature` in `thinking` block"
+    return None
+
+
+def reasoning_findings(messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, *,
+                       require_all: bool = False) -> list[str]:
+    """What is wrong with the reasoning passed back: blocks that do not verify, and missing blocks
+    where the upstream needs them (or, with `require_all`, on every assistant tool-call message)."""
+    findings = []
+    open_turn = _open_tool_turn(messages)
+    for i, message in enumerate(messages):
+        if message.get("role") != "assistant" or not message.get("tool_calls"):
+            continue
+        details = message.get("reasoning_details")
+        if not details and not require_all and (i != open_turn or shape != "anthropic"):
+            continue
+        problem = _problem(shape if details or shape != "openai" else "anthropic", i, details or [], signer)
+        if problem is not None:
+            findings.append(problem)
+    return findings
+
+
+def check_reasoning(messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, mode: str) -> list[str]:
+    """Verify passed-back reasoning; raise 422 in strict mode, else return the findings as warnings."""
+    if mode == "off":
+        return []
+    findings = reasoning_findings(messages, shape, signer)
+    if findings and mode == "strict":
+        raise _reject(findings[0])
+    return [f"reasoning check: {f}" for f in findings]

@@ -1,0 +1,112 @@
+"""A streamed reply as finished SSE events: `data: <chunk>\n\n` …, then `data: [DONE]\n\n`.
+
+Order: the role, reasoning pieces (then the signature or encrypted block in its own delta),
+content pieces, refusal pieces, tool calls (each first with id, type and name, then argument
+fragments carrying only the index), the finish chunk, the usage chunk, [DONE]. The fixed part
+of every chunk (id, object, created, model) is encoded once per reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.chat.logprobs import token_logprobs
+
+DONE = b"data: [DONE]\n\n"
+
+
+def _groups(pieces: list[str], size: int) -> list[list[str]]:
+    return [pieces[i : i + size] for i in range(0, len(pieces), size)]
+
+
+def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) -> list[dict[str, Any]]:
+    """The reasoning text in pieces, each with its matching `reasoning_details` fragment, then
+    the signature (or the encrypted block) in a final reasoning delta of its own."""
+    if not details:
+        return []
+    main, *rest = details
+    key = "summary" if main["type"] == "reasoning.summary" else "text"
+    base = {k: v for k, v in main.items() if k not in (key, "signature")}
+    deltas: list[dict[str, Any]] = []
+    for group in _groups(tokens.pieces(main[key]), chunk_tokens):
+        piece = "".join(group)
+        deltas.append({"reasoning": piece, "reasoning_details": [{**base, key: piece}]})
+    closing = ([{**base, "signature": main["signature"]}] if "signature" in main else []) + rest
+    if closing:
+        deltas.append({"reasoning": None, "reasoning_details": closing})
+    return deltas
+
+
+def tool_call_deltas(calls: list[dict[str, Any]], argument_chars: int, interleaved: bool) -> list[dict[str, Any]]:
+    """Each call opens with index, id, type and name (empty arguments); fragments follow with only
+    the index, call after call or round-robin across calls."""
+    per_call = []
+    for index, call in enumerate(calls):
+        kind = call["type"]
+        inner = call[kind]
+        field = "arguments" if kind == "function" else "input"
+        text = inner[field]
+        opening = {"index": index, "id": call["id"], "type": kind, kind: {"name": inner["name"], field: ""}}
+        fragments = [{"index": index, kind: {field: text[i : i + argument_chars]}}
+                     for i in range(0, len(text), argument_chars)]
+        per_call.append([opening, *fragments])
+    if interleaved:
+        ordered = [d for round_ in range(max(map(len, per_call), default=0)) for d in
+                   (deltas[round_] for deltas in per_call if round_ < len(deltas))]
+    else:
+        ordered = [d for deltas in per_call for d in deltas]
+    return [{"tool_calls": [d]} for d in ordered]
+
+
+def stream_events(
+    draft: Draft,
+    completion_id: str,
+    created: int,
+    *,
+    include_usage: bool,
+    top_logprobs: int | None,
+) -> list[bytes]:
+    """Every event of the stream in order."""
+    timing = draft.timing
+    chunk_tokens = timing.chunk_tokens if timing else 1
+    head: dict[str, Any] = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": draft.model}
+    if draft.service_tier is not None:
+        head["service_tier"] = draft.service_tier
+    if draft.system_fingerprint is not None:
+        head["system_fingerprint"] = draft.system_fingerprint
+    prefix = b"data: " + orjson.dumps(head)[:-1] + b',"choices":[{"index":0,"delta":'
+    end = (b',"usage":null' if include_usage else b"") + b"}\n\n"
+    open_tail = b',"logprobs":null,"finish_reason":null}]' + end
+
+    def event(delta: dict[str, Any]) -> bytes:
+        return prefix + orjson.dumps(delta) + open_tail
+
+    events = [prefix + b'{"role":"assistant","content":"","refusal":null}' + open_tail]
+    events.extend(event(d) for d in reasoning_deltas(draft.reasoning_details, chunk_tokens))
+    position = 0
+    for field, text in (("content", draft.content), ("refusal", draft.refusal)):
+        if not text:
+            continue
+        for group in _groups(tokens.pieces(text), chunk_tokens):
+            delta = {field: "".join(group)}
+            if top_logprobs is None:
+                events.append(event(delta))
+            else:
+                entries = token_logprobs(group, top_logprobs, position)
+                logprobs = {"content": entries, "refusal": None} if field == "content" else {"content": None, "refusal": entries}
+                events.append(prefix + orjson.dumps(delta) + b',"logprobs":' + orjson.dumps(logprobs)
+                              + b',"finish_reason":null}]' + end)
+            position += len(group)
+    if draft.tool_calls:
+        interleaved = timing is not None and timing.tool_calls == "interleaved"
+        events.extend(event(d) for d in tool_call_deltas(draft.tool_calls, timing.argument_chars if timing else 16,
+                                                          interleaved))
+    events.append(prefix + b'{},"logprobs":null,"finish_reason":' + orjson.dumps(draft.finish_reason) + b"}]" + end)
+    if include_usage:
+        events.append(b"data: " + orjson.dumps({**head, "choices": [], "usage": draft.usage}) + b"\n\n")
+    events.append(DONE)
+    return events

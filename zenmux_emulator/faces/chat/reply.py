@@ -1,0 +1,74 @@
+"""Turn a draft into a ReplyPlan: a JSON body, or SSE events with their pacing and faults."""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+
+from zenmux_emulator.faces.chat.chunks import stream_events
+from zenmux_emulator.faces.chat.completion import completion_body
+from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.write.plan import ReplyPlan
+from zenmux_emulator.scenario.schema import RawReply, StreamFault, StreamTiming
+
+MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
+
+
+def _waits(timing: StreamTiming | None, count: int, seed: int) -> list[float]:
+    """Seconds before each paced event: the first token's wait, then the chunk gap plus seeded jitter."""
+    if timing is None or count == 0:
+        return []
+    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
+    jitter = random.Random(seed)
+    waits = [timing.first_token_ms / 1000]
+    waits += [gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0) for _ in range(count - 1)]
+    return waits if any(waits) else []
+
+
+def _error_event(fault: StreamFault, completion_id: str, created: int, model: str) -> bytes:
+    """The in-stream failure: a chunk with a top-level `error` {code, message} and a choice whose
+    finish_reason is `error` (the shape OpenRouter-style clients, ZenMux's own among them, read)."""
+    chunk = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
+             "error": {"code": fault.code, "message": fault.message},
+             "choices": [{"index": 0, "delta": {}, "finish_reason": "error"}]}
+    return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+
+def plan_reply(
+    draft: Draft,
+    completion_id: str,
+    created: int,
+    *,
+    stream: bool,
+    include_usage: bool,
+    top_logprobs: int | None,
+    headers: dict[str, str],
+    seed: int,
+) -> ReplyPlan:
+    """The finished reply; `headers` are added to the draft's scripted ones."""
+    all_headers = {**draft.headers, **headers}
+    if not stream:
+        return ReplyPlan(headers=all_headers, body=completion_body(draft, completion_id, created, top_logprobs))
+    timing = draft.timing
+    events = stream_events(draft, completion_id, created, include_usage=include_usage, top_logprobs=top_logprobs)
+    paced = len(events) - (2 if include_usage else 1)
+    plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
+                     waits=_waits(timing, paced, seed_int(seed, "pace", completion_id)))
+    fault = timing.fault if timing else None
+    if fault is not None:
+        plan.stream_fault = fault
+        at = fault.after_chunks if fault.after_chunks is not None else round(len(events) * (fault.after_fraction or 0))
+        plan.fault_at = min(at, len(events))
+        if fault.kind == "error":
+            plan.fault_event = _error_event(fault, completion_id, created, draft.model)
+        elif fault.kind == "malformed":
+            plan.fault_event = MALFORMED_EVENT
+    return plan
+
+
+def raw_plan(raw: RawReply) -> ReplyPlan:
+    """Exactly the scripted bytes, status and content type: for hardening clients."""
+    return ReplyPlan(status=raw.status, headers=dict(raw.headers or {}), body=raw.body.encode(),
+                     content_type=raw.content_type)

@@ -1,0 +1,123 @@
+"""ZenMux's own 400 checks on the raw body, run before the models so their exact messages win."""
+
+from typing import Any
+
+from zenmux_emulator.foundation.errors import invalid_params
+from .zenmux import ROUTING_TYPES
+
+# Fields ZenMux lists as unsupported: accepted, ignored, reported as a warning (with a hint if any).
+UNSUPPORTED: dict[str, str] = {
+    "audio": "",
+    "modalities": "",
+    "functions": " (use tools)",
+    "function_call": " (use tool_choice)",
+    "prompt_cache_key": "",
+    "prompt_cache_retention": "",
+    "safety_identifier": "",
+    "store": "",
+    "service_tier": "",
+    "prediction": "",
+    "seed": "",
+    "user": "",
+    "max_tokens": " (use max_completion_tokens)",
+}
+
+_MAX_KEY_SHOWN = 64
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _lacks_content(message: dict[str, Any]) -> bool:
+    if message.get("content") is not None:
+        return False
+    if message.get("role") == "assistant":
+        return not message.get("function_call") and not (
+            isinstance(message.get("tool_calls"), list) and message["tool_calls"]
+        )
+    return True
+
+
+def _check_messages(body: dict[str, Any]) -> None:
+    messages = body.get("messages")
+    if messages is None:
+        raise invalid_params("Parameter messages is required")
+    if not isinstance(messages, list):
+        raise invalid_params("Parameter messages is not valid: expected an array")
+    if not messages:
+        raise invalid_params("Parameter messages can not be empty")
+    if any(message is None for message in messages):
+        raise invalid_params("Parameter messages can not contain null elements")
+    if any(isinstance(message, dict) and _lacks_content(message) for message in messages):
+        raise invalid_params("Parameter messages can not contain elements without content")
+
+
+def _check_conflicts(body: dict[str, Any]) -> None:
+    stream_options, usage, reasoning = body.get("stream_options"), body.get("usage"), body.get("reasoning")
+    include_usage = stream_options.get("include_usage") if isinstance(stream_options, dict) else None
+    usage_include = usage.get("include") if isinstance(usage, dict) else None
+    if isinstance(include_usage, bool) and isinstance(usage_include, bool) and include_usage != usage_include:
+        raise invalid_params("Parameter stream_options.include_usage conflict with usage.include")
+    include_reasoning = body.get("include_reasoning")
+    exclude = reasoning.get("exclude") if isinstance(reasoning, dict) else None
+    if isinstance(include_reasoning, bool) and isinstance(exclude, bool) and include_reasoning == exclude:
+        raise invalid_params("Parameter include_reasoning conflict with reasoning.exclude")
+
+
+def _check_provider(body: dict[str, Any]) -> None:
+    provider = body.get("provider")
+    routing = provider.get("routing") if isinstance(provider, dict) else None
+    if not isinstance(routing, dict):
+        return
+    kind = routing.get("type")
+    if not isinstance(kind, str) or kind not in ROUTING_TYPES:
+        raise invalid_params("Parameter type of provider.routing is not valid")
+    providers = routing.get("providers")
+    if providers == [] or (kind == "order" and providers is None):
+        raise invalid_params("Parameter providers of provider.routing is not valid")
+
+
+def precheck(body: object) -> dict[str, Any]:
+    """Apply ZenMux's documented 400 checks in order; return the body known to be an object."""
+    if not isinstance(body, dict):
+        raise invalid_params("Request body must be a JSON object")
+    model = body.get("model")
+    if model is None or model == "":
+        raise invalid_params("Parameter model is required")
+    if not isinstance(model, str):
+        raise invalid_params("Parameter model is not valid: expected a string")
+    _check_messages(body)
+    if body.get("stream_options") is not None and body.get("stream") is not True:
+        raise invalid_params("Parameter stream_options is not supported while stream is false")
+    n = body.get("n")
+    if _is_number(n) and n > 1:
+        raise invalid_params("Parameter n grater than 1 is not supported")
+    temperature = body.get("temperature")
+    if _is_number(temperature) and temperature < 0:
+        raise invalid_params("Parameter temperature is not valid")
+    _check_conflicts(body)
+    _check_provider(body)
+    return body
+
+
+def _ascii(text: str) -> str:
+    shown = text if len(text) <= _MAX_KEY_SHOWN else text[:_MAX_KEY_SHOWN] + "..."
+    if shown.isascii() and shown.isprintable():
+        return shown
+    return shown.encode("unicode_escape").decode("ascii")
+
+
+def ignored_field_warnings(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
+    """One ASCII warning per unsupported (non-null) or unknown top-level key, in body order."""
+    warnings: list[str] = []
+    for key, value in body.items():
+        if key in known:
+            continue
+        hint = UNSUPPORTED.get(key)
+        if hint is not None:
+            if value is not None:
+                warnings.append(f"{key} is not supported by ZenMux and was ignored{hint}")
+        else:
+            warnings.append(f"unknown parameter '{_ascii(key)}' was ignored")
+    return tuple(warnings)

@@ -1,0 +1,100 @@
+"""Per-client state: each session has its own request count and reply-sequence positions.
+
+A session is named by the `X-Emulator-Session` header, else by a digest of the API key, so
+parallel test workers sharing one server do not disturb each other.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from functools import lru_cache
+
+from zenmux_emulator.gateway.limits import GatewayState
+from zenmux_emulator.foundation.ids import digest
+
+SESSION_HEADER = "X-Emulator-Session"
+
+
+def session_name(headers: Mapping[str, str], api_key: str) -> str:
+    """The session a request belongs to; never the key itself."""
+    named = headers.get(SESSION_HEADER)
+    if named:
+        return named[:128]
+    return _key_session(api_key)
+
+
+@lru_cache(maxsize=1024)
+def _key_session(api_key: str) -> str:
+    """A key's session name: a digest, so the key itself is never shown (hashed once per key)."""
+    return "key-" + digest("session", api_key, size=6)
+
+
+class Session:
+    """A client's state: how many requests it sent, how often each rule answered it, and the
+    routing counters (round-robin rotation per model, requests per model@provider)."""
+
+    __slots__ = ("name", "requests", "hits", "rotations", "provider_requests", "gateway")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.requests = 0
+        self.hits: dict[str, int] = {}
+        self.rotations: dict[str, int] = {}
+        self.provider_requests: dict[str, int] = {}
+        self.gateway = GatewayState()  # rate buckets, spent credits, chaos draws (gateway/limits.py)
+
+    def reset(self) -> None:
+        self.requests = 0
+        self.hits.clear()
+        self.rotations.clear()
+        self.provider_requests.clear()
+        self.gateway = GatewayState()
+
+
+class SessionStore:
+    """Sessions by name, the least recently used dropped past `capacity`."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+
+    def get(self, name: str) -> Session:
+        session = self._sessions.get(name)
+        if session is None:
+            session = self._sessions[name] = Session(name)
+            if len(self._sessions) > self.capacity:
+                self._sessions.popitem(last=False)
+        else:
+            self._sessions.move_to_end(name)
+        return session
+
+    def find(self, name: str) -> Session | None:
+        """The session of that name if it sent a request (and was not forgotten); never creates one."""
+        return self._sessions.get(name)
+
+    def reset(self, name: str | None = None) -> int:
+        """Restart one session's request count and reply sequences, or every session's; how many."""
+        if name is None:
+            for session in self._sessions.values():
+                session.reset()
+            return len(self._sessions)
+        session = self._sessions.get(name)
+        if session is None:
+            return 0
+        session.reset()
+        return 1
+
+    def total_hits(self) -> dict[str, int]:
+        """How often each rule answered, summed over the sessions still known."""
+        totals: dict[str, int] = {}
+        for session in self._sessions.values():
+            for rule, hits in session.hits.items():
+                totals[rule] = totals.get(rule, 0) + hits
+        return totals
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._sessions
+
+    def __len__(self) -> int:
+        return len(self._sessions)
