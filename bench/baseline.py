@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 
 import orjson
 from aiohttp import web
-
 from gen_scenarios import PACED_CHUNK_MS, PACED_PROMPT, WORDS
 
 MODEL = "openai/gpt-5"

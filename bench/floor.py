@@ -21,19 +21,17 @@ from typing import Any
 
 import orjson
 from aiohttp import web
-
-from zenmux_emulator.foundation import tokens
-from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.gateway.catalogue import admit
-from zenmux_emulator.neutral.facts import RequestFacts
-from zenmux_emulator.foundation.ids import completion_id, request_id
-from zenmux_emulator.draft.usage import prompt_tokens, usage_object
-from zenmux_emulator.rules.compiled import ScenarioSet
-from zenmux_emulator.state.sessions import SessionStore, session_name
-from zenmux_emulator.faces.chat.validate import validate_request
-
 from baseline import serve
 from gen_scenarios import CONTENT, PLAIN_PROMPT
+
+from zenmux_emulator.draft.usage import usage_object
+from zenmux_emulator.faces.chat.face import CHAT
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.ids import completion_id, request_id
+from zenmux_emulator.gateway.auth import authenticate
+from zenmux_emulator.gateway.catalogue import admit
+from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.state.sessions import SessionStore, session_name
 
 REPLIES = {PLAIN_PROMPT: ("plain", CONTENT)}  # last user message -> (rule, content)
 SCENARIOS = ScenarioSet()  # the built-in catalogue only, as the bench's scenario files
@@ -52,10 +50,10 @@ async def chat(request: web.Request) -> web.Response:
     session = SESSIONS.get(session_name(request.headers, key))
     body = orjson.loads(await request.read())
     entry["body"] = body
-    chat_request = validate_request(body).request
-    prompt = prompt_tokens(body)
-    admit(chat_request.model, SCENARIOS, prompt)
-    rule, content = REPLIES.get(RequestFacts(body, request.headers).last_user or "", ("", ""))
+    chat_request = CHAT.parse(body, request.headers)
+    prompt = chat_request.prompt_tokens
+    admit(chat_request.requested_model, chat_request.model, SCENARIOS.catalogue, SCENARIOS.catalogue_closed, prompt)
+    rule, content = REPLIES.get(chat_request.last_user or "", ("", ""))
     session.requests += 1
     cid = completion_id(0, session.name, session.requests)
     reply = orjson.dumps({

@@ -33,7 +33,6 @@ from unittest import mock
 from aiohttp import web
 from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
-
 from gen_scenarios import PLAIN_PROMPT, write_scenarios
 
 BODY = ('{"model":"openai/gpt-5","messages":[{"role":"user","content":"%s"}],"stream":false}' % PLAIN_PROMPT).encode()

@@ -25,8 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-
-from gen_scenarios import PACED_CHUNK_MS, PACED_PROMPT, PLAIN_PROMPT, STREAM_PROMPT, write_scenarios
+from gen_scenarios import (
+    PACED_CHUNK_MS,
+    PACED_PROMPT,
+    PLAIN_PROMPT,
+    STREAM_PROMPT,
+    write_scenarios,
+)
 from servers import Server
 
 HERE = Path(__file__).resolve().parent

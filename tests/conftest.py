@@ -11,9 +11,9 @@ from typing import Any
 import openai
 import pytest
 
+from tests.support.clients import API_KEY, async_sdk, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
-from tests.support.clients import API_KEY, async_sdk, sdk
 
 __all__ = ["API_KEY", "FROZEN", "MakeServer", "REPO", "SHIPPED"]
 

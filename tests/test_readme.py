@@ -9,8 +9,8 @@ import re
 import shutil
 import subprocess
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import REPO
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 DOCUMENTED_URL = "http://127.0.0.1:8000/api/v1"

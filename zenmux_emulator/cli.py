@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from zenmux_emulator.app import create_app
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.logs import configure
-from zenmux_emulator.scenario.loader import load_paths
+from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.settings import Settings
 
 log = logging.getLogger("emulator")

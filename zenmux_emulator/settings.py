@@ -83,7 +83,7 @@ class Settings(BaseSettings):
     @field_validator("chaos_failure")
     @classmethod
     def _chaos_failure(cls, value: str) -> str:
-        from zenmux_emulator.gateway.chaos import parse_failure
+        from zenmux_emulator.foundation.failures import parse_failure
         parse_failure(value)
         return value.strip()
 

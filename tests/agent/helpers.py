@@ -11,11 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.settings import Settings
 from tests.conftest import FROZEN, SHIPPED
 from tests.contract.helpers import RawResponse, request
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 
 SESSION_HEADER = "X-Emulator-Session"
 RULE_HEADER = "X-Emulator-Rule"

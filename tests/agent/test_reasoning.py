@@ -10,13 +10,13 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.foundation import tokens
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.foundation.signatures import Signer
 from tests.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, deltas, serve
-from tests.support.clients import sdk
 from tests.contract.helpers import post
+from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 ANSWER = "A plain answer of several words that a small token limit is sure to cut short before the end."
 YAML = f"""

@@ -15,8 +15,6 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,
     GEMINI,
@@ -33,10 +31,12 @@ from tests.agent.helpers import (
     sdk_chunks,
     shipped_text,
 )
-from tests.support.clients import sdk
 from tests.conftest import SHIPPED
 from tests.contract.helpers import assert_envelope, post
+from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "agent-weather.yaml"
 COVERED = {"weather-call-tool", "weather-answer"}

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import openai
 
-from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,
     GPT5,
@@ -19,6 +17,8 @@ from tests.agent.helpers import (
 from tests.conftest import SHIPPED
 from tests.contract.helpers import post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "reasoning.yaml"
 COVERED = {"gpt5-meaning-of-life"}

@@ -10,7 +10,6 @@ import openai
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.scenario.loader import load_paths
 from tests.agent.helpers import (
     ANTHROPIC,
     CALL_ID,
@@ -31,6 +30,7 @@ from tests.agent.helpers import (
 from tests.conftest import SHIPPED
 from tests.contract.helpers import post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "tools.yaml"
 COVERED = {"parallel-lookups", "forced-booking", "custom-grammar-tool", "broken-arguments"}

@@ -13,7 +13,6 @@ import openai
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.agent.helpers import (
     ANTHROPIC,
     CALL_ID,
@@ -31,9 +30,10 @@ from tests.agent.helpers import (
     serve,
     tool_deltas,
 )
-from tests.support.clients import sdk
 from tests.contract.helpers import assert_envelope, post
+from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 YAML = """
 rules:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.clients import Raw, http
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
-from tests.support.clients import Raw, http
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))

@@ -19,8 +19,8 @@ from typing import IO, Any
 import openai
 import pytest
 
-from zenmux_emulator.foundation.ids import completion_id
 from tests.conftest import FROZEN, REPO, SHIPPED
+from zenmux_emulator.foundation.ids import completion_id
 
 CONSOLE_SCRIPT = Path(sys.executable).with_name("zenmux-emulator")
 PYTHON_M = [sys.executable, "-m", "zenmux_emulator"]

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Any
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import API_KEY
 from tests.support.sse import SSEBody, parse_sse
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 MODEL = "openai/gpt-5"
 CHAT_PATH = "/api/v1/chat/completions"

@@ -12,9 +12,7 @@ import aiohttp
 import openai
 import pytest
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import API_KEY
-from tests.support.clients import sdk
 from tests.contract.helpers import (
     ACCESS_DENIED,
     MODEL,
@@ -25,6 +23,8 @@ from tests.contract.helpers import (
     request,
     user,
 )
+from tests.support.clients import sdk
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 USER = user("x")
 

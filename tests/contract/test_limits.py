@@ -7,9 +7,9 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.contract.helpers import MODEL, chat, content_of, finish_reasons, post, user
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 SLOW = "say it slowly"  # the shipped slow-stream rule: "one two three four five", one token per chunk
 

@@ -10,10 +10,10 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import API_KEY
 from tests.contract.helpers import HEX32, MODEL, SESSION_HEADER, user
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 
 async def create(client: openai.AsyncOpenAI, text: str, **kwargs: Any):

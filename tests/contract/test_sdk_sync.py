@@ -8,11 +8,11 @@ from typing import Any
 
 import openai
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import FROZEN
-from tests.support.clients import sdk
 from tests.contract.helpers import HEX32, MODEL, user
+from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_completion
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 
 def create(client: openai.OpenAI, messages: list[dict[str, Any]] | str, **kwargs: Any):

@@ -13,9 +13,6 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.settings import Settings
 from tests.conftest import API_KEY, SHIPPED
 from tests.contract.helpers import (
     HEX32,
@@ -28,6 +25,9 @@ from tests.contract.helpers import (
 )
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from tests.support.sse import SSEBody
+from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 
 # Requests answered by different shipped rules (and the default reply), as (id, body).
 REQUESTS = [

@@ -6,8 +6,8 @@ import json
 import textwrap
 from typing import Any
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.support.clients import Raw, http
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 YAML = "application/yaml"
 

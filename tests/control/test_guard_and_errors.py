@@ -10,13 +10,13 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 
+from tests.conftest import MakeServer
+from tests.control.helpers import control, error_of, ok
+from tests.scenarios.helpers import ask
 from zenmux_emulator.app import create_app
 from zenmux_emulator.control.guard import control_guard, is_loopback
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.settings import Settings
-from tests.conftest import MakeServer
-from tests.control.helpers import control, error_of, ok
-from tests.scenarios.helpers import ask
 
 OpenClient = Callable[..., openai.OpenAI]
 TOKEN = "s3cret-admin"

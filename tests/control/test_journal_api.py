@@ -8,10 +8,10 @@ from collections.abc import Callable
 import openai
 import pytest
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok
 from tests.scenarios.helpers import ask, get, post_chat
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 OpenClient = Callable[..., openai.OpenAI]
 CHAT = "/api/v1/chat/completions"

@@ -14,17 +14,17 @@ import openai
 import pytest
 from pydantic import ValidationError
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.settings import Settings
 from tests.cli.test_cli import CONSOLE_SCRIPT, Served, clean_env
 from tests.conftest import MakeServer
 from tests.control.helpers import control, ok
 from tests.scenarios.helpers import ask, ask_stream, post_chat, sdk, wait_until
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 
 OpenClient = Callable[..., openai.OpenAI]
 SECRET = "sk-ai-v1-very-secret-journal-key"
 ADMIN = "admin-token-never-written"
-ENTRY_KEYS = {"seq", "request_id", "time", "method", "path", "headers", "session", "body", "rule", "reply_index",
+ENTRY_KEYS = {"seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule", "reply_index",
               "near_misses", "warnings", "status", "error_type", "stream", "response", "events_sent",
               "client_gone", "duration_ms", "unmet_expectations", "response_headers", "arrived", "fault", "dropped", "routing"}
 

@@ -12,10 +12,10 @@ from aiohttp import web
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer
 from tests.control.helpers import control, ok
 from tests.scenarios.helpers import ask
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 OpenClient = Callable[..., openai.OpenAI]
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}

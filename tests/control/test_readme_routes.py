@@ -8,10 +8,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import REPO, MakeServer
 from tests.control.test_openapi import control_routes
 from tests.scenarios.helpers import post_chat
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 SECTION = README[README.index("## Control API and journal"):README.index("## Limits chosen")]

@@ -10,11 +10,11 @@ from pathlib import Path
 import openai
 import pytest
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.registry import LoadFailed
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok
 from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.rules.registry import LoadFailed
 
 OpenClient = Callable[..., openai.OpenAI]
 

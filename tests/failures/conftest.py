@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import FROZEN, SHIPPED
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
-from tests.conftest import FROZEN, SHIPPED
 
 FAILURES_YAML = SHIPPED / "failures.yaml"
 

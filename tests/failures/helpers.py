@@ -8,10 +8,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.support.clients import API_KEY
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
-from tests.support.clients import API_KEY
 
 MODEL = "openai/gpt-4o"
 CHAT = "/api/v1/chat/completions"

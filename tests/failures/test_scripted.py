@@ -7,14 +7,14 @@ import json
 import openai
 import pytest
 
-from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.foundation.envelope import CATALOGUE
-from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import MakeServer
 from tests.failures.helpers import MODEL, chat, finished, wire_post
 from tests.support.clients import sdk
 from tests.support.sse import parse_sse
+from zenmux_emulator.foundation.envelope import CATALOGUE
+from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.rules.compile import load_paths
 
 SDK_CLASS = {400: openai.BadRequestError, 402: openai.APIStatusError, 403: openai.PermissionDeniedError,
              404: openai.NotFoundError, 413: openai.APIStatusError, 422: openai.UnprocessableEntityError,
@@ -42,8 +42,8 @@ def catalogue_yaml() -> str:
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory: pytest.TempPathFactory):
-    from zenmux_emulator.settings import Settings
     from tests.conftest import FROZEN
+    from zenmux_emulator.settings import Settings
     folder = tmp_path_factory.mktemp("catalogue")
     (folder / "c.yaml").write_text(catalogue_yaml(), encoding="utf-8")
     with EmulatorServer(Settings(port=0, scenarios=[str(folder)], clock=FROZEN, watch=False)) as server:

@@ -11,11 +11,11 @@ import openai
 import pytest
 import yaml
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.failures.conftest import FAILURES_YAML
 from tests.failures.helpers import MODEL, chat, finished, wire_post
 from tests.support.clients import sdk
 from tests.support.sse import parse_sse
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 HTML = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 
@@ -272,8 +272,8 @@ def test_slow_pacing_streams_every_event(failures: EmulatorServer, session: str)
 def test_slow_pacing_is_byte_identical_across_runs(session: str):
     bodies = []
     for _ in range(2):
-        from zenmux_emulator.settings import Settings
         from tests.conftest import FROZEN
+        from zenmux_emulator.settings import Settings
         with EmulatorServer(Settings(port=0, scenarios=[str(FAILURES_YAML)], clock=FROZEN, watch=False,
                                      seed=7)) as server:
             bodies.append(wire_post(server, chat("jittery", stream=True), session).body)

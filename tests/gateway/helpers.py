@@ -6,9 +6,9 @@ import json
 import socket
 from typing import Any
 
+from tests.support.clients import API_KEY, Raw, http
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
-from tests.support.clients import API_KEY, Raw, http
 
 MODEL = "openai/gpt-4o"
 CHAT = "/api/v1/chat/completions"

@@ -6,11 +6,11 @@ import openai
 import pytest
 from pydantic import ValidationError
 
-from zenmux_emulator.cli import build_parser, settings_from
-from zenmux_emulator.settings import Settings
 from tests.conftest import MakeServer
 from tests.gateway.helpers import chat, post, socket_post
 from tests.support.clients import sdk
+from zenmux_emulator.cli import build_parser, settings_from
+from zenmux_emulator.settings import Settings
 
 RULES = """
 rules:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import openai
 import pytest
 
-from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.foundation.envelope import CATALOGUE
-from zenmux_emulator.draft.usage import prompt_tokens
-from zenmux_emulator.scenario.loader import build_set
 from tests.conftest import MakeServer
 from tests.gateway.helpers import MODEL, advance, chat, post, reset
 from tests.support.clients import sdk
+from zenmux_emulator.faces.chat.request import ChatRequest
+from zenmux_emulator.foundation.envelope import CATALOGUE
+from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.rules.compile import build_set
 
 RPM2 = """
 settings:
@@ -54,7 +54,7 @@ def test_the_request_over_rpm_gets_429_until_the_clock_moves(make_server: MakeSe
 
 def test_tpm_counts_prompt_tokens_at_admission(make_server: MakeServer):
     body = chat("a prompt of several words to count " * 5)
-    prompt = prompt_tokens(body)
+    prompt = ChatRequest.of(body).prompt_tokens
     server = make_server(f"settings: {{limits: {{tpm: {2 * prompt}, window_s: 10}}}}\n")
     first = post(server, "tpm", body)
     assert first.status == 200
@@ -115,7 +115,7 @@ models:
 @pytest.mark.parametrize("error", [None, "insufficient_credit", "quote_exceeded"])
 def test_a_spent_balance_answers_402(make_server: MakeServer, error: str | None):
     body = chat(model="acme/pricey")
-    server = make_server(balance_yaml(prompt_tokens(body), error))
+    server = make_server(balance_yaml(ChatRequest.of(body).prompt_tokens, error))
     kind = error or "reject_no_credit"
     with sdk(server, "balance", api_key="sk-paid") as client:
         replies = [ask(client, model="acme/pricey") for _ in range(3)]  # 1.0 → 0.6 → 0.2 → -0.2

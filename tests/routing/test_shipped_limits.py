@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import openai
 import pytest
 
+from tests.conftest import FROZEN, SHIPPED
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
-from tests.conftest import FROZEN, SHIPPED
 
 LIMITS = SHIPPED / "limits.yaml"
 ASK = {"model": "openai/gpt-5", "messages": [{"role": "user", "content": "hello"}]}

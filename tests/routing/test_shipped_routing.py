@@ -9,10 +9,10 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.settings import Settings
 from tests.conftest import FROZEN, SHIPPED
 from tests.support.clients import sdk
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 
 ROUTING = SHIPPED / "routing.yaml"
 SONNET = "anthropic/claude-sonnet-4.5"

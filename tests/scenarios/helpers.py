@@ -12,9 +12,9 @@ import openai
 import pytest
 from openai.types.chat import ChatCompletion
 
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.scenario import loader
 from tests.support.clients import API_KEY, Raw, http, sdk
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.rules import compile as loader
 
 __all__ = ["Raw", "sdk"]  # re-exported for the scenario tests
 

@@ -9,11 +9,10 @@ from typing import Any
 import openai
 import pytest
 
-from zenmux_emulator.foundation.errors import ScenarioError
-
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from tests.conftest import MakeServer
 from tests.scenarios.helpers import ask, ask_stream
+from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 OpenClient = Callable[..., openai.OpenAI]
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import openai
 import pytest
 
+from tests.conftest import FROZEN, MakeServer
+from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading, get_json
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.rules.registry import LoadFailed, ScenarioRegistry
 from zenmux_emulator.settings import Settings
-from tests.conftest import FROZEN, MakeServer
-from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading, get_json
 
 OpenClient = Callable[..., openai.OpenAI]
 TIMEOUT = 10.0

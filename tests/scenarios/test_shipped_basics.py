@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import openai
 
-from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import FROZEN, SHIPPED
 from tests.scenarios.helpers import ask, ask_stream
+from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "basics.yaml"
 COVERED = {"greeting", "flaky-then-fine", "slow-stream"}

@@ -7,9 +7,9 @@ import re
 import openai
 import pytest
 
-from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import SHIPPED
 from tests.scenarios.helpers import ask, ask_stream
+from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "conversation.yaml"
 COVERED = {"pirate-system-prompt", "second-turn", "refuse-secrets", "tagged-by-metadata", "header-routed",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from zenmux_emulator.scenario.loader import load_paths, scenario_files
 from tests.conftest import SHIPPED
+from zenmux_emulator.rules.compile import load_paths
+from zenmux_emulator.scenario.loader import scenario_files
 
 SHIPPED_FILES = ["agent-weather.yaml", "basics.yaml", "conversation.yaml", "failures.yaml", "limits.yaml",
                  "models.yaml", "reasoning.yaml", "routing.yaml", "tools.yaml"]

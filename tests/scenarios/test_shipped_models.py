@@ -5,9 +5,9 @@ from __future__ import annotations
 import openai
 import pytest
 
-from zenmux_emulator.scenario.loader import load_paths
 from tests.conftest import SHIPPED
 from tests.scenarios.helpers import ask
+from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "models.yaml"
 COVERED = {"tiny-model"}

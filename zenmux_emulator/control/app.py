@@ -20,14 +20,14 @@ from zenmux_emulator.control.scenarios import (
 )
 from zenmux_emulator.control.sessions import reset_sessions
 from zenmux_emulator.control.wire import json_response, query
-from zenmux_emulator.pipeline.keys import STATE
-from zenmux_emulator.pipeline.state import EmulatorState
+from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS
+from zenmux_emulator.settings import Settings
 
 
 async def health(request: web.Request) -> web.Response:
     query(request, ())
-    state = request.app[STATE]
-    registry = state.registry
+    registry, journal = request.config_dict[REGISTRY], request.config_dict[JOURNAL]
+    writer = request.config_dict.get(JOURNAL_FILE)
     return json_response({
         "status": "ok",
         "rules": len(registry.current.scenarios.rules),
@@ -35,16 +35,17 @@ async def health(request: web.Request) -> web.Response:
         "api_scenarios": registry.api_names,
         "generation": registry.generation,
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
-        "journal": {"entries": len(state.journal),
-                    "file": None if state.journal_file is None else str(state.journal_file.path)},
-        # the launcher pauses the collector for start-up; serving must have it back (emulator/launch.py)
+        "journal": {"entries": len(journal), "file": None if writer is None else str(writer.path)},
+        # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
         "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
     })
 
 
-def create_control_app(state: EmulatorState) -> web.Application:
+def create_control_app(settings: Settings) -> web.Application:
+    """The sub-app; its handlers read the main app's holders through `request.config_dict`, and
+    its guard its own settings (who may call it)."""
     app = web.Application(middlewares=[control_guard])
-    app[STATE] = state
+    app[SETTINGS] = settings
     app.add_routes([
         web.get("/health", health),
         web.get("/scenarios", list_scenarios),

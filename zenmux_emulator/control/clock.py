@@ -6,10 +6,10 @@ import math
 
 from aiohttp import web
 
-from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
+from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.pipeline.keys import CLOCK
 from zenmux_emulator.settings import parse_clock
 
 LATEST = 253_402_300_799.0  # 9999-12-31T23:59:59Z: `created` stays a four-digit-year time
@@ -22,7 +22,7 @@ def clock_view(clock: Clock) -> dict[str, object]:
 
 async def get_clock(request: web.Request) -> web.Response:
     query(request, ())
-    return json_response(clock_view(request.app[STATE].clock))
+    return json_response(clock_view(request.config_dict[CLOCK]))
 
 
 def _number(value: object) -> float | None:
@@ -53,7 +53,7 @@ async def set_clock(request: web.Request) -> web.Response:
     only_keys(body, ACTIONS)
     if len(body) != 1:
         raise invalid_params("Request body must hold exactly one of freeze_at, advance or unfreeze")
-    clock = request.app[STATE].clock
+    clock = request.config_dict[CLOCK]
     if "freeze_at" in body:
         clock.freeze(_moment(body["freeze_at"]))
     elif "advance" in body:

@@ -9,7 +9,7 @@ from ipaddress import ip_address
 from aiohttp import web
 
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.pipeline.keys import SETTINGS
 
 TOKEN_HEADER = "X-Emulator-Admin-Token"
 
@@ -23,7 +23,7 @@ def is_loopback(remote: str | None) -> bool:
 
 @web.middleware
 async def control_guard(request: web.Request, handler: web.Handler) -> web.StreamResponse:
-    token = request.app[STATE].settings.admin_token
+    token = request.app[SETTINGS].admin_token
     given = request.headers.get(TOKEN_HEADER, "")
     if token and hmac.compare_digest(given.encode(), token.encode()):
         return await handler(request)

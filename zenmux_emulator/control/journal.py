@@ -8,12 +8,12 @@ from aiohttp import web
 
 from zenmux_emulator.control.wire import count, flag, json_response, query
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.pipeline.keys import JOURNAL
 
 
 async def list_journal(request: web.Request) -> web.Response:
     q = query(request, {"session", "rule", "path", "unmatched", "limit"})
-    entries = request.app[STATE].journal.entries(
+    entries = request.config_dict[JOURNAL].entries(
         session=q.get("session"), rule=q.get("rule"), path=q.get("path"),
         unmatched=flag(q, "unmatched"), limit=count(q, "limit"))
     return json_response({"count": len(entries), "entries": [e.as_dict() for e in entries]})
@@ -31,13 +31,13 @@ def unmatched_view(entry: JournalEntry) -> dict[str, Any]:
 
 async def list_unmatched(request: web.Request) -> web.Response:
     q = query(request, {"session", "limit"})
-    entries = request.app[STATE].journal.entries(session=q.get("session"), unmatched=True, limit=count(q, "limit"))
+    entries = request.config_dict[JOURNAL].entries(session=q.get("session"), unmatched=True, limit=count(q, "limit"))
     return json_response({"count": len(entries), "entries": [unmatched_view(e) for e in entries]})
 
 
 async def clear_journal(request: web.Request) -> web.Response:
     q = query(request, {"session"})
-    journal = request.app[STATE].journal
+    journal = request.config_dict[JOURNAL]
     before = len(journal)
     journal.clear(q.get("session"))
     return json_response({"cleared": before - len(journal)})

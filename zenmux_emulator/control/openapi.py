@@ -229,6 +229,7 @@ OPENAPI: dict[str, Any] = {
             "JournalEntry": {"type": "object", "properties": {
                 "seq": {"type": "integer"}, "request_id": {"type": "string"}, "time": {"type": "number"},
                 "method": {"type": "string"}, "path": {"type": "string"},
+                "api": {"type": ["string", "null"], "description": "the face that answered: chat"},
                 "headers": {"type": "object", "description": "credentials masked"},
                 "session": {"type": ["string", "null"]}, "body": {}, "rule": {"type": ["string", "null"]},
                 "reply_index": {"type": ["integer", "null"]},
@@ -238,6 +239,14 @@ OPENAPI: dict[str, Any] = {
                 "stream": {"type": "boolean"},
                 "response": {"description": "the JSON body, or the SSE events sent as text"},
                 "events_sent": {"type": ["integer", "null"]}, "client_gone": {"type": "boolean"},
+                "unmet_expectations": {"type": "array", "items": {"type": "string"}},
+                "response_headers": {"type": "object"},
+                "arrived": {"type": "number", "description": "wall-clock unix seconds"},
+                "fault": {"type": ["string", "null"], "description": "the transport or stream fault carried out"},
+                "dropped": {"type": "boolean", "description": "the connection was closed before any response"},
+                "routing": {"type": "array", "items": {"type": "object", "properties": {
+                    "model": {"type": "string"}, "provider": {"type": "string"},
+                    "outcome": {"type": "string"}, "latency_ms": {"type": "number"}}}},
                 "duration_ms": {"type": ["number", "null"]}}},
             "NearMiss": {"type": "object", "properties": {
                 "rule": {"type": "string"}, "where": {"type": "string"},

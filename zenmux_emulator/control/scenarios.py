@@ -9,14 +9,30 @@ from typing import Any
 
 from aiohttp import web
 
-from zenmux_emulator.control.wire import json_response, not_found, problems_response, query
-from zenmux_emulator.foundation.errors import RequestRejected, ScenarioError, invalid_params
-from zenmux_emulator.pipeline.keys import ENTRY, STATE
-from zenmux_emulator.rules.compiled import CompiledRule, ScenarioSet
-from zenmux_emulator.rules.registry import API_PREFIX, LoadFailed, ScenarioRegistry, SourceExists, UnknownSource
+from zenmux_emulator.control.wire import (
+    json_response,
+    not_found,
+    problems_response,
+    query,
+)
+from zenmux_emulator.foundation.errors import (
+    RequestRejected,
+    ScenarioError,
+    invalid_params,
+)
+from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.pipeline.keys import ENTRY, REGISTRY, SESSIONS
+from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.rules.registry import (
+    API_PREFIX,
+    LoadFailed,
+    ScenarioRegistry,
+    SourceExists,
+    UnknownSource,
+)
 from zenmux_emulator.state.sessions import Session
 
-log = logging.getLogger("zenmux_emulator.scenarios")
+log = logging.getLogger("emulator.scenarios")
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SCENARIO_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "application/json"})
@@ -54,18 +70,18 @@ def sources(registry: ScenarioRegistry, scenarios: ScenarioSet) -> list[dict[str
 
 
 async def list_scenarios(request: web.Request) -> web.Response:
-    state = request.app[STATE]
+    registry, sessions = request.config_dict[REGISTRY], request.config_dict[SESSIONS]
     params = query(request, {"session"})
     session = None
     if "session" in params:
-        session = state.sessions.find(params["session"])
+        session = sessions.find(params["session"])
         if session is None:
             raise not_found("unknown_session", f"Session {params['session']!r} is not known: no request has used it")
-    scenarios = state.registry.current.scenarios
-    totals = state.sessions.total_hits()
+    scenarios = registry.current.scenarios
+    totals = sessions.total_hits()
     return json_response({
-        "generation": state.registry.generation,
-        "sources": sources(state.registry, scenarios),
+        "generation": registry.generation,
+        "sources": sources(registry, scenarios),
         "rules": [describe(rule, totals, session) for rule in scenarios.rules],
     })
 
@@ -109,7 +125,7 @@ def _loaded(name: str, scenarios: ScenarioSet, generation: int) -> dict[str, Any
 
 
 async def _put(request: web.Request, name: str, *, replace: bool) -> web.Response:
-    registry = request.app[STATE].registry
+    registry = request.config_dict[REGISTRY]
     text = await _scenario_text(request)
     try:
         scenarios = await registry.add(name, text, replace=replace)
@@ -143,7 +159,7 @@ async def replace_scenario(request: web.Request) -> web.Response:
 async def remove_scenario(request: web.Request) -> web.Response:
     query(request, ())
     name = request.match_info["name"]
-    registry = request.app[STATE].registry
+    registry = request.config_dict[REGISTRY]
     try:
         scenarios = await registry.remove(name)
     except UnknownSource:
@@ -157,7 +173,7 @@ async def remove_scenario(request: web.Request) -> web.Response:
 
 async def reload_scenarios(request: web.Request) -> web.Response:
     query(request, ())
-    registry = request.app[STATE].registry
+    registry = request.config_dict[REGISTRY]
     if not await registry.reload():
         error = registry.last_error or ScenarioError([])
         if isinstance(error, LoadFailed):  # logged with its traceback by the registry

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from zenmux_emulator.control.wire import json_object, json_response, not_found, only_keys, query
+from zenmux_emulator.control.wire import (
+    json_object,
+    json_response,
+    not_found,
+    only_keys,
+    query,
+)
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.pipeline.keys import SESSIONS
 
 
 async def reset_sessions(request: web.Request) -> web.Response:
@@ -17,7 +23,7 @@ async def reset_sessions(request: web.Request) -> web.Response:
     name = body.get("session")
     if name is not None and not isinstance(name, str):
         raise invalid_params(f"Parameter session is not valid: expected a string, got {type(name).__name__}")
-    sessions = request.app[STATE].sessions
+    sessions = request.config_dict[SESSIONS]
     if name is not None and name not in sessions:
         raise not_found("unknown_session", f"Session {name!r} is not known: no request has used it")
     return json_response({"session": name, "reset": sessions.reset(name)})

@@ -9,7 +9,11 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.foundation.errors import RequestRejected, ScenarioError, invalid_params
+from zenmux_emulator.foundation.errors import (
+    RequestRejected,
+    ScenarioError,
+    invalid_params,
+)
 
 TRUE, FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.foundation import tokens
-from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.draft import reasoning
+from zenmux_emulator.draft.compiled import CompiledReply
+from zenmux_emulator.draft.text import SeededFake, render
+from zenmux_emulator.draft.tool_calls import tool_calls
+from zenmux_emulator.draft.usage import usage_object
+from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.draft.text import SeededFake, render
-from zenmux_emulator.draft.tool_calls import ToolOptions, tool_calls
-from zenmux_emulator.draft.usage import usage_object
-from zenmux_emulator.rules.compiled import CompiledReply
+from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.scenario.schema import StreamTiming
 
 if TYPE_CHECKING:
@@ -47,20 +47,6 @@ class Draft:
     warnings: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class DraftRequest:
-    """What the request asks of the generation. Built on every request, so not frozen: a frozen
-    dataclass costs several times more to build."""
-
-    facts: RequestFacts
-    model: str
-    prompt_tokens: int
-    max_completion_tokens: int | None
-    stop: tuple[str, ...]
-    reasoning: reasoning.ReasoningAsk
-    tools: ToolOptions
-
-
 class Kit:
     """The seeded generators a draft is made with. The faker is made on first use: importing
     faker takes a fifth of the start-up, and replies that are scripted text never need it."""
@@ -81,19 +67,18 @@ class Kit:
         return self._faker
 
 
-def request_seed(seed: int, facts: RequestFacts, salt: str) -> int:
+def request_seed(seed: int, facts: NeutralRequest, salt: str) -> int:
     """A seed that depends only on the conversation (model and messages), not on framing."""
-    canonical = orjson.dumps({"model": facts.model, "messages": facts.messages}, option=orjson.OPT_SORT_KEYS)
-    return seed_int(seed, salt, canonical)
+    return seed_int(seed, salt, facts.seed_material)
 
 
-def default_text(kit: Kit, facts: RequestFacts) -> str:
+def default_text(kit: Kit, facts: NeutralRequest) -> str:
     """The answer when no rule matched: faker prose seeded by the request."""
     kit.faker.seed_instance(request_seed(kit.seed, facts, "default"))
     return kit.faker.paragraph(nb_sentences=3)
 
 
-def default_reasoning(kit: Kit, facts: RequestFacts) -> str:
+def default_reasoning(kit: Kit, facts: NeutralRequest) -> str:
     """Reasoning when it is asked for and not scripted: a plausible, seeded paragraph."""
     kit.faker.seed_instance(request_seed(kit.seed, facts, "reasoning"))
     topic = " ".join(facts.last_user.split()[:12]) or "the conversation"
@@ -121,9 +106,11 @@ def _text(value: object, rule: str, context: dict[str, Any] | None) -> str | Non
     return render(value, rule, context)
 
 
-def draft_reply(reply: CompiledReply | None, rule: str | None, ask: DraftRequest, kit: Kit) -> Draft:
-    """Render a scripted reply (or the default one when `reply` is None) for this request."""
-    facts = ask.facts
+def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralRequest, model: str, kit: Kit) -> Draft:
+    """Render a scripted reply (or the default one when `reply` is None) for this request, as
+    `model` (the one routing chose) answers it."""
+    limit = facts.max_tokens
+    asked = facts.reasoning
     spec = reply.spec if reply is not None else None
     warnings: list[str] = []
     if reply is None:
@@ -141,44 +128,43 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, ask: DraftRequest
     # reasoning comes first and counts toward max_completion_tokens
     thinking = None
     reasoning_tokens = 0
-    wants = ask.reasoning.enabled is True or (scripted_reasoning is not None and ask.reasoning.enabled is not False)
+    wants = asked.enabled is True or (scripted_reasoning is not None and asked.enabled is not False)
     if wants:
         thinking = scripted_reasoning if scripted_reasoning is not None else default_reasoning(kit, facts)
         reasoning_tokens = tokens.count(thinking)
-        if ask.reasoning.enabled:  # asked for: the effort's (or the explicit) budget is spent
-            budget_tokens = reasoning.token_budget(ask.reasoning, ask.max_completion_tokens)
-            reasoning_tokens = budget_tokens if ask.max_completion_tokens is not None else max(reasoning_tokens,
-                                                                                              budget_tokens)
-        elif ask.max_completion_tokens is not None:
-            reasoning_tokens = min(reasoning_tokens, ask.max_completion_tokens)
+        if asked.enabled:  # asked for: the effort's (or the explicit) budget is spent
+            budget_tokens = reasoning.token_budget(asked, limit)
+            reasoning_tokens = budget_tokens if limit is not None else max(reasoning_tokens, budget_tokens)
+        elif limit is not None:
+            reasoning_tokens = min(reasoning_tokens, limit)
         thinking, _ = tokens.truncate(thinking, reasoning_tokens)  # within the limit, before it is signed
-    budget = None if ask.max_completion_tokens is None else max(ask.max_completion_tokens - reasoning_tokens, 0)
+    budget = None if limit is None else max(limit - reasoning_tokens, 0)
 
     calls: list[dict[str, Any]] = []
-    if (spec is not None and spec.tool_calls) or ask.tools.choice not in ("auto", "none"):
+    if (spec is not None and spec.tool_calls) or facts.stated_tool_choice not in (None, "auto", "none"):
         # only then: seeding hashes the whole conversation, which most replies do not need
         kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
-        calls = tool_calls(spec.tool_calls if spec else None, ask.tools, ask.model, kit.faker,
+        calls = tool_calls(spec.tool_calls if spec else None, facts.tool_options, model, kit.faker,
                            (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule), rule, warnings)
     if content is None and refusal is None and not calls:
         content = ""
     cut_reason = None
     if content is not None:
-        content, cut_reason = apply_limits(content, ask.stop, budget)
+        content, cut_reason = apply_limits(content, facts.stop, budget)
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
 
-    shape = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or reasoning.shape_of(ask.model)
+    shape = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or reasoning.shape_of(model)
     details = reasoning.details(shape, thinking, kit.signer, kit.seed) if thinking is not None else None
-    if ask.reasoning.exclude:
+    if asked.exclude:
         thinking = details = None
     completion = tokens.count(content or "") + tokens.count(refusal or "") + reasoning_tokens + sum(
         tokens.count(orjson.dumps(call).decode()) for call in calls)
     return Draft(
-        model=(spec.model if spec and spec.model else ask.model),
+        model=(spec.model if spec and spec.model else model),
         content=content,
         refusal=refusal,
         finish_reason=finish,
-        usage=usage_object(ask.prompt_tokens, completion, reasoning_tokens,
+        usage=usage_object(facts.prompt_tokens, completion, reasoning_tokens,
                            override=spec.usage if spec else None),
         reasoning=thinking,
         reasoning_details=details,

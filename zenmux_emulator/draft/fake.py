@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see render.draft.Kit)
+    from faker import Faker  # imported when first used (see draft.draft.Kit)
 
 
 DATED = frozenset({"date", "time", "iso8601", "date_time"})

@@ -1,5 +1,8 @@
 """Signed reasoning passed back on tool turns must be exactly what the emulator minted.
 
+The check reads chat-shaped messages (`reasoning_details` on assistant tool-call messages); a
+face whose conversation carries reasoning otherwise maps it to that shape.
+
 When reasoning is on, an assistant message with tool calls that the conversation is still
 answering (it is followed only by its tool results) must carry its `reasoning_details` for
 anthropic/* models, with a signature over exactly that text; any block that is passed back, for
@@ -14,6 +17,7 @@ from typing import Any
 
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.neutral.request import NeutralRequest
 
 UPSTREAM_REJECTED = "provider_unprocessable_entity_error"
 
@@ -87,11 +91,11 @@ def reasoning_findings(messages: Sequence[Mapping[str, Any]], shape: str, signer
     return findings
 
 
-def check_reasoning(messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, mode: str) -> list[str]:
+def check_reasoning(request: NeutralRequest, shape: str, signer: Signer, mode: str) -> list[str]:
     """Verify passed-back reasoning; raise 422 in strict mode, else return the findings as warnings."""
     if mode == "off":
         return []
-    findings = reasoning_findings(messages, shape, signer)
+    findings = request.passback_findings(shape, signer)
     if findings and mode == "strict":
         raise _reject(findings[0])
     return [f"reasoning check: {f}" for f in findings]

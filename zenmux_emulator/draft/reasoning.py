@@ -1,4 +1,4 @@
-"""Reasoning in ZenMux's shapes: what the request asks for, how many tokens, and the
+"""Reasoning in ZenMux's shapes: how many tokens the request's ask spends, and the
 `reasoning_details` blocks of each model family (signed by `signatures.Signer`).
 
 - anthropic/*: one `reasoning.text` block with `signature`, format `anthropic-claude-v1`, index 0;
@@ -9,11 +9,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.neutral.request import ReasoningAsk
 
 ANTHROPIC_FORMAT = "anthropic-claude-v1"
 OPENAI_FORMAT = "openai-responses-v1"
@@ -22,29 +22,6 @@ OPENAI_FORMAT = "openai-responses-v1"
 # of max_completion_tokens that ZenMux gives reasoning when the request sets a budget.
 EFFORT_TOKENS = {"minimal": 256, "low": 2048, "medium": 5120, "high": 10240, "xhigh": 20480}
 EFFORT_SHARE = {"minimal": 0.1, "low": 0.2, "medium": 0.5, "high": 0.8, "xhigh": 0.9}
-
-
-@dataclass(slots=True)
-class ReasoningAsk:
-    """What the request says about reasoning: on (True), explicitly off (False) or silent (None).
-    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
-
-    enabled: bool | None
-    effort: str = "medium"
-    max_tokens: int | None = None
-    exclude: bool = False
-
-
-def ask_of(reasoning: Any, reasoning_effort: str | None, include_reasoning: bool | None) -> ReasoningAsk:
-    """Read `reasoning`, `reasoning_effort` and `include_reasoning` as ZenMux does."""
-    effort = (reasoning.effort if reasoning is not None and reasoning.effort else None) or reasoning_effort
-    max_tokens = reasoning.max_tokens if reasoning is not None else None
-    exclude = bool(reasoning is not None and reasoning.exclude) or include_reasoning is False
-    explicit = reasoning.enabled if reasoning is not None else None
-    if explicit is False or effort == "none":
-        return ReasoningAsk(False, "none", max_tokens, exclude)
-    asked = explicit is True or effort is not None or max_tokens is not None or include_reasoning is True
-    return ReasoningAsk(True if asked else None, effort or "medium", max_tokens, exclude)
 
 
 def shape_of(model: str) -> str:

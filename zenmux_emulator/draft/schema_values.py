@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-
 from zenmux_emulator.draft.fake import generate
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see render.draft.Kit)
+    from faker import Faker  # imported when first used (see draft.draft.Kit)
 
 _MAX_DEPTH = 8
 _BY_NAME = {

@@ -11,11 +11,11 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.draft.fake import generate
+from zenmux_emulator.foundation.errors import RequestRejected
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see render.draft.Kit)
+    from faker import Faker  # imported when first used (see draft.draft.Kit)
 
 
 def _printable(value: Any) -> Any:

@@ -8,40 +8,19 @@ only the first, and a call to a tool the request did not offer is sent as script
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.draft.schema_values import SchemaValues
+from zenmux_emulator.foundation.ids import digest
+from zenmux_emulator.neutral.request import ToolOptions
 from zenmux_emulator.scenario.schema import ToolCallSpec
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see render.draft.Kit)
+    from faker import Faker  # imported when first used (see draft.draft.Kit)
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-
-@dataclass(slots=True)
-class ToolOptions:
-    """What the request says about tools: the offered ones by name, the choice, parallel calls.
-    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
-
-    offered: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    choice: str = "auto"
-    """`none` only when the request says so: scripted calls still go out when no tools are offered."""
-    parallel: bool = True
-
-    @classmethod
-    def of(cls, body: Mapping[str, Any], stated_choice: str | None) -> ToolOptions:
-        """From the request body and the `tool_choice` it stated (None: absent, which means `auto`)."""
-        offered: dict[str, Mapping[str, Any]] = {}
-        for tool in body.get("tools") or ():
-            kind = tool.get("type", "function")
-            inner = tool.get(kind) or {}
-            offered[inner["name"]] = {"type": kind, **inner}
-        return cls(offered, stated_choice or "auto", body.get("parallel_tool_calls") is not False)
 
 
 def _base62(hex_digest: str, length: int) -> str:

@@ -1,34 +1,10 @@
-"""Token usage: prompt tokens counted from the request, the `usage` object in OpenAI's shape."""
+"""Token usage: the `usage` object in OpenAI's shape (the neutral form the faces map from)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-import orjson
-
-from zenmux_emulator.foundation import tokens
 from zenmux_emulator.scenario.schema import UsageOverride
-
-
-def prompt_tokens(body: Mapping[str, Any]) -> int:
-    """Deterministic prompt size: per message 3 + role + text (+85 per non-text part), 3 to prime
-    the reply, and the tools' JSON."""
-    total = tokens.TOKENS_PER_REPLY_PRIMING
-    for message in body["messages"]:
-        total += tokens.TOKENS_PER_MESSAGE + 1
-        content = message.get("content")
-        if isinstance(content, str):
-            total += tokens.count(content)
-        elif isinstance(content, list):
-            for part in content:
-                text = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
-                total += tokens.count(text) if isinstance(text, str) else tokens.TOKENS_PER_NON_TEXT_PART
-        for call in message.get("tool_calls") or ():
-            total += tokens.count(orjson.dumps(call).decode())
-    if body.get("tools"):
-        total += tokens.count(orjson.dumps(body["tools"]).decode())
-    return total
 
 
 def usage_object(prompt: int, completion: int, reasoning: int = 0, cached: int = 0,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import orjson
 
 from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.failures import ErrorFailure
 
 # (status, type) -> documented default message; types ZenMux documents without a message get one
 # that says what the type means.
@@ -42,7 +45,8 @@ DEFAULT_TYPES: dict[int, str] = {status: kind for status, kind in reversed(list(
 DEFAULT_RETRY_AFTER = "1"
 
 
-def scripted_error(status: int, type: str | None, message: str | None, headers: dict[str, str] | None) -> RequestRejected:
+def scripted_error(status: int, type: str | None, message: str | None,
+                   headers: Mapping[str, str] | None) -> RequestRejected:
     """A scripted error: catalogue type and message unless given; 429 carries Retry-After by default."""
     kind = type or DEFAULT_TYPES.get(status) or ("invalid_params" if status < 500 else "internal_server_error")
     text = message or CATALOGUE.get((status, kind)) or f"The request failed with status {status}"
@@ -50,3 +54,8 @@ def scripted_error(status: int, type: str | None, message: str | None, headers: 
     if status == 429 and not any(k.lower() in ("retry-after", "retry-after-ms") for k in sent):
         sent["Retry-After"] = DEFAULT_RETRY_AFTER
     return RequestRejected(status, kind, text, sent)
+
+
+def failure_error(failure: ErrorFailure) -> RequestRejected:
+    """The rejection an error failure (chaos, a control header, a scripted error) answers with."""
+    return scripted_error(failure.status, failure.type, failure.message, failure.headers)

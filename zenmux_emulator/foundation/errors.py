@@ -1,8 +1,12 @@
 """The emulator's exceptions.
 
     EmulatorError
-    ├── RequestRejected    a client request answered with ZenMux's error envelope
+    ├── RequestRejected    a client request answered with an error envelope (the face's shape)
+    ├── ConnectionDropped  a fault took the connection: nothing may be sent
     └── ScenarioError      a scenario file (or body) that cannot be loaded, with every problem located
+
+The error `type` strings the emulator itself raises are constants here; ZenMux's catalogue of
+types and default messages is `envelope.py`.
 """
 
 from __future__ import annotations
@@ -13,6 +17,13 @@ from dataclasses import dataclass
 
 class EmulatorError(Exception):
     """Base class of every error the emulator raises on purpose."""
+
+
+INVALID_PARAMS = "invalid_params"
+ACCESS_DENIED_TYPE = "access_denied"
+NO_MATCH = "emulator_no_match"
+SEQUENCE_EXHAUSTED = "emulator_sequence_exhausted"
+INTERNAL = "internal_server_error"
 
 
 class RequestRejected(EmulatorError):
@@ -31,10 +42,37 @@ class RequestRejected(EmulatorError):
         self.message = message
         self.headers = dict(headers or {})
 
+    def with_headers(self, headers: Mapping[str, str]) -> RequestRejected:
+        """The same rejection, also carrying `headers` (its own win on a clash)."""
+        return RequestRejected(self.status, self.type, self.message, {**headers, **self.headers})
+
+
+class ConnectionDropped(EmulatorError):
+    """A transport fault closed or reset the connection: the request ends with nothing sent."""
+
+    def __init__(self, fault: str) -> None:
+        super().__init__(fault)
+        self.fault = fault
+
 
 def invalid_params(message: str) -> RequestRejected:
     """The 400 `invalid_params` rejection that ZenMux gives every validation failure."""
-    return RequestRejected(400, "invalid_params", message)
+    return RequestRejected(400, INVALID_PARAMS, message)
+
+
+def too_large(message: str) -> RequestRejected:
+    """A 413: the body over the size limit, or the prompt over the model's context window."""
+    return RequestRejected(413, INVALID_PARAMS, message)
+
+
+def no_match(message: str) -> RequestRejected:
+    """The 404 of `--strict` (or an unknown forced rule): nothing answers this request."""
+    return RequestRejected(404, NO_MATCH, message)
+
+
+def sequence_exhausted(rule: str, replies: int) -> RequestRejected:
+    """A rule with `then: error` asked for a reply past the end of its sequence."""
+    return RequestRejected(400, SEQUENCE_EXHAUSTED, f"Rule {rule!r} has served all {replies} of its replies")
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.envelope import ACCESS_DENIED
+from zenmux_emulator.foundation.errors import RequestRejected
 
 
 def api_key(headers: Mapping[str, str]) -> str | None:

@@ -3,22 +3,24 @@ prompt must fit its context window."""
 
 from __future__ import annotations
 
-from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
-from zenmux_emulator.neutral.facts import split_model
-from zenmux_emulator.rules.compiled import ScenarioSet
+from collections.abc import Mapping
+
+from zenmux_emulator.foundation.errors import invalid_params, too_large
 from zenmux_emulator.scenario.default_models import CREATED
 from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec
 
-def admit(model: str, scenarios: ScenarioSet, prompt_tokens: int) -> ModelSpec | None:
-    """Check the model id and the prompt size; the catalogue entry when there is one."""
-    base, _provider = split_model(model)
+
+def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed: bool,
+          prompt_tokens: int) -> ModelSpec | None:
+    """Check the model id (`requested` as sent, `base` without its `:provider`) and the prompt
+    size; the catalogue entry when there is one."""
     if not MODEL_ID.match(base):
-        raise invalid_params(f"Model {model} is not valid")
-    spec = scenarios.catalogue.get(base)
-    if spec is None and scenarios.catalogue_closed:
-        raise invalid_params(f"Model {model} is not valid")
+        raise invalid_params(f"Model {requested} is not valid")
+    spec = catalogue.get(base)
+    if spec is None and closed:
+        raise invalid_params(f"Model {requested} is not valid")
     if spec is not None and prompt_tokens > spec.context_length:
-        raise RequestRejected(413, "invalid_params", "Prompt is too long")
+        raise too_large("Prompt is too long")
     return spec
 
 

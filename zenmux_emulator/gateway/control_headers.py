@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.gateway.chaos import Failure, parse_failure
+from zenmux_emulator.foundation.failures import Failure, parse_failure
 
 RULE_HEADER = "X-Emulator-Rule"
 FAULT_HEADER = "X-Emulator-Fault"

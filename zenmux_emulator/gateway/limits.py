@@ -13,9 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from zenmux_emulator.foundation.errors import RequestRejected, ScenarioProblem
 from zenmux_emulator.foundation.envelope import CATALOGUE
-from zenmux_emulator.scenario.schema import BalanceError, FileSettings, Limits, ModelSpec
+from zenmux_emulator.foundation.errors import RequestRejected, ScenarioProblem
+from zenmux_emulator.scenario.schema import (
+    BalanceError,
+    FileSettings,
+    Limits,
+    ModelSpec,
+)
+from zenmux_emulator.state.sessions import GatewayState
 
 DEFAULT_BALANCE_ERROR: BalanceError = "reject_no_credit"
 BALANCE_HEADER = "X-Emulator-Balance"
@@ -81,35 +87,6 @@ def merge_settings(files: list[tuple[str, FileSettings]]) -> tuple[GatewayConfig
                                                 f"balance_error is already {error!r} in {error_from}"))
             error, error_from = spec.balance_error, filename
     return GatewayConfig(limits, balances, error or DEFAULT_BALANCE_ERROR), problems
-
-
-@dataclass(slots=True)
-class Bucket:
-    """A token bucket: its level when last looked at, and when that was."""
-
-    level: float
-    at: float
-
-    def refill(self, now: float, capacity: int, window: float) -> None:
-        if now > self.at:
-            self.level = min(float(capacity), self.level + (now - self.at) * capacity / window)
-        self.at = now
-
-
-@dataclass(slots=True)
-class GatewayState:
-    """A session's rate buckets and spent credits per key, and its chaos draw count."""
-
-    buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
-    spent: dict[str, float] = field(default_factory=dict)
-    arrivals: int = 0
-    """Requests that passed limits and balance: the number each chaos draw is seeded with."""
-
-    def bucket(self, key: str, kind: str, capacity: int, now: float) -> Bucket:
-        found = self.buckets.get((key, kind))
-        if found is None:
-            found = self.buckets[(key, kind)] = Bucket(float(capacity), now)
-        return found
 
 
 def _rate_headers(limit: KeyLimit, levels: dict[str, float]) -> dict[str, str]:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.envelope import CATALOGUE, scripted_error
+from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.scenario.schema import ModelSpec, ProviderSpec
 from zenmux_emulator.state.sessions import Session
 
@@ -117,12 +117,12 @@ def provider_order(providers: list[ProviderSpec], routing: Mapping[str, Any], ro
     return providers
 
 
-def route(model: str, pinned: str | None, body: Mapping[str, Any], catalogue: Mapping[str, ModelSpec],
-          session: Session) -> Route:
-    """Try the providers in order until one serves; when none does, the route carries the failure."""
+def route(model: str, pinned: str | None, options: Mapping[str, Any], model_routing: Mapping[str, Any],
+          catalogue: Mapping[str, ModelSpec], session: Session) -> Route:
+    """Try the providers in order until one serves; when none does, the route carries the failure.
+    `options` is ZenMux's `provider` object, `model_routing` its `model_routing_config`."""
     if model == AUTO:
-        model = auto_model(body.get("model_routing_config") or {}, catalogue)
-    options = body.get("provider") or {}
+        model = auto_model(model_routing, catalogue)
     spec = catalogue.get(model)
     if pinned is None and not options and (spec is None or not spec.providers):
         # the common case, answered without building a plan: the model's one implicit provider,
@@ -167,8 +167,8 @@ def route(model: str, pinned: str | None, body: Mapping[str, Any], catalogue: Ma
         error = scripted_error(provider.fail.status, provider.fail.type, provider.fail.message, provider.fail.headers)
         first_failure = first_failure or error
         result.attempts.append(Attempt(candidate, provider.name, f"{error.status} {error.type}", provider.latency_ms))
-    result.failure = first_failure if fallback == "false" and first_failure is not None else no_provider()
-    result.failure.headers[ROUTING_HEADER] = summary(result)
+    failure = first_failure if fallback == "false" and first_failure is not None else no_provider()
+    result.failure = failure.with_headers({ROUTING_HEADER: summary(result)})
     return result
 
 

@@ -10,7 +10,6 @@ import orjson
 
 from zenmux_emulator.journal.redact import redact_headers
 
-CHAT_PATH = "/api/v1/chat/completions"
 NO_MATCH = "emulator_no_match"
 
 
@@ -25,6 +24,8 @@ class JournalEntry:
     path: str
     received_headers: Mapping[str, str] = field(repr=False)
     """The request's headers as they came, secrets included: read `headers`, which masks them."""
+    api: str | None = None
+    """The face that answered (`chat`, …); None for the control API, the models list and unknown paths."""
     session: str | None = None
     body: Any = None
     rule: str | None = None
@@ -77,9 +78,9 @@ class JournalEntry:
 
     @property
     def unmatched(self) -> bool:
-        """A chat request that passed the checks but no rule answered: it got the default reply,
+        """A face's request that passed the checks but no rule answered: it got the default reply,
         or 404 `emulator_no_match` in strict mode."""
-        return self.path == CHAT_PATH and self.rule is None and self.error_type in (None, NO_MATCH)
+        return self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view; the response is decoded (SSE events as text) only when asked."""
@@ -93,7 +94,7 @@ class JournalEntry:
             response = [e.decode("utf-8", "replace") for e in self.response[: self.events_sent]]
         return {
             "seq": self.seq, "request_id": self.request_id, "time": self.time, "method": self.method,
-            "path": self.path, "headers": self.headers, "session": self.session, "body": self.body,
+            "path": self.path, "api": self.api, "headers": self.headers, "session": self.session, "body": self.body,
             "rule": self.rule, "reply_index": self.reply_index, "near_misses": self.near_misses,
             "warnings": self.warnings, "unmet_expectations": self.unmet_expectations,
             "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,

@@ -10,7 +10,7 @@ import orjson
 
 from zenmux_emulator.journal.entry import JournalEntry
 
-log = logging.getLogger("zenmux_emulator.journal")
+log = logging.getLogger("emulator.journal")
 
 
 class JournalFile:

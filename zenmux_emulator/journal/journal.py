@@ -12,6 +12,8 @@ class Journal:
 
     def __init__(self, size: int) -> None:
         self._entries: deque[JournalEntry] = deque(maxlen=size)
+        self.received = 0
+        """Requests the server received, control API included: the next entry's `seq`."""
 
     def add(self, entry: JournalEntry) -> None:
         if self._entries.maxlen:

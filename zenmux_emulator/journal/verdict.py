@@ -16,11 +16,10 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.draft.passback import UPSTREAM_REJECTED
+from zenmux_emulator.journal.entry import JournalEntry
 
 NON_RETRYABLE = frozenset({400, 402, 403, 404, 413, 422})
-CHAT_PATH = "/api/v1/chat/completions"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +75,7 @@ def _retry_delay(entry: JournalEntry) -> float | None:
 
 def verdict(entries: Iterable[JournalEntry]) -> list[Finding]:
     """Every finding over the chat requests of one session, in arrival order."""
-    chats: Sequence[JournalEntry] = [e for e in entries if e.path == CHAT_PATH]
+    chats: Sequence[JournalEntry] = [e for e in entries if e.api is not None]
     findings: list[Finding] = []
     for i, entry in enumerate(chats):
         later = chats[i + 1:]

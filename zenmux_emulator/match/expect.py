@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from zenmux_emulator.neutral.facts import RequestFacts
-from zenmux_emulator.match.near_miss import misses
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.rules.compiled import CompiledRule
-from zenmux_emulator.draft.passback import reasoning_findings
+from zenmux_emulator.match.near_miss import misses
+from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.neutral.request import NeutralRequest
 
 
-def unmet_expectations(rule: CompiledRule, facts: RequestFacts, shape: str, signer: Signer) -> list[str]:
+def unmet_expectations(rule: CompiledRule, facts: NeutralRequest, shape: str, signer: Signer) -> list[str]:
     """Every expectation of `rule` the request fails, in words; empty when all hold."""
     expect = rule.rule.expect
     if expect is None:
@@ -17,5 +16,5 @@ def unmet_expectations(rule: CompiledRule, facts: RequestFacts, shape: str, sign
     failures = [f"{rule.name}: expected {m.key} {m.expected}, got {m.actual}" for m in misses(rule.expectations, facts)]
     if expect.reasoning_intact:
         failures.extend(f"{rule.name}: expected the signed reasoning back intact: {finding}"
-                        for finding in reasoning_findings(facts.messages, shape, signer, require_all=True))
+                        for finding in facts.passback_findings(shape, signer, require_all=True))
     return failures

@@ -9,11 +9,11 @@ in rank order (priority, then file order), so bucketing never changes which rule
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.predicates import is_glob
-from zenmux_emulator.rules.compiled import CompiledRule, ScenarioSet
+from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.neutral.request import NeutralRequest
 
 
 def _rank(rule: CompiledRule) -> tuple[int, int]:
@@ -25,11 +25,11 @@ class RuleIndex:
 
     __slots__ = ("by_text", "by_model", "anywhere")
 
-    def __init__(self, scenarios: ScenarioSet) -> None:
+    def __init__(self, rules: Iterable[CompiledRule]) -> None:
         self.by_text: dict[str, list[CompiledRule]] = {}
         self.by_model: dict[str, list[CompiledRule]] = {}
         self.anywhere: list[CompiledRule] = []
-        for rule in scenarios.rules:  # already in rank order
+        for rule in rules:  # already in rank order
             match = rule.rule.match
             last_user = match.last_user
             models = [match.model] if isinstance(match.model, str) else match.model
@@ -41,7 +41,7 @@ class RuleIndex:
             else:
                 self.anywhere.append(rule)
 
-    def candidates(self, facts: RequestFacts) -> Iterator[CompiledRule]:
+    def candidates(self, facts: NeutralRequest) -> Iterator[CompiledRule]:
         """Every rule that could match, in rank order."""
         by_model = self.by_model.get(facts.model) if self.by_model else None
         by_text = self.by_text.get(facts.last_user) if self.by_text else None

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zenmux_emulator.neutral.facts import RequestFacts
 from zenmux_emulator.match.index import RuleIndex
 from zenmux_emulator.match.predicates import Predicate
-from zenmux_emulator.rules.compiled import CompiledRule
+from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.neutral.request import NeutralRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +37,12 @@ class NearMiss:
                 "misses": [{"key": m.key, "expected": m.expected, "actual": m.actual} for m in self.misses]}
 
 
-def misses(predicates: Iterable[Predicate], facts: RequestFacts) -> tuple[Miss, ...]:
+def misses(predicates: Iterable[Predicate], facts: NeutralRequest) -> tuple[Miss, ...]:
     """The conditions (a rule's `match` or `expect`) that `facts` fail."""
     return tuple(Miss(p.key, p.expected, p.actual(facts)) for p in predicates if not p.test(facts))
 
 
-def near_misses(rules: tuple[CompiledRule, ...], facts: RequestFacts, limit: int = 3) -> list[NearMiss]:
+def near_misses(rules: tuple[CompiledRule, ...], facts: NeutralRequest, limit: int = 3) -> list[NearMiss]:
     """The `limit` rules that missed by the fewest conditions (ties: the better ranked rule)."""
     scored = []
     for rule in rules:
@@ -53,7 +53,7 @@ def near_misses(rules: tuple[CompiledRule, ...], facts: RequestFacts, limit: int
     return [NearMiss(rule.name, rule.where, missed) for *_, rule, missed in scored[:limit]]
 
 
-def no_match_message(index: RuleIndex, facts: RequestFacts, nearest: list[NearMiss]) -> str:
+def no_match_message(index: RuleIndex, facts: NeutralRequest, nearest: list[NearMiss]) -> str:
     """Why nothing answered: used-up `fall_through` rules that matched, then the nearest misses."""
     used_up = [
         f"{rule.name} ({rule.where}) matched but has served all its replies (then: fall_through)"

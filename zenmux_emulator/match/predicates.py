@@ -10,8 +10,14 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.neutral.facts import RequestFacts
-from zenmux_emulator.scenario.schema import Expect, Match, TextMatch, ToolResultMatch, TurnRange
+from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.scenario.schema import (
+    Expect,
+    Match,
+    TextMatch,
+    ToolResultMatch,
+    TurnRange,
+)
 
 TextTest = Callable[[str], bool]
 
@@ -22,8 +28,8 @@ class Predicate:
 
     key: str
     expected: str
-    test: Callable[[RequestFacts], bool]
-    actual: Callable[[RequestFacts], str]
+    test: Callable[[NeutralRequest], bool]
+    actual: Callable[[NeutralRequest], str]
 
 
 def _clip(text: str, limit: int = 60) -> str:
@@ -99,7 +105,7 @@ def _turn_test(spec: TurnRange) -> tuple[Callable[[int], bool], str]:
 
 
 def _tool_result(spec: bool | ToolResultMatch) -> list[Predicate]:
-    def actual(f: RequestFacts) -> str:
+    def actual(f: NeutralRequest) -> str:
         result = f.last_tool_result
         return "last message is not a tool result" if result is None else f"result of {result[0]!r}: {_clip(result[1])}"
 
@@ -138,7 +144,7 @@ def json_at(document: Any, path: str) -> Any:
     return value
 
 
-def json_field(key: str, path: str, expected: object, document: Callable[[RequestFacts], Any]) -> Predicate:
+def json_field(key: str, path: str, expected: object, document: Callable[[NeutralRequest], Any]) -> Predicate:
     """`<key>.<path>` in a JSON document of the request: equal to a scalar, or (as text) passing a text match."""
     if isinstance(expected, TextMatch):
         test, words = text_test(expected)
@@ -151,7 +157,7 @@ def json_field(key: str, path: str, expected: object, document: Callable[[Reques
         def holds(value: Any) -> bool:
             return value is not _MISSING and value == expected and isinstance(value, bool) == isinstance(expected, bool)
 
-    def actual(f: RequestFacts) -> str:
+    def actual(f: NeutralRequest) -> str:
         value = json_at(document(f), path)
         if value is _MISSING:
             return "absent"
@@ -167,7 +173,7 @@ def compile_expect(expect: Expect) -> tuple[Predicate, ...]:
     return compile_match(expect) + body
 
 
-def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[RequestFacts, str], str | None]) -> list[Predicate]:
+def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[NeutralRequest, str], str | None]) -> list[Predicate]:
     found = []
     for name, spec in specs.items():
         test, words = _value_test(spec)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zenmux_emulator.neutral.facts import RequestFacts
+from zenmux_emulator.draft.compiled import CompiledReply
 from zenmux_emulator.match.index import RuleIndex
-from zenmux_emulator.rules.compiled import CompiledReply, CompiledRule
+from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.state.sessions import Session
 
 
@@ -40,7 +41,14 @@ def reply_at(rule: CompiledRule, hit: int) -> tuple[bool, CompiledReply | None]:
     return False, None  # fall_through: the rule steps aside
 
 
-def select(index: RuleIndex, facts: RequestFacts, session: Session) -> Selection | None:
+def forced(rule: CompiledRule, session: Session) -> Selection:
+    """The selection of a rule named by `X-Emulator-Rule`, at its place in the session's sequence."""
+    hit = session.hits.get(rule.name, 0)
+    answers, reply = reply_at(rule, hit)
+    return Selection(rule, reply if answers else None, hit)
+
+
+def select(index: RuleIndex, facts: NeutralRequest, session: Session) -> Selection | None:
     """The selection for this request (call `commit` once answered); None when nothing matches."""
     for rule in index.candidates(facts):
         for predicate in rule.predicates:

@@ -1,11 +1,29 @@
-"""Every typed key the app and its requests carry, in one place."""
+"""The typed keys of the app's holders, one each, and of a request's journal entry.
+
+Handlers read holders through `request.config_dict`, so the control sub-app sees the main app's."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.draft.draft import Kit
+from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.pipeline.state import EmulatorState
+from zenmux_emulator.journal.file import JournalFile
+from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.sessions import SessionStore
 
-STATE = web.AppKey("state", EmulatorState)
+SETTINGS = web.AppKey("settings", Settings)
+REGISTRY = web.AppKey("registry", ScenarioRegistry)
+SESSIONS = web.AppKey("sessions", SessionStore)
+JOURNAL = web.AppKey("journal", Journal)
+JOURNAL_FILE = web.AppKey("journal_file", JournalFile)
+"""Set only when `--journal FILE` was given."""
+CLOCK = web.AppKey("clock", Clock)
+KIT = web.AppKey("kit", Kit)
+WAITS = web.AppKey("waits", Waits)
+
 ENTRY = web.RequestKey("journal_entry", JournalEntry)

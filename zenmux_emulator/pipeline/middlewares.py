@@ -1,5 +1,6 @@
-"""Cross-cutting concerns: the journal entry and access log of every request, and ZenMux's
-error envelope for every failure raised before a response started."""
+"""Cross-cutting concerns: the journal entry and access log of every request, and the error
+envelope of every failure raised outside a face's endpoint (unknown paths, the models list,
+aiohttp's own HTTP errors); a dropped connection ends the request here."""
 
 from __future__ import annotations
 
@@ -8,12 +9,19 @@ import logging
 import time
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
-from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.pipeline.keys import ENTRY, STATE
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.errors import (
+    INTERNAL,
+    INVALID_PARAMS,
+    ConnectionDropped,
+    RequestRejected,
+)
 from zenmux_emulator.foundation.ids import request_id
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.pipeline.keys import CLOCK, ENTRY, JOURNAL, JOURNAL_FILE, SETTINGS
+from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator")
 access_log = logging.getLogger("emulator.access")
@@ -21,19 +29,20 @@ access_log = logging.getLogger("emulator.access")
 CONTROL_PREFIX = "/_emulator/"
 REQUEST_ID_HEADER = "X-ZenMux-RequestId"
 
-_HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: "invalid_params", 415: "invalid_params"}
+_HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: INVALID_PARAMS, 415: INVALID_PARAMS}
 
 
 @web.middleware
-async def journal_middleware(request: web.Request, handler: web.Handler) -> web.StreamResponse:
+async def journal_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Open a journal entry for the request, close it with the outcome (and hand it to the
     `--journal` file when there is one), log one access line."""
-    state = request.app[STATE]
-    state.received += 1
+    app = request.app
+    journal = app[JOURNAL]
+    journal.received += 1
     entry = JournalEntry(
-        seq=state.received,
-        request_id=request_id(state.settings.seed, state.received),
-        time=state.clock.now(),
+        seq=journal.received,
+        request_id=request_id(app[SETTINGS].seed, journal.received),
+        time=app[CLOCK].now(),
         method=request.method,
         path=request.path,
         received_headers=request.headers,
@@ -42,17 +51,23 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
     request[ENTRY] = entry
     journaled = not request.path.startswith(CONTROL_PREFIX)
     if journaled:
-        state.journal.add(entry)  # visible at once; filled in as the request moves along
+        journal.add(entry)  # visible at once; filled in as the request moves along
     started = time.perf_counter()
     try:
-        response = await handler(request)
-        entry.status = None if entry.dropped else response.status
+        try:
+            response = await handler(request)
+        except ConnectionDropped:
+            entry.dropped = True
+            return web.Response()  # aiohttp wants a response; the closed transport sends none of it
+        entry.status = response.status
         entry.sent_headers = response.headers
         return response
     finally:
         entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
-        if journaled and state.journal_file is not None:
-            state.journal_file.submit(entry)
+        if journaled:
+            writer = app.get(JOURNAL_FILE)
+            if writer is not None:
+                writer.submit(entry)
         if access_log.isEnabledFor(logging.INFO):
             access_log.info(
                 "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,
@@ -62,13 +77,8 @@ async def journal_middleware(request: web.Request, handler: web.Handler) -> web.
             )
 
 
-def error_response(status: int, type: str, message: str, headers: dict[str, str] | None = None) -> web.Response:
-    return web.Response(status=status, body=error_body(status, type, message), headers=headers,
-                        content_type="application/json")
-
-
 @web.middleware
-async def envelope_middleware(request: web.Request, handler: web.Handler) -> web.StreamResponse:
+async def envelope_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Answer every error with `{"error": {"code", "type", "message"}}`; unexpected ones are
     logged with their traceback and answered 500 without internals."""
     entry = request[ENTRY]
@@ -76,20 +86,20 @@ async def envelope_middleware(request: web.Request, handler: web.Handler) -> web
         return await handler(request)
     except RequestRejected as exc:
         entry.error_type = exc.type
-        return error_response(exc.status, exc.type, exc.message, exc.headers)
+        return error_response(exc.status, error_body(exc.status, exc.type, exc.message), exc.headers)
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        entry.error_type = _HTTP_TYPES.get(exc.status, "invalid_params")
+        entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
         message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
-        return error_response(exc.status, entry.error_type, message or exc.reason)
-    except asyncio.CancelledError:
+        return error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason))
+    except (asyncio.CancelledError, ConnectionDropped):
         raise
     except Exception:
         log.exception("unexpected error while answering request %s", entry.request_id)
-        entry.error_type = "internal_server_error"
-        return error_response(500, "internal_server_error",
-                              f"The emulator failed unexpectedly; see its log for request {entry.request_id}")
+        entry.error_type = INTERNAL
+        return error_response(500, error_body(500, INTERNAL,
+                                              f"The emulator failed unexpectedly; see its log for request {entry.request_id}"))
 
 
 async def add_request_id(request: web.Request, response: web.StreamResponse) -> None:

@@ -11,8 +11,18 @@ from typing import Any
 import pytest
 
 from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
-from zenmux_emulator.pytest_plugin.options import MARKER_HELP, ServerOptions, read_markers
-from zenmux_emulator.pytest_plugin.report import PROPERTY, SECTION, journal_section, summary_lines, unmatched_record
+from zenmux_emulator.pytest_plugin.options import (
+    MARKER_HELP,
+    ServerOptions,
+    read_markers,
+)
+from zenmux_emulator.pytest_plugin.report import (
+    PROPERTY,
+    SECTION,
+    journal_section,
+    summary_lines,
+    unmatched_record,
+)
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.rules.registry import API_PREFIX
 from zenmux_emulator.settings import DEFAULT_SEED, Settings, parse_clock

@@ -11,9 +11,29 @@ from types import TracebackType
 from aiohttp import web
 
 from zenmux_emulator.app import create_app
-from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.pipeline.keys import CLOCK, JOURNAL, REGISTRY, SESSIONS, SETTINGS
+from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.pipeline.state import EmulatorState
+from zenmux_emulator.state.sessions import SessionStore
+
+
+class ServerState:
+    """The running emulator's holders, for tests that look inside: settings, registry, sessions,
+    journal and clock."""
+
+    def __init__(self, app: web.Application) -> None:
+        self.settings: Settings = app[SETTINGS]
+        self.registry: ScenarioRegistry = app[REGISTRY]
+        self.sessions: SessionStore = app[SESSIONS]
+        self.journal: Journal = app[JOURNAL]
+        self.clock: Clock = app[CLOCK]
+
+    @property
+    def received(self) -> int:
+        """Requests received so far, the control API's included."""
+        return self.journal.received
 
 
 class EmulatorServer:
@@ -29,8 +49,8 @@ class EmulatorServer:
         self.port = 0
 
     @property
-    def state(self) -> EmulatorState:
-        return self.app[STATE]
+    def state(self) -> ServerState:
+        return ServerState(self.app)
 
     @property
     def origin(self) -> str:

@@ -11,10 +11,11 @@ from pathlib import Path
 
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.match.index import RuleIndex
+from zenmux_emulator.rules.compile import build_set
 from zenmux_emulator.rules.compiled import ScenarioSet
-from zenmux_emulator.scenario.loader import build_set, read_sources
+from zenmux_emulator.scenario.loader import read_sources
 
-log = logging.getLogger("zenmux_emulator.scenarios")
+log = logging.getLogger("emulator.scenarios")
 
 API_PREFIX = "api:"
 """Sources loaded through the control API are named `api:<name>` in rules' `where` and in problems."""
@@ -32,7 +33,7 @@ class Loaded:
 
     @classmethod
     def of(cls, scenarios: ScenarioSet) -> Loaded:
-        return cls(scenarios, RuleIndex(scenarios))
+        return cls(scenarios, RuleIndex(scenarios.rules))
 
 
 class UnknownSource(LookupError):

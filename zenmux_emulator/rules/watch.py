@@ -9,10 +9,10 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
-from zenmux_emulator.scenario.loader import SUFFIXES
 from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.scenario.loader import SUFFIXES
 
-log = logging.getLogger("zenmux_emulator.scenarios")
+log = logging.getLogger("emulator.scenarios")
 
 
 def _is_scenario(change: Change, path: str) -> bool:

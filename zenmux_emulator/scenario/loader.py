@@ -1,6 +1,8 @@
-"""Read scenario files, validate them, compile them: one ScenarioSet, or a ScenarioError listing every problem.
+"""Read scenario files and validate them against the scenario language: a `ScenarioFile` per
+source with where its rules start, or a ScenarioError listing every problem with its line.
 
-Blocking (file reads): call it off the event loop, as the registry does.
+Blocking (file reads): call it off the event loop, as the registry does. `rules.compile` turns
+the validated files into what the request path uses.
 """
 
 from __future__ import annotations
@@ -11,14 +13,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
-from zenmux_emulator.gateway.limits import merge_settings
-from zenmux_emulator.match.predicates import compile_expect, compile_match
-from zenmux_emulator.draft.text import TemplateProblem, compile_template, is_template
-from zenmux_emulator.rules.compiled import CompiledReply, CompiledRule, ScenarioSet
-from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
 from zenmux_emulator.scenario.located import problems_from_validation_error
-from zenmux_emulator.scenario.positions import PositionMap, load_yaml, load_yaml_fast, locate, snippet
-from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
+from zenmux_emulator.scenario.positions import (
+    PositionMap,
+    load_yaml,
+    load_yaml_fast,
+    snippet,
+)
+from zenmux_emulator.scenario.schema import ScenarioFile
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -83,86 +85,6 @@ def parse_file(text: str, filename: str) -> tuple[ScenarioFile, SourcePositions]
             exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile)) from None
 
 
-def _compile_text(source: str | None, where: tuple[str | int, ...], positions: SourcePositions,
-                  problems: list[ScenarioProblem]) -> object:
-    if source is None or not is_template(source):
-        return source
-    try:
-        return compile_template(source)
-    except TemplateProblem as exc:
-        text, filename = positions.text, positions.filename
-        line, column = locate(positions.exact(), where) or (None, None)
-        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
-        problems.append(ScenarioProblem(filename, line, column, path, f"template error: {exc.message}",
-                                        snippet(text, line, column) if line else ""))
-        return None
-
-
-def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[ScenarioFile, list[CompiledRule]]:
-    """Validate and compile one source; rule order continues from `first_order`."""
-    spec, positions = parse_file(text, filename)
-    problems: list[ScenarioProblem] = []
-    rules: list[CompiledRule] = []
-    for i, rule in enumerate(spec.rules):
-        base: tuple[str | int, ...] = ("rules", i)
-        replies = []
-        for j, reply in enumerate(rule.sequence):
-            at = (*base, "reply") if rule.reply is not None else (*base, "replies", j)
-            replies.append(CompiledReply(
-                spec=reply,
-                content=_compile_text(reply.content, (*at, "content"), positions, problems),
-                refusal=_compile_text(reply.refusal, (*at, "refusal"), positions, problems),
-                reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), positions, problems),
-            ))
-        line = (locate(positions.rules, base) or (None, None))[0]
-        expectations = compile_expect(rule.expect) if rule.expect is not None else ()
-        rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies),
-                                  expectations))
-    if problems:
-        raise ScenarioError(problems)
-    return spec, rules
-
-
-def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
-    """Compile (filename, text) sources into one set; every problem of every source is reported."""
-    problems: list[ScenarioProblem] = []
-    rules: list[CompiledRule] = []
-    models: dict[str, ModelSpec] = {}
-    keys: set[str] = set()
-    closed = False
-    names: dict[str, str] = {}
-    files: list[str] = []
-    file_settings: list[tuple[str, FileSettings]] = []
-    for filename, text in sources:
-        files.append(filename)
-        try:
-            spec, compiled = compile_file(text, filename, len(rules))
-        except ScenarioError as exc:
-            problems.extend(exc.problems)
-            continue
-        for rule in compiled:
-            if rule.name in names:
-                problems.append(ScenarioProblem(filename, rule.line, None, f"rules[{rule.order - len(rules)}].name",
-                                                f"rule name {rule.name!r} is already used in {names[rule.name]}"))
-            names[rule.name] = rule.where
-        for model_id, model in spec.models.items():
-            if model_id in models:
-                problems.append(ScenarioProblem(filename, None, None, f"models.{model_id}",
-                                                f"model {model_id!r} is declared in two files"))
-            models[model_id] = model
-        keys.update(spec.settings.api_keys)
-        closed = closed or spec.settings.catalogue == "closed"
-        file_settings.append((filename, spec.settings))
-        rules.extend(compiled)
-    gateway, gateway_problems = merge_settings(file_settings)
-    problems.extend(gateway_problems)
-    if problems:
-        raise ScenarioError(problems)
-    served = dict(models) if closed else {**DEFAULT_CATALOGUE, **models}
-    return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files),
-                       gateway)
-
-
 def read_sources(paths: Iterable[Path]) -> list[tuple[str, str]]:
     """(filename, text) of every scenario file under `paths`."""
     sources: list[tuple[str, str]] = []
@@ -175,8 +97,3 @@ def read_sources(paths: Iterable[Path]) -> list[tuple[str, str]]:
     if unreadable:
         raise ScenarioError(unreadable)
     return sources
-
-
-def load_paths(paths: Iterable[Path]) -> ScenarioSet:
-    """Read and compile every scenario file under `paths`."""
-    return build_set(read_sources(paths))

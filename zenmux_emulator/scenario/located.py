@@ -11,7 +11,13 @@ from collections.abc import Mapping, Sequence
 import pydantic
 
 from zenmux_emulator.foundation.errors import ScenarioProblem
-from zenmux_emulator.scenario.positions import KeyPath, PositionMap, dotted, locate, snippet
+from zenmux_emulator.scenario.positions import (
+    KeyPath,
+    PositionMap,
+    dotted,
+    locate,
+    snippet,
+)
 from zenmux_emulator.scenario.schema import NOT_JSON
 
 _NO_DATA = object()

@@ -8,12 +8,41 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from zenmux_emulator.gateway.limits import GatewayState
 from zenmux_emulator.foundation.ids import digest
 
 SESSION_HEADER = "X-Emulator-Session"
+
+
+@dataclass(slots=True)
+class Bucket:
+    """A token bucket: its level when last looked at, and when that was."""
+
+    level: float
+    at: float
+
+    def refill(self, now: float, capacity: int, window: float) -> None:
+        if now > self.at:
+            self.level = min(float(capacity), self.level + (now - self.at) * capacity / window)
+        self.at = now
+
+
+@dataclass(slots=True)
+class GatewayState:
+    """A session's rate buckets and spent credits per key, and its chaos draw count."""
+
+    buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
+    spent: dict[str, float] = field(default_factory=dict)
+    arrivals: int = 0
+    """Requests that passed limits and balance: the number each chaos draw is seeded with."""
+
+    def bucket(self, key: str, kind: str, capacity: int, now: float) -> Bucket:
+        found = self.buckets.get((key, kind))
+        if found is None:
+            found = self.buckets[(key, kind)] = Bucket(float(capacity), now)
+        return found
 
 
 def session_name(headers: Mapping[str, str], api_key: str) -> str:
@@ -42,7 +71,7 @@ class Session:
         self.hits: dict[str, int] = {}
         self.rotations: dict[str, int] = {}
         self.provider_requests: dict[str, int] = {}
-        self.gateway = GatewayState()  # rate buckets, spent credits, chaos draws (gateway/limits.py)
+        self.gateway = GatewayState()  # rate buckets, spent credits, chaos draws (gateway.limits uses them)
 
     def reset(self) -> None:
         self.requests = 0

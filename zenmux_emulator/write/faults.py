@@ -9,12 +9,12 @@ import struct
 
 from aiohttp import web
 
-from zenmux_emulator.scenario.schema import Fault
+from zenmux_emulator.foundation.failures import FaultFailure
 
 HANG_POLL_S = 0.05
 
 
-async def before_response(request: web.Request, fault: Fault) -> bool:
+async def before_response(request: web.Request, fault: FaultFailure) -> bool:
     """Carry the fault out; True when the connection is gone and nothing may be sent."""
     if fault.kind == "delay":
         await asyncio.sleep(fault.delay_ms / 1000)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from zenmux_emulator.scenario.schema import StreamFault
+from zenmux_emulator.scenario.schema import RawReply, StreamFault
 
 
 @dataclass(slots=True)
@@ -24,3 +24,9 @@ class ReplyPlan:
     """How many events are written before the stream fault strikes."""
     fault_event: bytes = b""
     """The in-stream error event of an `error` stream fault."""
+
+
+def raw_plan(raw: RawReply) -> ReplyPlan:
+    """Exactly the scripted bytes, status and content type: for hardening clients."""
+    return ReplyPlan(status=raw.status, headers=dict(raw.headers or {}), body=raw.body.encode(),
+                     content_type=raw.content_type)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 KEEPALIVE = b": ZENMUX PROCESSING\n\n"
@@ -86,7 +86,8 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
     return True
 
 
-async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome) -> web.StreamResponse:
+async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome,
+                    waits: Waits) -> web.StreamResponse:
     """Send the planned events; waits come from the plan (first event, then between events)."""
     events = plan.events or []
     response = web.StreamResponse(status=plan.status, headers={**plan.headers, **SSE_HEADERS})
@@ -96,9 +97,8 @@ async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, o
             await response.write(b"".join(events))
             outcome.events_sent = len(events)
         else:
-            state = request.app[STATE]
-            with state.interruptible():
-                complete = await write_paced(response, plan, keepalive_s, outcome, lambda: state.stopping)
+            with waits.interruptible():
+                complete = await write_paced(response, plan, keepalive_s, outcome, lambda: waits.stopping)
             if not complete:  # cut off: no [DONE], not even the end of the chunked body
                 if request.transport is not None:
                     request.transport.close()

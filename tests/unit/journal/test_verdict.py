@@ -13,7 +13,7 @@ CHAT = "/api/v1/chat/completions"
 def entry(seq: int, body: dict[str, object], *, status: int = 200, response: object = None, arrived: float = 0.0,
           **more: object) -> JournalEntry:
     raw = orjson.dumps(response) if isinstance(response, dict) else response
-    return JournalEntry(seq=seq, request_id=str(seq), time=0, method="POST", path=CHAT, received_headers={}, body=body,
+    return JournalEntry(seq=seq, request_id=str(seq), time=0, method="POST", path=CHAT, api="chat", received_headers={}, body=body,
                         status=status, response=raw, arrived=arrived, **more)  # type: ignore[arg-type]
 
 

@@ -5,22 +5,22 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from zenmux_emulator.neutral.facts import RequestFacts
+from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.match.index import RuleIndex
 from zenmux_emulator.match.select import select
-from zenmux_emulator.scenario.loader import build_set
+from zenmux_emulator.rules.compile import build_set
 from zenmux_emulator.state.sessions import Session
 
 
 def index_of(*texts: str) -> RuleIndex:
-    return RuleIndex(build_set((f"s{i}.yaml", textwrap.dedent(t)) for i, t in enumerate(texts)))
+    return RuleIndex(build_set((f"s{i}.yaml", textwrap.dedent(t)) for i, t in enumerate(texts)).rules)
 
 
-def facts(text: str, model: str = "openai/gpt-4o", **body: Any) -> RequestFacts:
-    return RequestFacts({"model": model, "messages": [{"role": "user", "content": text}], **body}, {})
+def facts(text: str, model: str = "openai/gpt-4o", **body: Any) -> ChatRequest:
+    return ChatRequest.of({"model": model, "messages": [{"role": "user", "content": text}], **body}, {})
 
 
-def names(index: RuleIndex, request: RequestFacts) -> list[str]:
+def names(index: RuleIndex, request: ChatRequest) -> list[str]:
     return [rule.name for rule in index.candidates(request)]
 
 
@@ -75,7 +75,7 @@ def test_candidates_leave_out_buckets_that_cannot_match():
 def test_candidates_are_every_rule_in_rank_order_when_all_could_match():
     scenarios = build_set([("s.yaml", textwrap.dedent(MIXED))])
     request = facts("ping")
-    listed = list(RuleIndex(scenarios).candidates(request))
+    listed = list(RuleIndex(scenarios.rules).candidates(request))
     assert [r.rank for r in listed] == sorted(r.rank for r in listed)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from zenmux_emulator.neutral.facts import RequestFacts
+from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.match.near_miss import Miss, NearMiss, misses, near_misses
-from zenmux_emulator.scenario.loader import build_set
+from zenmux_emulator.rules.compile import build_set
 
 RULES = """
 rules:
@@ -34,8 +34,8 @@ def scenario_rules(text: str = RULES):
 
 
 def facts(text: str = "bye", model: str = "openai/gpt-4o", headers: dict[str, str] | None = None,
-          **body: Any) -> RequestFacts:
-    return RequestFacts({"model": model, "messages": [{"role": "user", "content": text}], **body}, headers or {})
+          **body: Any) -> ChatRequest:
+    return ChatRequest.of({"model": model, "messages": [{"role": "user", "content": text}], **body}, headers or {})
 
 
 def test_misses_name_the_condition_what_was_wanted_and_what_came():

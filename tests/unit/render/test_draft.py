@@ -6,13 +6,11 @@ import textwrap
 
 from faker import Faker
 
+from zenmux_emulator.draft.draft import Kit, apply_limits, draft_reply
+from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.neutral.facts import RequestFacts
-from zenmux_emulator.draft.draft import DraftRequest, Kit, apply_limits, draft_reply
-from zenmux_emulator.draft.reasoning import ReasoningAsk
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.draft.tool_calls import ToolOptions
-from zenmux_emulator.scenario.loader import build_set
+from zenmux_emulator.rules.compile import build_set
 
 
 def limits(max_tokens: int | None = None, *stop: str) -> tuple[tuple[str, ...], int | None]:
@@ -63,14 +61,17 @@ def test_cut_text_fits_the_budget():
         assert tokens.count(cut) <= budget and text.startswith(cut)
 
 
-def facts(text: str, model: str = "openai/gpt-4o") -> RequestFacts:
-    return RequestFacts({"model": model, "messages": [{"role": "user", "content": text}]}, {})
+def facts(text: str, model: str = "openai/gpt-4o") -> ChatRequest:
+    return ChatRequest.of({"model": model, "messages": [{"role": "user", "content": text}]})
 
 
-def reply(compiled, rule, request: RequestFacts, request_limits: tuple[tuple[str, ...], int | None], seed: int = 1):
+def reply(compiled, rule, request: ChatRequest, request_limits: tuple[tuple[str, ...], int | None], seed: int = 1):
     stop, max_tokens = request_limits
-    ask = DraftRequest(request, request.model, 10, max_tokens, stop, ReasoningAsk(None), ToolOptions())
-    return draft_reply(compiled, rule, ask, Kit(seed, Signer.from_settings(seed, None), Faker()))
+    limits = {"stop": list(stop)} if stop else {}
+    if max_tokens is not None:
+        limits["max_completion_tokens"] = max_tokens
+    ask = ChatRequest.of({**request.body, **limits})
+    return draft_reply(compiled, rule, ask, ask.model, Kit(seed, Signer.from_settings(seed, None), Faker()))
 
 
 def test_draft_reply_reports_the_cut_and_counts_the_cut_text():

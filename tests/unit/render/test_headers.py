@@ -1,6 +1,10 @@
 """Completion headers: escaped to ASCII, and the warnings list cut to a size clients accept."""
 
-from zenmux_emulator.pipeline.headers import MAX_WARNINGS_HEADER, list_header, reply_headers
+from zenmux_emulator.pipeline.headers import (
+    MAX_WARNINGS_HEADER,
+    list_header,
+    reply_headers,
+)
 
 
 def test_rule_names_beyond_ascii_are_escaped_not_garbled():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from zenmux_emulator.foundation import tokens
 from zenmux_emulator.faces.chat.logprobs import token_logprobs
+from zenmux_emulator.foundation import tokens
 
 TEXT = "The cat sat on the mat, 你好 😀."
 

@@ -11,7 +11,8 @@ import pytest
 from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.draft.tool_calls import ToolOptions, call_id, tool_calls
+from zenmux_emulator.draft.tool_calls import call_id, tool_calls
+from zenmux_emulator.faces.chat.request import tool_options
 from zenmux_emulator.scenario.schema import ToolCallSpec
 
 CALL_ID = re.compile(r"^call_[0-9A-Za-z]{24}$")
@@ -43,7 +44,7 @@ def make(specs: list[ToolCallSpec] | None, choice: str = "auto", body: dict[str,
          parts: tuple[object, ...] = (1, 2, "rule"), rule: str | None = "rule",
          **options: Any) -> tuple[list[dict[str, Any]], list[str]]:
     warnings: list[str] = []
-    calls = tool_calls(specs, ToolOptions.of({**body, **options}, choice), model, faker(), parts, rule, warnings)
+    calls = tool_calls(specs, tool_options({**body, **options}, choice), model, faker(), parts, rule, warnings)
     return calls, warnings
 
 
@@ -112,14 +113,14 @@ def test_custom_calls_carry_input():
 
 
 def test_tool_options_read_the_offered_tools_and_parallel_flag():
-    options = ToolOptions.of(BODY, "auto")
+    options = tool_options(BODY, "auto")
     assert list(options.offered) == ["get_weather", "plan_event", "run_sql", "no_params"]
     assert options.offered["run_sql"]["type"] == "custom"
     assert options.offered["get_weather"]["parameters"] == WEATHER_SCHEMA
     assert options.parallel is True
-    assert ToolOptions.of({**BODY, "parallel_tool_calls": False}, "auto").parallel is False
-    assert ToolOptions.of({**BODY, "parallel_tool_calls": True}, "auto").parallel is True
-    assert ToolOptions.of({}, "none").offered == {}
+    assert tool_options({**BODY, "parallel_tool_calls": False}, "auto").parallel is False
+    assert tool_options({**BODY, "parallel_tool_calls": True}, "auto").parallel is True
+    assert tool_options({}, "none").offered == {}
 
 
 # --- tool_choice ------------------------------------------------------------------------------------
@@ -160,7 +161,7 @@ def test_required_with_scripted_calls_sends_the_scripted_ones():
 @pytest.mark.parametrize("seed", range(20))
 def test_a_named_function_gets_arguments_valid_for_its_schema(seed: int):
     warnings: list[str] = []
-    [call] = tool_calls(None, ToolOptions.of(BODY, "plan_event"), "openai/gpt-5", faker(seed), (seed,), "r", warnings)
+    [call] = tool_calls(None, tool_options(BODY, "plan_event"), "openai/gpt-5", faker(seed), (seed,), "r", warnings)
     assert call["function"]["name"] == "plan_event"
     arguments = json.loads(call["function"]["arguments"])
     errors = [e.message for e in Draft202012Validator(EVENT_SCHEMA, format_checker=FormatChecker()).iter_errors(arguments)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zenmux_emulator.scenario.loader import build_set
+from zenmux_emulator.rules.compile import build_set
 
 FILE = """\
 rules:

@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 import yaml
 
-from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.neutral.facts import RequestFacts
-from zenmux_emulator.scenario import loader, positions
-from zenmux_emulator.rules.compiled import ScenarioSet
-from zenmux_emulator.scenario.loader import build_set, read_sources
-from zenmux_emulator.scenario.positions import load_yaml, load_yaml_fast, locate
 from tests.conftest import SHIPPED
+from zenmux_emulator.faces.chat.request import ChatRequest
+from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.rules.compile import build_set, load_paths
+from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.scenario import loader, positions
+from zenmux_emulator.scenario.loader import read_sources
+from zenmux_emulator.scenario.positions import load_yaml, load_yaml_fast, locate
 
 
 def test_pyyaml_here_has_libyaml() -> None:
@@ -76,7 +77,7 @@ def exact_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def fingerprint(scenarios: ScenarioSet) -> list[Any]:
     """Everything a ScenarioSet holds, compiled parts by what they do."""
-    request = RequestFacts({"model": "openai/gpt-4o", "messages": [{"role": "user", "content": "hello ping"}]}, {})
+    request = ChatRequest.of({"model": "openai/gpt-4o", "messages": [{"role": "user", "content": "hello ping"}]}, {})
     rules = [
         (rule.name, rule.source, rule.line, rule.where, rule.order, rule.rank, rule.rule.model_dump(),
          [(p.key, p.expected, p.test(request), p.actual(request)) for p in rule.predicates],
@@ -180,7 +181,7 @@ def test_rule_positions_match_the_reference(text: str):
 def test_a_large_file_loads_fast(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     (tmp_path / "big.yaml").write_text(_many_rules(1500), encoding="utf-8")
     calls = exact_calls(monkeypatch)
-    assert len(loader.load_paths([tmp_path]).rules) == 1500
+    assert len(load_paths([tmp_path]).rules) == 1500
     assert calls == []
 
 
@@ -300,7 +301,7 @@ def test_what_the_fast_path_leaves_is_reported_where_it_stands(tmp_path: Path, n
                                                                reason: str):
     path = tmp_path / "bad.yaml"
     path.write_text(LEFT_TO_THE_REFERENCE[name], encoding="utf-8")
-    [problem] = problems(lambda: loader.load_paths([path]))
+    [problem] = problems(lambda: load_paths([path]))
     assert problem[:5] == (str(path), *where, "", reason)
 
 
@@ -315,7 +316,7 @@ def test_aliases_within_the_limit_stay_on_the_fast_path():
 def test_duplicate_keys_are_still_refused_where_they_stand(tmp_path: Path):
     path = tmp_path / "dup.yaml"
     path.write_text(LEFT_TO_THE_REFERENCE["duplicate key in a flow mapping"], encoding="utf-8")
-    [problem] = problems(lambda: loader.load_paths([path]))
+    [problem] = problems(lambda: load_paths([path]))
     assert problem[1:5] == (1, 19, "", "duplicate key 'name'")
 
 

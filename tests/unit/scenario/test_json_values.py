@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.scenario.loader import build_set, load_paths
+from zenmux_emulator.rules.compile import build_set, load_paths
 from zenmux_emulator.scenario.schema import ToolCallSpec
 
 

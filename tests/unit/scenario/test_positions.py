@@ -10,7 +10,14 @@ import pytest
 
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.scenario.located import problems_from_validation_error
-from zenmux_emulator.scenario.positions import INT64, MAX_DEPTH, dotted, load_yaml, locate, snippet
+from zenmux_emulator.scenario.positions import (
+    INT64,
+    MAX_DEPTH,
+    dotted,
+    load_yaml,
+    locate,
+    snippet,
+)
 
 SCENARIO = """\
 name: demo

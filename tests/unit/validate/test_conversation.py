@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.faces.chat.validate import validate_request
 from zenmux_emulator.faces.chat.validate.conversation import check_tool_flow
+from zenmux_emulator.foundation.errors import RequestRejected
 
 USER = {"role": "user", "content": "hi"}
 

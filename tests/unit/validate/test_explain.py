@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
 from zenmux_emulator.faces.chat.validate.explain import explain, show
+from zenmux_emulator.foundation.errors import RequestRejected
 
 USER = {"role": "user", "content": "Hello"}
 GRAMMAR = {"definition": "start: /.+/", "syntax": "ebnf"}

@@ -5,7 +5,14 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from zenmux_emulator.faces.chat.validate import AssistantMessage, Message, ReasoningDetail, ToolMessage, UserMessage, validate_request
+from zenmux_emulator.faces.chat.validate import (
+    AssistantMessage,
+    Message,
+    ReasoningDetail,
+    ToolMessage,
+    UserMessage,
+    validate_request,
+)
 
 MESSAGE = TypeAdapter(Message)
 CUSTOM_CALL = {"id": "c", "type": "custom", "custom": {"name": "n", "input": "i"}}

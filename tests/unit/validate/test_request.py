@@ -6,7 +6,6 @@ from typing import Any
 import orjson
 import pytest
 
-from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.faces.chat.validate import (
     AssistantMessage,
     ChatCompletionRequest,
@@ -29,6 +28,7 @@ from zenmux_emulator.faces.chat.validate.tools import (
     JsonSchemaResponseFormat,
     TextResponseFormat,
 )
+from zenmux_emulator.foundation.errors import RequestRejected
 
 USER = {"role": "user", "content": "Hello"}
 NAMED_A = {"type": "function", "function": {"name": "a"}}

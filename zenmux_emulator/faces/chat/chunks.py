@@ -12,9 +12,9 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.foundation import tokens
 from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.chat.logprobs import token_logprobs
+from zenmux_emulator.foundation import tokens
 
 DONE = b"data: [DONE]\n\n"
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.foundation import tokens
 from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.chat.logprobs import token_logprobs
+from zenmux_emulator.foundation import tokens
 
 
 def completion_body(draft: Draft, completion_id: str, created: int, top_logprobs: int | None) -> bytes:

@@ -7,12 +7,12 @@ from aiohttp import web
 
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.gateway.catalogue import model_object
-from zenmux_emulator.pipeline.keys import STATE
+from zenmux_emulator.pipeline.keys import REGISTRY
 
 
 async def list_models(request: web.Request) -> web.Response:
     """Every catalogue model; like ZenMux's, this listing needs no API key."""
-    models = request.app[STATE].registry.current.scenarios.catalogue
+    models = request.config_dict[REGISTRY].current.scenarios.catalogue
     data = [model_object(model_id, spec) for model_id, spec in models.items()]
     return web.Response(body=orjson.dumps({"object": "list", "data": data}), content_type="application/json")
 
@@ -20,7 +20,7 @@ async def list_models(request: web.Request) -> web.Response:
 async def get_model(request: web.Request) -> web.Response:
     """One model by its `vendor/model` id; 404 `invalid_model` when it is not in the catalogue."""
     model_id = request.match_info["model_id"]
-    spec = request.app[STATE].registry.current.scenarios.catalogue.get(model_id)
+    spec = request.config_dict[REGISTRY].current.scenarios.catalogue.get(model_id)
     if spec is None:
         raise RequestRejected(404, "invalid_model", f"Model {model_id} is not valid")
     return web.Response(body=orjson.dumps(model_object(model_id, spec)), content_type="application/json")

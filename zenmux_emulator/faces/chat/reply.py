@@ -6,12 +6,12 @@ import random
 
 import orjson
 
+from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.chat.chunks import stream_events
 from zenmux_emulator.faces.chat.completion import completion_body
-from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
 from zenmux_emulator.write.plan import ReplyPlan
-from zenmux_emulator.scenario.schema import RawReply, StreamFault, StreamTiming
 
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 
@@ -66,9 +66,3 @@ def plan_reply(
         elif fault.kind == "malformed":
             plan.fault_event = MALFORMED_EVENT
     return plan
-
-
-def raw_plan(raw: RawReply) -> ReplyPlan:
-    """Exactly the scripted bytes, status and content type: for hardening clients."""
-    return ReplyPlan(status=raw.status, headers=dict(raw.headers or {}), body=raw.body.encode(),
-                     content_type=raw.content_type)

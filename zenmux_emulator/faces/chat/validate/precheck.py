@@ -3,6 +3,7 @@
 from typing import Any
 
 from zenmux_emulator.foundation.errors import invalid_params
+
 from .zenmux import ROUTING_TYPES
 
 # Fields ZenMux lists as unsupported: accepted, ignored, reported as a warning (with a hint if any).

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Tag, ValidationError
 
 from zenmux_emulator.foundation.errors import invalid_params
+
 from .common import Model, at_least, between, by_shape, not_valid
 from .conversation import check_tool_flow
 from .explain import explain

@@ -1,0 +1,37 @@
+"""The chat completions face: `POST /api/v1/chat/completions` in OpenAI's wire format with ZenMux's extensions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.chat.reply import plan_reply
+from zenmux_emulator.faces.chat.request import ChatRequest
+from zenmux_emulator.faces.chat.validate import validate_request
+from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.write.plan import ReplyPlan
+
+ROUTE = "/api/v1/chat/completions"
+
+
+class ChatFace:
+    """Parse, render and error envelope of the chat completions API."""
+
+    name = "chat"
+
+    def parse(self, body: object, headers: Mapping[str, str]) -> ChatRequest:
+        validated = validate_request(body)
+        checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate_request proved it a mapping
+        return ChatRequest(checked, headers, validated.request, validated.warnings)
+
+    def render(self, draft: Draft, request: ChatRequest, generation: str, created: int, headers: dict[str, str],
+               seed: int) -> ReplyPlan:
+        return plan_reply(draft, generation, created, stream=request.stream, include_usage=request.include_usage,
+                          top_logprobs=request.top_logprobs, headers=headers, seed=seed)
+
+    def error_body(self, status: int, type: str, message: str) -> bytes:
+        return error_body(status, type, message)
+
+
+CHAT = ChatFace()

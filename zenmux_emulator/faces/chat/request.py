@@ -1,0 +1,218 @@
+"""A chat completions request as the core reads it: `ChatRequest`, built once from the validated body."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from zenmux_emulator.draft.passback import reasoning_findings
+from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
+from zenmux_emulator.faces.chat.validate.zenmux import ReasoningOptions
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.neutral.request import (
+    NeutralRequest,
+    ReasoningAsk,
+    ToolOptions,
+    ToolResult,
+    cached,
+)
+
+
+def content_text(content: object) -> str:
+    """The text of a message's content: a string, or its text and refusal parts joined by newlines."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, dict):
+                text = part.get("text", part.get("refusal"))
+                if isinstance(text, str):
+                    texts.append(text)
+        return "\n".join(texts)
+    return ""
+
+
+def tool_name(item: Mapping[str, Any]) -> str | None:
+    """The name inside a tool or a tool call: `{"type": "function", "function": {"name": …}}`."""
+    inner = item.get(item.get("type", "function")) or {}
+    name = inner.get("name") if isinstance(inner, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def reasoning_ask(reasoning: ReasoningOptions | None, reasoning_effort: str | None,
+                  include_reasoning: bool | None) -> ReasoningAsk:
+    """Read `reasoning`, `reasoning_effort` and `include_reasoning` as ZenMux does."""
+    effort = (reasoning.effort if reasoning is not None and reasoning.effort else None) or reasoning_effort
+    max_tokens = reasoning.max_tokens if reasoning is not None else None
+    exclude = bool(reasoning is not None and reasoning.exclude) or include_reasoning is False
+    explicit = reasoning.enabled if reasoning is not None else None
+    if explicit is False or effort == "none":
+        return ReasoningAsk(False, "none", max_tokens, exclude)
+    asked = explicit is True or effort is not None or max_tokens is not None or include_reasoning is True
+    return ReasoningAsk(True if asked else None, effort or "medium", max_tokens, exclude)
+
+
+def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object) -> int:
+    """Deterministic prompt size: per message 3 + role + text (+85 per non-text part), 3 to prime
+    the reply, and the tools' JSON."""
+    total = tokens.TOKENS_PER_REPLY_PRIMING
+    for message in messages:
+        total += tokens.TOKENS_PER_MESSAGE + 1
+        content = message.get("content")
+        if isinstance(content, str):
+            total += tokens.count(content)
+        elif isinstance(content, list):
+            for part in content:
+                text = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
+                total += tokens.count(text) if isinstance(text, str) else tokens.TOKENS_PER_NON_TEXT_PART
+        for call in message.get("tool_calls") or ():
+            total += tokens.count(orjson.dumps(call).decode())
+    if tools:
+        total += tokens.count(orjson.dumps(tools).decode())
+    return total
+
+
+def tool_options(body: Mapping[str, Any], stated_choice: str | None) -> ToolOptions:
+    """The offered tools by name, the stated `tool_choice` (None: absent, which means `auto`) and
+    `parallel_tool_calls`, from a validated body."""
+    offered: dict[str, Mapping[str, Any]] = {}
+    for tool in body.get("tools") or ():
+        kind = tool.get("type", "function")
+        inner = tool.get(kind) or {}
+        offered[inner["name"]] = {"type": kind, **inner}
+    return ToolOptions(offered, stated_choice or "auto", body.get("parallel_tool_calls") is not False)
+
+
+class ChatRequest(NeutralRequest):
+    """`POST /api/v1/chat/completions`: the validated model for the face's own options, the
+    body's messages for the facts."""
+
+    face = "chat"
+
+    def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], chat: ChatCompletionRequest,
+                 warnings: tuple[str, ...]) -> None:
+        super().__init__(
+            body, headers, chat.model,
+            stream=chat.stream is True,
+            max_tokens=chat.max_completion_tokens,
+            stop=chat.stop_sequences,
+            reasoning=reasoning_ask(chat.reasoning, chat.reasoning_effort, chat.include_reasoning),
+            warnings=warnings,
+            provider=body.get("provider"),
+            model_routing=body.get("model_routing_config"),
+        )
+        self.chat = chat
+        self.messages: list[dict[str, Any]] = body["messages"]
+
+    @property
+    def include_usage(self) -> bool:
+        """Whether a stream ends with a usage chunk."""
+        return self.chat.wants_usage_in_stream
+
+    @property
+    def top_logprobs(self) -> int | None:
+        """How many alternatives each token's logprobs list; None when logprobs were not asked for."""
+        return (self.chat.top_logprobs or 0) if self.chat.logprobs else None
+
+    @cached
+    def last_user(self) -> str:
+        for message in reversed(self.messages):
+            if message.get("role") == "user":
+                return content_text(message.get("content"))
+        return ""
+
+    @cached
+    def system(self) -> str:
+        return "\n".join(
+            content_text(m.get("content")) for m in self.messages if m.get("role") in ("system", "developer")
+        )
+
+    @cached
+    def texts(self) -> tuple[str, ...]:
+        return tuple(content_text(m.get("content")) for m in self.messages)
+
+    @cached
+    def roles(self) -> tuple[str, ...]:
+        return tuple(m["role"] for m in self.messages)
+
+    @cached
+    def turn(self) -> int:
+        return sum(1 for m in self.messages if m.get("role") == "assistant")
+
+    @classmethod
+    def of(cls, body: Mapping[str, Any], headers: Mapping[str, str] | None = None) -> ChatRequest:
+        """Validate `body` and read it (for code that has a body in hand, tests among them)."""
+        validated = validate_request(body)
+        return cls(body, headers or {}, validated.request, validated.warnings)
+
+    @cached
+    def tool_options(self) -> ToolOptions:
+        return tool_options(self.body, self.stated_tool_choice)
+
+    @cached
+    def tools(self) -> tuple[str, ...]:
+        names = []
+        for tool in self.body.get("tools") or ():
+            name = tool_name(tool)
+            if name is not None:
+                names.append(name)
+        return tuple(names)
+
+    @cached
+    def tool_choice(self) -> str:
+        stated = self.stated_tool_choice
+        if stated is None:
+            return "auto" if self.body.get("tools") else "none"
+        return stated
+
+    @cached
+    def stated_tool_choice(self) -> str | None:
+        choice = self.body.get("tool_choice")
+        if choice is None:
+            return None
+        if isinstance(choice, str):
+            return choice
+        kind = choice.get("type")
+        name = tool_name(choice) if isinstance(kind, str) else None
+        if name is not None:
+            return name
+        if kind == "allowed_tools":
+            mode = choice.get("mode") or (choice.get("allowed_tools") or {}).get("mode")
+            return str(mode or "auto")
+        return "auto"
+
+    @cached
+    def last_tool_result(self) -> ToolResult | None:
+        if not self.messages or self.messages[-1].get("role") != "tool":
+            return None
+        last = self.messages[-1]
+        name = last.get("name")
+        if not isinstance(name, str):
+            name = self._tool_name_for(last.get("tool_call_id"))
+        return name or "", content_text(last.get("content"))
+
+    def _tool_name_for(self, call_id: object) -> str | None:
+        for message in reversed(self.messages):
+            for call in message.get("tool_calls") or ():
+                if isinstance(call, dict) and call.get("id") == call_id:
+                    return tool_name(call)
+        return None
+
+    @cached
+    def metadata(self) -> Mapping[str, str]:
+        return self.body.get("metadata") or {}
+
+    @cached
+    def prompt_tokens(self) -> int:
+        return prompt_tokens(self.messages, self.body.get("tools"))
+
+    @cached
+    def seed_material(self) -> bytes:
+        return orjson.dumps({"model": self.model, "messages": self.messages}, option=orjson.OPT_SORT_KEYS)
+
+    def passback_findings(self, shape: str, signer: Signer, *, require_all: bool = False) -> list[str]:
+        return reasoning_findings(self.messages, shape, signer, require_all=require_all)

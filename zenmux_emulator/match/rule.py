@@ -1,0 +1,35 @@
+"""A rule as matching uses it: its predicates compiled once at load, its replies ready to draft."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zenmux_emulator.draft.compiled import CompiledReply
+from zenmux_emulator.match.predicates import Predicate
+from zenmux_emulator.scenario.schema import Rule
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRule:
+    """A rule ready to match: where it came from, its rank, predicates and replies."""
+
+    rule: Rule
+    source: str
+    line: int | None
+    order: int
+    predicates: tuple[Predicate, ...]
+    replies: tuple[CompiledReply, ...]
+    expectations: tuple[Predicate, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.rule.name
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        """Sort key: higher priority first, then file order."""
+        return (-self.rule.priority, self.order)
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}" if self.line else self.source

@@ -1,0 +1,230 @@
+"""The request path every face shares, read top to bottom as the steps a request takes:
+
+    face.parse → authenticate → gateway (limits, balance, control-header failures, catalogue,
+    routing, passed-back reasoning) → match → outcome (chaos, scripted fault, error, raw body or
+    completion) → draft → face.render → write
+
+Each step returns a value the next one takes. The session's sequence position is committed in
+one place (the `finally` of `Endpoint.answer`), and only this module and the middlewares write
+the journal entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Generic
+
+from aiohttp import web
+
+from zenmux_emulator.draft.draft import Kit, draft_reply
+from zenmux_emulator.draft.passback import check_reasoning
+from zenmux_emulator.draft.reasoning import shape_of
+from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.foundation.envelope import failure_error
+from zenmux_emulator.foundation.errors import (
+    ConnectionDropped,
+    RequestRejected,
+    no_match,
+)
+from zenmux_emulator.foundation.failures import (
+    ErrorFailure,
+    Failure,
+    FaultFailure,
+    parse_failure,
+)
+from zenmux_emulator.foundation.ids import completion_id
+from zenmux_emulator.foundation.waits import Waits
+from zenmux_emulator.gateway.admission import admit_key
+from zenmux_emulator.gateway.auth import authenticate
+from zenmux_emulator.gateway.catalogue import admit
+from zenmux_emulator.gateway.chaos import of_rule, strikes
+from zenmux_emulator.gateway.control_headers import (
+    NO_CONTROL,
+    RULE_HEADER,
+    read_control,
+)
+from zenmux_emulator.gateway.limits import charge
+from zenmux_emulator.gateway.routing import ROUTING_HEADER, route, summary
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.match.expect import unmet_expectations
+from zenmux_emulator.match.near_miss import near_misses, no_match_message
+from zenmux_emulator.match.outcome import outcome_of
+from zenmux_emulator.match.select import Selection, forced, select
+from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.pipeline.body import read_json
+from zenmux_emulator.pipeline.face import Face, R
+from zenmux_emulator.pipeline.headers import reply_headers
+from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.sessions import Session, SessionStore, session_name
+from zenmux_emulator.write.faults import before_response
+from zenmux_emulator.write.json import error_response, json_response
+from zenmux_emulator.write.plan import raw_plan
+from zenmux_emulator.write.sse import StreamOutcome, write_sse
+
+
+@dataclass(slots=True)
+class Core:
+    """The holders the request path reads, made once by `create_app`."""
+
+    settings: Settings
+    registry: ScenarioRegistry
+    sessions: SessionStore
+    clock: Clock
+    kit: Kit
+    waits: Waits
+
+    def accepted_keys(self) -> frozenset[str]:
+        """Keys from --api-key and from the scenario files; empty means any key is accepted."""
+        from_files = self.registry.current.scenarios.api_keys
+        return from_files.union(self.settings.api_keys) if self.settings.api_keys else from_files
+
+
+class Endpoint(Generic[R]):
+    """The POST route of one face: the face's parse and render around the shared core."""
+
+    __slots__ = ("core", "face")
+
+    def __init__(self, face: Face[R], core: Core) -> None:
+        self.face = face
+        self.core = core
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """The aiohttp handler: the answer, or the face's error envelope."""
+        entry = request[ENTRY]
+        entry.api = self.face.name
+        try:
+            return await self.answer(request, entry)
+        except RequestRejected as exc:
+            entry.error_type = exc.type
+            return error_response(exc.status, self.face.error_body(exc.status, exc.type, exc.message), exc.headers)
+
+    async def answer(self, request: web.Request, entry: JournalEntry) -> web.StreamResponse:
+        core, settings = self.core, self.core.settings
+        key = authenticate(request.headers, core.accepted_keys())
+        session = core.sessions.get(session_name(request.headers, key))
+        entry.session = session.name
+
+        body = await read_json(request, settings.max_body_bytes)
+        entry.body = body
+        ask = self.face.parse(body, request.headers)
+        entry.warnings.extend(ask.warnings)
+        entry.stream = ask.stream
+
+        scenarios = core.registry.current.scenarios
+        control = read_control(request.headers) if settings.control_headers else NO_CONTROL
+        gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
+        number = session.gateway.arrivals
+        if control.fault is not None:
+            await self.fail(request, entry, control.fault, gate)
+        if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
+            await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
+        admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
+        routed = route(ask.model, ask.pinned_provider, ask.provider, ask.model_routing, scenarios.catalogue, session)
+        entry.routing = routed.journal()
+        if routed.failure is not None:
+            raise routed.failure
+        served = routed.model
+        if routed.delay_s > 0:
+            with core.waits.interruptible():
+                await asyncio.sleep(routed.delay_s)
+        if ask.reasoning.enabled:
+            entry.warnings.extend(check_reasoning(ask, shape_of(served), core.kit.signer, settings.reasoning_check))
+
+        selection = self.match(ask, entry, scenarios, session, control.rule, served)
+        used: Selection | None = None
+        """The selection whose reply was used up: committed once, whatever happens after."""
+        try:
+            if selection is not None and selection.reply is None:
+                used = selection
+            outcome = outcome_of(selection)
+            if used is None and control.chaos_rate is None:
+                struck = self.chaos(selection, session.name, number)
+                if struck is not None:
+                    await self.fail(request, entry, struck, gate)
+            used = selection
+            if outcome.fault is not None:
+                await self.fault(request, entry, outcome.fault)
+            if outcome.error is not None:
+                raise outcome.error
+            if outcome.raw is not None:
+                plan = raw_plan(outcome.raw)
+                entry.response = plan.body
+                return json_response(plan)
+            rule = selection.rule.name if selection is not None else None
+            try:
+                draft = draft_reply(outcome.reply, rule, ask, served, core.kit)
+            except BaseException:
+                used = None  # a reply that failed to draft is not used up
+                raise
+        finally:
+            if used is not None:
+                used.commit(session)
+
+        entry.warnings.extend(draft.warnings)
+        gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, scenarios.catalogue.get(served)))
+        session.requests += 1
+        generation = completion_id(settings.seed, session.name, session.requests)
+        headers = reply_headers(generation, rule, tuple(entry.warnings), tuple(entry.unmet_expectations))
+        headers.update(gate)
+        headers[ROUTING_HEADER] = summary(routed)
+        plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
+        if plan.events is None:
+            entry.response = plan.body
+            return json_response(plan)
+        entry.response = plan.events
+        streamed = StreamOutcome()
+        try:
+            return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)
+        finally:
+            entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
+            entry.fault = streamed.fault or entry.fault
+
+    def match(self, ask: NeutralRequest, entry: JournalEntry, scenarios: ScenarioSet, session: Session,
+              forced_rule: str | None, served: str) -> Selection | None:
+        """The rule that answers (or the one `X-Emulator-Rule` names); near misses, or the 404 of
+        `--strict`, when none does."""
+        core = self.core
+        loaded = core.registry.current
+        if forced_rule is not None:
+            rule = scenarios.rule(forced_rule)
+            if rule is None:
+                raise no_match(f"No rule is named {forced_rule!r} ({RULE_HEADER})")
+            selection: Selection | None = forced(rule, session)
+        else:
+            selection = select(loaded.index, ask, session)
+        if selection is None:
+            misses = near_misses(scenarios.rules, ask)
+            entry.near_misses = [m.as_dict() for m in misses]
+            if core.settings.strict:
+                raise no_match(no_match_message(loaded.index, ask, misses))
+            return None
+        entry.rule, entry.reply_index = selection.rule.name, selection.hit
+        entry.unmet_expectations = unmet_expectations(selection.rule, ask, shape_of(served), core.kit.signer)
+        return selection
+
+    def chaos(self, selection: Selection | None, session: str, number: int) -> Failure | None:
+        """The failure chaos strikes this request with (the rule's chaos, else the server's), or None."""
+        settings = self.core.settings
+        rules_chaos = selection.rule.rule.chaos if selection is not None else None
+        rate = rules_chaos.rate if rules_chaos is not None else settings.chaos_rate
+        if not strikes(rate, settings.seed, session, number):
+            return None
+        return of_rule(rules_chaos) if rules_chaos is not None else parse_failure(settings.chaos_failure)
+
+    async def fail(self, request: web.Request, entry: JournalEntry, failure: Failure, gate: dict[str, str]) -> None:
+        """An injected failure: raise its error (with the gate's headers), or carry its fault out."""
+        if isinstance(failure, ErrorFailure):
+            raise failure_error(failure).with_headers(gate)
+        await self.fault(request, entry, failure)
+
+    async def fault(self, request: web.Request, entry: JournalEntry, fault: FaultFailure) -> None:
+        """A transport fault before any response: returns after a delay, raises ConnectionDropped otherwise."""
+        entry.fault = fault.kind
+        with self.core.waits.interruptible():
+            gone = await before_response(request, fault)
+        if gone:
+            raise ConnectionDropped(fault.kind)
