@@ -188,6 +188,9 @@ def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[Neu
 def compile_match(match: Match) -> tuple[Predicate, ...]:
     """Every condition of a `match`, cheapest first so a miss is found early."""
     found: list[Predicate] = []
+    if match.api is not None:
+        apis = frozenset([match.api] if isinstance(match.api, str) else match.api)
+        found.append(Predicate("api", " or ".join(sorted(apis)), lambda f: f.face in apis, lambda f: f.face))
     if match.stream is not None:
         want = match.stream
         found.append(Predicate("stream", f"stream is {str(want).lower()}", lambda f: f.stream == want,

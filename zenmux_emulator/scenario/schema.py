@@ -168,11 +168,16 @@ class ToolResultMatch(BaseModel):
 Globs = Annotated[list[str], Field(min_length=1)]
 
 
+APIS = Literal["chat"]
+"""The faces a rule can be narrowed to with `match.api`."""
+
+
 class Match(BaseModel):
     """When a rule answers. Every given key must hold; an empty match answers everything."""
 
     model_config = _STRICT
 
+    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, ... (default: all)")
     model: str | Globs | None = Field(None, description="glob(s) on the model id, e.g. 'openai/*'")
     last_user: TextMatch | None = Field(None, description="the text of the last user message")
     any_message: TextMatch | None = Field(None, description="the text of any message")

@@ -113,3 +113,18 @@ def test_long_text_is_clipped_in_the_report():
 
 def test_no_rules_no_near_misses():
     assert near_misses((), facts()) == []
+
+
+def test_api_narrows_a_rule_to_a_face_and_says_which_it_wanted():
+    scenarios = build_set([("s.yaml", textwrap.dedent("""
+        rules:
+          - name: chat-only
+            match: {api: chat, last_user: hi}
+            reply: {content: chat}
+          - name: elsewhere
+            match: {api: [chat], last_user: bye}
+            reply: {content: x}
+    """))])
+    assert [p.test(facts("hi")) for p in scenarios.rules[0].predicates] == [True, True]
+    [api] = [p for p in scenarios.rules[0].predicates if p.key == "api"]
+    assert (api.expected, api.actual(facts("hi"))) == ("chat", "chat")
