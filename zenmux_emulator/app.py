@@ -9,14 +9,13 @@ from aiohttp import web
 
 from zenmux_emulator.control.app import create_control_app
 from zenmux_emulator.draft.draft import Kit
-from zenmux_emulator.faces.chat.face import CHAT, ROUTE
-from zenmux_emulator.faces.chat.models import get_model, list_models
+from zenmux_emulator.faces.chat import routes as chat
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.keys import (
     CLOCK,
     JOURNAL,
@@ -35,6 +34,10 @@ from zenmux_emulator.pipeline.middlewares import (
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
+
+
+FACES = (chat,)
+"""Each face's module of routes (`routes(core)`): the wire APIs this emulator speaks."""
 
 
 async def end_streams(app: web.Application) -> None:
@@ -106,11 +109,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[WAITS] = core.waits
     if settings.journal_file:
         app[JOURNAL_FILE] = JournalFile(settings.journal_file)
-    app.add_routes([
-        web.post(ROUTE, Endpoint(CHAT, core).handle),
-        web.get("/api/v1/models", list_models),
-        web.get("/api/v1/models/{model_id:.+}", get_model),
-    ])
+    for face in FACES:
+        app.add_routes(face.routes(core))
     app.add_subapp("/_emulator/", create_control_app(settings))
     app.on_response_prepare.append(add_request_id)
     app.cleanup_ctx.append(journal_file_ctx)
