@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test validate bench clean
+.PHONY: run test lint validate bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 
+$(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[lint]'
+	touch $@ $(VENV)/.installed
+
 ## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
 run: $(VENV)/.installed
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
@@ -26,6 +30,12 @@ run: $(VENV)/.installed
 ## test: install with the test extras, then run the whole suite against real servers
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
+
+## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
+lint: $(VENV)/.installed-lint
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 ## validate: check the shipped scenario files
 validate: $(VENV)/.installed

@@ -35,7 +35,7 @@ from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
 from gen_scenarios import PLAIN_PROMPT, write_scenarios
 
-BODY = ('{"model":"openai/gpt-5","messages":[{"role":"user","content":"%s"}],"stream":false}' % PLAIN_PROMPT).encode()
+BODY = f'{{"model":"openai/gpt-5","messages":[{{"role":"user","content":"{PLAIN_PROMPT}"}}],"stream":false}}'.encode()
 HEADERS = {"Host": "127.0.0.1:8000", "Authorization": "Bearer sk-bench", "Content-Type": "application/json",
            "Content-Length": str(len(BODY))}
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")

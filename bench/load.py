@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import resource
 import sys
@@ -216,7 +217,7 @@ async def client(host: str, port: int, request: bytes, args: argparse.Namespace,
             answer = await asyncio.wait_for(conn.send(request), args.request_timeout)
             ok = judge(answer, streamed)
             error = None if ok else f"bad response ({answer.status})"
-        except (OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError) as exc:
             ok, answer, error = False, Answer(), type(exc).__name__
             if conn is not None and conn.transport is not None:
                 conn.transport.close()
@@ -233,7 +234,7 @@ async def client(host: str, port: int, request: bytes, args: argparse.Namespace,
             stats.chunks += sum(1 for t in events if window.counts(t))
             if args.gap_ms is not None and window.counts(t1) and len(events) > 3:
                 content = events[1:-1]  # not the role chunk nor the finish chunk
-                stats.gaps.extend(b - a for a, b in zip(content, content[1:]))
+                stats.gaps.extend(b - a for a, b in itertools.pairwise(content))
         if window.counts(t1):
             stats.requests += 1
             stats.latencies.append(t1 - t0)
@@ -260,7 +261,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     cpu_in_window = cpu_seconds() - cpu_at_start if cpu_at_start is not None else None
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), args.request_timeout + 5)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         stats.errors["load generator timeout"] = 1
     await sampler
     gaps_drift_ms = [abs(g * 1000 - args.gap_ms) for g in stats.gaps] if args.gap_ms is not None else []

@@ -125,8 +125,8 @@ def machine() -> dict[str, Any]:
 def emulator_argv(scenarios: Path) -> list[str]:
     exe = Path(PY).with_name("zenmux-emulator")
     head = [str(exe)] if exe.exists() else [PY, "-m", "zenmux_emulator"]
-    return head + ["serve", "--host", "127.0.0.1", "--port", "0", "--scenarios", str(scenarios),
-                   "--no-watch", "--log-level", "warning"]
+    return [*head, "serve", "--host", "127.0.0.1", "--port", "0", "--scenarios", str(scenarios),
+            "--no-watch", "--log-level", "warning"]
 
 
 def startups(name: str, argv: list[str], server_cores: set[int] | None, runs: int) -> list[float]:

@@ -15,7 +15,7 @@ from tests.support.clients import API_KEY, async_sdk, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 
-__all__ = ["API_KEY", "FROZEN", "MakeServer", "REPO", "SHIPPED"]
+__all__ = ["API_KEY", "FROZEN", "REPO", "SHIPPED", "MakeServer"]
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "scenarios"

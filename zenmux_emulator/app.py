@@ -35,7 +35,6 @@ from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
-
 FACES = (chat,)
 """Each face's module of routes (`routes(core)`): the wire APIs this emulator speaks."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -23,7 +23,7 @@ def _split_list(value: object) -> object:
 CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
 
 
-def parse_clock(value: str | int | float | None) -> int | None:
+def parse_clock(value: str | float | None) -> int | None:
     """A frozen clock as unix seconds, from an integer or an ISO 8601 timestamp."""
     if value is None or value == "":
         return None
@@ -33,11 +33,11 @@ def parse_clock(value: str | int | float | None) -> int | None:
     if text.lstrip("-").isdigit():
         return int(text)
     try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(text)
     except ValueError as exc:
         raise ValueError(f"clock must be unix seconds or an ISO 8601 time, got {value!r}") from exc
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp())
 
 

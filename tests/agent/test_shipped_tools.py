@@ -53,7 +53,7 @@ def test_every_rule_of_tools_yaml_is_covered_here():
 def test_parallel_lookups_sends_three_calls_with_its_text(client: openai.OpenAI):
     raw = client.chat.completions.with_raw_response.create(model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME])
     assert raw.headers.get(RULE_HEADER) == "parallel-lookups"
-    assert WARNINGS_HEADER.lower() not in {k.lower() for k in raw.headers.keys()}
+    assert WARNINGS_HEADER.lower() not in {k.lower() for k in raw.headers}
     completion = raw.parse()
     choice = completion.choices[0]
     assert choice.finish_reason == "tool_calls"
@@ -109,7 +109,7 @@ def test_parallel_lookups_streams_interleaved_six_character_fragments(shipped, s
     fragments = [c for c in calls if "id" not in c]
     # each call opens with index, id, type and name, and empty arguments
     assert [o["index"] for o in openings] == [0, 1, 2]
-    for opening, (name, _) in zip(openings, PARALLEL):
+    for opening, (name, _) in zip(openings, PARALLEL, strict=True):
         assert set(opening) == {"index", "id", "type", "function"}
         assert opening["type"] == "function"
         assert opening["function"] == {"name": name, "arguments": ""}

@@ -155,7 +155,7 @@ def test_sequential_streaming_sends_each_call_whole_before_the_next(server, sess
 
 def test_arguments_stream_in_sixteen_characters_by_default(server, session):
     chunks = post(server, ask("default chars", stream=True), session=session).sse().chunks
-    opening, *fragments = tool_deltas(chunks)
+    _opening, *fragments = tool_deltas(chunks)
     pieces = [f["function"]["arguments"] for f in fragments]
     assert len(pieces) > 2
     assert all(len(p) == 16 for p in pieces[:-1]) and 1 <= len(pieces[-1]) <= 16

@@ -328,7 +328,7 @@ def test_validate_reports_file_line_and_snippet_for_a_broken_file(tmp_path: Path
     assert result.returncode == 1
     assert f"{broken}:3:5: unknown key 'mtach'; did you mean 'match'?" in result.stderr
     assert ">  3 |     mtach: {model: \"openai/*\"}" in result.stderr
-    assert re.search(rf"^{re.escape(str(also))}:3:\d+: template error", result.stderr, re.M)
+    assert re.search(rf"^{re.escape(str(also))}:3:\d+: template error", result.stderr, re.MULTILINE)
     assert "2 problem(s) found" in result.stderr
     assert "Traceback" not in result.stderr
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import openai
@@ -14,7 +14,7 @@ from tests.control.helpers import control, error_of, ok
 from tests.scenarios.helpers import ask
 
 OpenClient = Callable[..., openai.OpenAI]
-NOON = int(datetime(2030, 5, 1, 12, tzinfo=timezone.utc).timestamp())  # 2030-05-01T12:00:00Z
+NOON = int(datetime(2030, 5, 1, 12, tzinfo=UTC).timestamp())  # 2030-05-01T12:00:00Z
 
 SEQUENCE = """\
 rules:

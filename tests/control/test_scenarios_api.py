@@ -81,7 +81,7 @@ def test_hits_of_an_unknown_session_are_refused(make_server: MakeServer):
     error = error_of(control(server, "GET", "scenarios?session=nobody"), 404, "unknown_session")
     assert "'nobody'" in error["message"]
     typo = error_of(control(server, "GET", "scenarios?sesion=x"), 400, "invalid_params")
-    assert "Parameter sesion is not supported here (supported: session)" == typo["message"]
+    assert typo["message"] == "Parameter sesion is not supported here (supported: session)"
 
 
 def test_a_scenario_loaded_through_the_api_answers_at_once(make_server: MakeServer, open_client: OpenClient):

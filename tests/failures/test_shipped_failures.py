@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def test_rate_limited_then_ok_sdk_retries_honour_retry_after(failures: EmulatorS
         headers = {k.lower(): v for k, v in entry.response_headers.items()}
         assert headers["retry-after"] == "1"
         assert entry.error_type == "rate_limit"
-    gaps = [later.arrived - earlier.arrived for earlier, later in zip(entries, entries[1:])]
+    gaps = [later.arrived - earlier.arrived for earlier, later in itertools.pairwise(entries)]
     assert all(gap >= 1.0 for gap in gaps), gaps
 
 

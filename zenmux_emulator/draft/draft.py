@@ -51,7 +51,7 @@ class Kit:
     """The seeded generators a draft is made with. The faker is made on first use: importing
     faker takes a fifth of the start-up, and replies that are scripted text never need it."""
 
-    __slots__ = ("seed", "signer", "_faker")
+    __slots__ = ("_faker", "seed", "signer")
 
     def __init__(self, seed: int, signer: Signer, faker: Faker | None = None) -> None:
         self.seed = seed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 DATED = frozenset({"date", "time", "iso8601", "date_time"})
 ZONED = frozenset({"iso8601", "date_time"})
-DATES_END = datetime(2026, 1, 1, tzinfo=timezone.utc)
+DATES_END = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def generate(faker: Faker, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -20,5 +20,5 @@ def generate(faker: Faker, name: str, *args: Any, **kwargs: Any) -> Any:
     if name in DATED:
         kwargs.setdefault("end_datetime", DATES_END)
     if name in ZONED:
-        kwargs.setdefault("tzinfo", timezone.utc)
+        kwargs.setdefault("tzinfo", UTC)
     return getattr(faker, name)(*args, **kwargs)

@@ -41,9 +41,9 @@ def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
     where = f"messages.{i}.content"
     if shape == "openai":
         for n, block in enumerate(details):
-            if isinstance(block, dict) and block.get("type") == "reasoning.encrypted":
-                if not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", ""))):
-                    return f"{where}.{n}: The encrypted content for item {block.get('id')} could not be verified."
+            if (isinstance(block, dict) and block.get("type") == "reasoning.encrypted"
+                    and not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", "")))):
+                return f"{where}.{n}: The encrypted content for item {block.get('id')} could not be verified."
         return None
     texts: dict[Any, list[str]] = {}
     signatures: dict[Any, str] = {}

@@ -124,7 +124,7 @@ def render(template: Any, rule: str, context: Mapping[str, Any]) -> str:
         if not text.isascii():
             text.encode()  # a lone surrogate (from a "\\ud800" literal) cannot be sent as UTF-8
         return text
-    except Exception as exc:  # any failure is the scenario's: named, never a traceback
+    except Exception as exc:  # noqa: BLE001  # any failure is the scenario's: named, never a traceback
         raise RequestRejected(
             500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc}"
         ) from None

@@ -44,7 +44,7 @@ class Signer:
         """An opaque `reasoning.encrypted` payload bound to its item id."""
         plain = text.encode()
         stream = hashlib.shake_256(self._key + item_id.encode()).digest(len(plain))
-        masked = bytes(a ^ b for a, b in zip(plain, stream))
+        masked = bytes(a ^ b for a, b in zip(plain, stream, strict=True))
         mac = self._mac(b"encrypted", item_id.encode(), masked)
         return base64.urlsafe_b64encode(_TOKEN_PREFIX + mac + masked).decode()
 

@@ -121,7 +121,7 @@ def check_limits(config: GatewayConfig, state: GatewayState, key: str, prompt: i
         headers["Retry-After"] = str(max(1, math.ceil(round(wait, 6))))
         headers["retry-after-ms"] = str(max(1, math.ceil(round(wait * 1000, 3))))
         raise RequestRejected(429, "rate_limit", CATALOGUE[(429, "rate_limit")], headers)
-    for kind, capacity, need in wanted:
+    for kind, _capacity, need in wanted:
         bucket = state.buckets[(key, kind)]
         bucket.level = max(0.0, bucket.level - need)
         levels[kind] = bucket.level

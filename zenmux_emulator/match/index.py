@@ -23,7 +23,7 @@ def _rank(rule: CompiledRule) -> tuple[int, int]:
 class RuleIndex:
     """Candidate rules for a request, best ranked first."""
 
-    __slots__ = ("by_text", "by_model", "anywhere")
+    __slots__ = ("anywhere", "by_model", "by_text")
 
     def __init__(self, rules: Iterable[CompiledRule]) -> None:
         self.by_text: dict[str, list[CompiledRule]] = {}

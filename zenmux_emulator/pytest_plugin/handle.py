@@ -247,7 +247,7 @@ def _as_path(value: str | Path) -> Path | None:
     """A Path, or a one-line string naming an existing file or ending in .yaml/.yml, is a file."""
     if isinstance(value, Path):
         return value
-    if "\n" in value or ":" in value and not Path(value).exists():
+    if "\n" in value or (":" in value and not Path(value).exists()):
         return None
     if value.endswith((".yaml", ".yml")) or Path(value).is_file():
         return Path(value)

@@ -7,6 +7,7 @@ import asyncio
 import threading
 from concurrent.futures import Future
 from types import TracebackType
+from typing import Self
 
 from aiohttp import web
 
@@ -60,7 +61,7 @@ class EmulatorServer:
     def base_url(self) -> str:
         return f"{self.origin}/api/v1"
 
-    def start(self) -> EmulatorServer:
+    def start(self) -> Self:
         self._thread.start()
         self.port = self.call(self._start())
         return self
@@ -86,7 +87,7 @@ class EmulatorServer:
             self._thread.join(self.start_timeout)
         self._loop.close()
 
-    def __enter__(self) -> EmulatorServer:
+    def __enter__(self) -> Self:
         try:
             return self.start()
         except BaseException:

@@ -33,10 +33,7 @@ def _real_path(loc: tuple[str | int, ...], data: object, missing: bool) -> KeyPa
         if data is _NO_DATA:
             if isinstance(segment, int) or not _INTERNAL.match(segment):
                 path.append(segment)
-        elif isinstance(segment, int) and isinstance(data, list) and -len(data) <= segment < len(data):
-            path.append(segment)
-            data = data[segment]
-        elif isinstance(data, Mapping) and segment in data:
+        elif (isinstance(segment, int) and isinstance(data, list) and -len(data) <= segment < len(data)) or (isinstance(data, Mapping) and segment in data):
             path.append(segment)
             data = data[segment]
         elif missing and depth == len(loc) - 1:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import yaml
 from yaml.composer import Composer, ComposerError
@@ -109,7 +110,7 @@ class _Checks:
     strings kept to what JSON can carry (64 bits; surrogate pairs joined, lone ones refused)."""
 
     yaml_implicit_resolvers = _RESOLVERS
-    yaml_constructors = {**yaml.SafeLoader.yaml_constructors, _INT_TAG: _construct_int, _STR_TAG: _construct_str}
+    yaml_constructors: ClassVar[dict[Any, Any]] = {**yaml.SafeLoader.yaml_constructors, _INT_TAG: _construct_int, _STR_TAG: _construct_str}
     _text: str
 
     def _start_checks(self, text: str) -> None:
@@ -389,7 +390,7 @@ def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
         if loader.duplicates:
             return None
         return data, _outline(loader, node)
-    except Exception:  # whatever it is, `load_yaml` finds it again and reports it as before
+    except Exception:  # noqa: BLE001  # whatever it is, `load_yaml` finds it again and reports it as before
         return None
     finally:
         if loader is not None:

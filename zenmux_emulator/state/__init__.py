@@ -1,0 +1,1 @@
+"""Per-client state: sessions, their reply-sequence positions, routing counters and gateway counters."""

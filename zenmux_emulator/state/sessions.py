@@ -63,7 +63,7 @@ class Session:
     """A client's state: how many requests it sent, how often each rule answered it, and the
     routing counters (round-robin rotation per model, requests per model@provider)."""
 
-    __slots__ = ("name", "requests", "hits", "rotations", "provider_requests", "gateway")
+    __slots__ = ("gateway", "hits", "name", "provider_requests", "requests", "rotations")
 
     def __init__(self, name: str) -> None:
         self.name = name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from typing import Literal
 
@@ -322,7 +323,7 @@ def _nested(levels: int) -> str:
 
 
 def test_nesting_up_to_the_limit_loads():
-    data, positions = load_yaml(_nested(MAX_DEPTH - 1), "deep.yaml")  # the top-level mapping is one level
+    _data, positions = load_yaml(_nested(MAX_DEPTH - 1), "deep.yaml")  # the top-level mapping is one level
     assert locate(positions, ("a",) + (0,) * (MAX_DEPTH - 2)) == (1, 3 + MAX_DEPTH - 1)
 
 
@@ -357,8 +358,8 @@ def test_nesting_through_aliases_counts_too():
 
 
 def test_an_alias_bomb_is_shallow_and_loads():
-    text = "a: &a [x, x]\n" + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
-    data, positions = load_yaml(text, "bomb.yaml")
+    text = "a: &a [x, x]\n" + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}]\n" for p, c in itertools.pairwise("abcdefghi"))
+    _data, positions = load_yaml(text, "bomb.yaml")
     assert locate(positions, ("i", 2, 0, 1, 0, 0, 0, 0, 0, 1)) == (1, 11)
 
 

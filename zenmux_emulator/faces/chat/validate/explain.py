@@ -136,7 +136,7 @@ def _describe(error: ErrorDetails, body: Any) -> _Problem:
     if kind in ("union_tag_not_found", "union_tag_invalid"):
         tag = _tag_name(error)
         node = located.node
-        order = located.order + [list(node).index(tag) if isinstance(node, dict) and tag in node else 10**9]
+        order = [*located.order, list(node).index(tag) if isinstance(node, dict) and tag in node else 10**9]
         problem = _Problem(located.path(tag), order)
         if kind == "union_tag_not_found" or not isinstance(node, dict) or node.get(tag) is None:
             problem.required = True
