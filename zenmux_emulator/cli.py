@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from(args: argparse.Namespace) -> Settings:
     """Settings from the environment, overridden by the flags given on the command line."""
     given = {k: v for k, v in vars(args).items() if k != "command" and v is not None}
-    return Settings(**given)
+    return Settings.from_environment(**given)
 
 
 async def serve(settings: Settings) -> None:

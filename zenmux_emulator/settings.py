@@ -1,4 +1,5 @@
-"""Server settings: one pydantic-settings model, every option also read from `ZENMUX_EMULATOR_*`."""
+"""Server settings: one pydantic model. Settings built in code are exactly what the code says;
+`Settings.from_environment()` (what the command line uses) also reads `ZENMUX_EMULATOR_*`."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_SEED = 20251
@@ -41,10 +42,10 @@ def parse_clock(value: str | float | None) -> int | None:
     return int(moment.timestamp())
 
 
-class Settings(BaseSettings):
-    """Everything `zenmux-emulator serve` can be told; CLI flags override environment variables."""
+class Settings(BaseModel):
+    """Everything `zenmux-emulator serve` can be told."""
 
-    model_config = SettingsConfigDict(env_prefix="ZENMUX_EMULATOR_", extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
@@ -102,3 +103,15 @@ class Settings(BaseSettings):
     def scenario_paths(self) -> list[Path]:
         """The configured scenario files and folders as paths."""
         return [Path(p) for p in self.scenarios]
+
+    @classmethod
+    def from_environment(cls, **given: object) -> Settings:
+        """`ZENMUX_EMULATOR_<OPTION>` variables, overridden by `given` (the command line's flags)."""
+        return EnvironmentSettings(**given)
+
+
+class EnvironmentSettings(BaseSettings, Settings):
+    """Settings that also read `ZENMUX_EMULATOR_*`; only the command line makes them, so an
+    exported variable never leaks into servers built in code (the pytest plugin's, say)."""
+
+    model_config = SettingsConfigDict(env_prefix="ZENMUX_EMULATOR_", extra="forbid")

@@ -126,7 +126,8 @@ def test_health_names_the_journal_file(make_server: MakeServer, tmp_path: Path):
 
 def test_the_setting_reads_the_environment_and_checks_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("ZENMUX_EMULATOR_JOURNAL_FILE", str(tmp_path / "from-env.jsonl"))
-    assert Settings().journal_file == tmp_path / "from-env.jsonl"
+    assert Settings.from_environment().journal_file == tmp_path / "from-env.jsonl"
+    assert Settings().journal_file is None  # settings built in code never read the environment
     with pytest.raises(ValidationError, match="does not exist"):
         Settings(journal_file=str(tmp_path / "missing" / "journal.jsonl"))
     with pytest.raises(ValidationError, match="is a folder"):

@@ -1,0 +1,18 @@
+"""Settings built in code are what the code says; only the command line reads ZENMUX_EMULATOR_*."""
+
+from __future__ import annotations
+
+import pytest
+
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
+
+
+def test_an_exported_variable_does_not_leak_into_servers_built_in_code(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("ZENMUX_EMULATOR_CHAOS_RATE", "0.5")
+    monkeypatch.setenv("ZENMUX_EMULATOR_STRICT", "true")
+    assert (Settings().chaos_rate, Settings().strict) == (0.0, False)
+    with EmulatorServer(Settings(scenarios=[])) as server:
+        assert (server.state.settings.chaos_rate, server.state.settings.strict) == (0.0, False)
+    from_env = Settings.from_environment(strict=False)
+    assert (from_env.chaos_rate, from_env.strict) == (0.5, False)  # flags win over the environment
