@@ -10,7 +10,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-DEFAULT_SEED = 20251
+from zenmux_emulator.foundation.ids import DEFAULT_SEED
+
 
 
 def _split_list(value: object) -> object:

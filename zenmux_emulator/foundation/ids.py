@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from hashlib import blake2b
 
+DEFAULT_SEED = 20251
+"""The seed of every id and seeded value unless `--seed` says otherwise."""
+
 
 def digest(*parts: object, size: int = 16) -> str:
     """Lower-case hex of a keyed hash over the parts (stable across runs and machines)."""

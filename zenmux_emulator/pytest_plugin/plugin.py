@@ -1,33 +1,27 @@
 """The pytest plugin (entry point `pytest11: zenmux`): options, the `zenmux` marker, the
 `zenmux_server` and `zenmux` fixtures, the failure report section and `--zenmux-report`.
 
-The test-facing API is `handle.py`; the text it prints is `report.py`."""
+The test-facing API is `handle.py`; the text it prints is `report.py`. pytest loads this module in
+every run of every project that has the package installed, so it imports the server only when a
+test asks for a fixture."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
-from zenmux_emulator.pytest_plugin.options import (
-    MARKER_HELP,
-    ServerOptions,
-    read_markers,
-)
-from zenmux_emulator.pytest_plugin.report import (
-    PROPERTY,
-    SECTION,
-    journal_section,
-    summary_lines,
-    unmatched_record,
-)
-from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.registry import API_PREFIX
-from zenmux_emulator.settings import DEFAULT_SEED, Settings, parse_clock
+from zenmux_emulator.foundation.ids import DEFAULT_SEED
+from zenmux_emulator.pytest_plugin.options import MARKER_HELP, ServerOptions, read_markers
+from zenmux_emulator.pytest_plugin.report import PROPERTY, SECTION, journal_section, summary_lines, unmatched_record
 
-HANDLE = pytest.StashKey[ZenmuxHandle]()
+if TYPE_CHECKING:
+    from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
+    from zenmux_emulator.pytest_plugin.server import EmulatorServer
+    from zenmux_emulator.settings import Settings
+
+HANDLE = pytest.StashKey["ZenmuxHandle"]()
 REPORT_DATA = pytest.StashKey[dict[str, Any]]()
 
 
@@ -53,6 +47,8 @@ def base_options(config: pytest.Config) -> ServerOptions:
 
 
 def wanted_options(base: ServerOptions, overrides: dict[str, object]) -> ServerOptions:
+    from zenmux_emulator.settings import parse_clock
+
     clock = overrides.get("clock", base.clock)
     return ServerOptions(strict=bool(overrides.get("strict", base.strict)),
                          seed=int(overrides.get("seed", base.seed)),  # type: ignore[call-overload]
@@ -60,6 +56,8 @@ def wanted_options(base: ServerOptions, overrides: dict[str, object]) -> ServerO
 
 
 def server_settings(config: pytest.Config, options: ServerOptions) -> Settings:
+    from zenmux_emulator.settings import Settings
+
     here = config.invocation_params.dir
     paths = [str((here / p).resolve()) for p in config.getoption("zenmux_scenarios")]
     return Settings(port=0, scenarios=paths, strict=options.strict, seed=options.seed, clock=options.clock,
@@ -69,6 +67,8 @@ def server_settings(config: pytest.Config, options: ServerOptions) -> Settings:
 @pytest.fixture(scope="session")
 def zenmux_server(pytestconfig: pytest.Config) -> Iterator[EmulatorServer]:
     """One emulator for the whole run (per xdist worker), on a free loopback port."""
+    from zenmux_emulator.pytest_plugin.server import EmulatorServer
+
     with EmulatorServer(server_settings(pytestconfig, base_options(pytestconfig))) as server:
         yield server
 
@@ -76,6 +76,9 @@ def zenmux_server(pytestconfig: pytest.Config) -> Iterator[EmulatorServer]:
 @pytest.fixture
 def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
     """This test's view of the emulator: its own key and session, its marker scenarios loaded."""
+    from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
+    from zenmux_emulator.pytest_plugin.server import EmulatorServer
+
     config = request.config
     marked = read_markers(request.node)
     base = base_options(config)
@@ -111,6 +114,8 @@ def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
 
 def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
     """What `--zenmux-report` needs from one test, plain enough to travel from an xdist worker."""
+    from zenmux_emulator.rules.registry import API_PREFIX
+
     listed = handle.listed_rules()
     shared = {r["name"]: [r["where"], r["hits"]["session"]] for r in listed if not r["source"].startswith(API_PREFIX)}
     return {"unused": [[r.name, r.where] for r in handle.unused_rules(listed)],

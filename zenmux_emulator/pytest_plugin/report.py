@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from zenmux_emulator.journal.entry import JournalEntry
+if TYPE_CHECKING:
+    from zenmux_emulator.journal.entry import JournalEntry
 
 SECTION = "zenmux journal"
 PROPERTY = "zenmux"
