@@ -13,7 +13,6 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
 
 
-
 def _split_list(value: object) -> object:
     """Accept `a,b` (or `a:b` for paths) from an environment variable as well as a list."""
     if isinstance(value, str):
