@@ -28,7 +28,6 @@ from zenmux_emulator.pipeline.keys import (
 )
 from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
-    envelope_middleware,
     journal_middleware,
 )
 from zenmux_emulator.rules.registry import ScenarioRegistry
@@ -96,7 +95,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     settings = settings or Settings()
     core = create_core(settings)
     app = web.Application(
-        middlewares=[journal_middleware, envelope_middleware],
+        middlewares=[journal_middleware],
         client_max_size=settings.max_body_bytes,
     )
     app[SETTINGS] = settings

@@ -38,7 +38,7 @@ def ask(client: openai.OpenAI, model: str, **extra: Any) -> tuple[str, str]:
 
 
 def last_routing(server: EmulatorServer, session: str) -> list[dict[str, Any]]:
-    return server.state.journal.entries(session=session)[-1].routing
+    return server.state.journal.entries(session=session)[-1].as_dict()["routing"]
 
 
 def test_the_second_provider_serves_when_the_first_fails(client: openai.OpenAI, routing: EmulatorServer,

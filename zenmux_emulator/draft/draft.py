@@ -157,8 +157,12 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     details = reasoning.details(shape, thinking, kit.signer, kit.seed) if thinking is not None else None
     if asked.exclude:
         thinking = details = None
-    completion = tokens.count(content or "") + tokens.count(refusal or "") + reasoning_tokens + sum(
-        tokens.count(orjson.dumps(call).decode()) for call in calls)
+    completion = tokens.count(content) if content else 0
+    if refusal:
+        completion += tokens.count(refusal)
+    completion += reasoning_tokens
+    for call in calls:
+        completion += tokens.count(orjson.dumps(call).decode())
     return Draft(
         model=(spec.model if spec and spec.model else model),
         content=content,

@@ -45,6 +45,11 @@ class GatewayConfig:
     balances: Mapping[str, float] = field(default_factory=dict)
     balance_error: BalanceError = DEFAULT_BALANCE_ERROR
 
+    @property
+    def active(self) -> bool:
+        """Whether any limit or balance is set: without, a request has nothing to take or pay."""
+        return self.limits is not None or bool(self.balances)
+
     def limit_for(self, key: str) -> KeyLimit | None:
         """The key's limits: the defaults, its override's given fields over them."""
         if self.limits is None:

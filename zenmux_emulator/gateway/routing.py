@@ -39,6 +39,10 @@ class Attempt:
     def __str__(self) -> str:
         return f"{self.model}@{self.provider}={self.outcome}"
 
+    def as_dict(self) -> dict[str, Any]:
+        """The attempt as the journal shows it."""
+        return {"model": self.model, "provider": self.provider, "outcome": self.outcome, "latency_ms": self.latency_ms}
+
 
 @dataclass(slots=True)
 class Route:
@@ -49,11 +53,6 @@ class Route:
     attempts: list[Attempt] = field(default_factory=list)
     failure: RequestRejected | None = None
     """Set when no provider served: the answer to give (the attempts are kept for the journal)."""
-
-    def journal(self) -> list[dict[str, Any]]:
-        """The attempts as the journal keeps them."""
-        return [{"model": a.model, "provider": a.provider, "outcome": a.outcome, "latency_ms": a.latency_ms}
-                for a in self.attempts]
 
     @property
     def delay_s(self) -> float:

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
 from zenmux_emulator.journal.redact import redact_headers
 
 NO_MATCH = "emulator_no_match"
+
+
+class Record(Protocol):
+    """Something the journal keeps as it is and shows as a JSON object only when read."""
+
+    def as_dict(self) -> dict[str, Any]: ...
 
 
 @dataclass(slots=True)
@@ -45,7 +51,7 @@ class JournalEntry:
     client_gone: bool = False
     fault: str | None = None
     """A scripted fault carried out: before the response (delay, hang, close, reset) or in the stream."""
-    routing: list[dict[str, Any]] = field(default_factory=list)
+    routing: Sequence[Record] = ()
     """Every provider attempt: model, provider, outcome (`ok` or the error), latency."""
     dropped: bool = False
     """The connection was closed or reset before any response: `status` stays empty."""
@@ -101,5 +107,5 @@ class JournalEntry:
             "arrived": self.arrived,
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
             "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
-            "routing": self.routing, "duration_ms": self.duration_ms,
+            "routing": [attempt.as_dict() for attempt in self.routing], "duration_ms": self.duration_ms,
         }

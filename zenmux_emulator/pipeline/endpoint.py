@@ -116,7 +116,12 @@ class Endpoint(Generic[R]):
 
         scenarios = core.registry.current.scenarios
         control = read_control(request.headers) if settings.control_headers else NO_CONTROL
-        gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
+        metered = scenarios.gateway.active
+        if metered:
+            gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
+        else:
+            gate = {}
+            session.gateway.arrivals += 1
         number = session.gateway.arrivals
         if control.fault is not None:
             await self.fail(request, entry, control.fault, gate)
@@ -124,7 +129,7 @@ class Endpoint(Generic[R]):
             await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
         admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
         routed = route(ask.model, ask.pinned_provider, ask.provider, ask.model_routing, scenarios.catalogue, session)
-        entry.routing = routed.journal()
+        entry.routing = routed.attempts
         if routed.failure is not None:
             raise routed.failure
         served = routed.model
@@ -165,7 +170,8 @@ class Endpoint(Generic[R]):
                 used.commit(session)
 
         entry.warnings.extend(draft.warnings)
-        gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, scenarios.catalogue.get(served)))
+        if metered:
+            gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, scenarios.catalogue.get(served)))
         session.requests += 1
         generation = completion_id(settings.seed, session.name, session.requests)
         headers = reply_headers(generation, rule, tuple(entry.warnings), tuple(entry.unmet_expectations))
@@ -203,13 +209,16 @@ class Endpoint(Generic[R]):
                 raise no_match(no_match_message(loaded.index, ask, misses))
             return None
         entry.rule, entry.reply_index = selection.rule.name, selection.hit
-        entry.unmet_expectations = unmet_expectations(selection.rule, ask, shape_of(served), core.kit.signer)
+        if selection.rule.rule.expect is not None:
+            entry.unmet_expectations = unmet_expectations(selection.rule, ask, shape_of(served), core.kit.signer)
         return selection
 
     def chaos(self, selection: Selection | None, session: str, number: int) -> Failure | None:
         """The failure chaos strikes this request with (the rule's chaos, else the server's), or None."""
         settings = self.core.settings
         rules_chaos = selection.rule.rule.chaos if selection is not None else None
+        if rules_chaos is None and not settings.chaos_rate:
+            return None
         rate = rules_chaos.rate if rules_chaos is not None else settings.chaos_rate
         if not strikes(rate, settings.seed, session, number):
             return None

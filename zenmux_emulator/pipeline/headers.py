@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 WARNINGS_HEADER = "X-Emulator-Warnings"
 EXPECTATIONS_HEADER = "X-Emulator-Expectations"
 RULE_HEADER = "X-Emulator-Rule"
 MAX_WARNINGS_HEADER = 1000
 
 
+@lru_cache(maxsize=4096)
 def ascii_header(text: str) -> str:
     """Header values travel as latin-1: anything beyond ASCII is escaped, never garbled."""
     return text.encode("ascii", "backslashreplace").decode()
