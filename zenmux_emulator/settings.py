@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -105,7 +105,7 @@ class Settings(BaseModel):
         return [Path(p) for p in self.scenarios]
 
     @classmethod
-    def from_environment(cls, **given: object) -> Settings:
+    def from_environment(cls, **given: Any) -> Settings:
         """`ZENMUX_EMULATOR_<OPTION>` variables, overridden by `given` (the command line's flags)."""
         return EnvironmentSettings(**given)
 

@@ -7,6 +7,7 @@ import hmac
 from ipaddress import ip_address
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.pipeline.keys import SETTINGS
@@ -22,7 +23,7 @@ def is_loopback(remote: str | None) -> bool:
 
 
 @web.middleware
-async def control_guard(request: web.Request, handler: web.Handler) -> web.StreamResponse:
+async def control_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     token = request.app[SETTINGS].admin_token
     given = request.headers.get(TOKEN_HEADER, "")
     if token and hmac.compare_digest(given.encode(), token.encode()):

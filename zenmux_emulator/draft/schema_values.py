@@ -89,7 +89,7 @@ class SchemaValues:
         return text[: int(high)] if high is not None else text
 
     @staticmethod
-    def _range(schema: Mapping[str, Any]) -> tuple[float | None, float | None]:
+    def _range(schema: Mapping[str, Any]) -> tuple[float, float]:
         """(lower, upper) from inclusive or exclusive bounds; a missing side is 100 from the other."""
         low = schema.get("minimum", schema.get("exclusiveMinimum"))
         high = schema.get("maximum", schema.get("exclusiveMaximum"))

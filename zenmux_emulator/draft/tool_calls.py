@@ -25,7 +25,7 @@ _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 def _base62(hex_digest: str, length: int) -> str:
     number = int(hex_digest, 16)
-    chars = []
+    chars: list[str] = []
     while len(chars) < length:
         number, rest = divmod(number, 62)
         chars.append(_BASE62[rest])

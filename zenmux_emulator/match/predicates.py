@@ -46,28 +46,52 @@ def text_test(spec: TextMatch) -> tuple[TextTest, str]:
     contains = [spec.contains] if isinstance(spec.contains, str) else list(spec.contains or ())
     for needle in contains:
         n = norm(needle)
-        tests.append(lambda t, n=n: n in t)
+
+        def contains_it(t: str, n: str = n) -> bool:
+            return n in t
+
+        tests.append(contains_it)
         words.append(f"contains {needle!r}")
     if spec.not_contains is not None:
         n = norm(spec.not_contains)
-        tests.append(lambda t, n=n: n not in t)
+
+        def lacks_it(t: str, n: str = n) -> bool:
+            return n not in t
+
+        tests.append(lacks_it)
         words.append(f"does not contain {spec.not_contains!r}")
     if spec.equals is not None:
         n = norm(spec.equals)
-        tests.append(lambda t, n=n: t == n)
+
+        def equals_it(t: str, n: str = n) -> bool:
+            return t == n
+
+        tests.append(equals_it)
         words.append(f"equals {spec.equals!r}")
     if spec.starts_with is not None:
         n = norm(spec.starts_with)
-        tests.append(lambda t, n=n: t.startswith(n))
+
+        def starts_with_it(t: str, n: str = n) -> bool:
+            return t.startswith(n)
+
+        tests.append(starts_with_it)
         words.append(f"starts with {spec.starts_with!r}")
     if spec.ends_with is not None:
         n = norm(spec.ends_with)
-        tests.append(lambda t, n=n: t.endswith(n))
+
+        def ends_with_it(t: str, n: str = n) -> bool:
+            return t.endswith(n)
+
+        tests.append(ends_with_it)
         words.append(f"ends with {spec.ends_with!r}")
     as_sent: list[TextTest] = []  # a regex runs on the text as sent; IGNORECASE does its folding
     if spec.regex is not None:
         pattern = re.compile(spec.regex, re.IGNORECASE if fold else 0)
-        as_sent.append(lambda t, p=pattern: p.search(t) is not None)
+
+        def matches_it(t: str, p: re.Pattern[str] = pattern) -> bool:
+            return p.search(t) is not None
+
+        as_sent.append(matches_it)
         words.append(f"matches /{spec.regex}/")
     description = " and ".join(words) + (" (ignoring case)" if fold else "")
     if not fold and len(tests) + len(as_sent) == 1:
@@ -177,11 +201,14 @@ def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[Neu
     found = []
     for name, spec in specs.items():
         test, words = _value_test(spec)
-        found.append(Predicate(
-            f"{key}.{name}", words,
-            lambda f, n=name, t=test: (v := read(f, n)) is not None and t(v),
-            lambda f, n=name: "absent" if (v := read(f, n)) is None else _clip(v),
-        ))
+
+        def holds(f: NeutralRequest, n: str = name, t: TextTest = test) -> bool:
+            return (v := read(f, n)) is not None and t(v)
+
+        def actual(f: NeutralRequest, n: str = name) -> str:
+            return "absent" if (v := read(f, n)) is None else _clip(v)
+
+        found.append(Predicate(f"{key}.{name}", words, holds, actual))
     return found
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from zenmux_emulator.foundation.ids import DEFAULT_SEED
+
 MARKER = "zenmux"
 MARKER_HELP = ("zenmux(scenarios=[...], strict=None, seed=None, clock=None): scenario files loaded for the "
                "test through the control API; strict/seed/clock that differ from the session's server give "
@@ -20,8 +22,8 @@ class ServerOptions:
     """The settings that need a server of their own when they differ."""
 
     strict: bool = False
-    seed: int | None = None
-    clock: int | str | None = None
+    seed: int = DEFAULT_SEED
+    clock: int | None = None  # unix seconds, as parse_clock reads the marker's
 
 
 @dataclass(slots=True)

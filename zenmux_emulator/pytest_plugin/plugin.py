@@ -7,7 +7,7 @@ test asks for a fixture."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -124,8 +124,10 @@ def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    report: pytest.TestReport = yield  # type: ignore[misc]
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None],
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
     handle = item.stash.get(HANDLE, None)
     if handle is not None and report.passed and call.when == "call" and (unmet := handle.unmet_expectations()):
         report.outcome = "failed"  # a rule's `expect` is part of the test's assertions
@@ -134,7 +136,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.sections.append((SECTION, journal_section(handle.requests, handle.session, handle.locate)))
     if call.when == "teardown" and REPORT_DATA in item.stash:
         report.user_properties.append((PROPERTY, item.stash[REPORT_DATA]))
-    return report  # type: ignore[return-value]
+    return report
 
 
 class RunReport:
@@ -147,7 +149,7 @@ class RunReport:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, data in report.user_properties if report.when == "teardown" else ():
-            if name != PROPERTY:
+            if name != PROPERTY or not isinstance(data, dict):  # ours: a report_data() dict
                 continue
             self.unused += [(rule, where, report.nodeid) for rule, where in data["unused"]]
             for rule, (where, hits) in data["shared"].items():

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Coroutine
 from concurrent.futures import Future
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, TypeVar
 
 from aiohttp import web
 
@@ -18,6 +19,8 @@ from zenmux_emulator.pipeline.keys import CLOCK, JOURNAL, REGISTRY, SESSIONS, SE
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
+
+_T = TypeVar("_T")
 
 
 class ServerState:
@@ -73,9 +76,9 @@ class EmulatorServer:
         await site.start()
         return int(self._runner.addresses[0][1])
 
-    def call(self, coro: object) -> object:
+    def call(self, coro: Coroutine[Any, Any, _T]) -> _T:
         """Run a coroutine on the server's loop and wait for its result."""
-        future: Future[object] = asyncio.run_coroutine_threadsafe(coro, self._loop)  # type: ignore[arg-type]
+        future: Future[_T] = asyncio.run_coroutine_threadsafe(coro, self._loop)
         return future.result(self.start_timeout)
 
     def stop(self) -> None:

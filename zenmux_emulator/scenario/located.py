@@ -9,6 +9,7 @@ import typing
 from collections.abc import Mapping, Sequence
 
 import pydantic
+from pydantic_core import ErrorDetails
 
 from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.scenario.positions import (
@@ -33,7 +34,10 @@ def _real_path(loc: tuple[str | int, ...], data: object, missing: bool) -> KeyPa
         if data is _NO_DATA:
             if isinstance(segment, int) or not _INTERNAL.match(segment):
                 path.append(segment)
-        elif (isinstance(segment, int) and isinstance(data, list) and -len(data) <= segment < len(data)) or (isinstance(data, Mapping) and segment in data):
+        elif isinstance(segment, int) and isinstance(data, list) and -len(data) <= segment < len(data):  # noqa: SIM114  # apart, so mypy knows a list gets an int
+            path.append(segment)
+            data = data[segment]
+        elif isinstance(data, Mapping) and segment in data:
             path.append(segment)
             data = data[segment]
         elif missing and depth == len(loc) - 1:
@@ -76,7 +80,7 @@ def _field_names(model: type[pydantic.BaseModel] | None, loc: tuple[str | int, .
     return names
 
 
-def _reason(error: dict, model: type[pydantic.BaseModel] | None) -> str:
+def _reason(error: ErrorDetails, model: type[pydantic.BaseModel] | None) -> str:
     kind, loc, value = error["type"], error["loc"], error.get("input")
     if kind == "missing":
         return f"field required: {loc[-1]!r}" if loc else "field required"

@@ -33,8 +33,15 @@ from typing import Any, ClassVar
 import yaml
 from yaml.composer import Composer, ComposerError
 from yaml.constructor import ConstructorError, SafeConstructor
-from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.events import (
+    AliasEvent,
+    CollectionStartEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+    SequenceStartEvent,
+)
+from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 
@@ -86,7 +93,7 @@ def _shown(text: str, node: Node) -> str:
 
 
 def _construct_int(loader: _Checks, node: ScalarNode) -> int:
-    value: int = SafeConstructor.construct_yaml_int(loader, node)  # type: ignore[arg-type]
+    value = SafeConstructor.construct_yaml_int(loader, node)
     if not INT64[0] <= value <= INT64[1]:
         raise ConstructorError(None, None, f"integer {_shown(loader._text, node)} is beyond 64 bits: "
                                "JSON replies carry -2**63 to 2**63-1", node.start_mark)
@@ -94,7 +101,7 @@ def _construct_int(loader: _Checks, node: ScalarNode) -> int:
 
 
 def _construct_str(loader: _Checks, node: ScalarNode) -> str:
-    value: str = SafeConstructor.construct_yaml_str(loader, node)  # type: ignore[arg-type]
+    value = SafeConstructor.construct_yaml_str(loader, node)
     if value.isascii() or not _SURROGATE.search(value):
         return value
     lone = _LONE_SURROGATE.search(value)
@@ -104,7 +111,7 @@ def _construct_str(loader: _Checks, node: ScalarNode) -> str:
     return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")  # each pair joined into its character
 
 
-class _Checks:
+class _Checks(SafeConstructor):
     """What both loaders add to PyYAML's safe loading: no timestamp resolver (dates stay strings),
     duplicate keys noted instead of the last one silently kept, the nesting counted, and integers and
     strings kept to what JSON can carry (64 bits; surrogate pairs joined, lone ones refused)."""
@@ -138,7 +145,7 @@ class _Checks:
                 if key in seen:
                     self.duplicates.append((key, key_node))
                 seen.add(key)
-        super().flatten_mapping(node)  # type: ignore[misc]
+        super().flatten_mapping(node)
 
 
 _CORE = "tag:yaml.org,2002:"
@@ -162,29 +169,30 @@ class _Loader(_Checks, yaml.SafeLoader):
     def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            event = self.peek_event()  # the node's own, peeked already by the composer
+            # the node's own, peeked already by the composer
+            event: NodeEvent = self.peek_event()  # type: ignore[no-untyped-call]  # types-PyYAML leaves Parser.peek_event unannotated
             if isinstance(event, (SequenceStartEvent, MappingStartEvent)):
-                raise ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
+                raise ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
 
     def compose_node(self, parent: Node | None, index: object) -> Node:
-        event = self.peek_event()
+        event: NodeEvent = self.peek_event()  # type: ignore[no-untyped-call]  # types-PyYAML leaves Parser.peek_event unannotated
         if event.anchor is None and not self._measuring:  # neither an alias nor what one may repeat
-            return super().compose_node(parent, index)
+            return super().compose_node(parent, index)  # type: ignore[arg-type, return-value]  # stub: index is an int, a key node or None; never returns None
         if isinstance(event, AliasEvent):
-            node: Node = super().compose_node(parent, index)
+            node: Node = super().compose_node(parent, index)  # type: ignore[arg-type, assignment]  # stub: index is an int, a key node or None; never returns None
             if isinstance(node, ScalarNode):
                 return node
             height = self._heights.get(id(node))
             if height is None:  # the anchored collection is still being composed: it encloses its alias
                 raise ComposerError(None, None, f"recursive alias *{event.anchor}: the value would contain itself",
-                                    event.start_mark)
+                                    event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
             if self._depth + height > MAX_DEPTH:
                 raise ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels, through alias "
-                                    f"*{event.anchor}", event.start_mark)
+                                    f"*{event.anchor}", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
             return node
         # An anchored node, or one inside it: what an alias may repeat, so measure how deep it nests.
         self._measuring += 1
-        node = super().compose_node(parent, index)
+        node = super().compose_node(parent, index)  # type: ignore[arg-type, assignment]  # stub: index is an int, a key node or None; never returns None
         self._measuring -= 1
         if not isinstance(node, ScalarNode):
             self._heights[id(node)] = 1 + max((self._heights.get(id(child), 0) for child in _children(node)),
@@ -215,7 +223,8 @@ class _Loader(_Checks, yaml.SafeLoader):
 
 def _children(node: Node) -> list[Node]:
     if isinstance(node, SequenceNode):
-        return node.value
+        items: list[Node] = node.value
+        return items
     if isinstance(node, MappingNode):
         return [child for pair in node.value for child in pair]
     return []
@@ -262,17 +271,15 @@ class _FastBail(Exception):
     """`load_yaml_fast` cannot vouch for this source."""
 
 
-_CSafeLoader = getattr(yaml, "CSafeLoader", None)  # None when PyYAML was built without libyaml
+if yaml.__with_libyaml__:  # False (and no yaml.CSafeLoader) when PyYAML was built without libyaml
 
-if _CSafeLoader is not None:
-
-    class _FastLoader(_Checks, Composer, _CSafeLoader):
+    class _FastLoader(_Checks, Composer, yaml.CSafeLoader):
         """CSafeLoader (libyaml's parser; PyYAML's safe constructor and resolver) with the checks, under
         PyYAML's Python composer: libyaml's own composer overflows the C stack (a crash, not an
         exception) on a source nested some ten thousand levels deep, and this one stops at `_FAST_DEPTH`."""
 
         def __init__(self, stream: str) -> None:
-            _CSafeLoader.__init__(self, stream)
+            yaml.CSafeLoader.__init__(self, stream)
             Composer.__init__(self)
             self._start_checks(stream)
             self.deepest = 0  # the deepest node of the source, not following aliases
@@ -280,11 +287,11 @@ if _CSafeLoader is not None:
 
         def compose_document(self) -> Node:
             anchors = self.anchors  # filled while composing, replaced by an empty one at the end
-            node: Node = super().compose_document()
+            node: Node = super().compose_document()  # type: ignore[assignment]  # stub: never None once a document started
             self.anchored = list(anchors.values())
             return node
 
-        def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
+        def descend_resolver(self, current_node: CollectionNode | None, current_index: object) -> None:
             self._depth += 1
             if self._depth > self.deepest:
                 if self._depth > _FAST_DEPTH:
@@ -294,10 +301,11 @@ if _CSafeLoader is not None:
             if current_node is not None and current_node.flow_style:
                 # In a flow collection libyaml ends a tag at `,[]` and reads a plain scalar on past
                 # `?` (PyYAML's scanner does neither), and takes `[? ,,]`: leave these to PyYAML.
-                if event.tag is not None or (isinstance(event, ScalarEvent) and not event.style
-                                             and "?" in event.value):
+                if ((isinstance(event, (ScalarEvent, CollectionStartEvent)) and event.tag is not None)
+                        or (isinstance(event, ScalarEvent) and not event.style and "?" in event.value)):
                     raise _FastBail
-                if isinstance(event, MappingStartEvent) and self._text[event.start_mark.index] != "{":
+                if isinstance(event, MappingStartEvent) and (event.start_mark is None
+                                                             or self._text[event.start_mark.index] != "{"):
                     raise _FastBail  # a single-pair mapping in a flow sequence: `[a: b]`, `[? a]`
             if isinstance(event, ScalarEvent) and event.tag == "!":
                 raise _FastBail  # when empty, PyYAML reads it as null, libyaml as ""
@@ -373,7 +381,7 @@ def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
     when there are anchors), a recursive alias, or any construct on which libyaml and PyYAML's
     scanner disagree: `load_yaml` then decides, and reports whatever it finds exactly as it always has.
     """
-    if _CSafeLoader is None or _NOT_FAST.search(text, 1 if text.startswith("\ufeff") else 0):
+    if not yaml.__with_libyaml__ or _NOT_FAST.search(text, 1 if text.startswith("\ufeff") else 0):
         return None
     loader = None
     try:

@@ -418,6 +418,11 @@ class Pricing(BaseModel):
 Modality = Literal["text", "image", "audio", "video", "file"]
 
 
+def _text_only() -> list[Modality]:
+    """A model's default modalities: a fresh list each time."""
+    return ["text"]
+
+
 class ProviderSpec(BaseModel):
     """One provider of a model and how it behaves: healthy, failing always or for the first N
     requests (per session), and its latency."""
@@ -442,8 +447,8 @@ class ModelSpec(BaseModel):
     pricing: Pricing = Field(default_factory=Pricing)
     owned_by: str | None = None
     created: int | None = None
-    input_modalities: list[Modality] = Field(default_factory=lambda: ["text"])
-    output_modalities: list[Modality] = Field(default_factory=lambda: ["text"])
+    input_modalities: list[Modality] = Field(default_factory=_text_only)
+    output_modalities: list[Modality] = Field(default_factory=_text_only)
     providers: list[ProviderSpec] = Field(default_factory=list, description="default: one healthy provider, the vendor")
     fallback_model: str | None = Field(None, description="served when every provider fails (unless fallback is \"false\")")
 

@@ -108,10 +108,10 @@ class SessionStore:
             for session in self._sessions.values():
                 session.reset()
             return len(self._sessions)
-        session = self._sessions.get(name)
-        if session is None:
+        known = self._sessions.get(name)
+        if known is None:
             return 0
-        session.reset()
+        known.reset()
         return 1
 
     def total_hits(self) -> dict[str, int]:

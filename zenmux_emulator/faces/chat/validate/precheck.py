@@ -1,6 +1,6 @@
 """ZenMux's own 400 checks on the raw body, run before the models so their exact messages win."""
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from zenmux_emulator.foundation.errors import invalid_params
 
@@ -26,7 +26,7 @@ UNSUPPORTED: dict[str, str] = {
 _MAX_KEY_SHOWN = 64
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
