@@ -20,14 +20,16 @@ def sdk(server: EmulatorServer, session: str, **options: Any) -> anthropic.Anthr
     """The official SDK on the face, in its own session; `api_key` unless `auth_token` is given."""
     if "auth_token" not in options:
         options.setdefault("api_key", API_KEY)
-    return anthropic.Anthropic(base_url=server.anthropic_url, max_retries=0,
+    options.setdefault("max_retries", 0)
+    return anthropic.Anthropic(base_url=server.anthropic_url,
                                default_headers={**VERSION, SESSION_HEADER: session}, **options)
 
 
 def async_sdk(server: EmulatorServer, session: str, **options: Any) -> anthropic.AsyncAnthropic:
     if "auth_token" not in options:
         options.setdefault("api_key", API_KEY)
-    return anthropic.AsyncAnthropic(base_url=server.anthropic_url, max_retries=0,
+    options.setdefault("max_retries", 0)
+    return anthropic.AsyncAnthropic(base_url=server.anthropic_url,
                                     default_headers={**VERSION, SESSION_HEADER: session}, **options)
 
 

@@ -79,27 +79,31 @@ def test_the_event_stream_byte_by_byte(server: EmulatorServer, session: str) -> 
     assert use_id.startswith("toolu_")
     input_tokens = usage["input_tokens"]
     output_tokens = got[14][1]["usage"]["output_tokens"]
+    values = {"message_id": message_id, "model": SONNET, "input_tokens": str(input_tokens),
+              "output_tokens": str(output_tokens), "signature": signature, "use_id": use_id}
+
     def line(name: str, data: str) -> str:
+        for key, value in values.items():
+            data = data.replace("{" + key + "}", value)
         return f"event: {name}\ndata: {data}\n\n"
     expected = "".join([
-        line("message_start", '{"type":"message_start","message":{"id":"%s","type":"message","role":"assistant",'
-             '"model":"%s","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":%d,'
-             '"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}'
-             % (message_id, SONNET, input_tokens)),
+        line("message_start", '{"type":"message_start","message":{"id":"{message_id}","type":"message","role":"assistant",'
+             '"model":"{model}","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":{input_tokens},'
+             '"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}'),
         line("content_block_start", '{"type":"content_block_start","index":0,"content_block":{"type":"thinking",'
              '"thinking":"","signature":""}}'),
         line("ping", '{"type":"ping"}'),
         line("content_block_delta", '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta",'
              '"thinking":"Think first"}}'),
         line("content_block_delta", '{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta",'
-             '"signature":"%s"}}' % signature),
+             '"signature":"{signature}"}}'),
         line("content_block_stop", '{"type":"content_block_stop","index":0}'),
         line("content_block_start", '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}'),
         line("content_block_delta", '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta",'
              '"text":"Calling now"}}'),
         line("content_block_stop", '{"type":"content_block_stop","index":1}'),
         line("content_block_start", '{"type":"content_block_start","index":2,"content_block":{"type":"tool_use",'
-             '"id":"%s","name":"lookup","input":{}}}' % use_id),
+             '"id":"{use_id}","name":"lookup","input":{}}}'),
         line("content_block_delta", '{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta",'
              '"partial_json":"{\\"q\\":\\"zenm"}}'),
         line("content_block_delta", '{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta",'
@@ -108,8 +112,8 @@ def test_the_event_stream_byte_by_byte(server: EmulatorServer, session: str) -> 
              '"partial_json":"r\\"}"}}'),
         line("content_block_stop", '{"type":"content_block_stop","index":2}'),
         line("message_delta", '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},'
-             '"usage":{"input_tokens":%d,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,'
-             '"output_tokens":%d}}' % (input_tokens, output_tokens)),
+             '"usage":{"input_tokens":{input_tokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,'
+             '"output_tokens":{output_tokens}}}'),
         line("message_stop", '{"type":"message_stop"}'),
     ])
     assert raw.text == expected
