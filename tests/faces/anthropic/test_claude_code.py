@@ -51,5 +51,5 @@ def test_claude_code_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: 
     assert all(e.path == "/api/anthropic/v1/messages" for e in turns)
     # turn 2 carried the signed thinking block back unchanged, and it verified (the check is strict)
     assistant = next(m for m in turns[1].body["messages"] if m["role"] == "assistant")
-    assert [b["type"] for b in assistant["content"]][0] == "thinking"
+    assert assistant["content"][0]["type"] == "thinking"
     assert turns[1].warnings == [] and turns[1].unmet_expectations == []
