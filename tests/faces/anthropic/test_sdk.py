@@ -143,3 +143,26 @@ def test_models_list_and_retrieve_from_the_catalogue(server: EmulatorServer, ses
     assert SONNET in ids and len(ids) == len(set(ids)) > 2  # the SDK followed the pages
     assert one.id == SONNET and one.type == "model" and one.display_name == "Anthropic: Claude Sonnet 4.5"
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(one.created_at))  # ZenMux's shape: a date, not RFC 3339
+
+
+def test_chat_s_anthropic_reasoning_verifies_as_a_thinking_block(server: EmulatorServer, session: str) -> None:
+    """One signer: reasoning minted on chat for anthropic/* passes back on this face as a thinking block."""
+    import openai
+
+    tools_chat: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER["input_schema"]}}]
+    with openai.OpenAI(base_url=server.base_url, api_key="sk-ai-v1-test-key", max_retries=0,
+                       default_headers={"X-Emulator-Session": session}) as chat:
+        completion = chat.chat.completions.create(
+            model=SONNET, tools=tools_chat, messages=[{"role": "user", "content": "Weather in Paris?"}],
+            extra_body={"reasoning": {"enabled": True}})
+    message: Any = completion.choices[0].message
+    [detail] = message.reasoning_details
+    [call] = message.tool_calls
+    blocks: Any = [{"type": "thinking", "thinking": detail["text"], "signature": detail["signature"]},
+                   {"type": "tool_use", "id": call.id, "name": "get_weather", "input": {"city": "Paris"}}]
+    result = {"type": "tool_result", "tool_use_id": call.id, "content": "sunny"}
+    with sdk(server, session) as client:
+        answer = client.messages.create(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[WEATHER], messages=[
+            {"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": blocks},
+            {"role": "user", "content": [result]}])
+    assert answer.content[-1].text == "Paris is sunny today."  # type: ignore[union-attr]
