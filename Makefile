@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+CLAUDE_CODE_VERSION := 2.1.197
+CLAUDE := $(VENV)/claude/node_modules/.bin/claude
 
 .PHONY: run test lint validate bench clean
 
@@ -23,12 +25,17 @@ $(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[lint]'
 	touch $@ $(VENV)/.installed
 
+# Claude Code from npm, pinned, into the venv's folder: the Anthropic face's tests run it headless
+$(CLAUDE): Makefile | $(BIN)/python
+	npm install --prefix $(VENV)/claude --no-audit --no-fund --loglevel=error @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
+	touch $@
+
 ## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
 run: $(VENV)/.installed
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-## test: install with the test extras, then run the whole suite against real servers
-test: $(VENV)/.installed-test
+## test: install with the test extras (and Claude Code from npm), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE)
 	$(BIN)/python -m pytest -q
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)

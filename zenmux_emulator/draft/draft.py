@@ -45,6 +45,8 @@ class Draft:
     headers: dict[str, str] = field(default_factory=dict)
     timing: StreamTiming | None = None
     warnings: list[str] = field(default_factory=list)
+    stop_sequence: str | None = None
+    """The stop sequence the content was cut at (finish_reason `stop`); faces that name it read this."""
 
 
 class Kit:
@@ -85,13 +87,18 @@ def default_reasoning(kit: Kit, facts: NeutralRequest) -> str:
     return f"The user asks about: {topic}. " + kit.faker.paragraph(nb_sentences=4)
 
 
+def first_stop(text: str, stop: tuple[str, ...]) -> tuple[int, str] | None:
+    """Where the earliest stop sequence starts in the text, and which one it is."""
+    found = [(i, s) for i, s in ((text.find(s), s) for s in stop if s) if i >= 0]
+    return min(found, key=lambda hit: hit[0]) if found else None
+
+
 def apply_limits(text: str, stop: tuple[str, ...], budget: int | None) -> tuple[str, str | None]:
     """Cut at the first stop sequence (excluded), then at the token budget; the reason, if cut."""
     reason = None
-    if stop:
-        cut = min((i for i in (text.find(s) for s in stop if s) if i >= 0), default=-1)
-        if cut >= 0:
-            text, reason = text[:cut], "stop"
+    hit = first_stop(text, stop) if stop else None
+    if hit is not None:
+        text, reason = text[: hit[0]], "stop"
     if budget is not None:
         text, truncated = tokens.truncate(text, budget)
         if truncated:
@@ -148,9 +155,11 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
                            (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule), rule, warnings)
     if content is None and refusal is None and not calls:
         content = ""
-    cut_reason = None
+    cut_reason = stop_sequence = None
     if content is not None:
+        hit = first_stop(content, facts.stop) if facts.stop else None
         content, cut_reason = apply_limits(content, facts.stop, budget)
+        stop_sequence = hit[1] if hit is not None and cut_reason == "stop" else None
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
 
     shape = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or reasoning.shape_of(model)
@@ -179,4 +188,5 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         headers=dict(spec.headers or {}) if spec else {},
         timing=spec.stream if spec else None,
         warnings=warnings,
+        stop_sequence=stop_sequence,
     )

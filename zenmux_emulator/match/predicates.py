@@ -243,14 +243,15 @@ def compile_match(match: Match) -> tuple[Predicate, ...]:
         found.extend(_mapping("metadata", match.metadata, lambda f, n: f.metadata.get(n)))
     if match.headers is not None:
         found.extend(_mapping("headers", match.headers, lambda f, n: f.headers.get(n)))
+    # each lambda binds its own test: a closure over the loop-free name `test` would see the last one
     if match.last_user is not None:
-        test, words = text_test(match.last_user)
-        found.append(Predicate("last_user", words, lambda f: test(f.last_user), lambda f: _clip(f.last_user)))
+        user_test, words = text_test(match.last_user)
+        found.append(Predicate("last_user", words, lambda f: user_test(f.last_user), lambda f: _clip(f.last_user)))
     if match.system is not None:
-        test, words = text_test(match.system)
-        found.append(Predicate("system", words, lambda f: test(f.system), lambda f: _clip(f.system)))
+        system_test, words = text_test(match.system)
+        found.append(Predicate("system", words, lambda f: system_test(f.system), lambda f: _clip(f.system)))
     if match.any_message is not None:
-        test, words = text_test(match.any_message)
-        found.append(Predicate("any_message", words, lambda f: any(test(t) for t in f.texts),
+        any_test, words = text_test(match.any_message)
+        found.append(Predicate("any_message", words, lambda f: any(any_test(t) for t in f.texts),
                                lambda f: f"{len(f.texts)} messages, none matching"))
     return tuple(found)

@@ -79,6 +79,9 @@ class NeutralRequest:
     Subclasses set `face` and fill in the facts marked "the face's" below from their conversation."""
 
     face: ClassVar[str] = ""
+    passback_rejection: ClassVar[tuple[int, str]] = (422, "provider_unprocessable_entity_error")
+    """Status and type of the answer to signed reasoning passed back altered: on chat the upstream's
+    error relayed by the gateway; a face whose own validation checks it says otherwise."""
 
     def __init__(
         self,

@@ -76,6 +76,11 @@ class ZenmuxHandle:
         return self.server.base_url
 
     @property
+    def anthropic_url(self) -> str:
+        """The Anthropic face's base URL (`…/api/anthropic`), as `ANTHROPIC_BASE_URL` takes it."""
+        return self.server.anthropic_url
+
+    @property
     def session(self) -> str:
         """The emulator session of this test's key (sequence positions, hits and journal are kept per session)."""
         return session_name({}, self.api_key)

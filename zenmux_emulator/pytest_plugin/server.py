@@ -41,7 +41,8 @@ class ServerState:
 
 
 class EmulatorServer:
-    """`with EmulatorServer(settings) as server:` starts it; `server.base_url` ends in `/api/v1`."""
+    """`with EmulatorServer(settings) as server:` starts it; `server.base_url` ends in `/api/v1`,
+    `server.anthropic_url` in `/api/anthropic`."""
 
     def __init__(self, settings: Settings | None = None, *, start_timeout: float = 30.0) -> None:
         self.settings = (settings or Settings()).model_copy(update={"host": "127.0.0.1"})
@@ -63,6 +64,11 @@ class EmulatorServer:
     @property
     def base_url(self) -> str:
         return f"{self.origin}/api/v1"
+
+    @property
+    def anthropic_url(self) -> str:
+        """The Anthropic face's base URL: the anthropic SDK and Claude Code add `/v1/messages`."""
+        return f"{self.origin}/api/anthropic"
 
     def start(self) -> Self:
         self._thread.start()

@@ -128,3 +128,18 @@ def test_api_narrows_a_rule_to_a_face_and_says_which_it_wanted():
     assert [p.test(facts("hi")) for p in scenarios.rules[0].predicates] == [True, True]
     [api] = [p for p in scenarios.rules[0].predicates if p.key == "api"]
     assert (api.expected, api.actual(facts("hi"))) == ("chat", "chat")
+
+
+def test_each_text_condition_tests_its_own_text():
+    """A rule with last_user, system and any_message checks each against its own condition (the
+    predicates once shared one closure variable, so last_user was tested with the system's text match)."""
+    [rule] = scenario_rules("""
+    rules:
+      - name: three-texts
+        match: {last_user: hello, system: {contains: terse}, any_message: {contains: hel}}
+        reply: {content: x}
+    """)
+    ok = ChatRequest.of({"model": "openai/gpt-5", "messages": [{"role": "system", "content": "be terse"},
+                                                               {"role": "user", "content": "hello"}]})
+    assert misses(rule.predicates, ok) == ()
+    assert [m.key for m in misses(rule.predicates, facts("hello"))] == ["system"]

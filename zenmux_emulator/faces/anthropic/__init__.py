@@ -1,0 +1,1 @@
+"""ZenMux's Anthropic face: `/api/anthropic/v1/messages`, `count_tokens` and the models routes."""

@@ -1,0 +1,185 @@
+"""A draft as Anthropic's Messages API sends it: one `message` JSON body, or named SSE events.
+
+Blocks, in order: thinking (signed by the emulator's anthropic-family signer), text (the
+content, then a refusal's text), one tool_use per tool call. The stream is
+message_start, then per block content_block_start (a ping after the first), its deltas
+(text_delta, thinking_delta then signature_delta, input_json_delta) and content_block_stop,
+then message_delta (stop_reason, usage) and message_stop.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+
+from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.anthropic.request import FAMILY, AnthropicRequest
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.ids import digest, seed_int
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
+from zenmux_emulator.write.plan import ReplyPlan
+
+STOP_REASONS = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use", "function_call": "tool_use",
+                "content_filter": "refusal"}
+ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 402: "billing_error",
+               403: "permission_error", 404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
+               500: "api_error", 504: "timeout_error", 529: "overloaded_error"}
+MALFORMED_EVENT = (b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, '
+                   b'"delta": {"type": "text_delta", "text": "unterminated\n\n')
+PING = b'event: ping\ndata: {"type":"ping"}\n\n'
+
+
+def message_id(generation: str) -> str:
+    return "msg_01" + digest("message", generation, size=11)
+
+
+def tool_use_id(call_id: str) -> str:
+    """Chat-style `call_…` ids become `toolu_…`; scripted ids and `toolu_…` stay as they are."""
+    return "toolu_" + call_id[5:] if call_id.startswith("call_") else call_id
+
+
+def tool_input(call: dict[str, Any]) -> dict[str, Any]:
+    """A tool call's arguments as the object `input` must be (a custom tool's text as `{"input": …}`)."""
+    if call["type"] == "custom":
+        return {"input": call["custom"]["input"]}
+    try:
+        value = orjson.loads(call["function"]["arguments"] or "{}")
+    except orjson.JSONDecodeError:
+        return {"arguments": call["function"]["arguments"]}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> list[dict[str, Any]]:
+    """The reply's blocks, complete."""
+    blocks: list[dict[str, Any]] = []
+    thinking = draft.reasoning
+    if thinking is None and request.reasoning.exclude and draft.usage["completion_tokens_details"]["reasoning_tokens"]:
+        thinking = ""  # display: omitted — the block is there, its text is not
+    if thinking is not None:
+        blocks.append({"type": "thinking", "thinking": thinking, "signature": signer.sign(FAMILY, 0, thinking)})
+    for text in (draft.content, draft.refusal):
+        if text:
+            blocks.append({"type": "text", "text": text})
+    for call in draft.tool_calls:
+        name = call[call["type"]]["name"]
+        blocks.append({"type": "tool_use", "id": tool_use_id(call["id"]), "name": name, "input": tool_input(call)})
+    return blocks
+
+
+def stop_reason(draft: Draft) -> str:
+    if draft.refusal is not None and draft.finish_reason != "length":
+        return "refusal"
+    if draft.finish_reason == "stop" and draft.stop_sequence is not None:
+        return "stop_sequence"
+    return STOP_REASONS.get(draft.finish_reason, "end_turn")
+
+
+def usage(draft: Draft) -> dict[str, Any]:
+    """Anthropic's usage from the draft's: input_tokens leaves out what was read from the cache."""
+    cached = int(draft.usage.get("prompt_tokens_details", {}).get("cached_tokens", 0))
+    tier = draft.service_tier if draft.service_tier in ("priority", "batch") else "standard"
+    return {"input_tokens": max(int(draft.usage["prompt_tokens"]) - cached, 0), "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": cached, "output_tokens": int(draft.usage["completion_tokens"]),
+            "service_tier": tier}
+
+
+def message_body(draft: Draft, request: AnthropicRequest, generation: str, signer: Signer) -> dict[str, Any]:
+    reason = stop_reason(draft)
+    return {"id": message_id(generation), "type": "message", "role": "assistant", "model": draft.model,
+            "content": content_blocks(draft, request, signer), "stop_reason": reason,
+            "stop_sequence": draft.stop_sequence if reason == "stop_sequence" else None, "usage": usage(draft)}
+
+
+def _event(name: str, data: dict[str, Any]) -> bytes:
+    return b"event: " + name.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n"
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    parts = tokens.pieces(text)
+    return ["".join(parts[i : i + size]) for i in range(0, len(parts), size)]
+
+
+def _block_events(index: int, block: dict[str, Any], timing: StreamTiming | None) -> list[bytes]:
+    """content_block_start, the deltas, content_block_stop of one block."""
+    chunk_tokens = timing.chunk_tokens if timing else 1
+    kind = block["type"]
+    if kind == "thinking":
+        opening: dict[str, Any] = {"type": "thinking", "thinking": "", "signature": ""}
+        deltas = [{"type": "thinking_delta", "thinking": p} for p in _pieces(block["thinking"], chunk_tokens)]
+        deltas.append({"type": "signature_delta", "signature": block["signature"]})
+    elif kind == "text":
+        opening = {"type": "text", "text": ""}
+        deltas = [{"type": "text_delta", "text": p} for p in _pieces(block["text"], chunk_tokens)]
+    else:
+        opening = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+        text = orjson.dumps(block["input"]).decode()
+        size = timing.argument_chars if timing else 16
+        deltas = [{"type": "input_json_delta", "partial_json": text[i : i + size]} for i in range(0, len(text), size)]
+    events = [_event("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})]
+    events += [_event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+               for d in deltas]
+    events.append(_event("content_block_stop", {"type": "content_block_stop", "index": index}))
+    return events
+
+
+def stream_events(message: dict[str, Any], timing: StreamTiming | None) -> list[bytes]:
+    """Every event of the stream, in order."""
+    start_usage = {**message["usage"], "output_tokens": 1}
+    head = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "usage": start_usage}
+    events = [_event("message_start", {"type": "message_start", "message": head})]
+    for index, block in enumerate(message["content"]):
+        events += _block_events(index, block, timing)
+        if index == 0:
+            events.insert(2, PING)
+    if not message["content"]:
+        events.append(PING)
+    final = {k: v for k, v in message["usage"].items() if k != "service_tier"}
+    events.append(_event("message_delta", {"type": "message_delta", "delta": {
+        "stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}, "usage": final}))
+    events.append(_event("message_stop", {"type": "message_stop"}))
+    return events
+
+
+def error_event(fault: StreamFault) -> bytes:
+    """The in-stream failure: `event: error` with Anthropic's error object, typed by the fault's code."""
+    code = int(fault.code) if fault.code.isdigit() else 500
+    kind = ERROR_TYPES.get(code, "api_error" if code >= 500 else "invalid_request_error")
+    return _event("error", {"type": "error", "error": {"type": kind, "message": fault.message}})
+
+
+def _waits(timing: StreamTiming | None, count: int, seed: int) -> list[float]:
+    """Seconds before each paced event: the first token's wait, then the chunk gap plus seeded
+    jitter (the chat face's pacing, over this face's events)."""
+    if timing is None or count == 0:
+        return []
+    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
+    jitter = random.Random(seed)
+    waits = [timing.first_token_ms / 1000]
+    waits += [gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0) for _ in range(count - 1)]
+    return waits if any(waits) else []
+
+
+def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers: dict[str, str], seed: int,
+               signer: Signer) -> ReplyPlan:
+    """The finished reply; `headers` are added to the draft's scripted ones."""
+    all_headers = {**draft.headers, **headers}
+    message = message_body(draft, request, generation, signer)
+    if not request.stream:
+        return ReplyPlan(headers=all_headers, body=orjson.dumps(message))
+    timing = draft.timing
+    events = stream_events(message, timing)
+    plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
+                     waits=_waits(timing, len(events) - 2, seed_int(seed, "pace", generation)))
+    fault = timing.fault if timing else None
+    if fault is not None:
+        plan.stream_fault = fault
+        at = fault.after_chunks if fault.after_chunks is not None else round(len(events) * (fault.after_fraction or 0))
+        plan.fault_at = min(at, len(events))
+        if fault.kind == "error":
+            plan.fault_event = error_event(fault)
+        elif fault.kind == "malformed":
+            plan.fault_event = MALFORMED_EVENT
+    return plan

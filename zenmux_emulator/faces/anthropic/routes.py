@@ -1,0 +1,19 @@
+"""The Anthropic face's routes: messages through the shared path, count_tokens, and the catalogue."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from zenmux_emulator.faces.anthropic.count import CountTokens
+from zenmux_emulator.faces.anthropic.face import PREFIX, ROUTE, AnthropicFace
+from zenmux_emulator.faces.anthropic.models import get_model, list_models
+from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+
+
+def routes(core: Core) -> list[web.RouteDef]:
+    return [
+        web.post(ROUTE, Endpoint(AnthropicFace(core.kit.signer), core).handle),
+        web.post(f"{ROUTE}/count_tokens", CountTokens(core).handle),
+        web.get(f"{PREFIX}/models", list_models),
+        web.get(PREFIX + "/models/{model_id:.+}", get_model),
+    ]
