@@ -36,7 +36,7 @@ run: $(VENV)/.installed
 
 ## test: install with the test extras (and Claude Code from npm), then run the whole suite against real servers
 test: $(VENV)/.installed-test $(CLAUDE)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
 lint: $(VENV)/.installed-lint
