@@ -22,10 +22,6 @@ from zenmux_emulator.neutral.request import NeutralRequest
 UPSTREAM_REJECTED = "provider_unprocessable_entity_error"
 
 
-def _reject(message: str) -> RequestRejected:
-    return RequestRejected(422, UPSTREAM_REJECTED, message)
-
-
 def _open_tool_turn(messages: Sequence[Mapping[str, Any]]) -> int | None:
     """The index of the assistant message whose tool calls the request is answering, if any."""
     i = len(messages) - 1
@@ -92,10 +88,12 @@ def reasoning_findings(messages: Sequence[Mapping[str, Any]], shape: str, signer
 
 
 def check_reasoning(request: NeutralRequest, shape: str, signer: Signer, mode: str) -> list[str]:
-    """Verify passed-back reasoning; raise 422 in strict mode, else return the findings as warnings."""
+    """Verify passed-back reasoning; in strict mode raise the request's `passback_rejection` (422 by
+    default), else return the findings as warnings."""
     if mode == "off":
         return []
     findings = request.passback_findings(shape, signer)
     if findings and mode == "strict":
-        raise _reject(findings[0])
+        status, kind = request.passback_rejection
+        raise RequestRejected(status, kind, findings[0])
     return [f"reasoning check: {f}" for f in findings]

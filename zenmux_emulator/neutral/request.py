@@ -79,6 +79,9 @@ class NeutralRequest:
     Subclasses set `face` and fill in the facts marked "the face's" below from their conversation."""
 
     face: ClassVar[str] = ""
+    passback_rejection: ClassVar[tuple[int, str]] = (422, "provider_unprocessable_entity_error")
+    """The status and type a failed check of passed-back reasoning answers with: by default the
+    upstream's refusal as ZenMux passes it on; a face whose upstream says 400 sets its own."""
 
     def __init__(
         self,
@@ -166,6 +169,12 @@ class NeutralRequest:
     def seed_material(self) -> bytes:
         """The conversation as bytes: seeded values depend on it and on nothing else."""
         raise NotImplementedError
+
+    @cached
+    def output_schema(self) -> Mapping[str, Any] | None:
+        """The JSON Schema the reply's text must satisfy (structured output), None for free text:
+        an unscripted reply is then a JSON value made from it instead of prose."""
+        return None
 
     # facts the core derives ------------------------------------------------------------------
 
