@@ -106,7 +106,7 @@ def response_object(request: ResponsesRequest, response_id: str, created: int, m
     reasoning = parsed.reasoning
     sent = body.get("text")
     text: dict[str, Any] = sent if isinstance(sent, dict) else {}
-    return {
+    answer = {
         "id": response_id,
         "object": "response",
         "created_at": created,
@@ -131,10 +131,11 @@ def response_object(request: ResponsesRequest, response_id: str, created: int, m
         "tools": body.get("tools") or [],
         "top_p": parsed.top_p if parsed.top_p is not None else 1.0,
         "truncation": parsed.truncation or "disabled",
-        "usage": usage,
-        "user": None,
         "metadata": {},
     }
+    if usage is not None:  # absent, not null, while the response is in progress or when it failed
+        answer["usage"] = usage
+    return answer
 
 
 def failure(code: str, message: str) -> dict[str, str]:
