@@ -132,8 +132,6 @@ def test_parse_with_a_pydantic_model_gets_valid_unscripted_json(client):
 
 
 def test_json_object_gets_a_json_object(client):
-
-
     response = client.responses.create(model=MODEL, input="any json please", text={"format": {"type": "json_object"}})
     assert isinstance(json.loads(response.output_text), dict)
 

@@ -416,6 +416,7 @@ def _message(error: ErrorDetails, body: Any) -> str:
         number = "integer" if isinstance(value, int) else "decimal"
         below = kind == "greater_than_equal"
         bound = ctx.get("ge" if below else "le")
+        bound = int(bound) if isinstance(bound, float) and bound.is_integer() else bound
         return (f"Invalid '{path}': {number} {'below minimum' if below else 'above maximum'} value. "
                 f"Expected a value {'>=' if below else '<='} {bound}, but got {value} instead.")
     if kind == "string_pattern_mismatch":
