@@ -1,4 +1,4 @@
-"""Extract OpenAI's chat completion response schemas into `tests/support/openai_schemas.json`.
+"""Extract OpenAI's chat completion and Responses schemas into `tests/support/openai_schemas.json`.
 
     python tools/extract_openai_schemas.py [path/to/openai-openapi.yaml]
 
@@ -23,6 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SPEC = ROOT.parent / "shared" / "reference" / "openai-openapi.yaml"
 OUTPUT = ROOT / "tests" / "support" / "openai_schemas.json"
 WANTED = ("CreateChatCompletionResponse", "CreateChatCompletionStreamResponse")
+RESPONSES = ("Response", "ResponseStreamEvent", "ResponseItemList")
+"""Extracted together as one document, `Responses`, whose `$defs` hold them and all they reach:
+a test validates against `{"$ref": "#/$defs/<name>"}` with those `$defs` (they share most of them)."""
 COMPONENTS = "#/components/schemas/"
 
 # Keywords whose value is one schema, a list of schemas, or a map of name -> schema.
@@ -30,7 +33,7 @@ ONE = {"items", "additionalProperties", "not", "if", "then", "else", "contains",
        "unevaluatedItems", "unevaluatedProperties", "additionalItems"}
 MANY = {"allOf", "anyOf", "oneOf", "prefixItems"}
 NAMED = {"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"}
-DROPPED = {"discriminator", "example", "nullable", "xml", "externalDocs"}
+DROPPED = {"discriminator", "example", "nullable", "xml", "externalDocs", "$recursiveAnchor"}
 
 
 class _SpecLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -43,8 +46,9 @@ _SpecLoader.yaml_implicit_resolvers = {
 }
 
 
-def convert(schema: object, refs: set[str]) -> object:
-    """One OpenAPI schema object as JSON Schema 2020-12, noting the component names it refers to."""
+def convert(schema: object, refs: set[str], here: str = "") -> object:
+    """One OpenAPI schema object as JSON Schema 2020-12, noting the component names it refers to.
+    `$recursiveRef: "#"` (2019-09, with `$recursiveAnchor`) refers to `here`, the component being converted."""
     if not isinstance(schema, dict):
         return schema
     out: dict[str, object] = {}
@@ -57,12 +61,16 @@ def convert(schema: object, refs: set[str]) -> object:
                 raise ValueError(f"unexpected reference {value!r}")
             refs.add(name)
             out[key] = f"#/$defs/{name}"
+        elif key == "$recursiveRef":
+            if value != "#" or not here:
+                raise ValueError(f"unexpected recursive reference {value!r}")
+            out["$ref"] = f"#/$defs/{here}"
         elif key in ONE:
-            out[key] = convert(value, refs)
+            out[key] = convert(value, refs, here)
         elif key in MANY:
-            out[key] = [convert(item, refs) for item in value]
+            out[key] = [convert(item, refs, here) for item in value]
         elif key in NAMED:
-            out[key] = {name: convert(item, refs) for name, item in value.items()}
+            out[key] = {name: convert(item, refs, here) for name, item in value.items()}
         else:
             out[key] = value
     if schema.get("nullable") is True:
@@ -71,10 +79,8 @@ def convert(schema: object, refs: set[str]) -> object:
     return out
 
 
-def extract(components: dict[str, object], name: str) -> dict[str, object]:
-    """`components[name]` with every schema it reaches copied under `$defs`."""
-    refs: set[str] = set()
-    root = convert(components[name], refs)
+def reached(components: dict[str, object], refs: set[str]) -> dict[str, object]:
+    """The named components and every schema they reach, converted."""
     defs: dict[str, object] = {}
     pending = sorted(refs)
     while pending:
@@ -82,8 +88,16 @@ def extract(components: dict[str, object], name: str) -> dict[str, object]:
         if ref in defs:
             continue
         found: set[str] = set()
-        defs[ref] = convert(components[ref], found)
+        defs[ref] = convert(components[ref], found, ref)
         pending.extend(sorted(found - defs.keys()))
+    return defs
+
+
+def extract(components: dict[str, object], name: str) -> dict[str, object]:
+    """`components[name]` with every schema it reaches copied under `$defs`."""
+    refs: set[str] = set()
+    root = convert(components[name], refs, name)
+    defs = reached(components, refs)
     assert isinstance(root, dict)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": name, **root,
             "$defs": dict(sorted(defs.items()))}
@@ -99,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     spec = yaml.load(raw, Loader=_SpecLoader)
     components = spec["components"]["schemas"]
     result: dict[str, object] = {name: extract(components, name) for name in WANTED}
+    result["Responses"] = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Responses",
+                           "$defs": dict(sorted(reached(components, set(RESPONSES)).items()))}
     result["source"] = (
         f"components.schemas of openai-openapi.yaml (OpenAPI {spec['openapi']}, API version {spec['info']['version']}, "
         f"sha256 {hashlib.sha256(raw).hexdigest()}), extracted by tools/extract_openai_schemas.py"
@@ -106,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     result["license"] = "MIT, from openai/openai-openapi"
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {args.output} ({', '.join(WANTED)})", file=sys.stderr)
+    print(f"wrote {args.output} ({', '.join(WANTED + RESPONSES)})", file=sys.stderr)
     return 0
 
 

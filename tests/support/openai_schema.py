@@ -1,4 +1,4 @@
-"""Assertions that a response body or stream chunk matches OpenAI's published schemas.
+"""Assertions that a response body, stream chunk or Responses event matches OpenAI's published schemas.
 
 The schemas come from `openai_schemas.json` next to this file, extracted from OpenAI's OpenAPI spec by
 `tools/extract_openai_schemas.py` (re-run it to refresh them). They allow extra properties, so ZenMux's
@@ -49,3 +49,46 @@ def assert_chat_completion(body: dict) -> None:
 def assert_chat_chunk(chunk: dict) -> None:
     """Raise AssertionError listing every way `chunk` breaks OpenAI's CreateChatCompletionStreamResponse."""
     _check("CreateChatCompletionStreamResponse", chunk)
+
+
+@cache
+def _responses_validator(name: str) -> Draft202012Validator:
+    defs = json.loads(SCHEMAS.read_text(encoding="utf-8"))["Responses"]["$defs"]
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": f"#/$defs/{name}", "$defs": defs}
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+@cache
+def _event_schemas() -> dict[str, str]:
+    """Each streaming event's `type` → the name of its schema (the branches of ResponseStreamEvent)."""
+    defs = json.loads(SCHEMAS.read_text(encoding="utf-8"))["Responses"]["$defs"]
+    names = {}
+    for branch in defs["ResponseStreamEvent"]["anyOf"]:
+        name = branch["$ref"].removeprefix("#/$defs/")
+        names[defs[name]["properties"]["type"]["enum"][0]] = name
+    return names
+
+
+def _check_responses(name: str, instance: object) -> None:
+    errors = sorted(_responses_validator(name).iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        listed = "\n".join(f"  - {_describe(error)}" for error in errors)
+        raise AssertionError(f"not a valid {name} ({len(errors)} errors):\n{listed}")
+
+
+def assert_response(body: dict) -> None:
+    """Raise AssertionError listing every way `body` breaks OpenAI's Response."""
+    _check_responses("Response", body)
+
+
+def assert_response_event(event: dict) -> None:
+    """Check a streaming event against the schema of its own `type` (not merely any event's)."""
+    name = _event_schemas().get(event.get("type"))
+    assert name is not None, f"{event.get('type')!r} is not a Responses streaming event"
+    _check_responses(name, event)
+
+
+def assert_response_item_list(body: dict) -> None:
+    """Raise AssertionError listing every way `body` breaks OpenAI's ResponseItemList (input_items)."""
+    _check_responses("ResponseItemList", body)

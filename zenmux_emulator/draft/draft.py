@@ -14,6 +14,7 @@ import orjson
 
 from zenmux_emulator.draft import reasoning
 from zenmux_emulator.draft.compiled import CompiledReply
+from zenmux_emulator.draft.schema_values import SchemaValues
 from zenmux_emulator.draft.text import SeededFake, render
 from zenmux_emulator.draft.tool_calls import tool_calls
 from zenmux_emulator.draft.usage import usage_object
@@ -75,8 +76,12 @@ def request_seed(seed: int, facts: NeutralRequest, salt: str) -> int:
 
 
 def default_text(kit: Kit, facts: NeutralRequest) -> str:
-    """The answer when no rule matched: faker prose seeded by the request."""
+    """The answer when no rule matched: faker prose seeded by the request, or a JSON value made
+    from the request's output schema when it asks for structured output."""
     kit.faker.seed_instance(request_seed(kit.seed, facts, "default"))
+    schema = facts.output_schema
+    if schema is not None:
+        return orjson.dumps(SchemaValues(kit.faker, schema).value(schema)).decode()
     return kit.faker.paragraph(nb_sentences=3)
 
 

@@ -88,8 +88,8 @@ def reasoning_findings(messages: Sequence[Mapping[str, Any]], shape: str, signer
 
 
 def check_reasoning(request: NeutralRequest, shape: str, signer: Signer, mode: str) -> list[str]:
-    """Verify passed-back reasoning; raise the face's rejection (422 on chat) in strict mode, else
-    return the findings as warnings."""
+    """Verify passed-back reasoning; in strict mode raise the request's `passback_rejection` (422 by
+    default, the face's own where its upstream says otherwise), else return the findings as warnings."""
     if mode == "off":
         return []
     findings = request.passback_findings(shape, signer)

@@ -80,8 +80,8 @@ class NeutralRequest:
 
     face: ClassVar[str] = ""
     passback_rejection: ClassVar[tuple[int, str]] = (422, "provider_unprocessable_entity_error")
-    """Status and type of the answer to signed reasoning passed back altered: on chat the upstream's
-    error relayed by the gateway; a face whose own validation checks it says otherwise."""
+    """The status and type a failed check of passed-back reasoning answers with: by default the
+    upstream's refusal as ZenMux passes it on; a face whose upstream says 400 sets its own."""
 
     def __init__(
         self,
@@ -169,6 +169,12 @@ class NeutralRequest:
     def seed_material(self) -> bytes:
         """The conversation as bytes: seeded values depend on it and on nothing else."""
         raise NotImplementedError
+
+    @cached
+    def output_schema(self) -> Mapping[str, Any] | None:
+        """The JSON Schema the reply's text must satisfy (structured output), None for free text:
+        an unscripted reply is then a JSON value made from it instead of prose."""
+        return None
 
     # facts the core derives ------------------------------------------------------------------
 

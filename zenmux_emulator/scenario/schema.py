@@ -168,7 +168,7 @@ class ToolResultMatch(BaseModel):
 Globs = Annotated[list[str], Field(min_length=1)]
 
 
-APIS = Literal["chat", "anthropic"]
+APIS = Literal["chat", "anthropic", "responses"]
 """The faces a rule can be narrowed to with `match.api`."""
 
 
@@ -177,7 +177,7 @@ class Match(BaseModel):
 
     model_config = _STRICT
 
-    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, anthropic (default: all)")
+    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, anthropic, responses (default: all)")
     model: str | Globs | None = Field(None, description="glob(s) on the model id, e.g. 'openai/*'")
     last_user: TextMatch | None = Field(None, description="the text of the last user message")
     any_message: TextMatch | None = Field(None, description="the text of any message")

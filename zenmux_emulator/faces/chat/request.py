@@ -9,7 +9,7 @@ import orjson
 
 from zenmux_emulator.draft.passback import reasoning_findings
 from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
-from zenmux_emulator.faces.chat.validate.zenmux import ReasoningOptions
+from zenmux_emulator.faces.common.zenmux import ReasoningOptions
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (

@@ -7,7 +7,7 @@ import orjson
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from .common import NOT_VALID, WRONG_SHAPE
+from zenmux_emulator.faces.common.validation import NOT_VALID, WRONG_SHAPE
 
 _MAX_SHOWN = 60
 

@@ -12,7 +12,7 @@ from pydantic import (
     model_validator,
 )
 
-from .common import Model, by_shape, not_valid
+from zenmux_emulator.faces.common.validation import Model, by_shape, not_valid
 
 # --- content parts ---------------------------------------------------------------------------
 

@@ -2,9 +2,8 @@
 
 from typing import Any, TypeGuard
 
+from zenmux_emulator.faces.common.zenmux import ROUTING_TYPES
 from zenmux_emulator.foundation.errors import invalid_params
-
-from .zenmux import ROUTING_TYPES
 
 # Fields ZenMux lists as unsupported: accepted, ignored, reported as a warning (with a hint if any).
 UNSUPPORTED: dict[str, str] = {

@@ -5,15 +5,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Tag, ValidationError
 
-from zenmux_emulator.foundation.errors import invalid_params
-
-from .common import Model, at_least, between, by_shape, not_valid
-from .conversation import check_tool_flow
-from .explain import explain
-from .messages import Message
-from .precheck import ignored_field_warnings, precheck
-from .tools import ResponseFormat, Tool, ToolChoice
-from .zenmux import (
+from zenmux_emulator.faces.common.validation import Model, at_least, between, by_shape, not_valid
+from zenmux_emulator.faces.common.zenmux import (
     Effort,
     ModelRoutingConfig,
     ProviderOptions,
@@ -21,6 +14,13 @@ from .zenmux import (
     UsageOptions,
     WebSearchOptions,
 )
+from zenmux_emulator.foundation.errors import invalid_params
+
+from .conversation import check_tool_flow
+from .explain import explain
+from .messages import Message
+from .precheck import ignored_field_warnings, precheck
+from .tools import ResponseFormat, Tool, ToolChoice
 
 MAX_STOP_SEQUENCES = 4
 MAX_METADATA_PAIRS = 16

@@ -4,7 +4,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Tag, model_validator
 
-from .common import Model, by_shape
+from zenmux_emulator.faces.common.validation import Model, by_shape
 
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]

@@ -2,7 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
-from .common import Model, at_least
+from zenmux_emulator.faces.common.validation import Model, at_least
 
 ROUTING_TYPES = frozenset({"priority", "round_robin", "least_latency", "order"})
 Effort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]

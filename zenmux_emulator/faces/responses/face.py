@@ -1,0 +1,88 @@
+"""The Responses face: `POST /api/v1/responses` in OpenAI's wire format, with ZenMux's envelope
+and extensions. One face object per app: it holds that app's stored responses."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.responses.conversation import listed
+from zenmux_emulator.faces.responses.output import failure, output_items, response_object, status_of, usage_of
+from zenmux_emulator.faces.responses.render import json_plan, stream_plan
+from zenmux_emulator.faces.responses.request import ResponsesRequest
+from zenmux_emulator.faces.responses.store import ResponseStore, StoredResponse
+from zenmux_emulator.faces.responses.validate import validate
+from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.errors import invalid_params
+from zenmux_emulator.gateway.auth import authenticate
+from zenmux_emulator.pipeline.endpoint import Core
+from zenmux_emulator.state.sessions import session_name
+from zenmux_emulator.write.plan import ReplyPlan
+
+ROUTE = "/api/v1/responses"
+
+
+def response_id(generation: str) -> str:
+    """`resp_` and the generation id: the body's `id`, deterministic like every other id."""
+    return "resp_" + generation
+
+
+class ResponsesFace:
+    """Parse, render and error envelope of the Responses API, over one app's stored responses."""
+
+    name = "responses"
+
+    def __init__(self, core: Core, store: ResponseStore | None = None) -> None:
+        self.core = core
+        self.store = store if store is not None else ResponseStore()
+
+    def session(self, headers: Mapping[str, str]) -> str:
+        """The caller's session (the key is checked first, as the shared path does)."""
+        return session_name(headers, authenticate(headers, self.core.accepted_keys()))
+
+    def parse(self, body: object, headers: Mapping[str, str]) -> ResponsesRequest:
+        validated = validate(body)
+        checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
+        earlier: list[Mapping[str, Any]] = []
+        previous = validated.body.previous_response_id
+        if previous is not None:
+            stored = self.store.get(self.session(headers), previous)
+            if stored is None:
+                raise invalid_params(f"Previous response with id '{previous}' not found.")
+            earlier = stored.conversation
+        return ResponsesRequest(checked, headers, validated.body, validated.warnings, earlier)
+
+    def render(self, draft: Draft, request: ResponsesRequest, generation: str, created: int, headers: dict[str, str],
+               seed: int) -> ReplyPlan:
+        rid = response_id(generation)
+        output = output_items(draft, request, rid, self.core.kit.signer, seed)
+        status, incomplete = status_of(draft)
+        usage = usage_of(draft)
+
+        def response(state: str, items: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+            return response_object(request, rid, created, draft.model, status=state, output=items,
+                                   service_tier=draft.service_tier, **extra)
+
+        final = response(status, output, usage=usage, incomplete=incomplete)
+        all_headers = {**draft.headers, **headers}
+        if not request.stream:
+            self.keep(request, final)
+            return json_plan(final, all_headers)
+        fault = draft.timing.fault if draft.timing else None
+        failed = None
+        if fault is not None and fault.kind == "error":
+            failed = response("failed", [], usage=None, error=failure(fault.code, fault.message))
+        self.keep(request, failed or final)
+        return stream_plan(response("in_progress", [], usage=None), final, failed, draft.timing, all_headers, seed)
+
+    def keep(self, request: ResponsesRequest, body: dict[str, Any]) -> None:
+        """Store the response (unless `store: false`) for GET, input_items and continuations."""
+        if not request.store:
+            return
+        conversation = [*request.items, *body["output"]]
+        self.store.put(self.session(request.headers), body["id"],
+                       StoredResponse(body, listed(request.input_items, body["id"]), conversation))
+
+    def error_body(self, status: int, type: str, message: str) -> bytes:
+        return error_body(status, type, message)

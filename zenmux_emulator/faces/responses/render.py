@@ -1,0 +1,150 @@
+"""A Responses reply as a ReplyPlan: the `response` JSON, or typed SSE events.
+
+Each event is `event: <type>` and `data: <json>` with that `type` and a `sequence_number` from 0.
+The stream opens with `response.created` and `response.in_progress`; every output item follows
+as `response.output_item.added`, its parts and deltas, and `response.output_item.done` (which
+Codex builds its output from); `response.completed` (or `response.incomplete`) ends it with the
+whole `output` (which the Agents SDK reads). Deltas are paced as the rule's `stream:` says; a
+scripted `error` fault sends an `error` event and `response.failed` in place of the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
+from zenmux_emulator.write.plan import ReplyPlan
+
+MALFORMED_EVENT = (b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", '
+                   b'"delta": "unterminated\n\n')
+
+
+class Events:
+    """The events of one stream, numbered as they are added; `paced` marks the delta events."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.paced: list[bool] = []
+
+    def add(self, kind: str, paced: bool = False, **fields: Any) -> None:
+        self.frames.append(frame(kind, len(self.frames), fields))
+        self.paced.append(paced)
+
+
+def frame(kind: str, sequence: int, fields: dict[str, Any]) -> bytes:
+    data = orjson.dumps({"type": kind, "sequence_number": sequence, **fields})
+    return b"event: " + kind.encode() + b"\ndata: " + data + b"\n\n"
+
+
+def _pieces(text: str, chunk_tokens: int) -> list[str]:
+    parts = tokens.pieces(text)
+    return ["".join(parts[i : i + chunk_tokens]) for i in range(0, len(parts), chunk_tokens)] or [""]
+
+
+def _reasoning(events: Events, item: dict[str, Any], index: int, chunk_tokens: int) -> None:
+    where = {"item_id": item["id"], "output_index": index}
+    events.add("response.output_item.added", output_index=index, item={**item, "summary": []})
+    for n, part in enumerate(item["summary"]):
+        events.add("response.reasoning_summary_part.added", **where, summary_index=n,
+                   part={"type": "summary_text", "text": ""})
+        for piece in _pieces(part["text"], chunk_tokens):
+            events.add("response.reasoning_summary_text.delta", True, **where, summary_index=n, delta=piece)
+        events.add("response.reasoning_summary_text.done", **where, summary_index=n, text=part["text"])
+        events.add("response.reasoning_summary_part.done", **where, summary_index=n, part=part)
+
+
+def _message(events: Events, item: dict[str, Any], index: int, chunk_tokens: int) -> None:
+    events.add("response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []})
+    for n, part in enumerate(item["content"]):
+        where = {"item_id": item["id"], "output_index": index, "content_index": n}
+        if part["type"] == "output_text":
+            events.add("response.content_part.added", **where,
+                       part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
+            for piece in _pieces(part["text"], chunk_tokens):
+                events.add("response.output_text.delta", True, **where, delta=piece, logprobs=[])
+            events.add("response.output_text.done", **where, text=part["text"], logprobs=[])
+        else:
+            events.add("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
+            for piece in _pieces(part["refusal"], chunk_tokens):
+                events.add("response.refusal.delta", True, **where, delta=piece)
+            events.add("response.refusal.done", **where, refusal=part["refusal"])
+        events.add("response.content_part.done", **where, part=part)
+
+
+def _call(events: Events, item: dict[str, Any], index: int, argument_chars: int) -> None:
+    custom = item["type"] == "custom_tool_call"
+    field = "input" if custom else "arguments"
+    kind = "response.custom_tool_call_input" if custom else "response.function_call_arguments"
+    events.add("response.output_item.added", output_index=index, item={**item, "status": "in_progress", field: ""})
+    text = item[field]
+    where = {"item_id": item["id"], "output_index": index}
+    for i in range(0, len(text), argument_chars):
+        events.add(f"{kind}.delta", True, **where, delta=text[i : i + argument_chars])
+    done = {"name": item["name"]} if not custom else {}
+    events.add(f"{kind}.done", **where, **done, **{field: text})
+
+
+def stream_events(opening: dict[str, Any], final: dict[str, Any], timing: StreamTiming | None) -> Events:
+    """Every event of the stream; `opening` is the response in progress, `final` the finished one."""
+    chunk_tokens = timing.chunk_tokens if timing else 1
+    argument_chars = timing.argument_chars if timing else 16
+    events = Events()
+    events.add("response.created", response=opening)
+    events.add("response.in_progress", response=opening)
+    for index, item in enumerate(final["output"]):
+        if item["type"] == "reasoning":
+            _reasoning(events, item, index, chunk_tokens)
+        elif item["type"] == "message":
+            _message(events, item, index, chunk_tokens)
+        else:
+            _call(events, item, index, argument_chars)
+        events.add("response.output_item.done", output_index=index, item=item)
+    events.add("response.incomplete" if final["status"] == "incomplete" else "response.completed", response=final)
+    return events
+
+
+def waits(timing: StreamTiming | None, paced: list[bool], seed: int) -> list[float]:
+    """Seconds before each event: the first delta waits the first token's time, later deltas the
+    chunk gap plus seeded jitter; the other events follow at once."""
+    if timing is None or not any(paced):
+        return []
+    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
+    jitter = random.Random(seed)
+    result, first = [], True
+    for is_delta in paced:
+        if not is_delta:
+            result.append(0.0)
+            continue
+        result.append(timing.first_token_ms / 1000 if first else
+                      gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0))
+        first = False
+    return result if any(result) else []
+
+
+def stream_plan(opening: dict[str, Any], final: dict[str, Any], failed: dict[str, Any] | None,
+                timing: StreamTiming | None, headers: dict[str, str], seed: int) -> ReplyPlan:
+    """The streamed reply; `failed` is the `response.failed` response a scripted error fault sends."""
+    events = stream_events(opening, final, timing)
+    plan = ReplyPlan(headers=headers, events=events.frames, content_type="text/event-stream",
+                     waits=waits(timing, events.paced, seed_int(seed, "pace", final["id"])))
+    fault: StreamFault | None = timing.fault if timing else None
+    if fault is not None:
+        count = len(events.frames)
+        at = fault.after_chunks if fault.after_chunks is not None else round(count * (fault.after_fraction or 0))
+        plan.stream_fault, plan.fault_at = fault, min(at, count)
+        if fault.kind == "error" and failed is not None:
+            plan.fault_event = (frame("error", plan.fault_at, {"code": fault.code, "message": fault.message,
+                                                               "param": None})
+                                + frame("response.failed", plan.fault_at + 1, {"response": failed}))
+        elif fault.kind == "malformed":
+            plan.fault_event = MALFORMED_EVENT
+    return plan
+
+
+def json_plan(response: dict[str, Any], headers: dict[str, str]) -> ReplyPlan:
+    return ReplyPlan(headers=headers, body=orjson.dumps(response))

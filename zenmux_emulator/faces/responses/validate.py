@@ -1,0 +1,495 @@
+"""A `POST /api/v1/responses` body checked against OpenAI's Responses request (pydantic), with
+OpenAI's wording for what is wrong (`Missing required parameter: 'input[1].call_id'.`) in
+ZenMux's 400 `invalid_params` envelope.
+
+Fields ZenMux lists as unsupported on this API (`service_tier`, `user`, `background`, `metadata`)
+and fields the emulator does not read are accepted and named in the warnings, as on the chat face;
+so are hosted tools ZenMux does not support (code interpreter, image generation, file search) and
+tool or item types the emulator does not act on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
+from pydantic_core import ErrorDetails
+
+from zenmux_emulator.faces.common.zenmux import ROUTING_TYPES, ModelRoutingConfig, ProviderOptions
+from zenmux_emulator.foundation.errors import invalid_params
+
+UNSUPPORTED = ("service_tier", "user", "background", "metadata")
+"""Listed by ZenMux as unsupported on the Responses API: accepted, ignored, warned about."""
+UNSUPPORTED_TOOLS = ("code_interpreter", "image_generation", "file_search")
+"""Hosted tools ZenMux does not support: accepted, not offered to the rules, warned about."""
+ACTED_ON_TOOLS = ("function", "custom", "namespace")
+MIN_OUTPUT_TOKENS = 16
+WRONG_SHAPE = "wrong_shape"
+
+
+class Model(BaseModel):
+    """Strict JSON types, unknown keys ignored (OpenAI adds fields often), immutable."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, protected_namespaces=())
+
+
+def _shape(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict | BaseModel):
+        return "object"
+    return None
+
+
+def by_shape(expected: str) -> Discriminator:
+    """A union chosen by JSON type (`string`, `array`, `object`); `expected` says what may be sent."""
+    return Discriminator(_shape, custom_error_type=WRONG_SHAPE, custom_error_message=expected)
+
+
+def _typed(default: str) -> Discriminator:
+    """A union chosen by the `type` key, `default` when it is absent (items without `type` are messages)."""
+
+    def tag(value: Any) -> str | None:
+        if isinstance(value, dict):
+            kind = value.get("type", default)
+            return kind if isinstance(kind, str) else None
+        if isinstance(value, BaseModel):
+            return str(getattr(value, "type", default))
+        return None
+
+    return Discriminator(tag)
+
+
+# --- content parts and input items ----------------------------------------------------------------
+
+
+class InputText(Model):
+    type: Literal["input_text"]
+    text: str
+
+
+class InputImage(Model):
+    type: Literal["input_image"]
+    image_url: str | None = None
+    file_id: str | None = None
+    detail: Literal["low", "high", "auto", "original"] | None = None
+
+
+class InputFile(Model):
+    type: Literal["input_file"]
+    file_id: str | None = None
+    file_data: str | None = None
+    file_url: str | None = None
+    filename: str | None = None
+
+
+class InputAudio(Model):
+    type: Literal["input_audio"]
+    input_audio: dict[str, Any]
+
+
+class OutputText(Model):
+    type: Literal["output_text"]
+    text: str
+    annotations: list[dict[str, Any]] | None = None
+
+
+class Refusal(Model):
+    type: Literal["refusal"]
+    refusal: str
+
+
+ContentPart = Annotated[
+    Annotated[InputText, Tag("input_text")] | Annotated[InputImage, Tag("input_image")]
+    | Annotated[InputFile, Tag("input_file")] | Annotated[InputAudio, Tag("input_audio")]
+    | Annotated[OutputText, Tag("output_text")] | Annotated[Refusal, Tag("refusal")],
+    _typed(""),
+]
+Content = Annotated[
+    Annotated[str, Tag("string")] | Annotated[list[ContentPart], Tag("array")],
+    by_shape("a string or an array of content parts"),
+]
+ToolOutput = Annotated[
+    Annotated[str, Tag("string")] | Annotated[list[ContentPart], Tag("array")],
+    by_shape("a string or an array of content parts"),
+]
+
+
+class MessageItem(Model):
+    """A message; `type` may be left out (the Agents SDK does)."""
+
+    type: Literal["message"] = "message"
+    role: Literal["user", "assistant", "system", "developer"]
+    content: Content
+    id: str | None = None
+    status: Literal["in_progress", "completed", "incomplete"] | None = None
+
+
+class FunctionCallItem(Model):
+    type: Literal["function_call"]
+    call_id: str
+    name: str
+    arguments: str
+    id: str | None = None
+    namespace: str | None = None
+    status: Literal["in_progress", "completed", "incomplete"] | None = None
+
+
+class FunctionCallOutputItem(Model):
+    type: Literal["function_call_output"]
+    call_id: str
+    output: ToolOutput
+    id: str | None = None
+    status: Literal["in_progress", "completed", "incomplete"] | None = None
+
+
+class SummaryText(Model):
+    type: Literal["summary_text"]
+    text: str
+
+
+class ReasoningItem(Model):
+    type: Literal["reasoning"]
+    id: str | None = None
+    summary: list[SummaryText] = Field(default_factory=list)
+    encrypted_content: str | None = None
+    content: list[dict[str, Any]] | None = None
+    status: Literal["in_progress", "completed", "incomplete"] | None = None
+
+
+class CustomToolCallItem(Model):
+    type: Literal["custom_tool_call"]
+    call_id: str
+    name: str
+    input: str
+    id: str | None = None
+    namespace: str | None = None
+
+
+class CustomToolCallOutputItem(Model):
+    type: Literal["custom_tool_call_output"]
+    call_id: str
+    output: ToolOutput
+    id: str | None = None
+
+
+class OtherItem(Model):
+    """Items the emulator keeps in the conversation but does not read (item references, web
+    search calls)."""
+
+    type: Literal["item_reference", "web_search_call"]
+    id: str | None = None
+
+
+InputItem = Annotated[
+    Annotated[MessageItem, Tag("message")] | Annotated[FunctionCallItem, Tag("function_call")]
+    | Annotated[FunctionCallOutputItem, Tag("function_call_output")] | Annotated[ReasoningItem, Tag("reasoning")]
+    | Annotated[CustomToolCallItem, Tag("custom_tool_call")]
+    | Annotated[CustomToolCallOutputItem, Tag("custom_tool_call_output")]
+    | Annotated[OtherItem, Tag("item_reference")] | Annotated[OtherItem, Tag("web_search_call")],
+    _typed("message"),
+]
+Input = Annotated[
+    Annotated[str, Tag("string")] | Annotated[list[InputItem], Tag("array")],
+    by_shape("a string or an array of input items"),
+]
+
+# --- tools ------------------------------------------------------------------------------------------
+
+Name = Annotated[str, Field(pattern=r"^[a-zA-Z0-9_-]{1,128}$")]
+
+
+class FunctionTool(Model):
+    type: Literal["function"]
+    name: Name
+    description: str | None = None
+    parameters: dict[str, Any] | None = None
+    strict: bool | None = None
+
+
+class CustomTool(Model):
+    type: Literal["custom"]
+    name: Name
+    description: str | None = None
+    format: dict[str, Any] | None = None
+
+
+class NamespaceTool(Model):
+    """Codex's `{"type": "namespace", "name", "tools": [...]}`: a group of function and custom tools."""
+
+    type: Literal["namespace"]
+    name: str
+    description: str | None = None
+    tools: list[Annotated[Annotated[FunctionTool, Tag("function")] | Annotated[CustomTool, Tag("custom")],
+                          _typed("")]]
+
+
+class HostedTool(Model):
+    """Web search and the other hosted tools: accepted, their options not read."""
+
+    type: str
+
+
+def _tool_tag(value: Any) -> str | None:
+    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    if not isinstance(kind, str):
+        return None
+    return kind if kind in ACTED_ON_TOOLS else "hosted"
+
+
+Tool = Annotated[
+    Annotated[FunctionTool, Tag("function")] | Annotated[CustomTool, Tag("custom")]
+    | Annotated[NamespaceTool, Tag("namespace")] | Annotated[HostedTool, Tag("hosted")],
+    Discriminator(_tool_tag),
+]
+
+
+class NamedChoice(Model):
+    type: Literal["function", "custom"]
+    name: str
+
+
+class AllowedToolsChoice(Model):
+    type: Literal["allowed_tools"]
+    mode: Literal["auto", "required"]
+    tools: list[dict[str, Any]]
+
+
+class HostedChoice(Model):
+    type: str
+
+
+def _choice_tag(value: Any) -> str | None:
+    kind = value.get("type") if isinstance(value, dict) else None
+    if not isinstance(kind, str):
+        return None
+    return kind if kind in ("function", "custom", "allowed_tools") else "hosted"
+
+
+ToolChoiceObject = Annotated[
+    Annotated[NamedChoice, Tag("function")] | Annotated[NamedChoice, Tag("custom")]
+    | Annotated[AllowedToolsChoice, Tag("allowed_tools")] | Annotated[HostedChoice, Tag("hosted")],
+    Discriminator(_choice_tag),
+]
+ToolChoice = Annotated[
+    Annotated[Literal["none", "auto", "required"], Tag("string")] | Annotated[ToolChoiceObject, Tag("object")],
+    by_shape("'none', 'auto', 'required' or an object"),
+]
+
+# --- options ----------------------------------------------------------------------------------------
+
+
+class ReasoningParam(Model):
+    effort: Literal["none", "minimal", "low", "medium", "high", "xhigh"] | None = None
+    summary: Literal["auto", "concise", "detailed"] | None = None
+    generate_summary: Literal["auto", "concise", "detailed"] | None = None
+
+
+class FormatText(Model):
+    type: Literal["text"]
+
+
+class FormatJsonObject(Model):
+    type: Literal["json_object"]
+
+
+class FormatJsonSchema(Model):
+    type: Literal["json_schema"]
+    name: Annotated[str, Field(pattern=r"^[a-zA-Z0-9_-]{1,64}$")]
+    schema_: dict[str, Any] = Field(alias="schema")
+    description: str | None = None
+    strict: bool | None = None
+
+
+Format = Annotated[FormatText | FormatJsonObject | FormatJsonSchema, Field(discriminator="type")]
+
+
+class TextParam(Model):
+    format: Format | None = None
+    verbosity: Literal["low", "medium", "high"] | None = None
+
+
+class StreamOptions(Model):
+    include_usage: bool | None = None
+    include_obfuscation: bool | None = None
+
+
+Include = Literal[
+    "file_search_call.results", "web_search_call.results", "web_search_call.action.sources",
+    "message.input_image.image_url", "computer_call_output.output.image_url", "code_interpreter_call.outputs",
+    "reasoning.encrypted_content", "message.output_text.logprobs",
+]
+
+
+class ResponsesBody(Model):
+    """The fields of `POST /api/v1/responses` the emulator reads."""
+
+    model: str
+    input: Input | None = None
+    instructions: str | None = None
+    tools: list[Tool] | None = None
+    tool_choice: ToolChoice | None = None
+    parallel_tool_calls: bool | None = None
+    reasoning: ReasoningParam | None = None
+    text: TextParam | None = None
+    max_output_tokens: Annotated[int, Field(ge=MIN_OUTPUT_TOKENS)] | None = None
+    temperature: Annotated[float, Field(ge=0, le=2)] | None = None
+    top_p: Annotated[float, Field(ge=0, le=1)] | None = None
+    stream: bool | None = None
+    stream_options: StreamOptions | None = None
+    store: bool | None = None
+    previous_response_id: str | None = None
+    include: list[Include] | None = None
+    truncation: Literal["auto", "disabled"] | None = None
+    provider: ProviderOptions | None = None
+    model_routing_config: ModelRoutingConfig | None = None
+
+
+KNOWN = frozenset(ResponsesBody.model_fields)
+
+# --- OpenAI's wording ---------------------------------------------------------------------------------
+
+_TYPE_NAMES = {"string_type": "a string", "int_type": "an integer", "int_from_float": "an integer",
+               "float_type": "a number", "bool_type": "a boolean", "list_type": "an array",
+               "dict_type": "an object", "model_type": "an object", "model_attributes_type": "an object"}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _path(loc: tuple[str | int, ...], body: Any, missing: bool) -> tuple[str, Any]:
+    """The JSON path `loc` points at in `body` (pydantic's union and tag segments dropped), and the
+    value there."""
+    text, node = "", body
+    for position, segment in enumerate(loc):
+        found_key = isinstance(node, dict) and isinstance(segment, str) and segment in node
+        if found_key or (isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node)):
+            node = node[segment]
+        elif missing and position == len(loc) - 1 and isinstance(segment, str):
+            node = None
+        else:
+            continue
+        text += f"[{segment}]" if isinstance(segment, int) else (f".{segment}" if text else segment)
+    return text, node
+
+
+def _supported(values: Any) -> str:
+    listed = [f"'{v}'" for v in (values if isinstance(values, list) else [values])]
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + f", and {listed[-1]}"
+
+
+def _message(error: ErrorDetails, body: Any) -> str:
+    kind, ctx, value = error["type"], error.get("ctx", {}), error.get("input")
+    path, node = _path(error["loc"], body, kind == "missing")
+    if kind == "missing":
+        return f"Missing required parameter: '{path}'."
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        tag = node.get("type") if isinstance(node, dict) else None
+        if kind == "union_tag_not_found" or tag is None:
+            return f"Missing required parameter: '{path}.type'."
+        expected = [t.strip(" '") for t in str(ctx.get("expected_tags", "")).split(",")]
+        return f"Invalid value: '{tag}'. Supported values are: {_supported(expected)}."
+    if kind in _TYPE_NAMES:
+        return f"Invalid type for '{path}': expected {_TYPE_NAMES[kind]}, but got {_json_type(value)} instead."
+    if kind == WRONG_SHAPE:
+        return f"Invalid type for '{path}': expected {error['msg']}, but got {_json_type(value)} instead."
+    if kind == "literal_error":
+        expected = [t.strip(" '") for t in str(ctx.get("expected", "")).replace(" or ", ", ").split(",")]
+        return f"Invalid value: '{value}'. Supported values are: {_supported(expected)}."
+    if kind in ("greater_than_equal", "less_than_equal"):
+        number = "integer" if isinstance(value, int) else "decimal"
+        below = kind == "greater_than_equal"
+        bound = ctx.get("ge" if below else "le")
+        bound = int(bound) if isinstance(bound, float) and bound.is_integer() else bound
+        return (f"Invalid '{path}': {number} {'below minimum' if below else 'above maximum'} value. "
+                f"Expected a value {'>=' if below else '<='} {bound}, but got {value} instead.")
+    if kind == "string_pattern_mismatch":
+        return (f"Invalid '{path}': string does not match pattern. Expected a string that matches the "
+                f"pattern '{ctx.get('pattern')}'.")
+    return f"Invalid '{path}': {error['msg'][:1].lower()}{error['msg'][1:]}."
+
+
+def explain(error: ValidationError, body: Any) -> str:
+    """OpenAI's message for the first problem in the body."""
+    return _message(error.errors(include_url=False)[0], body)
+
+
+# --- the request --------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Validated:
+    """A body that passed, and what in it was ignored."""
+
+    body: ResponsesBody
+    warnings: tuple[str, ...]
+
+
+def _check_provider(body: dict[str, Any]) -> None:
+    """ZenMux's own messages for `provider.routing`, as on the chat face."""
+    provider = body.get("provider")
+    routing = provider.get("routing") if isinstance(provider, dict) else None
+    if not isinstance(routing, dict):
+        return
+    kind = routing.get("type")
+    if not isinstance(kind, str) or kind not in ROUTING_TYPES:
+        raise invalid_params("Parameter type of provider.routing is not valid")
+    providers = routing.get("providers")
+    if providers == [] or (kind == "order" and providers is None):
+        raise invalid_params("Parameter providers of provider.routing is not valid")
+
+
+def _warnings(body: dict[str, Any], parsed: ResponsesBody) -> tuple[str, ...]:
+    warnings = []
+    for key, value in body.items():
+        if key in UNSUPPORTED:
+            if value is not None:
+                warnings.append(f"{key} is not supported by ZenMux's Responses API and was ignored")
+        elif key not in KNOWN:
+            shown = key if key.isascii() and key.isprintable() else key.encode("unicode_escape").decode()
+            warnings.append(f"unknown parameter '{shown[:64]}' was ignored")
+    for i, tool in enumerate(parsed.tools or ()):
+        if isinstance(tool, HostedTool):
+            if tool.type in UNSUPPORTED_TOOLS:
+                warnings.append(f"tools[{i}]: the {tool.type} tool is not supported by ZenMux and was ignored")
+            elif not tool.type.startswith("web_search"):
+                warnings.append(f"tools[{i}]: the {tool.type} tool is not emulated and was ignored")
+    for i, item in enumerate(parsed.input if isinstance(parsed.input, list) else ()):
+        if isinstance(item, OtherItem):
+            warnings.append(f"input[{i}]: {item.type} items are kept but not read")
+    return tuple(warnings)
+
+
+def validate(body: object) -> Validated:
+    """Check the body; raise 400 `invalid_params` with OpenAI's wording when it is not a valid request."""
+    if not isinstance(body, dict):
+        raise invalid_params("Request body must be a JSON object")
+    model = body.get("model")
+    if model is None or model == "":
+        raise invalid_params("Missing required parameter: 'model'.")
+    _check_provider(body)
+    try:
+        parsed = ResponsesBody.model_validate(body)
+    except ValidationError as error:
+        raise invalid_params(explain(error, body)) from None
+    if body.get("stream_options") is not None and parsed.stream is not True:
+        raise invalid_params("Invalid 'stream_options': stream_options is only allowed when stream is true.")
+    if parsed.input is None and parsed.previous_response_id is None:
+        raise invalid_params("Missing required parameter: 'input'.")
+    return Validated(parsed, _warnings(body, parsed))
