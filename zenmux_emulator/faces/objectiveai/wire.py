@@ -13,7 +13,15 @@ from pydantic_core import ErrorDetails
 from . import ids
 from .deterministic import NotEnumerable, enumerate_values
 from .errors import QueryRejected, invalid_request, rejected
-from .models import _TAG, BAD_TAG, KNOWN_FIELDS, JsonSchemaFormat, QueryBody, QueryModel, TrainingLlmWeight
+from .models import (
+    _TAG,
+    BAD_TAG,
+    KNOWN_FIELDS,
+    JsonSchemaFormat,
+    QueryBody,
+    QueryModel,
+    TrainingLlmWeight,
+)
 
 if TYPE_CHECKING:
     from .registry import QueryModelRegistry
