@@ -138,3 +138,43 @@ EXPECTED_D: dict[str, Any] = {
     "object": "chat.completion",
     "usage": {"completion_tokens": 16, "prompt_tokens": 102, "total_tokens": 118},
 }
+
+# Example B's request and script (its expected body is kept back by the spec; tests derive it from the rules)
+ID_B = "qrycpl-ffeeddccbbaa99887766554433221100-1767225600"
+REQUEST_B: dict[str, Any] = {
+    "messages": [{"role": "user", "content": "What is the capital of France?"}],
+    "model": {"models": [llm("openai/gpt-5-nano", "generate", 1), llm("openai/gpt-5-mini", "generate", 1),
+                         llm("google/gemini-2.5-flash", "generate", 1),
+                         llm("openai/gpt-4o-mini", "select_non_thinking_logprobs", 2, select_top_logprobs=5),
+                         llm("anthropic/claude-haiku-4.5", "select_thinking", 1)],
+              "weight": {"type": "static"}},
+    "usage": {"include": True},
+}
+SCRIPT_B: dict[str, Any] = {"llms": [
+    {"match": {"id": "openai/gpt-5-nano"}, "output": {
+        "content": "Paris", "provider": "OpenAI",
+        "usage": {"prompt_tokens": 18, "completion_tokens": 2, "cost": 0.00001}}},
+    {"match": {"id": "openai/gpt-5-mini"}, "output": {
+        "content": "Paris.", "provider": "OpenAI",
+        "usage": {"prompt_tokens": 18, "completion_tokens": 3, "cost": 0.00002}}},
+    {"match": {"id": "google/gemini-2.5-flash"}, "output": {"error": {"code": 502, "message": "Bad Gateway"}}},
+    {"match": {"id": "openai/gpt-4o-mini"}, "output": {
+        "vote": [{"to": "openai/gpt-5-nano", "p": 0.75}, {"to": "openai/gpt-5-mini", "p": 0.25}],
+        "provider": "OpenAI", "usage": {"prompt_tokens": 60, "completion_tokens": 9, "cost": 0.00003}}},
+    {"match": {"id": "anthropic/claude-haiku-4.5"}, "output": {
+        "vote": "openai/gpt-5-nano", "reasoning": "Both name Paris; the first answers in one word.",
+        "provider": "Anthropic",
+        "usage": {"prompt_tokens": 75, "completion_tokens": 30, "reasoning_tokens": 18, "cost": 0.00012}}},
+]}
+PARIS = "5NkzPRHh9cbR32r7EbmoEC"
+PARIS_DOT = "1P7iXhQbRfMBV63Puy0L9U"
+
+# Example E: one LLM that fails mid-stream with a 429
+ID_E = "qrycpl-0000000000000000000000000000000e-1767225600"
+REQUEST_E: dict[str, Any] = {
+    "messages": [{"role": "user", "content": "Say hello"}],
+    "model": {"models": [llm("openai/gpt-5-nano", "generate", 1)], "weight": {"type": "static"}},
+}
+E_ERROR = {"kind": "provider", "message": "Rate limit exceeded", "metadata": None}
+SCRIPT_E: dict[str, Any] = {"llms": [{"match": {"id": "*"}, "output": {
+    "content": "Hello there", "error": {"code": 429, "message": E_ERROR, "after_chars": 5}}}]}
