@@ -7,7 +7,13 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.faces.objectiveai import Context, Outcome, QueryScript, compute, parse
+from zenmux_emulator.faces.objectiveai import (
+    Context,
+    Outcome,
+    QueryScript,
+    compute,
+    parse,
+)
 
 from .examples import CREATED
 
