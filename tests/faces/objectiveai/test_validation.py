@@ -151,4 +151,4 @@ def test_registry_names_models_and_normalises() -> None:
 
 
 def test_unauthorized_body() -> None:
-    assert UNAUTHORIZED == body("unauthorized", "missing or invalid API key")
+    assert body("unauthorized", "missing or invalid API key") == UNAUTHORIZED

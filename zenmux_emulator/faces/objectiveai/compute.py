@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from zenmux_emulator import tokens
-from zenmux_emulator.render.ids import seed_int
-from zenmux_emulator.render.usage import prompt_tokens
+from zenmux_emulator.faces.chat.request import prompt_tokens
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.ids import seed_int
 
 from . import defaults, ids
 from .errors import error_message
@@ -120,7 +120,7 @@ class _Builder:
         self.body = request.body
         self.schema = request.schema
         self.include_cost = bool(self.body.usage and self.body.usage.include)
-        self.prompt = prompt_tokens(request.raw)
+        self.prompt = prompt_tokens(request.raw["messages"], request.raw.get("tools"))
         self.conversation = ids.jdump(request.raw.get("messages"))
         self.warnings: list[str] = list(request.warnings)
         llms = [_Llm(spec, name, index) for spec, name, index in

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from zenmux_emulator import tokens
-from zenmux_emulator.render.ids import seed_int
-from zenmux_emulator.render.schema_values import SchemaValues
+from zenmux_emulator.draft.schema_values import SchemaValues
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.ids import seed_int
 
 from . import ids
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import xxhash
 
-from zenmux_emulator.render.ids import completion_id
+from zenmux_emulator.foundation.ids import completion_id
 
 B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 ID_LENGTH = 22

@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator import tokens
+from zenmux_emulator.foundation import tokens
 
 from .compute import Choice, Outcome
 from .errors import ALL_FAILED, QueryRejected, error_message
