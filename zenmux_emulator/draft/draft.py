@@ -21,7 +21,7 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.scenario.schema import StreamTiming
+from zenmux_emulator.scenario.schema import Reply, StreamTiming
 
 if TYPE_CHECKING:
     from faker import Faker
@@ -45,6 +45,9 @@ class Draft:
     headers: dict[str, str] = field(default_factory=dict)
     timing: StreamTiming | None = None
     warnings: list[str] = field(default_factory=list)
+    spec: Reply | None = None
+    """The scripted reply drafted (None for the default reply), for what a face reads beyond the
+    neutral fields."""
 
 
 class Kit:
@@ -175,4 +178,5 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         headers=dict(spec.headers or {}) if spec else {},
         timing=spec.stream if spec else None,
         warnings=warnings,
+        spec=spec,
     )
