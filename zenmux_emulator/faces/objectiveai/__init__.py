@@ -5,12 +5,13 @@ Per request: `parse(body, registry)` → `QueryRequest` (or `QueryRejected`), th
 `render.stream_events(outcome)`.
 """
 
+from zenmux_emulator.scenario.query import QueryScript
+
 from .compute import Context, Outcome, compute
 from .errors import QueryRejected, error_message
 from .ids import response_id
 from .registry import QueryModelRegistry, normalised
 from .render import error_body, rejected_body, stream_events, unary, unary_json
-from .script import QueryScript
 from .wire import QueryRequest, parse
 
 __all__ = [

@@ -11,17 +11,17 @@ from typing import Any, Literal
 from zenmux_emulator.faces.chat.request import prompt_tokens
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
-
-from . import defaults, ids
-from .errors import error_message
-from .models import JsonObjectFormat, QueryLlm, TrainingLlmWeight, TrainingModelWeight
-from .script import (
+from zenmux_emulator.scenario.query import (
     DEFAULT_SCRIPT,
     DEFAULT_SELECT_REASONING,
     OutputScript,
     QueryScript,
     Target,
 )
+
+from . import defaults, ids
+from .errors import error_message
+from .models import JsonObjectFormat, QueryLlm, TrainingLlmWeight, TrainingModelWeight
 from .usage import choice_usage, total_usage
 from .votes import Ballot, Candidate, ballot, resolve
 from .wire import QueryRequest

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .script import UsageScript
+from zenmux_emulator.scenario.query import UsageScript
 
 _COUNTS = ("completion_tokens", "prompt_tokens", "total_tokens")
 

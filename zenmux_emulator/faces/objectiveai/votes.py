@@ -6,8 +6,9 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Any
 
+from zenmux_emulator.scenario.query import ContentTarget, IndexTarget, JsonTarget, Target
+
 from . import ids
-from .script import ContentTarget, IndexTarget, JsonTarget, Target
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,6 @@
-"""The scenario's `reply.query` (§5): what a rule scripts per upstream LLM, and the defaults."""
+"""`reply.query` of a scenario rule (ObjectiveAI Query Completions, spec §5): what a rule scripts
+per upstream LLM of a Query Model. Validated at load with the rest of the file; the
+`faces/objectiveai` face computes everything else (ids, votes, confidence, usage)."""
 
 from __future__ import annotations
 
