@@ -19,6 +19,7 @@ from .models import (
     KNOWN_FIELDS,
     JsonSchemaFormat,
     QueryBody,
+    QueryLlm,
     QueryModel,
     TrainingLlmWeight,
 )
@@ -99,10 +100,11 @@ def validate_model(value: Any, path: str = "model") -> tuple[QueryModel, list[st
     except ValidationError as exc:
         raise _first_error(exc, path) from None
     warnings = []
+    dot = f"{path}." if path else ""
     if model.select_generated_reasoning is not None:
-        warnings.append(f"{path}.select_generated_reasoning is not on the seed and is ignored")
+        warnings.append(f"{dot}select_generated_reasoning is not on the seed and is ignored")
     for i, llm in enumerate(model.models):
-        at = f"{path}.models[{i}]"
+        at = f"{dot}models[{i}]"
         if llm.weight.type != model.weight.type:
             raise invalid_request(f"{at}.weight.type", f"must be {model.weight.type!r} like the Query Model's weight")
         if isinstance(llm.weight, TrainingLlmWeight) and llm.weight.min_weight > llm.weight.max_weight:
@@ -110,6 +112,14 @@ def validate_model(value: Any, path: str = "model") -> tuple[QueryModel, list[st
         if llm.tool_response_format is not None:
             warnings.append(f"{at}.tool_response_format is not on the seed and is ignored")
     return model, warnings
+
+
+def validate_llm(value: Any) -> QueryLlm:
+    """One Query LLM validated on its own (`POST /query_llms`); errors name its fields."""
+    try:
+        return QueryLlm.model_validate(value)
+    except ValidationError as exc:
+        raise _first_error(exc) from None
 
 
 def model_ids(model: QueryModel) -> tuple[str, tuple[str, ...], tuple[int, ...]]:
