@@ -10,6 +10,7 @@ from aiohttp import web
 from zenmux_emulator.control.app import create_control_app
 from zenmux_emulator.draft.draft import Kit
 from zenmux_emulator.faces.chat import routes as chat
+from zenmux_emulator.faces.objectiveai import routes as objectiveai
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
@@ -35,8 +36,7 @@ from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
-
-FACES = (chat,)
+FACES = (chat, objectiveai)
 """Each face's module of routes (`routes(core)`): the wire APIs this emulator speaks."""
 
 
