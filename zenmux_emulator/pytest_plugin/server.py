@@ -60,6 +60,11 @@ class EmulatorServer:
     def base_url(self) -> str:
         return f"{self.origin}/api/v1"
 
+    @property
+    def objectiveai_url(self) -> str:
+        """The base URL of the ObjectiveAI Query Completions face (no `/v1`)."""
+        return f"{self.origin}/objectiveai"
+
     def start(self) -> EmulatorServer:
         self._thread.start()
         self.port = self.call(self._start())
