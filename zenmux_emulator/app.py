@@ -11,6 +11,7 @@ from zenmux_emulator.control.app import create_control_app
 from zenmux_emulator.draft.draft import Kit
 from zenmux_emulator.faces.anthropic import routes as anthropic
 from zenmux_emulator.faces.chat import routes as chat
+from zenmux_emulator.faces.objectiveai import routes as objectiveai
 from zenmux_emulator.faces.responses import routes as responses
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
@@ -36,7 +37,7 @@ from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
-FACES = (chat, anthropic, responses)
+FACES = (chat, anthropic, responses, objectiveai)
 """Each face's module of routes (`routes(core)`): the wire APIs this emulator speaks."""
 
 

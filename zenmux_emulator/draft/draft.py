@@ -22,7 +22,7 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.scenario.schema import StreamTiming
+from zenmux_emulator.scenario.schema import Reply, StreamTiming
 
 if TYPE_CHECKING:
     from faker import Faker
@@ -48,6 +48,9 @@ class Draft:
     warnings: list[str] = field(default_factory=list)
     stop_sequence: str | None = None
     """The stop sequence the content was cut at (finish_reason `stop`); faces that name it read this."""
+    spec: Reply | None = None
+    """The scripted reply drafted (None for the default reply), for what a face reads beyond the
+    neutral fields."""
 
 
 class Kit:
@@ -194,4 +197,5 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         timing=spec.stream if spec else None,
         warnings=warnings,
         stop_sequence=stop_sequence,
+        spec=spec,
     )

@@ -81,6 +81,13 @@ class ZenmuxHandle:
         return self.server.anthropic_url
 
     @property
+    def objectiveai_url(self) -> str:
+        """The ObjectiveAI Query Completions face: `POST {objectiveai_url}/query/completions`."""
+        return self.server.objectiveai_url
+
+    objectiveai_base_url = objectiveai_url
+
+    @property
     def session(self) -> str:
         """The emulator session of this test's key (sequence positions, hits and journal are kept per session)."""
         return session_name({}, self.api_key)
@@ -99,6 +106,11 @@ class ZenmuxHandle:
         import openai
 
         return openai.AsyncOpenAI(**self._client_options(kwargs))
+
+    def objectiveai_client(self, **kwargs: Any) -> openai.OpenAI:
+        """`openai.OpenAI` pointed at the ObjectiveAI face with this test's key, for
+        `client.post("/query/completions", body=..., cast_to=object)`; `max_retries` 0 unless given."""
+        return self.openai_client(**{"base_url": self.objectiveai_url, **kwargs})
 
     def _client_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         return {"base_url": self.base_url, "api_key": self.api_key, "max_retries": 0, **kwargs}

@@ -70,6 +70,11 @@ class EmulatorServer:
         """The Anthropic face's base URL: the anthropic SDK and Claude Code add `/v1/messages`."""
         return f"{self.origin}/api/anthropic"
 
+    @property
+    def objectiveai_url(self) -> str:
+        """The base URL of the ObjectiveAI Query Completions face (no `/v1`)."""
+        return f"{self.origin}/objectiveai"
+
     def start(self) -> Self:
         self._thread.start()
         self.port = self.call(self._start())

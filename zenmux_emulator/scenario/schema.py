@@ -26,6 +26,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from zenmux_emulator.scenario.query import QueryScript
+
 _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 NOT_JSON = "not_json"
@@ -168,7 +170,7 @@ class ToolResultMatch(BaseModel):
 Globs = Annotated[list[str], Field(min_length=1)]
 
 
-APIS = Literal["chat", "anthropic", "responses"]
+APIS = Literal["chat", "anthropic", "responses", "objectiveai"]
 """The faces a rule can be narrowed to with `match.api`."""
 
 
@@ -177,7 +179,7 @@ class Match(BaseModel):
 
     model_config = _STRICT
 
-    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, anthropic, responses (default: all)")
+    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, anthropic, responses, objectiveai (default: all)")
     model: str | Globs | None = Field(None, description="glob(s) on the model id, e.g. 'openai/*'")
     last_user: TextMatch | None = Field(None, description="the text of the last user message")
     any_message: TextMatch | None = Field(None, description="the text of any message")
@@ -341,6 +343,7 @@ class Reply(BaseModel):
     error: ErrorReply | None = Field(None, description="answer with an error envelope instead")
     raw: RawReply | None = Field(None, description="answer with exactly these bytes instead")
     fault: Fault | None = Field(None, description="a transport fault before any response")
+    query: QueryScript | None = Field(None, description="objectiveai: what each LLM of the Query Model says")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Reply:

@@ -12,7 +12,7 @@ from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
 from zenmux_emulator.draft.tool_calls import call_id, tool_calls
-from zenmux_emulator.faces.chat.request import tool_options
+from zenmux_emulator.faces.common.chat_messages import tool_options
 from zenmux_emulator.scenario.schema import ToolCallSpec
 
 CALL_ID = re.compile(r"^call_[0-9A-Za-z]{24}$")

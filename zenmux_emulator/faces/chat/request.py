@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
 
 from zenmux_emulator.draft.passback import reasoning_findings
 from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
+from zenmux_emulator.faces.common.chat_messages import content_text, prompt_tokens, tool_name, tool_options
 from zenmux_emulator.faces.common.zenmux import ReasoningOptions
-from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
     NeutralRequest,
@@ -19,28 +19,6 @@ from zenmux_emulator.neutral.request import (
     ToolResult,
     cached,
 )
-
-
-def content_text(content: object) -> str:
-    """The text of a message's content: a string, or its text and refusal parts joined by newlines."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = []
-        for part in content:
-            if isinstance(part, dict):
-                text = part.get("text", part.get("refusal"))
-                if isinstance(text, str):
-                    texts.append(text)
-        return "\n".join(texts)
-    return ""
-
-
-def tool_name(item: Mapping[str, Any]) -> str | None:
-    """The name inside a tool or a tool call: `{"type": "function", "function": {"name": …}}`."""
-    inner = item.get(item.get("type", "function")) or {}
-    name = inner.get("name") if isinstance(inner, dict) else None
-    return name if isinstance(name, str) else None
 
 
 def reasoning_ask(reasoning: ReasoningOptions | None, reasoning_effort: str | None,
@@ -54,37 +32,6 @@ def reasoning_ask(reasoning: ReasoningOptions | None, reasoning_effort: str | No
         return ReasoningAsk(False, "none", max_tokens, exclude)
     asked = explicit is True or effort is not None or max_tokens is not None or include_reasoning is True
     return ReasoningAsk(True if asked else None, effort or "medium", max_tokens, exclude)
-
-
-def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object) -> int:
-    """Deterministic prompt size: per message 3 + role + text (+85 per non-text part), 3 to prime
-    the reply, and the tools' JSON."""
-    total = tokens.TOKENS_PER_REPLY_PRIMING
-    for message in messages:
-        total += tokens.TOKENS_PER_MESSAGE + 1
-        content = message.get("content")
-        if isinstance(content, str):
-            total += tokens.count(content)
-        elif isinstance(content, list):
-            for part in content:
-                text = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
-                total += tokens.count(text) if isinstance(text, str) else tokens.TOKENS_PER_NON_TEXT_PART
-        for call in message.get("tool_calls") or ():
-            total += tokens.count(orjson.dumps(call).decode())
-    if tools:
-        total += tokens.count(orjson.dumps(tools).decode())
-    return total
-
-
-def tool_options(body: Mapping[str, Any], stated_choice: str | None) -> ToolOptions:
-    """The offered tools by name, the stated `tool_choice` (None: absent, which means `auto`) and
-    `parallel_tool_calls`, from a validated body."""
-    offered: dict[str, Mapping[str, Any]] = {}
-    for tool in body.get("tools") or ():
-        kind = tool.get("type", "function")
-        inner = tool.get(kind) or {}
-        offered[inner["name"]] = {"type": kind, **inner}
-    return ToolOptions(offered, stated_choice or "auto", body.get("parallel_tool_calls") is not False)
 
 
 class ChatRequest(NeutralRequest):

@@ -1,0 +1,34 @@
+"""What an unscripted LLM says (§5 defaults), and the emulator's placeholder embeddings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zenmux_emulator.draft.schema_values import SchemaValues
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.ids import seed_int
+
+from . import ids
+
+EMBEDDING_SIZE = 8
+
+
+def generate_content(seed: int, messages: Any, schema: dict[str, Any] | None, json_object: bool) -> str:
+    """Placeholder prose seeded by the server seed and the conversation only (never the LLM), so an
+    unscripted model is unanimous; a schema value with a json_schema; `{"response": …}` for json_object."""
+    from faker import Faker
+
+    faker = Faker("en_US")
+    faker.seed_instance(seed_int(seed, "objectiveai:default", ids.jdump(messages)))
+    if schema is not None:
+        return ids.jdump(SchemaValues(faker, schema).value(schema))
+    prose = faker.paragraph(nb_sentences=3)
+    return ids.jdump({"response": prose}) if json_object else prose
+
+
+def embedding(model: str, text: str) -> dict[str, Any]:
+    """A deterministic EmbeddingsResponse for the text (values in [-1, 1])."""
+    vector = [round(seed_int(model, text, i) / 2**63 - 1.0, 6) for i in range(EMBEDDING_SIZE)]
+    count = tokens.count(text)
+    return {"data": [{"embedding": vector, "index": 0, "object": "embedding"}], "model": model,
+            "object": "list", "usage": {"prompt_tokens": count, "total_tokens": count}}

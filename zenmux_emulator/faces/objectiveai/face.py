@@ -1,0 +1,161 @@
+"""The ObjectiveAI Query Completions face: `POST /objectiveai/query/completions` (seed 004).
+
+`parse` validates the body (§4.9) into a `QueryAsk`, resolving a named Query Model in this app's
+registry; `render` computes the whole response (§4.3–4.7) from the matched reply's `query` script
+and frames it as JSON or SSE; `error_body` is the face's `{"kind": "query", "error": …}` (§4.8).
+One face object is made per app: it holds the app's Query Model registry and stored completions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from zenmux_emulator.draft.draft import Draft, request_seed
+from zenmux_emulator.draft.text import SeededFake, TemplateProblem, compile_template, is_template
+from zenmux_emulator.draft.text import render as render_template
+from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
+from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.pipeline.headers import RULE_HEADER, WARNINGS_HEADER, list_header
+from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
+from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
+from zenmux_emulator.write.plan import ReplyPlan
+
+from .compute import Context, Outcome, compute
+from .errors import QueryRejected, error_message
+from .registry import QueryModelRegistry
+from .render import stream_events, unary, unary_json
+from .request import QueryAsk
+from .wire import parse
+
+if TYPE_CHECKING:
+    from zenmux_emulator.pipeline.endpoint import Core
+
+MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
+STORED_COMPLETIONS = 1024
+"""How many completions `GET /objectiveai/query/completions` remembers (oldest out first)."""
+KINDS = {INVALID_PARAMS: "invalid_request"}
+"""The core's error types under this face's names."""
+
+
+def rejection(exc: QueryRejected) -> RequestRejected:
+    """A `QueryRejected` as the core's `RequestRejected`: the kind becomes the type, the text the message."""
+    error = exc.body["error"]
+    return RequestRejected(exc.status, str(error["kind"]), str(error["error"]))
+
+
+def pacing(timing: StreamTiming | None, count: int, seed: int) -> list[float]:
+    """Seconds before each of the first `count` events: the first token's wait, then the gap plus seeded jitter."""
+    if timing is None or count == 0:
+        return []
+    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
+    jitter = random.Random(seed)
+    waits = [timing.first_token_ms / 1000]
+    waits += [gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0) for _ in range(count - 1)]
+    return waits if any(waits) else []
+
+
+def fault_item(fault: StreamFault) -> bytes:
+    """An `error` stream fault as this API fails mid-stream: a bare `{code, message}` item (never a
+    chunk with a top-level `error`, on which both OpenAI SDKs throw)."""
+    code = int(fault.code) if fault.code.isdigit() else 500
+    return b"data: " + orjson.dumps({"code": code, "message": fault.message}) + b"\n\n"
+
+
+def script_of(draft: Draft) -> QueryScript | None:
+    """The reply's `query`; a rule without one (a rule for every face) lends its text to every generate LLM."""
+    spec = draft.spec
+    if spec is None:
+        return None
+    if spec.query is not None:
+        return spec.query
+    if spec.content is None and spec.reasoning is None:
+        return None
+    output = OutputScript(content=draft.content, reasoning=draft.reasoning)
+    return QueryScript(llms=[LlmScript(match=LlmMatch(mode="generate"), output=output)])
+
+
+class QueryFace:
+    """Parse, render and error envelope of the Query Completions API, for one app."""
+
+    name = "objectiveai"
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.registry = QueryModelRegistry()
+        self.completions: OrderedDict[str, tuple[Mapping[str, Any], dict[str, Any]]] = OrderedDict()
+
+    def parse(self, body: object, headers: Mapping[str, str]) -> QueryAsk:
+        try:
+            query = parse(body, self.registry)
+        except QueryRejected as exc:
+            raise rejection(exc) from None
+        return QueryAsk(query, headers)
+
+    def error_body(self, status: int, type: str, message: str) -> bytes:
+        return orjson.dumps(error_message(KINDS.get(type, type), message))
+
+    def render(self, draft: Draft, request: QueryAsk, generation: str, created: int, headers: dict[str, str],
+               seed: int) -> ReplyPlan:
+        timing = draft.timing
+        rule = headers.get(RULE_HEADER, "")
+        ctx = Context(response_id=f"qrycpl-{generation}-{created}", created=created, seed=seed,
+                      chunk_tokens=timing.chunk_tokens if timing else 1, text=self._templates(request, rule, seed),
+                      price=self._price)
+        outcome = compute(request.query, script_of(draft), ctx)
+        extra = outcome.warnings[len(request.query.warnings):]
+        if extra:
+            shown = headers.get(WARNINGS_HEADER)
+            headers[WARNINGS_HEADER] = f"{shown}; {list_header(tuple(extra))}" if shown else list_header(tuple(extra))
+        all_headers = {**draft.headers, **headers}
+        self._store(request, outcome)
+        if not request.stream:
+            status, body = unary(outcome)
+            return ReplyPlan(status=status, headers=all_headers, body=body)
+        events = stream_events(outcome)
+        paced = len(events) - (3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
+        plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
+                         waits=pacing(timing, paced, seed_int(seed, "pace", outcome.id)))
+        fault = timing.fault if timing else None
+        if fault is not None:
+            plan.stream_fault = fault
+            at = fault.after_chunks if fault.after_chunks is not None else round(len(events) * (fault.after_fraction or 0))
+            plan.fault_at = min(at, len(events))
+            plan.fault_event = fault_item(fault) if fault.kind == "error" else MALFORMED_EVENT
+        return plan
+
+    def _price(self, slug: str, prompt: int, completion: int) -> float | None:
+        """The cost of an upstream LLM's tokens at its catalogue pricing (USD per million), None when unknown."""
+        spec = self.core.registry.current.scenarios.catalogue.get(slug)
+        if spec is None:
+            return None
+        return (prompt * spec.pricing.prompt + completion * spec.pricing.completion) / 1_000_000
+
+    def _templates(self, request: QueryAsk, rule: str, seed: int) -> Any:
+        """Scripted texts that are templates rendered over the request, as chat's are."""
+        kit = self.core.kit
+
+        def text(source: str) -> str:
+            if not is_template(source):
+                return source
+            try:
+                template = compile_template(source)
+            except TemplateProblem as exc:
+                raise RequestRejected(500, "emulator_template_error",
+                                      f"the template of rule {rule!r} failed: {exc.message}") from None
+            kit.faker.seed_instance(request_seed(seed, request, f"rule:{rule}"))
+            return render_template(template, rule, {"request": request.template_context(),
+                                                    "fake": SeededFake(kit.faker)})
+        return text
+
+    def _store(self, request: QueryAsk, outcome: Outcome) -> None:
+        """Keep the request and its unary form for `GET /query/completions[/{id}]`."""
+        if outcome.failed_code is not None:
+            return
+        self.completions[outcome.id] = (request.body, unary_json(outcome))
+        while len(self.completions) > STORED_COMPLETIONS:
+            self.completions.popitem(last=False)

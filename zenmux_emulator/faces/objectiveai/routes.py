@@ -1,0 +1,146 @@
+"""The Query face's routes under `/objectiveai` (§4.1): completions through the shared path, and
+the Query Model registry, credits and stored completions beside it."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.gateway.auth import api_key
+from zenmux_emulator.pipeline.body import read_json
+from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.state.sessions import session_name
+
+from . import ids
+from .errors import UNAUTHORIZED, QueryRejected
+from .face import QueryFace, rejection
+from .registry import normalised
+from .request import QueryAsk
+from .wire import model_ids, validate_llm, validate_model
+
+PREFIX = "/objectiveai"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def unauthorized() -> RequestRejected:
+    error = UNAUTHORIZED["error"]
+    return RequestRejected(401, error["kind"], error["error"])
+
+
+def check_key(core: Core, request: web.Request) -> str:
+    """The caller's key; 401 `unauthorized` (§4.1) when it is missing or not accepted."""
+    key = api_key(request.headers)
+    accepted = core.accepted_keys()
+    if key is None or (accepted and key not in accepted):
+        raise unauthorized()
+    return key
+
+
+class QueryEndpoint(Endpoint[QueryAsk]):
+    """The shared request path, with this API's 401 in place of ZenMux's 403 for a bad key."""
+
+    __slots__ = ()
+
+    async def answer(self, request: web.Request, entry: Any) -> web.StreamResponse:
+        check_key(self.core, request)
+        return await super().answer(request, entry)
+
+
+def _json(value: Any, status: int = 200) -> web.Response:
+    return web.Response(body=orjson.dumps(value), status=status, content_type="application/json")
+
+
+def guarded(face: QueryFace, core: Core, handler: Callable[[web.Request, str], Awaitable[Any]]) -> Handler:
+    """A side route: the key checked, the answer as JSON, errors in the face's envelope, the journal told."""
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        entry = request[ENTRY]
+        entry.api = face.name
+        try:
+            key = check_key(core, request)
+            entry.session = core.sessions.get(session_name(request.headers, key)).name
+            answer = await handler(request, key)
+            return answer if isinstance(answer, web.StreamResponse) else _json(answer)
+        except QueryRejected as exc:
+            exc2 = rejection(exc)
+            entry.error_type = exc2.type
+            return web.Response(body=orjson.dumps(exc.body), status=exc.status, content_type="application/json")
+        except RequestRejected as exc:
+            entry.error_type = exc.type
+            return web.Response(body=face.error_body(exc.status, exc.type, exc.message), status=exc.status,
+                                headers=exc.headers, content_type="application/json")
+    return handle
+
+
+def routes(core: Core) -> list[web.RouteDef]:
+    face = QueryFace(core)
+    registry = face.registry
+
+    async def validate_query_model(request: web.Request, key: str) -> Any:
+        model, _ = validate_model(await read_json(request, core.settings.max_body_bytes), "")
+        name = model_ids(model)[0]
+        registry.remember(name, model)
+        return normalised(model)
+
+    async def validate_query_llm(request: web.Request, key: str) -> Any:
+        llm = validate_llm(await read_json(request, core.settings.max_body_bytes))
+        return {**llm.model_dump(exclude_unset=True, by_alias=True),
+                "name": ids.llm_id(llm.model_dump(exclude_none=True))}
+
+    async def list_query_models(request: web.Request, key: str) -> Any:
+        return {"data": registry.names()}
+
+    async def count_query_models(request: web.Request, key: str) -> Any:
+        return {"count": len(registry.names())}
+
+    async def get_query_model(request: web.Request, key: str) -> Any:
+        name = request.match_info["name"]
+        model = registry.get(name)
+        if model is None:
+            raise RequestRejected(404, "model_not_found", f"no Query Model named {name}")
+        return normalised(model)
+
+    async def credits(request: web.Request, key: str) -> Any:
+        scenarios = core.registry.current.scenarios
+        session = core.sessions.get(session_name(request.headers, key))
+        purchased = float(scenarios.gateway.balances.get(key, 0.0))
+        used = float(session.gateway.spent.get(key, 0.0))
+        return {"credits": purchased - used, "total_credits_purchased": purchased, "total_credits_used": used}
+
+    async def list_completions(request: web.Request, key: str) -> Any:
+        try:
+            count = int(request.query.get("count", "100"))
+            offset = int(request.query.get("offset", "0"))
+        except ValueError:
+            raise RequestRejected(400, "invalid_request", "count and offset must be integers") from None
+        newest = list(reversed(face.completions.values()))[max(offset, 0):max(offset, 0) + max(count, 0)]
+        return {"data": [{"id": response["id"], "created": _rfc3339(response["created"])}
+                         for _, response in newest]}
+
+    async def get_completion(request: web.Request, key: str) -> Any:
+        found = face.completions.get(request.match_info["id"])
+        if found is None:
+            raise RequestRejected(404, "completion_not_found", f"no completion {request.match_info['id']}")
+        return {"request": found[0], "response": found[1]}
+
+    return [
+        web.post(f"{PREFIX}/query/completions", QueryEndpoint(face, core).handle),
+        web.get(f"{PREFIX}/query/completions", guarded(face, core, list_completions)),
+        web.get(f"{PREFIX}/query/completions/{{id}}", guarded(face, core, get_completion)),
+        web.post(f"{PREFIX}/query_models", guarded(face, core, validate_query_model)),
+        web.get(f"{PREFIX}/query_models", guarded(face, core, list_query_models)),
+        web.get(f"{PREFIX}/query_models/count", guarded(face, core, count_query_models)),
+        web.get(f"{PREFIX}/query_models/{{name}}", guarded(face, core, get_query_model)),
+        web.post(f"{PREFIX}/query_llms", guarded(face, core, validate_query_llm)),
+        web.get(f"{PREFIX}/auth/credits", guarded(face, core, credits)),
+    ]
+
+
+def _rfc3339(created: int) -> str:
+    return datetime.datetime.fromtimestamp(created, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
