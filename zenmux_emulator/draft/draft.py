@@ -164,7 +164,7 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     if content is None and refusal is None and not calls:
         content = ""
     cut_reason = stop_sequence = None
-    if content is not None:
+    if content is not None and (facts.stop or budget is not None):
         hit = first_stop(content, facts.stop) if facts.stop else None
         content, cut_reason = apply_limits(content, facts.stop, budget)
         stop_sequence = hit[1] if hit is not None and cut_reason == "stop" else None
@@ -193,7 +193,7 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         tool_calls=calls,
         service_tier=spec.service_tier if spec else None,
         system_fingerprint=spec.system_fingerprint if spec else None,
-        headers=dict(spec.headers or {}) if spec else {},
+        headers=dict(spec.headers) if spec and spec.headers else {},
         timing=spec.stream if spec else None,
         warnings=warnings,
         stop_sequence=stop_sequence,

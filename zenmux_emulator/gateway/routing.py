@@ -53,10 +53,15 @@ class Route:
     attempts: list[Attempt] = field(default_factory=list)
     failure: RequestRejected | None = None
     """Set when no provider served: the answer to give (the attempts are kept for the journal)."""
+    summary: str | None = None
+    """The attempts as one header value, when already worked out (the common case's)."""
 
     @property
     def delay_s(self) -> float:
-        return sum(a.latency_ms for a in self.attempts) / 1000
+        attempts = self.attempts
+        if len(attempts) == 1:
+            return attempts[0].latency_ms / 1000
+        return sum(a.latency_ms for a in attempts) / 1000
 
 
 def _price(spec: ModelSpec) -> float:
@@ -130,7 +135,9 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
         session.rotations[model] = session.rotations.get(model, 0) + 1
         key = f"{model}@{provider.name}"
         session.provider_requests[key] = session.provider_requests.get(key, 0) + 1
-        return Route(model, provider.name, [Attempt(model, provider.name, "ok", provider.latency_ms)])
+        route_ = Route(model, provider.name, [Attempt(model, provider.name, "ok", provider.latency_ms)])
+        route_.summary = f"{model}@{provider.name}=ok"
+        return route_
     # a pinned provider is the only one: its error comes back as it is (ZenMux's routing guide)
     fallback = "false" if pinned is not None else str(options.get("fallback", "true"))
     providers = _providers(model, catalogue)
@@ -173,4 +180,6 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
 
 def summary(route_: Route) -> str:
     """The attempts as one header value, e.g. `anthropic/claude-sonnet-4.5@anthropic=503 provider_error; …`."""
+    if route_.summary is not None:
+        return route_.summary
     return "; ".join(str(a) for a in route_.attempts)

@@ -39,7 +39,7 @@ class JournalEntry:
     near_misses: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     unmet_expectations: list[str] = field(default_factory=list)
-    sent_headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    sent_headers: Mapping[str, str] | None = field(default=None, repr=False)
     """The response's headers as they went; `response_headers` is their JSON-ready copy."""
     arrived: float = 0.0
     """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
@@ -74,12 +74,12 @@ class JournalEntry:
         if self._sent is not None:
             return self._sent
         # str(): aiohttp's case-insensitive keys are a str subclass orjson refuses
-        return {str(k): v for k, v in self.sent_headers.items()}
+        return {str(k): v for k, v in (self.sent_headers or {}).items()}
 
     def settle(self) -> None:
         """Copy the header views now, on the event loop, before another thread reads the entry:
         the response's headers are a live aiohttp object the loop may still be adding to."""
-        self._sent = {str(k): v for k, v in self.sent_headers.items()}
+        self._sent = {str(k): v for k, v in (self.sent_headers or {}).items()}
         self._headers = redact_headers(self.received_headers)
 
     @property
@@ -101,8 +101,8 @@ class JournalEntry:
         return {
             "seq": self.seq, "request_id": self.request_id, "time": self.time, "method": self.method,
             "path": self.path, "api": self.api, "headers": self.headers, "session": self.session, "body": self.body,
-            "rule": self.rule, "reply_index": self.reply_index, "near_misses": self.near_misses,
-            "warnings": self.warnings, "unmet_expectations": self.unmet_expectations,
+            "rule": self.rule, "reply_index": self.reply_index, "near_misses": list(self.near_misses),
+            "warnings": self.warnings, "unmet_expectations": list(self.unmet_expectations),
             "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,
             "arrived": self.arrived,
             "stream": self.stream, "response": response, "events_sent": self.events_sent,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from zenmux_emulator.draft.compiled import CompiledReply
 from zenmux_emulator.match.predicates import Predicate
@@ -21,9 +21,11 @@ class CompiledRule:
     replies: tuple[CompiledReply, ...]
     expectations: tuple[Predicate, ...] = ()
 
-    @property
-    def name(self) -> str:
-        return self.rule.name
+    name: str = field(init=False)
+    """The rule's name (read on every request: a field, not a property)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", self.rule.name)
 
     @property
     def rank(self) -> tuple[int, int]:

@@ -47,9 +47,13 @@ def _check_messages(body: dict[str, Any]) -> None:
         raise invalid_params("Parameter messages is not valid: expected an array")
     if not messages:
         raise invalid_params("Parameter messages can not be empty")
-    if any(message is None for message in messages):
-        raise invalid_params("Parameter messages can not contain null elements")
-    if any(isinstance(message, dict) and _lacks_content(message) for message in messages):
+    lacking = False
+    for message in messages:  # one pass: a null element is reported before one without content
+        if message is None:
+            raise invalid_params("Parameter messages can not contain null elements")
+        if not lacking and isinstance(message, dict) and message.get("content") is None:
+            lacking = _lacks_content(message)
+    if lacking:
         raise invalid_params("Parameter messages can not contain elements without content")
 
 
@@ -96,8 +100,10 @@ def precheck(body: object) -> dict[str, Any]:
     temperature = body.get("temperature")
     if _is_number(temperature) and temperature < 0:
         raise invalid_params("Parameter temperature is not valid")
-    _check_conflicts(body)
-    _check_provider(body)
+    if "stream_options" in body or "usage" in body or "reasoning" in body or "include_reasoning" in body:
+        _check_conflicts(body)
+    if "provider" in body:
+        _check_provider(body)
     return body
 
 
