@@ -97,19 +97,21 @@ def create_app(settings: Settings | None = None) -> web.Application:
     """A ready-to-run emulator; nothing is loaded until the app starts."""
     settings = settings or Settings()
     core = create_core(settings)
+    journal = Journal(settings.journal_size)
+    writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
-        middlewares=[journal_middleware],
+        middlewares=[journal_middleware(journal, settings.seed, core.clock, writer)],
         client_max_size=settings.max_body_bytes,
     )
     app[SETTINGS] = settings
     app[REGISTRY] = core.registry
     app[SESSIONS] = core.sessions
-    app[JOURNAL] = Journal(settings.journal_size)
+    app[JOURNAL] = journal
     app[CLOCK] = core.clock
     app[KIT] = core.kit
     app[WAITS] = core.waits
-    if settings.journal_file:
-        app[JOURNAL_FILE] = JournalFile(settings.journal_file)
+    if writer is not None:
+        app[JOURNAL_FILE] = writer
     for face in FACES:
         app.add_routes(face.routes(core))
     app.add_subapp("/_emulator/", create_control_app(settings))

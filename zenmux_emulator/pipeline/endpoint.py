@@ -174,7 +174,7 @@ class Endpoint(Generic[R]):
             gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, scenarios.catalogue.get(served)))
         session.requests += 1
         generation = completion_id(settings.seed, session.name, session.requests)
-        headers = reply_headers(generation, rule, tuple(entry.warnings), tuple(entry.unmet_expectations))
+        headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         headers.update(gate)
         headers[ROUTING_HEADER] = summary(routed)
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 WARNINGS_HEADER = "X-Emulator-Warnings"
@@ -16,7 +17,7 @@ def ascii_header(text: str) -> str:
     return text.encode("ascii", "backslashreplace").decode()
 
 
-def list_header(items: tuple[str, ...]) -> str:
+def list_header(items: Sequence[str]) -> str:
     """A list as one header value, cut to fit clients' header limits (the journal has all)."""
     text = ""
     for shown, item in enumerate(items):
@@ -27,8 +28,8 @@ def list_header(items: tuple[str, ...]) -> str:
     return text
 
 
-def reply_headers(generation_id: str, rule: str | None, warnings: tuple[str, ...],
-                  unmet: tuple[str, ...] = ()) -> dict[str, str]:
+def reply_headers(generation_id: str, rule: str | None, warnings: Sequence[str],
+                  unmet: Sequence[str] = ()) -> dict[str, str]:
     """`x-generation-id`, plus `X-Emulator-Rule` when a rule answered, `X-Emulator-Warnings` and
     `X-Emulator-Expectations` (the rule's unmet expectations)."""
     headers = {"x-generation-id": generation_id}

@@ -9,8 +9,9 @@ import logging
 import time
 
 from aiohttp import web
-from aiohttp.typedefs import Handler
+from aiohttp.typedefs import Handler, Middleware
 
+from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import (
     INTERNAL,
@@ -20,7 +21,9 @@ from zenmux_emulator.foundation.errors import (
 )
 from zenmux_emulator.foundation.ids import request_id
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.pipeline.keys import CLOCK, ENTRY, JOURNAL, JOURNAL_FILE, SETTINGS
+from zenmux_emulator.journal.file import JournalFile
+from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator")
@@ -32,68 +35,70 @@ REQUEST_ID_HEADER = "X-ZenMux-RequestId"
 _HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: INVALID_PARAMS, 415: INVALID_PARAMS}
 
 
-@web.middleware
-async def journal_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Open a journal entry for the request and close it with the outcome (handing it to the
-    `--journal` file when there is one); answer every error raised outside a face's endpoint
-    with ZenMux's envelope (unexpected ones logged with their traceback, answered 500 without
-    internals); end a dropped connection; log one access line. One middleware, not two: each
-    layer costs every request a coroutine."""
-    app = request.app
-    journal = app[JOURNAL]
-    journal.received += 1
-    entry = JournalEntry(
-        seq=journal.received,
-        request_id=request_id(app[SETTINGS].seed, journal.received),
-        time=app[CLOCK].now(),
-        method=request.method,
-        path=request.path,
-        received_headers=request.headers,
-        arrived=time.time(),
-    )
-    request[ENTRY] = entry
-    journaled = not request.path.startswith(CONTROL_PREFIX)
-    if journaled:
-        journal.add(entry)  # visible at once; filled in as the request moves along
-    started = time.perf_counter()
-    try:
-        try:
-            response = await handler(request)
-        except ConnectionDropped:
-            entry.dropped = True
-            return web.Response()  # aiohttp wants a response; the closed transport sends none of it
-        except RequestRejected as exc:
-            entry.error_type = exc.type
-            response = error_response(exc.status, error_body(exc.status, exc.type, exc.message), exc.headers)
-        except web.HTTPException as exc:
-            if exc.status < 400:
-                raise
-            entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
-            message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
-            response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("unexpected error while answering request %s", entry.request_id)
-            entry.error_type = INTERNAL
-            response = error_response(500, error_body(
-                500, INTERNAL, f"The emulator failed unexpectedly; see its log for request {entry.request_id}"))
-        entry.status = response.status
-        entry.sent_headers = response.headers
-        return response
-    finally:
-        entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: JournalFile | None) -> Middleware:
+    """The middleware of an app with these holders (bound once, not looked up per request)."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Open a journal entry for the request and close it with the outcome (handing it to the
+        `--journal` file when there is one); answer every error raised outside a face's endpoint
+        with ZenMux's envelope (unexpected ones logged with their traceback, answered 500 without
+        internals); end a dropped connection; log one access line. One middleware, not two: each
+        layer costs every request a coroutine."""
+        journal.received += 1
+        path = request.path
+        entry = JournalEntry(
+            seq=journal.received,
+            request_id=request_id(seed, journal.received),
+            time=clock.now(),
+            method=request.method,
+            path=path,
+            received_headers=request.headers,
+            arrived=time.time(),
+        )
+        request[ENTRY] = entry
+        journaled = not path.startswith(CONTROL_PREFIX)
         if journaled:
-            writer = app.get(JOURNAL_FILE)
-            if writer is not None:
+            journal.add(entry)  # visible at once; filled in as the request moves along
+        started = time.perf_counter()
+        try:
+            try:
+                response = await handler(request)
+            except ConnectionDropped:
+                entry.dropped = True
+                return web.Response()  # aiohttp wants a response; the closed transport sends none of it
+            except RequestRejected as exc:
+                entry.error_type = exc.type
+                response = error_response(exc.status, error_body(exc.status, exc.type, exc.message), exc.headers)
+            except web.HTTPException as exc:
+                if exc.status < 400:
+                    raise
+                entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
+                message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
+                response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("unexpected error while answering request %s", entry.request_id)
+                entry.error_type = INTERNAL
+                response = error_response(500, error_body(
+                    500, INTERNAL, f"The emulator failed unexpectedly; see its log for request {entry.request_id}"))
+            entry.status = response.status
+            entry.sent_headers = response.headers
+            return response
+        finally:
+            entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+            if journaled and writer is not None:
                 writer.submit(entry)
-        if access_log.isEnabledFor(logging.INFO):
-            access_log.info(
-                "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,
-                entry.rule or "-", entry.session or "-",
-                extra={"request_id": entry.request_id, "status": entry.status, "rule": entry.rule,
-                       "session": entry.session, "duration_ms": entry.duration_ms},
-            )
+            if access_log.isEnabledFor(logging.INFO):
+                access_log.info(
+                    "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,
+                    entry.rule or "-", entry.session or "-",
+                    extra={"request_id": entry.request_id, "status": entry.status, "rule": entry.rule,
+                           "session": entry.session, "duration_ms": entry.duration_ms},
+                )
+
+    return middleware
 
 
 async def add_request_id(request: web.Request, response: web.StreamResponse) -> None:

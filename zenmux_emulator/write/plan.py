@@ -3,6 +3,7 @@ timing and any fault to inject, decided in full before any byte is written."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zenmux_emulator.scenario.schema import RawReply, StreamFault
@@ -16,7 +17,7 @@ class ReplyPlan:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes | None = None
     events: list[bytes] | None = None
-    waits: list[float] = field(default_factory=list)
+    waits: Sequence[float] = ()
     """Seconds to wait before each of the first events (the usage chunk and [DONE] never wait)."""
     content_type: str = "application/json"
     stream_fault: StreamFault | None = None

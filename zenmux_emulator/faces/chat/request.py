@@ -13,6 +13,7 @@ from zenmux_emulator.faces.common.chat_messages import content_text, prompt_toke
 from zenmux_emulator.faces.common.zenmux import ReasoningOptions
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
+    SILENT_REASONING,
     NeutralRequest,
     ReasoningAsk,
     ToolOptions,
@@ -42,12 +43,14 @@ class ChatRequest(NeutralRequest):
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], chat: ChatCompletionRequest,
                  warnings: tuple[str, ...]) -> None:
+        silent = chat.reasoning is None and chat.reasoning_effort is None and chat.include_reasoning is None
         super().__init__(
             body, headers, chat.model,
             stream=chat.stream is True,
             max_tokens=chat.max_completion_tokens,
             stop=chat.stop_sequences,
-            reasoning=reasoning_ask(chat.reasoning, chat.reasoning_effort, chat.include_reasoning),
+            reasoning=SILENT_REASONING if silent else reasoning_ask(chat.reasoning, chat.reasoning_effort,
+                                                                    chat.include_reasoning),
             warnings=warnings,
             provider=body.get("provider"),
             model_routing=body.get("model_routing_config"),
