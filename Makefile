@@ -6,6 +6,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE := $(VENV)/claude/node_modules/.bin/claude
+CODEX_VERSION := 0.169.0
+CODEX := $(VENV)/codex/node_modules/.bin/codex
 
 .PHONY: run test lint validate bench clean
 
@@ -30,12 +32,17 @@ $(CLAUDE): Makefile | $(BIN)/python
 	npm install --prefix $(VENV)/claude --no-audit --no-fund --loglevel=error @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 	touch $@
 
+# Codex CLI from npm, pinned, likewise: the Responses face's tests run `codex exec` headless
+$(CODEX): Makefile | $(BIN)/python
+	npm install --prefix $(VENV)/codex --no-audit --no-fund --loglevel=error @openai/codex@$(CODEX_VERSION)
+	touch $@
+
 ## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
 run: $(VENV)/.installed
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-## test: install with the test extras (and Claude Code from npm), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE)
+## test: install with the test extras (and Claude Code and Codex from npm), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX)
 	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)

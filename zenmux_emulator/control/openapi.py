@@ -237,7 +237,7 @@ OPENAPI: dict[str, Any] = {
                 "warnings": {"type": "array", "items": {"type": "string"}},
                 "status": {"type": ["integer", "null"]}, "error_type": {"type": ["string", "null"]},
                 "stream": {"type": "boolean"},
-                "response": {"description": "the JSON body, or the SSE events sent as text"},
+                "response": {"description": "the JSON body (an error envelope too), or the SSE events sent as text"},
                 "events_sent": {"type": ["integer", "null"]}, "client_gone": {"type": "boolean"},
                 "unmet_expectations": {"type": "array", "items": {"type": "string"}},
                 "response_headers": {"type": "object"},

@@ -20,6 +20,13 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import NeutralRequest
 
 UPSTREAM_REJECTED = "provider_unprocessable_entity_error"
+BAD_SIGNATURE = "Invalid `signature` in `thinking` block"
+MISSING_SIGNATURE = "thinking.signature: Field required"
+MISSING_THINKING = ("Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, "
+                    "a final `assistant` message must start with a thinking block.")
+UNVERIFIED = "could not be verified."
+REJECTIONS = (BAD_SIGNATURE, MISSING_SIGNATURE, MISSING_THINKING, UNVERIFIED)
+"""The messages (or their fixed part) a passed-back reasoning check fails with, on every face."""
 
 
 def _open_tool_turn(messages: Sequence[Mapping[str, Any]]) -> int | None:
@@ -39,7 +46,7 @@ def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
         for n, block in enumerate(details):
             if (isinstance(block, dict) and block.get("type") == "reasoning.encrypted"
                     and not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", "")))):
-                return f"{where}.{n}: The encrypted content for item {block.get('id')} could not be verified."
+                return f"{where}.{n}: The encrypted content for item {block.get('id')} {UNVERIFIED}"
         return None
     texts: dict[Any, list[str]] = {}
     signatures: dict[Any, str] = {}
@@ -56,16 +63,15 @@ def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
         if isinstance(block.get("signature"), str):
             signatures[index] = block["signature"]
     if not order:
-        return (f"{where}.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` "
-                "is enabled, a final `assistant` message must start with a thinking block.")
+        return f"{where}.0.type: {MISSING_THINKING}"
     for position, index in enumerate(order):
         signature = signatures.get(index)
         if signature is None:
-            return f"{where}.{position}.thinking.signature: Field required"
+            return f"{where}.{position}.{MISSING_SIGNATURE}"
         if not isinstance(index, int) or not signer.verify(shape, index, "".join(texts[index]), signature):
-            return f"{where}.{position}: Invalid `signature` in `thinking` block"
+            return f"{where}.{position}: {BAD_SIGNATURE}"
         if index != position:
-            return f"{where}.{position}: Invalid `signature` in `thinking` block"
+            return f"{where}.{position}: {BAD_SIGNATURE}"
     return None
 
 

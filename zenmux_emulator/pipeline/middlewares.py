@@ -85,6 +85,9 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                     500, INTERNAL, f"The emulator failed unexpectedly; see its log for request {entry.request_id}"))
             entry.status = response.status
             entry.sent_headers = response.headers
+            if entry.response is None and response.status >= 400 and isinstance(response, web.Response):
+                # the error envelope as sent, so the journal (and the client verdict) can read its message
+                entry.response = response.body if isinstance(response.body, bytes) else None
             return response
         finally:
             entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)

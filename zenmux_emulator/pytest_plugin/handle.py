@@ -248,8 +248,8 @@ class ZenmuxHandle:
         return verdict(self.requests)
 
     def assert_client_well_behaved(self) -> None:
-        """Fail with every finding of `verdict()`: reasoning not echoed, tool calls unanswered,
-        Retry-After not respected, a non-retryable error retried, expectations unmet."""
+        """Fail with every finding of `verdict()`, on every face: reasoning not echoed, tool calls
+        unanswered, Retry-After not respected, a non-retryable error retried, expectations unmet."""
         findings = self.verdict()
         if findings:
             raise AssertionError("the client misbehaved:\n" + "\n".join(f"  {f}" for f in findings))

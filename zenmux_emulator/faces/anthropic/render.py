@@ -9,7 +9,6 @@ then message_delta (stop_reason, usage) and message_stop.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import orjson
@@ -20,6 +19,7 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import digest, seed_int
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
+from zenmux_emulator.write.pacing import waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 STOP_REASONS = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use", "function_call": "tool_use",
@@ -150,18 +150,6 @@ def error_event(fault: StreamFault) -> bytes:
     return _event("error", {"type": "error", "error": {"type": kind, "message": fault.message}})
 
 
-def _waits(timing: StreamTiming | None, count: int, seed: int) -> list[float]:
-    """Seconds before each paced event: the first token's wait, then the chunk gap plus seeded
-    jitter (the chat face's pacing, over this face's events)."""
-    if timing is None or count == 0:
-        return []
-    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
-    jitter = random.Random(seed)
-    waits = [timing.first_token_ms / 1000]
-    waits += [gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0) for _ in range(count - 1)]
-    return waits if any(waits) else []
-
-
 def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers: dict[str, str], seed: int,
                signer: Signer) -> ReplyPlan:
     """The finished reply; `headers` are added to the draft's scripted ones."""
@@ -172,7 +160,7 @@ def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers
     timing = draft.timing
     events = stream_events(message, timing)
     plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                     waits=_waits(timing, len(events) - 2, seed_int(seed, "pace", generation)))
+                     waits=waits(timing, len(events) - 2, seed_int(seed, "pace", generation)))
     fault = timing.fault if timing else None
     if fault is not None:
         plan.stream_fault = fault

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import random
-
 import orjson
 
 from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.chat.chunks import stream_events
 from zenmux_emulator.faces.chat.completion import completion_body
 from zenmux_emulator.foundation.ids import seed_int
-from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
+from zenmux_emulator.scenario.schema import StreamFault
+from zenmux_emulator.write.pacing import waits as _waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
-
-
-def _waits(timing: StreamTiming | None, count: int, seed: int) -> list[float]:
-    """Seconds before each paced event: the first token's wait, then the chunk gap plus seeded jitter."""
-    if timing is None or count == 0:
-        return []
-    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
-    jitter = random.Random(seed)
-    waits = [timing.first_token_ms / 1000]
-    waits += [gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0) for _ in range(count - 1)]
-    return waits if any(waits) else []
 
 
 def _error_event(fault: StreamFault, completion_id: str, created: int, model: str) -> bytes:

@@ -8,7 +8,6 @@ One face object is made per app: it holds the app's Query Model registry and sto
 
 from __future__ import annotations
 
-import random
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,8 @@ from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.pipeline.headers import RULE_HEADER, WARNINGS_HEADER, list_header
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
-from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
+from zenmux_emulator.scenario.schema import StreamFault
+from zenmux_emulator.write.pacing import waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 from .compute import Context, Outcome, compute
@@ -46,17 +46,6 @@ def rejection(exc: QueryRejected) -> RequestRejected:
     """A `QueryRejected` as the core's `RequestRejected`: the kind becomes the type, the text the message."""
     error = exc.body["error"]
     return RequestRejected(exc.status, str(error["kind"]), str(error["error"]))
-
-
-def pacing(timing: StreamTiming | None, count: int, seed: int) -> list[float]:
-    """Seconds before each of the first `count` events: the first token's wait, then the gap plus seeded jitter."""
-    if timing is None or count == 0:
-        return []
-    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
-    jitter = random.Random(seed)
-    waits = [timing.first_token_ms / 1000]
-    waits += [gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0) for _ in range(count - 1)]
-    return waits if any(waits) else []
 
 
 def fault_item(fault: StreamFault) -> bytes:
@@ -119,7 +108,7 @@ class QueryFace:
         events = stream_events(outcome)
         paced = len(events) - (3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
         plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                         waits=pacing(timing, paced, seed_int(seed, "pace", outcome.id)))
+                         waits=waits(timing, paced, seed_int(seed, "pace", outcome.id)))
         fault = timing.fault if timing else None
         if fault is not None:
             plan.stream_fault = fault

@@ -10,7 +10,6 @@ scripted `error` fault sends an `error` event and `response.failed` in place of 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import orjson
@@ -18,6 +17,7 @@ import orjson
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
+from zenmux_emulator.write.pacing import marked_waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 MALFORMED_EVENT = (b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", '
@@ -108,30 +108,12 @@ def stream_events(opening: dict[str, Any], final: dict[str, Any], timing: Stream
     return events
 
 
-def waits(timing: StreamTiming | None, paced: list[bool], seed: int) -> list[float]:
-    """Seconds before each event: the first delta waits the first token's time, later deltas the
-    chunk gap plus seeded jitter; the other events follow at once."""
-    if timing is None or not any(paced):
-        return []
-    gap = timing.chunk_tokens / timing.tokens_per_second if timing.tokens_per_second else timing.chunk_ms / 1000
-    jitter = random.Random(seed)
-    result, first = [], True
-    for is_delta in paced:
-        if not is_delta:
-            result.append(0.0)
-            continue
-        result.append(timing.first_token_ms / 1000 if first else
-                      gap + (jitter.uniform(0, timing.jitter_ms) / 1000 if timing.jitter_ms else 0.0))
-        first = False
-    return result if any(result) else []
-
-
 def stream_plan(opening: dict[str, Any], final: dict[str, Any], failed: dict[str, Any] | None,
                 timing: StreamTiming | None, headers: dict[str, str], seed: int) -> ReplyPlan:
     """The streamed reply; `failed` is the `response.failed` response a scripted error fault sends."""
     events = stream_events(opening, final, timing)
     plan = ReplyPlan(headers=headers, events=events.frames, content_type="text/event-stream",
-                     waits=waits(timing, events.paced, seed_int(seed, "pace", final["id"])))
+                     waits=marked_waits(timing, events.paced, seed_int(seed, "pace", final["id"])))
     fault: StreamFault | None = timing.fault if timing else None
     if fault is not None:
         count = len(events.frames)
