@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from zenmux_emulator.scenario.query import QueryScript
+from zenmux_emulator.scenario.query_model import StoredQueryModel
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
@@ -498,6 +499,8 @@ class ScenarioFile(BaseModel):
 
     settings: FileSettings = Field(default_factory=FileSettings)
     models: dict[str, ModelSpec] = Field(default_factory=dict)
+    query_models: list[StoredQueryModel] = Field(
+        default_factory=list, description="objectiveai: stored Query Models, named by id in Query requests")
     rules: list[Rule] = Field(default_factory=list)
 
     @field_validator("models")

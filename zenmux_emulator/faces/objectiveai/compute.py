@@ -18,10 +18,11 @@ from zenmux_emulator.scenario.query import (
     QueryScript,
     Target,
 )
+from zenmux_emulator.scenario.query_model import QueryLlm, TrainingLlmWeight, TrainingModelWeight
 
 from . import defaults, ids
 from .errors import error_message
-from .models import JsonObjectFormat, QueryLlm, TrainingLlmWeight, TrainingModelWeight
+from .models import JsonObjectFormat
 from .usage import choice_usage, total_usage
 from .votes import Ballot, Candidate, ballot, resolve
 from .wire import QueryRequest
