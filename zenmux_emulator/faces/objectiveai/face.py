@@ -87,11 +87,21 @@ class QueryFace:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.registry = QueryModelRegistry()
+        self._pinned_from: object = None
         self.completions: OrderedDict[str, tuple[Mapping[str, Any], dict[str, Any]]] = OrderedDict()
+
+    def stored(self) -> QueryModelRegistry:
+        """The Query Model registry, its pinned models those of the scenario set in force (§4.10):
+        a reload of the files brings theirs in the first time the registry is read after it."""
+        scenarios = self.core.registry.current.scenarios
+        if scenarios is not self._pinned_from:
+            self.registry.pin(scenarios.query_models)
+            self._pinned_from = scenarios
+        return self.registry
 
     def parse(self, body: object, headers: Mapping[str, str]) -> QueryAsk:
         try:
-            query = parse(body, self.registry)
+            query = parse(body, self.stored())
         except QueryRejected as exc:
             raise rejection(exc) from None
         return QueryAsk(query, headers)

@@ -80,12 +80,11 @@ def guarded(face: QueryFace, core: Core, handler: Callable[[web.Request, str], A
 
 def routes(core: Core) -> list[web.RouteDef]:
     face = QueryFace(core)
-    registry = face.registry
 
     async def validate_query_model(request: web.Request, key: str) -> Any:
         model, _ = validate_model(await read_json(request, core.settings.max_body_bytes), "")
         name = model_ids(model)[0]
-        registry.remember(name, model)
+        face.stored().remember(name, model)
         return normalised(model)
 
     async def validate_query_llm(request: web.Request, key: str) -> Any:
@@ -94,14 +93,14 @@ def routes(core: Core) -> list[web.RouteDef]:
                 "name": ids.llm_id(llm.model_dump(exclude_none=True))}
 
     async def list_query_models(request: web.Request, key: str) -> Any:
-        return {"data": registry.names()}
+        return {"data": face.stored().names()}
 
     async def count_query_models(request: web.Request, key: str) -> Any:
-        return {"count": len(registry.names())}
+        return {"count": len(face.stored().names())}
 
     async def get_query_model(request: web.Request, key: str) -> Any:
         name = request.match_info["name"]
-        model = registry.get(name)
+        model = face.stored().get(name)
         if model is None:
             raise RequestRejected(404, "model_not_found", f"no Query Model named {name}")
         return normalised(model)
