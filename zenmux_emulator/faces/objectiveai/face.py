@@ -67,7 +67,8 @@ def fault_item(fault: StreamFault) -> bytes:
 
 
 def script_of(draft: Draft) -> QueryScript | None:
-    """The reply's `query`; a rule without one (a rule for every face) lends its text to every generate LLM."""
+    """The reply's `query`; a Query rule that scripts chat's `content` or `reasoning` instead
+    lends that text to every generate LLM (rules without `api: objectiveai` never get here, §5)."""
     spec = draft.spec
     if spec is None:
         return None
