@@ -126,11 +126,11 @@ class QueryFace:
         self._store(request, outcome)
         if not request.stream:
             status, body = unary(outcome)
-            return ReplyPlan(status=status, headers=all_headers, body=body)
+            return ReplyPlan(status=status, headers=all_headers, body=body, usage=outcome.charged)
         events = stream_events(outcome)
         paced = len(events) - (3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
         plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                         waits=pacing(timing, paced, seed_int(seed, "pace", outcome.id)))
+                         waits=pacing(timing, paced, seed_int(seed, "pace", outcome.id)), usage=outcome.charged)
         fault = timing.fault if timing else None
         if fault is not None:
             plan.stream_fault = fault
