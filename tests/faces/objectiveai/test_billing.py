@@ -72,3 +72,23 @@ def test_a_spent_balance_refuses_the_next_query(make_server: MakeServer) -> None
     assert raw(server, "s", BODY, api_key=KEY).status == 200  # 0.52 spent of 0.3
     refused = raw(server, "s", BODY, api_key=KEY)
     assert refused.status == 402 and refused.json()["kind"] == "query"
+
+
+def test_a_closed_catalogue_admits_query_models_and_prices_only_declared_llms(make_server: MakeServer) -> None:
+    server = make_server(PRICED.replace("settings: {", "settings: {catalogue: closed, "))
+    answer = raw(server, "s", {**BODY, "usage": {"include": True}}, api_key=KEY)
+    assert answer.status == 200, answer.text
+    assert math.isclose(answer.json()["usage"]["cost"], CHARGE, abs_tol=1e-12)
+    unlisted = {**BODY, "model": {"models": [llm("vendor/unlisted", "generate", 1)], "weight": {"type": "static"}}}
+    priced = raw(server, "s", {**unlisted, "usage": {"include": True}}, api_key=KEY)
+    assert priced.status == 200 and priced.json()["usage"]["cost"] == 0.0
+
+
+def test_a_closed_catalogue_still_refuses_unknown_chat_models(make_server: MakeServer) -> None:
+    from tests.support.clients import API_KEY, http
+
+    server = make_server("settings: {catalogue: closed}\nrules: []\n")
+    answer = http(server.base_url + "/chat/completions",
+                  b'{"model": "vendor/unknown", "messages": [{"role": "user", "content": "hi"}]}',
+                  method="POST", headers={"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}"})
+    assert answer.status == 400
