@@ -132,3 +132,24 @@ def test_query_keys_need_a_rule_for_query_requests_only(tmp_path: Path, match: s
     [problem] = caught.value.problems
     assert problem.line == 3 and problem.path.startswith("rules[0].match.query_")
     assert "api: objectiveai" in problem.reason
+
+
+def test_warnings_of_the_computation_reach_the_journal_too(make_server: MakeServer) -> None:
+    server = make_server("""\
+        rules:
+          - name: lost-vote
+            match: {api: objectiveai}
+            reply:
+              query:
+                llms:
+                  - match: {mode: select_*}
+                    output: {vote: nobody/*}
+        """)
+    model = {"models": [llm("openai/gpt-5-nano", "generate", 1), llm("openai/gpt-4o-mini", "select_non_thinking", 1)],
+             "weight": {"type": "static"}}
+    answer = raw(server, "s", {**ask("x", model), "temperature": 0.2})
+    assert answer.status == 200 and "nobody/*" in answer.headers["x-emulator-warnings"]
+    [entry] = control(server, "GET", "journal?session=s").json()["entries"]
+    assert entry["warnings"][0] == "temperature is not a Query request field and is ignored"
+    assert any("nobody/*" in w for w in entry["warnings"][1:])
+    assert "; ".join(entry["warnings"]) == answer.headers["x-emulator-warnings"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -35,6 +36,9 @@ from .wire import parse
 if TYPE_CHECKING:
     from zenmux_emulator.pipeline.endpoint import Core
 
+COMPUTED_WARNINGS: ContextVar[list[str] | None] = ContextVar("objectiveai_computed_warnings", default=None)
+"""Where `render` puts the warnings the computation found (an unresolved vote target, …) for the
+request being answered: `QueryEndpoint` sets it per request and adds them to the journal entry."""
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 STORED_COMPLETIONS = 1024
 """How many completions `GET /objectiveai/query/completions` remembers (oldest out first)."""
@@ -119,6 +123,9 @@ class QueryFace:
                       price=self._price)
         outcome = compute(request.query, script_of(draft), ctx)
         extra = outcome.warnings[len(request.query.warnings):]
+        journaled = COMPUTED_WARNINGS.get()
+        if journaled is not None:
+            journaled.extend(extra)
         if extra:
             shown = headers.get(WARNINGS_HEADER)
             headers[WARNINGS_HEADER] = f"{shown}; {list_header(tuple(extra))}" if shown else list_header(tuple(extra))

@@ -19,7 +19,7 @@ from zenmux_emulator.state.sessions import session_name
 
 from . import ids
 from .errors import UNAUTHORIZED, QueryRejected
-from .face import QueryFace, rejection
+from .face import COMPUTED_WARNINGS, QueryFace, rejection
 from .registry import normalised
 from .request import QueryAsk
 from .wire import model_ids, validate_llm, validate_model
@@ -43,13 +43,20 @@ def check_key(core: Core, request: web.Request) -> str:
 
 
 class QueryEndpoint(Endpoint[QueryAsk]):
-    """The shared request path, with this API's 401 in place of ZenMux's 403 for a bad key."""
+    """The shared request path, with this API's 401 in place of ZenMux's 403 for a bad key, and
+    the warnings of the face's computation added to the journal entry."""
 
     __slots__ = ()
 
     async def answer(self, request: web.Request, entry: Any) -> web.StreamResponse:
         check_key(self.core, request)
-        return await super().answer(request, entry)
+        computed: list[str] = []
+        token = COMPUTED_WARNINGS.set(computed)
+        try:
+            return await super().answer(request, entry)
+        finally:
+            COMPUTED_WARNINGS.reset(token)
+            entry.warnings.extend(computed)  # the computation's warnings, as X-Emulator-Warnings says
 
 
 def _json(value: Any, status: int = 200) -> web.Response:
