@@ -94,6 +94,8 @@ class QueryFace:
         self.registry = QueryModelRegistry()
         self._pinned_from: object = None
         self.completions: OrderedDict[str, tuple[Mapping[str, Any], dict[str, Any]]] = OrderedDict()
+        self.marks: dict[str, str] = {}
+        """`correct_confidence_id` of stored completions marked for the training table."""
 
     def stored(self) -> QueryModelRegistry:
         """The Query Model registry, its pinned models those of the scenario set in force (§4.10):
@@ -176,4 +178,5 @@ class QueryFace:
             return
         self.completions[outcome.id] = (request.body, unary_json(outcome))
         while len(self.completions) > STORED_COMPLETIONS:
-            self.completions.popitem(last=False)
+            gone, _ = self.completions.popitem(last=False)
+            self.marks.pop(gone, None)

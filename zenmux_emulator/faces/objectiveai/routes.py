@@ -129,16 +129,45 @@ def routes(core: Core) -> list[web.RouteDef]:
         return {"data": [{"id": response["id"], "created": _rfc3339(response["created"])}
                          for _, response in newest]}
 
-    async def get_completion(request: web.Request, key: str) -> Any:
-        found = face.completions.get(request.match_info["id"])
+    def stored_completion(request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
+        name = request.match_info["id"]
+        found = face.completions.get(name)
         if found is None:
-            raise RequestRejected(404, "completion_not_found", f"no completion {request.match_info['id']}")
-        return {"request": found[0], "response": found[1]}
+            raise RequestRejected(404, "completion_not_found", f"no completion {name}")
+        return name, found
 
+    async def get_completion(request: web.Request, key: str) -> Any:
+        name, (asked, answered) = stored_completion(request)
+        mark = face.marks.get(name)
+        return {"request": asked, "response": answered, **({"correct_confidence_id": mark} if mark else {})}
+
+    async def publish(request: web.Request, key: str) -> Any:
+        stored_completion(request)
+        return web.Response(status=204)
+
+    async def mark(request: web.Request, key: str) -> Any:
+        name, _ = stored_completion(request)
+        body = await read_json(request, core.settings.max_body_bytes)
+        correct = body.get("correct_confidence_id") if isinstance(body, dict) else None
+        if not isinstance(correct, str):
+            raise RequestRejected(400, "invalid_request", "correct_confidence_id: expected a string")
+        face.marks[name] = correct
+        return web.Response(status=204)
+
+    async def unmark(request: web.Request, key: str) -> Any:
+        name, _ = stored_completion(request)
+        face.marks.pop(name, None)
+        return web.Response(status=204)
+
+    completions = QueryEndpoint(face, core)
     return [
-        web.post(f"{PREFIX}/query/completions", QueryEndpoint(face, core).handle),
+        web.post(f"{PREFIX}/query/completions", completions.handle),
+        web.post(f"{PREFIX}/chat/completions", completions.handle),  # the SDK's path before 2025-10-06
         web.get(f"{PREFIX}/query/completions", guarded(face, core, list_completions)),
         web.get(f"{PREFIX}/query/completions/{{id}}", guarded(face, core, get_completion)),
+        web.post(f"{PREFIX}/query/completions/{{id}}/publish", guarded(face, core, publish)),
+        web.post(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, mark)),
+        web.delete(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, unmark)),
         web.post(f"{PREFIX}/query_models", guarded(face, core, validate_query_model)),
         web.get(f"{PREFIX}/query_models", guarded(face, core, list_query_models)),
         web.get(f"{PREFIX}/query_models/count", guarded(face, core, count_query_models)),
