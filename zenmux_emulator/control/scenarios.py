@@ -42,6 +42,8 @@ def match_summary(rule: CompiledRule) -> dict[str, str]:
     """Each condition of the rule in words, by key (the same words as near misses use)."""
     summary: dict[str, str] = {}
     for predicate in rule.predicates:
+        if predicate.key == "api" and rule.rule.match.api is None:
+            continue  # the implicit "every face but objectiveai" of a rule without `api`
         seen = summary.get(predicate.key)
         summary[predicate.key] = predicate.expected if seen is None else f"{seen} and {predicate.expected}"
     return summary

@@ -3,11 +3,17 @@ prompt must fit its context window."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from zenmux_emulator.foundation.errors import invalid_params, too_large
 from zenmux_emulator.scenario.default_models import CREATED
 from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec
+
+QUERY_MODEL = re.compile(r"objectiveai/[0-9A-Za-z]{22}\Z")
+"""An ObjectiveAI Query Model as the core sees it (`objectiveai/<Query Model id>`): not a ZenMux
+catalogue id, so a closed catalogue does not refuse it (its upstream LLMs are OpenRouter slugs,
+priced from the catalogue when listed there)."""
 
 
 def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed: bool,
@@ -17,7 +23,7 @@ def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed:
     if not MODEL_ID.match(base):
         raise invalid_params(f"Model {requested} is not valid")
     spec = catalogue.get(base)
-    if spec is None and closed:
+    if spec is None and closed and not QUERY_MODEL.match(base):
         raise invalid_params(f"Model {requested} is not valid")
     if spec is not None and prompt_tokens > spec.context_length:
         raise too_large("Prompt is too long")

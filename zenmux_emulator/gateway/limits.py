@@ -146,8 +146,25 @@ def charge(config: GatewayConfig, state: GatewayState, key: str, usage: Mapping[
     if key not in config.balances:
         return {}
     if model is not None:
-        pricing = model.pricing
-        cost = (int(usage.get("prompt_tokens") or 0) * pricing.prompt
-                + int(usage.get("completion_tokens") or 0) * pricing.completion) / 1_000_000
-        state.spent[key] = state.spent.get(key, 0.0) + cost
+        state.spent[key] = state.spent.get(key, 0.0) + _priced(usage, model)
+    return {BALANCE_HEADER: f"{config.balances[key] - state.spent.get(key, 0.0):.8f}"}
+
+
+def _priced(usage: Mapping[str, Any], model: ModelSpec) -> float:
+    pricing = model.pricing
+    return (int(usage.get("prompt_tokens") or 0) * pricing.prompt
+            + int(usage.get("completion_tokens") or 0) * pricing.completion) / 1_000_000
+
+
+def recharge(config: GatewayConfig, state: GatewayState, key: str, drafted: Mapping[str, Any],
+             model: ModelSpec | None, served: Mapping[str, Any]) -> dict[str, str]:
+    """Charge the usage a face reports it served instead of the draft's, already charged: its
+    `cost` (USD) when it gives one, else its tokens at the model's pricing. The remaining balance."""
+    if key not in config.balances:
+        return {}
+    cost = served.get("cost")
+    if cost is None:
+        cost = _priced(served, model) if model is not None else 0.0
+    already = _priced(drafted, model) if model is not None else 0.0
+    state.spent[key] = state.spent.get(key, 0.0) - already + float(cost)
     return {BALANCE_HEADER: f"{config.balances[key] - state.spent.get(key, 0.0):.8f}"}

@@ -12,12 +12,16 @@ import orjson
 
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.scenario.schema import (
+    QUERY_API,
     Expect,
     Match,
     TextMatch,
     ToolResultMatch,
     TurnRange,
 )
+
+ZENMUX_FACES = frozenset({"chat", "anthropic", "responses"})
+"""The faces `api: zenmux` names."""
 
 TextTest = Callable[[str], bool]
 
@@ -194,7 +198,7 @@ def json_field(key: str, path: str, expected: object, document: Callable[[Neutra
 def compile_expect(expect: Expect) -> tuple[Predicate, ...]:
     """An `expect` block's conditions (the signed-reasoning one is checked apart: it needs the key)."""
     body = tuple(json_field("body", path, value, lambda f: f.body) for path, value in (expect.body or {}).items())
-    return compile_match(expect) + body
+    return compile_match(expect, rule=False) + body
 
 
 def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[NeutralRequest, str], str | None]) -> list[Predicate]:
@@ -212,12 +216,35 @@ def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[Neu
     return found
 
 
-def compile_match(match: Match) -> tuple[Predicate, ...]:
-    """Every condition of a `match`, cheapest first so a miss is found early."""
+def _query_predicates(match: Match) -> list[Predicate]:
+    found = []
+    if match.query_model is not None:
+        glob = match.query_model
+        pattern = model_regex([glob])
+        found.append(Predicate("query_model", repr(glob), lambda f: pattern.match(f.query_model) is not None,
+                               lambda f: repr(f.query_model)))
+    if match.query_llms is not None:
+        globs = list(match.query_llms)
+        patterns = [model_regex([g]) for g in globs]
+        found.append(Predicate(
+            "query_llms", "has LLMs " + ", ".join(repr(g) for g in globs),
+            lambda f: all(any(p.match(slug) for slug in f.query_llms) for p in patterns),
+            lambda f: "has LLMs " + ", ".join(repr(slug) for slug in f.query_llms)))
+    return found
+
+
+def compile_match(match: Match, *, rule: bool = True) -> tuple[Predicate, ...]:
+    """Every condition of a `match`, cheapest first so a miss is found early. A rule's match
+    without `api` answers every face but ObjectiveAI's (spec §5: chat rules never answer Query
+    requests); an `expect` without `api` says nothing about the face."""
     found: list[Predicate] = []
     if match.api is not None:
-        apis = frozenset([match.api] if isinstance(match.api, str) else match.api)
+        apis = match.apis - {"zenmux"} | (ZENMUX_FACES if "zenmux" in match.apis else frozenset())
         found.append(Predicate("api", " or ".join(sorted(apis)), lambda f: f.face in apis, lambda f: f.face))
+    elif rule:
+        found.append(Predicate("api", f"any face but {QUERY_API}", lambda f: f.face != QUERY_API, lambda f: f.face))
+    if match.query_model is not None or match.query_llms is not None:
+        found.extend(_query_predicates(match))
     if match.stream is not None:
         want = match.stream
         found.append(Predicate("stream", f"stream is {str(want).lower()}", lambda f: f.stream == want,

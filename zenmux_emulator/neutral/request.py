@@ -176,6 +176,16 @@ class NeutralRequest:
         an unscripted reply is then a JSON value made from it instead of prose."""
         return None
 
+    @cached
+    def query_model(self) -> str:
+        """ObjectiveAI: the 22-character id of the Query Model asked for ('' on other faces)."""
+        return ""
+
+    @cached
+    def query_llms(self) -> tuple[str, ...]:
+        """ObjectiveAI: the upstream ids of the Query Model's LLMs (none on other faces)."""
+        return ()
+
     # facts the core derives ------------------------------------------------------------------
 
     @cached

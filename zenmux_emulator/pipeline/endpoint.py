@@ -44,7 +44,7 @@ from zenmux_emulator.gateway.control_headers import (
     RULE_HEADER,
     read_control,
 )
-from zenmux_emulator.gateway.limits import charge
+from zenmux_emulator.gateway.limits import charge, recharge
 from zenmux_emulator.gateway.routing import ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.match.expect import unmet_expectations
@@ -178,6 +178,9 @@ class Endpoint(Generic[R]):
         headers.update(gate)
         headers[ROUTING_HEADER] = summary(routed)
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
+        if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
+            plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,
+                                         scenarios.catalogue.get(served), plan.usage))
         if plan.events is None:
             entry.response = plan.body
             return json_response(plan)

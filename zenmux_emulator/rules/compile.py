@@ -16,6 +16,7 @@ from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
 from zenmux_emulator.scenario.loader import SourcePositions, parse_file, read_sources
 from zenmux_emulator.scenario.positions import locate, snippet
+from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
 
 
@@ -69,6 +70,7 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     names: dict[str, str] = {}
     files: list[str] = []
     file_settings: list[tuple[str, FileSettings]] = []
+    query_models: list[QueryModel] = []
     for filename, text in sources:
         files.append(filename)
         try:
@@ -89,6 +91,7 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
         keys.update(spec.settings.api_keys)
         closed = closed or spec.settings.catalogue == "closed"
         file_settings.append((filename, spec.settings))
+        query_models.extend(spec.query_models)
         rules.extend(compiled)
     gateway, gateway_problems = merge_settings(file_settings)
     problems.extend(gateway_problems)
@@ -96,7 +99,7 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
         raise ScenarioError(problems)
     served = dict(models) if closed else {**DEFAULT_CATALOGUE, **models}
     return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files),
-                       gateway)
+                       gateway, tuple(query_models))
 
 
 def load_paths(paths: Iterable[Path]) -> ScenarioSet:

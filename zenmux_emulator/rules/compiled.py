@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from zenmux_emulator.gateway.limits import GatewayConfig
 from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import ModelSpec
 
 
@@ -22,6 +23,8 @@ class ScenarioSet:
     files: tuple[str, ...] = ()
     gateway: GatewayConfig = field(default_factory=GatewayConfig)
     """Rate limits and balances from the files' settings."""
+    query_models: tuple[QueryModel, ...] = ()
+    """The files' stored ObjectiveAI Query Models (`query_models:`), in file order."""
 
     def rule(self, name: str) -> CompiledRule | None:
         return next((r for r in self.rules if r.name == name), None)

@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from zenmux_emulator.scenario.query import QueryScript
+from zenmux_emulator.scenario.query_model import StoredQueryModel
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
@@ -170,8 +171,14 @@ class ToolResultMatch(BaseModel):
 Globs = Annotated[list[str], Field(min_length=1)]
 
 
-APIS = Literal["chat", "anthropic", "responses", "objectiveai"]
-"""The faces a rule can be narrowed to with `match.api`."""
+APIS = Literal["chat", "anthropic", "responses", "objectiveai", "zenmux"]
+"""The faces a rule can be narrowed to with `match.api`; `zenmux` names the three ZenMux faces."""
+QUERY_API = "objectiveai"
+"""The face of ObjectiveAI Query requests: only rules that name it answer them (spec §5)."""
+NOT_IN_QUERY_RULES = ("model", "tool_choice", "tool_result", "metadata")
+"""Match keys a Query request has nothing for: refused in a rule that answers Query requests."""
+QUERY_ONLY = ("query_model", "query_llms")
+"""Match keys only a Query request has: they need the rule narrowed to `api: objectiveai`."""
 
 
 class Match(BaseModel):
@@ -179,7 +186,7 @@ class Match(BaseModel):
 
     model_config = _STRICT
 
-    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, anthropic, responses, objectiveai (default: all)")
+    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, anthropic, responses (zenmux: those three), objectiveai (default: every face but objectiveai)")
     model: str | Globs | None = Field(None, description="glob(s) on the model id, e.g. 'openai/*'")
     last_user: TextMatch | None = Field(None, description="the text of the last user message")
     any_message: TextMatch | None = Field(None, description="the text of any message")
@@ -191,6 +198,13 @@ class Match(BaseModel):
     headers: dict[str, str | TextMatch] | None = Field(None, description="request headers (name case-insensitive)")
     metadata: dict[str, str | TextMatch] | None = Field(None, description="request metadata values")
     stream: bool | None = None
+    query_model: str | None = Field(None, description="objectiveai: a glob on the 22-character Query Model id")
+    query_llms: Globs | None = Field(None, description="objectiveai: upstream LLM id globs that must all be in the Query Model")
+
+    @property
+    def apis(self) -> frozenset[str]:
+        """The faces named by `api` (empty when it is absent)."""
+        return frozenset([self.api] if isinstance(self.api, str) else self.api or ())
 
 
 class StreamTiming(BaseModel):
@@ -401,6 +415,27 @@ class Rule(BaseModel):
             raise ValueError("a rule needs exactly one of 'reply' or 'replies'")
         return self
 
+    @model_validator(mode="after")
+    def _keys_fit_the_faces(self) -> Rule:
+        """A rule for Query requests matches on what they have (spec §5), and only such a rule
+        matches on the Query Model: the refused key is located, as other schema problems are."""
+        apis = self.match.apis
+        for block, where in ((self.match, "match"), (self.expect, "expect")):
+            if block is None:
+                continue
+            for key in NOT_IN_QUERY_RULES if QUERY_API in apis else ():
+                if getattr(block, key) is not None:
+                    hint = "; match on query_model or query_llms" if key == "model" else ""
+                    raise PydanticCustomError("query_rule", "{reason}", {"reason": (
+                        f"{key!r} is refused in a rule for ObjectiveAI Query requests (api: objectiveai): "
+                        f"a Query request has none{hint}"), "at": (where, key), "key": True})
+            for key in QUERY_ONLY if apis != {QUERY_API} else ():
+                if getattr(block, key) is not None:
+                    raise PydanticCustomError("query_rule", "{reason}", {"reason": (
+                        f"{key!r} matches ObjectiveAI Query requests only: it needs the rule's match "
+                        "to say api: objectiveai (and no other face)"), "at": (where, key), "key": True})
+        return self
+
     @property
     def sequence(self) -> tuple[Reply, ...]:
         """The replies in serving order (a single `reply` is a sequence of one)."""
@@ -498,6 +533,8 @@ class ScenarioFile(BaseModel):
 
     settings: FileSettings = Field(default_factory=FileSettings)
     models: dict[str, ModelSpec] = Field(default_factory=dict)
+    query_models: list[StoredQueryModel] = Field(
+        default_factory=list, description="objectiveai: stored Query Models, named by id in Query requests")
     rules: list[Rule] = Field(default_factory=list)
 
     @field_validator("models")

@@ -3,8 +3,9 @@ timing and any fault to inject, decided in full before any byte is written."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from zenmux_emulator.scenario.schema import RawReply, StreamFault
 
@@ -25,6 +26,9 @@ class ReplyPlan:
     """How many events are written before the stream fault strikes."""
     fault_event: bytes = b""
     """The in-stream error event of an `error` stream fault."""
+    usage: Mapping[str, Any] | None = None
+    """The usage to charge to the key's balance instead of the draft's, for a face whose reply is
+    not the draft's text (ObjectiveAI's total over its LLMs, with its `cost` in USD); None: the draft's."""
 
 
 def raw_plan(raw: RawReply) -> ReplyPlan:

@@ -192,7 +192,8 @@ def test_stored_completions_and_credits(make_server) -> None:
     assert stored["request"] == REQUEST_A and stored["response"] == first
     error_of(raw(server, None, None, path="/query/completions/nope", method="GET"), 404, "completion_not_found")
     credits = raw(server, "s", None, path="/auth/credits", method="GET", api_key="sk-rich").json()
-    assert credits == {"credits": 5.0, "total_credits_purchased": 5.0, "total_credits_used": 0.0}
+    assert credits["total_credits_purchased"] == 5.0 and credits["total_credits_used"] > 0  # see test_billing
+    assert credits["credits"] == 5.0 - credits["total_credits_used"]
 
 
 def test_an_api_key_header_other_than_bearer_is_accepted(shipped: EmulatorServer, session: str) -> None:

@@ -63,11 +63,11 @@ def test_api_narrows_rules_to_a_face(make_server: MakeServer) -> None:
     assert reply.parse().choices[0].message.content == "from chat"
 
 
-def test_a_rule_for_every_face_lends_its_content_to_the_generate_llms(make_server: MakeServer) -> None:
+def test_a_query_rule_scripting_content_lends_it_to_the_generate_llms(make_server: MakeServer) -> None:
     server = make_server("""\
         rules:
-          - name: anywhere
-            match: {last_user: {contains: hi}}
+          - name: lends
+            match: {api: objectiveai, last_user: {contains: hi}}
             reply: {content: "hello {{ request.last_user }}"}
         """)
     body = query(server, "s", ask("hi there"))

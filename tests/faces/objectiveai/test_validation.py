@@ -138,7 +138,7 @@ def test_registry_names_models_and_normalises() -> None:
     assert again.model_id == first.model_id == "2FgLFqAf8M6MTa6MtGLLwM"
     assert parse({**REQUEST_A, "model": f"someone/{first.model_id}"}, registry).model_id == first.model_id
     loaded = QueryModelRegistry()
-    assert loaded.load([REQUEST_D["model"]]) == ["3yOw7ZxSvwCyH4DSxJOPXZ"]
+    assert loaded.pin([parse(REQUEST_D).model]) == ["3yOw7ZxSvwCyH4DSxJOPXZ"]
     shown = normalised(first.model)
     assert shown["name"] == "2FgLFqAf8M6MTa6MtGLLwM" and shown["weight"] == {"type": "static"}
     assert [(m["name"], m["index"]) for m in shown["models"]] == [

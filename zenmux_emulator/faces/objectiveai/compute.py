@@ -18,10 +18,11 @@ from zenmux_emulator.scenario.query import (
     QueryScript,
     Target,
 )
+from zenmux_emulator.scenario.query_model import QueryLlm, TrainingLlmWeight, TrainingModelWeight
 
 from . import defaults, ids
 from .errors import error_message
-from .models import JsonObjectFormat, QueryLlm, TrainingLlmWeight, TrainingModelWeight
+from .models import JsonObjectFormat
 from .usage import choice_usage, total_usage
 from .votes import Ballot, Candidate, ballot, resolve
 from .wire import QueryRequest
@@ -64,6 +65,7 @@ class Choice:
     confidence: float | None = None
     error: dict[str, Any] | None = None
     usage: dict[str, Any] | None = None
+    cost: float = 0.0  # USD, whether or not the usage shows it
     provider: str | None = None
     embedding: dict[str, Any] | None = None
     ballot: Ballot | None = None
@@ -83,6 +85,14 @@ class Outcome:
     chunk_tokens: int
     training_table_data: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
+    cost: float = 0.0
+    """The LLMs' total cost in USD, also when the usage does not show it: what the key is charged."""
+
+    @property
+    def charged(self) -> dict[str, Any]:
+        """The usage the key's balance is charged: the total tokens and their cost."""
+        return {**{k: self.usage[k] for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
+                "cost": self.cost}
 
 
 @dataclass(slots=True)
@@ -135,14 +145,13 @@ class _Builder:
     def _metadata(self, index: int) -> str:
         return ids.metadata_id(self.ctx.response_id, index, self.ctx.created)
 
-    def _cost(self, slug: str, usage_prompt: int, completion: int) -> float | None:
-        if not self.include_cost:
-            return None
-        price = self.ctx.price(slug, usage_prompt, completion) if self.ctx.price else None
-        return price if price is not None else 0.0
+    def _usage(self, choice: Choice, prompt: int, completion: int, reasoning: int, out: OutputScript) -> None:
+        """The choice's usage and cost: the cost at the upstream slug's catalogue pricing, 0 when unknown."""
+        def price(prompt: int, completion: int) -> float:
+            priced = self.ctx.price(choice.slug, prompt, completion) if self.ctx.price else None
+            return priced if priced is not None else 0.0
 
-    def _usage(self, slug: str, prompt: int, completion: int, reasoning: int, out: OutputScript) -> dict[str, Any]:
-        return choice_usage(prompt, completion, reasoning, out.usage, self._cost(slug, prompt, completion))
+        choice.usage, choice.cost = choice_usage(prompt, completion, reasoning, out.usage, price, self.include_cost)
 
     def _error(self, choice: Choice, out: OutputScript) -> None:
         assert out.error is not None
@@ -200,7 +209,7 @@ class _Builder:
         reasoning = tokens.count(choice.reasoning or "")
         completion = (tokens.count(content or "") + reasoning + tokens.count(choice.refusal or "")
                       + sum(tokens.count(ids.jdump(call)) for call in calls))
-        choice.usage = self._usage(llm.spec.id, self.prompt, completion, reasoning, out)
+        self._usage(choice, self.prompt, completion, reasoning, out)
         if self.body.embeddings:
             choice.embedding = defaults.embedding(self.body.embeddings, content or "")
 
@@ -265,7 +274,7 @@ class _Builder:
             choice.content = choice.ballot.top.generate_id
         reasoning = tokens.count(choice.reasoning or "")
         prompt = self.prompt + sum(tokens.count(c.content) + 4 for c in candidates)
-        choice.usage = self._usage(llm.spec.id, prompt, tokens.count(choice.content) + reasoning, reasoning, out)
+        self._usage(choice, prompt, tokens.count(choice.content) + reasoning, reasoning, out)
 
     def confidence(self) -> None:
         weights: dict[str, float] = {}
@@ -325,4 +334,4 @@ def compute(request: QueryRequest, script: QueryScript | None, ctx: Context) -> 
     return Outcome(id=ctx.response_id, created=ctx.created, model=f"objectiveai/{request.model_id}",
                    choices=b.choices, order=b.order(), usage=total_usage(usages, b.include_cost),
                    failed_code=failed, chunk_tokens=max(1, ctx.chunk_tokens), training_table_data=table,
-                   warnings=b.warnings)
+                   warnings=b.warnings, cost=sum(c.cost for c in b.choices if c.usage is not None))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -35,6 +36,9 @@ from .wire import parse
 if TYPE_CHECKING:
     from zenmux_emulator.pipeline.endpoint import Core
 
+COMPUTED_WARNINGS: ContextVar[list[str] | None] = ContextVar("objectiveai_computed_warnings", default=None)
+"""Where `render` puts the warnings the computation found (an unresolved vote target, …) for the
+request being answered: `QueryEndpoint` sets it per request and adds them to the journal entry."""
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 STORED_COMPLETIONS = 1024
 """How many completions `GET /objectiveai/query/completions` remembers (oldest out first)."""
@@ -56,7 +60,8 @@ def fault_item(fault: StreamFault) -> bytes:
 
 
 def script_of(draft: Draft) -> QueryScript | None:
-    """The reply's `query`; a rule without one (a rule for every face) lends its text to every generate LLM."""
+    """The reply's `query`; a Query rule that scripts chat's `content` or `reasoning` instead
+    lends that text to every generate LLM (rules without `api: objectiveai` never get here, §5)."""
     spec = draft.spec
     if spec is None:
         return None
@@ -76,11 +81,23 @@ class QueryFace:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.registry = QueryModelRegistry()
+        self._pinned_from: object = None
         self.completions: OrderedDict[str, tuple[Mapping[str, Any], dict[str, Any]]] = OrderedDict()
+        self.marks: dict[str, str] = {}
+        """`correct_confidence_id` of stored completions marked for the training table."""
+
+    def stored(self) -> QueryModelRegistry:
+        """The Query Model registry, its pinned models those of the scenario set in force (§4.10):
+        a reload of the files brings theirs in the first time the registry is read after it."""
+        scenarios = self.core.registry.current.scenarios
+        if scenarios is not self._pinned_from:
+            self.registry.pin(scenarios.query_models)
+            self._pinned_from = scenarios
+        return self.registry
 
     def parse(self, body: object, headers: Mapping[str, str]) -> QueryAsk:
         try:
-            query = parse(body, self.registry)
+            query = parse(body, self.stored())
         except QueryRejected as exc:
             raise rejection(exc) from None
         return QueryAsk(query, headers)
@@ -97,6 +114,9 @@ class QueryFace:
                       price=self._price)
         outcome = compute(request.query, script_of(draft), ctx)
         extra = outcome.warnings[len(request.query.warnings):]
+        journaled = COMPUTED_WARNINGS.get()
+        if journaled is not None:
+            journaled.extend(extra)
         if extra:
             shown = headers.get(WARNINGS_HEADER)
             headers[WARNINGS_HEADER] = f"{shown}; {list_header(tuple(extra))}" if shown else list_header(tuple(extra))
@@ -104,11 +124,11 @@ class QueryFace:
         self._store(request, outcome)
         if not request.stream:
             status, body = unary(outcome)
-            return ReplyPlan(status=status, headers=all_headers, body=body)
+            return ReplyPlan(status=status, headers=all_headers, body=body, usage=outcome.charged)
         events = stream_events(outcome)
         paced = len(events) - (3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
         plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                         waits=waits(timing, paced, seed_int(seed, "pace", outcome.id)))
+                         waits=waits(timing, paced, seed_int(seed, "pace", outcome.id)), usage=outcome.charged)
         fault = timing.fault if timing else None
         if fault is not None:
             plan.stream_fault = fault
@@ -147,4 +167,5 @@ class QueryFace:
             return
         self.completions[outcome.id] = (request.body, unary_json(outcome))
         while len(self.completions) > STORED_COMPLETIONS:
-            self.completions.popitem(last=False)
+            gone, _ = self.completions.popitem(last=False)
+            self.marks.pop(gone, None)

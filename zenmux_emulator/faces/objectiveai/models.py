@@ -4,49 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import Discriminator, Field
 
-_TAG = "§"  # prefix of union tags, dropped from error paths
-BAD_TAG = "bad_tag:"  # error type of a missing or unknown union tag, then the key
-
-
-def _tagged(key: str) -> Any:
-    def pick(value: Any) -> str | None:
-        found = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
-        return f"{_TAG}{found}" if isinstance(found, str) else None
-
-    return pick
-
-
-def _shape(value: Any) -> str | None:
-    return f"{_TAG}string" if isinstance(value, str) else f"{_TAG}array" if isinstance(value, list) else None
-
-
-def by_key(key: str, expected: str) -> Discriminator:
-    """A union chosen by the string at `key`; a missing or unknown one fails as `expected`."""
-    return Discriminator(_tagged(key), custom_error_type=f"{BAD_TAG}{key}", custom_error_message=expected)
-
-
-def by_shape(expected: str) -> Discriminator:
-    """A `string | array` union chosen by JSON type."""
-    return Discriminator(_shape, custom_error_type="bad_shape", custom_error_message=expected)
-
-
-def tag(name: str) -> Tag:
-    return Tag(f"{_TAG}{name}")
-
-
-class Wire(BaseModel):
-    """Base of the request models: strict JSON types, unknown keys ignored, immutable."""
-
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, allow_inf_nan=False,
-                              protected_namespaces=())
-
-
-Unit = Annotated[float, Field(ge=0, le=1)]
-Penalty = Annotated[float, Field(ge=-2, le=2)]
-Positive = Annotated[int, Field(ge=1)]
-Effort = Literal["low", "medium", "high"]
+from zenmux_emulator.scenario.query_model import _TAG, Wire, by_key, by_shape, tag
 
 
 class TextPart(Wire):
@@ -152,96 +112,6 @@ Message = Annotated[
     by_key("role", "expected one of 'developer', 'system', 'user', 'assistant', 'tool'"),
 ]
 
-
-class ProviderPrefs(Wire):
-    order: list[str] | None = None
-    allow_fallbacks: bool | None = None
-    require_parameters: bool | None = None
-    data_collection: Literal["allow", "deny"] | None = None
-    only: list[str] | None = None
-    ignore: list[str] | None = None
-    quantizations: list[str] | None = None
-    sort: str | None = None
-
-
-class ReasoningPrefs(Wire):
-    max_tokens: Positive | None = None
-    effort: Effort | None = None
-    enabled: bool | None = None
-
-
-class StaticLlmWeight(Wire):
-    type: Literal["static"]
-    weight: float
-
-
-class TrainingLlmWeight(Wire):
-    type: Literal["training_table"]
-    base_weight: float
-    min_weight: float
-    max_weight: float
-
-
-_WEIGHT_TYPES = "expected one of 'static', 'training_table'"
-LlmWeight = Annotated[
-    Annotated[StaticLlmWeight, tag("static")] | Annotated[TrainingLlmWeight, tag("training_table")],
-    by_key("type", _WEIGHT_TYPES),
-]
-Mode = Literal["generate", "select_thinking", "select_non_thinking", "select_thinking_logprobs",
-               "select_non_thinking_logprobs"]
-
-
-class QueryLlm(Wire):
-    """One LLM of a Query Model (sampling parameters live here, not on the request)."""
-
-    id: str
-    mode: Mode
-    select_top_logprobs: Annotated[int, Field(ge=0, le=20)] | None = None
-    frequency_penalty: Penalty | None = None
-    presence_penalty: Penalty | None = None
-    logit_bias: dict[str, float] | None = None
-    max_completion_tokens: Positive | None = None
-    max_tokens: Positive | None = None
-    reasoning_effort: Effort | None = None
-    stop: Annotated[Annotated[str, tag("string")] | Annotated[list[str], tag("array")],
-                    by_shape("expected a string or an array of strings")] | None = None
-    temperature: Annotated[float, Field(ge=0, le=2)] | None = None
-    top_p: Unit | None = None
-    min_p: Unit | None = None
-    top_a: Unit | None = None
-    repetition_penalty: Annotated[float, Field(ge=0, le=2)] | None = None
-    top_k: Positive | None = None
-    provider: ProviderPrefs | None = None
-    reasoning: ReasoningPrefs | None = None
-    verbosity: Effort | None = None
-    models: list[str] | None = None
-    weight: LlmWeight
-    tool_response_format: Any = None
-
-    @property
-    def is_select(self) -> bool:
-        return self.mode != "generate"
-
-
-class StaticModelWeight(Wire):
-    type: Literal["static"]
-
-
-class TrainingModelWeight(Wire):
-    type: Literal["training_table"]
-    embeddings_model: str
-    top: Positive
-
-
-class QueryModel(Wire):
-    """A Query Model: its LLMs and how their weights are found."""
-
-    models: Annotated[list[QueryLlm], Field(min_length=1)]
-    weight: Annotated[
-        Annotated[StaticModelWeight, tag("static")] | Annotated[TrainingModelWeight, tag("training_table")],
-        by_key("type", _WEIGHT_TYPES),
-    ]
-    select_generated_reasoning: Any = None
 
 
 class TextFormat(Wire):

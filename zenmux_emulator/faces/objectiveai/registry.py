@@ -6,8 +6,9 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
-from .models import QueryModel
-from .wire import model_ids, validate_model
+from zenmux_emulator.scenario.query_model import QueryModel
+
+from .wire import model_ids
 
 
 class QueryModelRegistry:
@@ -18,15 +19,12 @@ class QueryModelRegistry:
         self._pinned: dict[str, QueryModel] = {}
         self._recent: OrderedDict[str, QueryModel] = OrderedDict()
 
-    def load(self, models: Iterable[Any], path: str = "query_models") -> list[str]:
-        """Validate and pin scenario models; their ids. Raises `QueryRejected` naming `path[i]`."""
-        names = []
-        for i, value in enumerate(models):
-            model, _ = validate_model(value, f"{path}[{i}]")
-            name = model_ids(model)[0]
-            self._pinned[name] = model
-            names.append(name)
-        return names
+    def pin(self, models: Iterable[QueryModel]) -> list[str]:
+        """Put the scenario files' models (validated at load) in place of the pinned ones; their ids.
+        A model the files no longer declare is forgotten."""
+        pinned = {model_ids(model)[0]: model for model in models}
+        self._pinned = pinned
+        return list(pinned)
 
     def remember(self, name: str, model: QueryModel) -> None:
         """Keep a validated model so a later request may name it."""

@@ -71,6 +71,14 @@ class QueryAsk(NeutralRequest):
         return {}
 
     @cached
+    def query_model(self) -> str:
+        return self.query.model_id
+
+    @cached
+    def query_llms(self) -> tuple[str, ...]:
+        return tuple(llm.id for llm in self.query.model.models)
+
+    @cached
     def prompt_tokens(self) -> int:
         return prompt_tokens(self.messages, self.body.get("tools"))
 

@@ -19,7 +19,7 @@ from zenmux_emulator.state.sessions import session_name
 
 from . import ids
 from .errors import UNAUTHORIZED, QueryRejected
-from .face import QueryFace, rejection
+from .face import COMPUTED_WARNINGS, QueryFace, rejection
 from .registry import normalised
 from .request import QueryAsk
 from .wire import model_ids, validate_llm, validate_model
@@ -43,13 +43,20 @@ def check_key(core: Core, request: web.Request) -> str:
 
 
 class QueryEndpoint(Endpoint[QueryAsk]):
-    """The shared request path, with this API's 401 in place of ZenMux's 403 for a bad key."""
+    """The shared request path, with this API's 401 in place of ZenMux's 403 for a bad key, and
+    the warnings of the face's computation added to the journal entry."""
 
     __slots__ = ()
 
     async def answer(self, request: web.Request, entry: Any) -> web.StreamResponse:
         check_key(self.core, request)
-        return await super().answer(request, entry)
+        computed: list[str] = []
+        token = COMPUTED_WARNINGS.set(computed)
+        try:
+            return await super().answer(request, entry)
+        finally:
+            COMPUTED_WARNINGS.reset(token)
+            entry.warnings.extend(computed)  # the computation's warnings, as X-Emulator-Warnings says
 
 
 def _json(value: Any, status: int = 200) -> web.Response:
@@ -80,12 +87,11 @@ def guarded(face: QueryFace, core: Core, handler: Callable[[web.Request, str], A
 
 def routes(core: Core) -> list[web.RouteDef]:
     face = QueryFace(core)
-    registry = face.registry
 
     async def validate_query_model(request: web.Request, key: str) -> Any:
         model, _ = validate_model(await read_json(request, core.settings.max_body_bytes), "")
         name = model_ids(model)[0]
-        registry.remember(name, model)
+        face.stored().remember(name, model)
         return normalised(model)
 
     async def validate_query_llm(request: web.Request, key: str) -> Any:
@@ -94,14 +100,14 @@ def routes(core: Core) -> list[web.RouteDef]:
                 "name": ids.llm_id(llm.model_dump(exclude_none=True))}
 
     async def list_query_models(request: web.Request, key: str) -> Any:
-        return {"data": registry.names()}
+        return {"data": face.stored().names()}
 
     async def count_query_models(request: web.Request, key: str) -> Any:
-        return {"count": len(registry.names())}
+        return {"count": len(face.stored().names())}
 
     async def get_query_model(request: web.Request, key: str) -> Any:
         name = request.match_info["name"]
-        model = registry.get(name)
+        model = face.stored().get(name)
         if model is None:
             raise RequestRejected(404, "model_not_found", f"no Query Model named {name}")
         return normalised(model)
@@ -123,16 +129,45 @@ def routes(core: Core) -> list[web.RouteDef]:
         return {"data": [{"id": response["id"], "created": _rfc3339(response["created"])}
                          for _, response in newest]}
 
-    async def get_completion(request: web.Request, key: str) -> Any:
-        found = face.completions.get(request.match_info["id"])
+    def stored_completion(request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
+        name = request.match_info["id"]
+        found = face.completions.get(name)
         if found is None:
-            raise RequestRejected(404, "completion_not_found", f"no completion {request.match_info['id']}")
-        return {"request": found[0], "response": found[1]}
+            raise RequestRejected(404, "completion_not_found", f"no completion {name}")
+        return name, found
 
+    async def get_completion(request: web.Request, key: str) -> Any:
+        name, (asked, answered) = stored_completion(request)
+        mark = face.marks.get(name)
+        return {"request": asked, "response": answered, **({"correct_confidence_id": mark} if mark else {})}
+
+    async def publish(request: web.Request, key: str) -> Any:
+        stored_completion(request)
+        return web.Response(status=204)
+
+    async def mark(request: web.Request, key: str) -> Any:
+        name, _ = stored_completion(request)
+        body = await read_json(request, core.settings.max_body_bytes)
+        correct = body.get("correct_confidence_id") if isinstance(body, dict) else None
+        if not isinstance(correct, str):
+            raise RequestRejected(400, "invalid_request", "correct_confidence_id: expected a string")
+        face.marks[name] = correct
+        return web.Response(status=204)
+
+    async def unmark(request: web.Request, key: str) -> Any:
+        name, _ = stored_completion(request)
+        face.marks.pop(name, None)
+        return web.Response(status=204)
+
+    completions = QueryEndpoint(face, core)
     return [
-        web.post(f"{PREFIX}/query/completions", QueryEndpoint(face, core).handle),
+        web.post(f"{PREFIX}/query/completions", completions.handle),
+        web.post(f"{PREFIX}/chat/completions", completions.handle),  # the SDK's path before 2025-10-06
         web.get(f"{PREFIX}/query/completions", guarded(face, core, list_completions)),
         web.get(f"{PREFIX}/query/completions/{{id}}", guarded(face, core, get_completion)),
+        web.post(f"{PREFIX}/query/completions/{{id}}/publish", guarded(face, core, publish)),
+        web.post(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, mark)),
+        web.delete(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, unmark)),
         web.post(f"{PREFIX}/query_models", guarded(face, core, validate_query_model)),
         web.get(f"{PREFIX}/query_models", guarded(face, core, list_query_models)),
         web.get(f"{PREFIX}/query_models/count", guarded(face, core, count_query_models)),

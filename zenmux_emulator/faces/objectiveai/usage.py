@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from zenmux_emulator.scenario.query import UsageScript
@@ -11,26 +11,26 @@ _COUNTS = ("completion_tokens", "prompt_tokens", "total_tokens")
 
 
 def choice_usage(prompt: int, completion: int, reasoning: int, scripted: UsageScript | None,
-                 cost: float | None) -> dict[str, Any]:
-    """`{completion_tokens, prompt_tokens, total_tokens, [details if > 0], [cost]}`; scripted values
-    win; `cost` (None = not asked for) is kept only when the request's `usage.include` is true."""
+                 price: Callable[[int, int], float], include_cost: bool) -> tuple[dict[str, Any], float]:
+    """`{completion_tokens, prompt_tokens, total_tokens, [details if > 0], [cost]}` and the cost;
+    scripted values win. The cost is the scripted one, else `price(prompt, completion)` of the
+    tokens reported; it is in the usage only when the request's `usage.include` is true."""
     cached = 0
     if scripted is not None:
         prompt = scripted.prompt_tokens if scripted.prompt_tokens is not None else prompt
         completion = scripted.completion_tokens if scripted.completion_tokens is not None else completion
         reasoning = scripted.reasoning_tokens if scripted.reasoning_tokens is not None else reasoning
         cached = scripted.cached_tokens or 0
-        if cost is not None and scripted.cost is not None:
-            cost = scripted.cost
+    cost = float(scripted.cost) if scripted is not None and scripted.cost is not None else price(prompt, completion)
     usage: dict[str, Any] = {"completion_tokens": completion, "prompt_tokens": prompt,
                              "total_tokens": prompt + completion}
     if reasoning > 0:
         usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
     if cached > 0:
         usage["prompt_tokens_details"] = {"cached_tokens": cached}
-    if cost is not None:
-        usage["cost"] = float(cost)
-    return usage
+    if include_cost:
+        usage["cost"] = cost
+    return usage, cost
 
 
 def _add(into: dict[str, Any], usage: dict[str, Any]) -> None:

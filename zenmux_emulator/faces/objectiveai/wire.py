@@ -10,19 +10,12 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from zenmux_emulator.scenario.query_model import _TAG, BAD_TAG, QueryLlm, QueryModel, inconsistency
+
 from . import ids
 from .deterministic import NotEnumerable, enumerate_values
 from .errors import QueryRejected, invalid_request, rejected
-from .models import (
-    _TAG,
-    BAD_TAG,
-    KNOWN_FIELDS,
-    JsonSchemaFormat,
-    QueryBody,
-    QueryLlm,
-    QueryModel,
-    TrainingLlmWeight,
-)
+from .models import KNOWN_FIELDS, JsonSchemaFormat, QueryBody
 
 
 class QueryModelRegistry(Protocol):
@@ -108,14 +101,12 @@ def validate_model(value: Any, path: str = "model") -> tuple[QueryModel, list[st
     dot = f"{path}." if path else ""
     if model.select_generated_reasoning is not None:
         warnings.append(f"{dot}select_generated_reasoning is not on the seed and is ignored")
+    fault = inconsistency(model)
+    if fault is not None:
+        raise invalid_request(_path(fault[0], path), fault[1])
     for i, llm in enumerate(model.models):
-        at = f"{dot}models[{i}]"
-        if llm.weight.type != model.weight.type:
-            raise invalid_request(f"{at}.weight.type", f"must be {model.weight.type!r} like the Query Model's weight")
-        if isinstance(llm.weight, TrainingLlmWeight) and llm.weight.min_weight > llm.weight.max_weight:
-            raise invalid_request(f"{at}.weight.min_weight", "must not be greater than max_weight")
         if llm.tool_response_format is not None:
-            warnings.append(f"{at}.tool_response_format is not on the seed and is ignored")
+            warnings.append(f"{dot}models[{i}].tool_response_format is not on the seed and is ignored")
     return model, warnings
 
 
