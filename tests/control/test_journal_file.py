@@ -17,7 +17,8 @@ from pydantic import ValidationError
 from tests.cli.test_cli import CONSOLE_SCRIPT, Served, clean_env
 from tests.conftest import MakeServer
 from tests.control.helpers import control, ok
-from tests.scenarios.helpers import ask, ask_stream, post_chat, sdk, wait_until
+from tests.scenarios.helpers import ask, ask_stream, post_chat, sdk
+from tests.support.polling import wait_until
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 

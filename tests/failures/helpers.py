@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.support.bodies import chat_body
 from tests.support.clients import API_KEY
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -18,7 +19,7 @@ CHAT = "/api/v1/chat/completions"
 
 
 def chat(text: str, **fields: Any) -> dict[str, Any]:
-    return {"model": MODEL, "messages": [{"role": "user", "content": text}], **fields}
+    return chat_body(text, MODEL, **fields)
 
 
 @dataclass

@@ -6,6 +6,7 @@ import json
 import socket
 from typing import Any
 
+from tests.support.bodies import chat_body
 from tests.support.clients import API_KEY, Raw, http
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
@@ -15,7 +16,7 @@ CHAT = "/api/v1/chat/completions"
 
 
 def chat(text: str = "hello", model: str = MODEL, **fields: Any) -> dict[str, Any]:
-    return {"model": model, "messages": [{"role": "user", "content": text}], **fields}
+    return chat_body(text, model, **fields)
 
 
 def post(server: EmulatorServer, session: str, body: dict[str, Any] | None = None, *, key: str = API_KEY,

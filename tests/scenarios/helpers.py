@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,23 +82,6 @@ def get_json(url: str) -> Any:
     response = get(url)
     assert response.status == 200, f"GET {url} answered {response.status}: {response.text}"
     return response.json()
-
-
-def wait_until(condition: Callable[[], Any], timeout: float = 10.0, step: float = 0.05,
-               nudge: Callable[[], None] | None = None) -> Any:
-    """Poll `condition` until it is truthy (returning its value) or `timeout` passes (returning it once more).
-
-    `nudge` runs before each poll, e.g. to write a file again in case the watcher was not yet listening.
-    """
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if nudge is not None:
-            nudge()
-        value = condition()
-        if value:
-            return value
-        time.sleep(step)
-    return condition()
 
 
 EXPLODE = "{{ explode }}"

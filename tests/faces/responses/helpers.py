@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.contract.helpers import RawResponse, request
+from tests.faces.chat.contract.helpers import RawResponse, request
 from tests.support.openai_schema import assert_response, assert_response_event
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract.helpers import assert_envelope, request
+from tests.faces.chat.contract.helpers import assert_envelope, request
 from tests.faces.responses.helpers import MODEL, PATH, WEATHER_TOOL, created, events_of, post, streamed, text_of
 from tests.support.openai_schema import assert_response
 from zenmux_emulator.faces.responses.store import ResponseStore, StoredResponse

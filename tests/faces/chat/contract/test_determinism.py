@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conftest import SHIPPED
-from tests.contract.helpers import RawResponse, chat, post, request
+from tests.faces.chat.contract.helpers import RawResponse, chat, post, request
 
 SHIPPED_YAML = [path.read_text(encoding="utf-8") for path in sorted(SHIPPED.glob("*.yaml"))]
 

@@ -13,16 +13,8 @@ import openai
 import pytest
 
 from tests.conftest import API_KEY
-from tests.contract.helpers import (
-    ACCESS_DENIED,
-    MODEL,
-    SESSION_HEADER,
-    assert_envelope,
-    chat,
-    post,
-    request,
-    user,
-)
+from tests.faces.chat.contract.helpers import ACCESS_DENIED, MODEL, SESSION_HEADER, assert_envelope, chat, post, request
+from tests.support.bodies import user
 from tests.support.clients import sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 

@@ -10,7 +10,8 @@ import openai
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from tests.agent.helpers import (
+from tests.conftest import SHIPPED
+from tests.faces.chat.agent.helpers import (
     ANTHROPIC,
     CALL_ID,
     GET_TIME,
@@ -27,8 +28,7 @@ from tests.agent.helpers import (
     sdk_chunks,
     tool_deltas,
 )
-from tests.conftest import SHIPPED
-from tests.contract.helpers import post
+from tests.faces.chat.contract.helpers import post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from zenmux_emulator.rules.compile import load_paths
 

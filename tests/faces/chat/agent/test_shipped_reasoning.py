@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import openai
 
-from tests.agent.helpers import (
+from tests.conftest import SHIPPED
+from tests.faces.chat.agent.helpers import (
     ANTHROPIC,
     GPT5,
     RULE_HEADER,
@@ -14,8 +15,7 @@ from tests.agent.helpers import (
     merge_details,
     sdk_chunks,
 )
-from tests.conftest import SHIPPED
-from tests.contract.helpers import post
+from tests.faces.chat.contract.helpers import post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.rules.compile import load_paths

@@ -9,6 +9,7 @@ from email.message import Message
 from typing import Any
 
 from tests.conftest import API_KEY
+from tests.support.bodies import chat_body
 from tests.support.sse import SSEBody, parse_sse
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -40,14 +41,9 @@ class RawResponse:
         return parse_sse(self.body)
 
 
-def user(text: str) -> list[dict[str, Any]]:
-    """A conversation of one user message."""
-    return [{"role": "user", "content": text}]
-
-
 def chat(text: str, model: str = MODEL, **fields: Any) -> dict[str, Any]:
     """A valid request body with one user message, `fields` added."""
-    return {"model": model, "messages": user(text), **fields}
+    return chat_body(text, model, **fields)
 
 
 def request(

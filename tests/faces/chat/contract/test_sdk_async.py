@@ -11,7 +11,8 @@ import openai
 import pytest
 
 from tests.conftest import API_KEY
-from tests.contract.helpers import HEX32, MODEL, SESSION_HEADER, user
+from tests.faces.chat.contract.helpers import HEX32, MODEL, SESSION_HEADER
+from tests.support.bodies import user
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 

@@ -15,7 +15,8 @@ from typing import Any
 import openai
 import pytest
 
-from tests.agent.helpers import (
+from tests.conftest import SHIPPED
+from tests.faces.chat.agent.helpers import (
     ANTHROPIC,
     GEMINI,
     GPT5,
@@ -31,8 +32,7 @@ from tests.agent.helpers import (
     sdk_chunks,
     shipped_text,
 )
-from tests.conftest import SHIPPED
-from tests.contract.helpers import assert_envelope, post
+from tests.faces.chat.contract.helpers import assert_envelope, post
 from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from zenmux_emulator.foundation.signatures import Signer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import openai
 import pytest
 
-from tests.contract.helpers import assert_envelope, request
+from tests.faces.chat.contract.helpers import assert_envelope, request
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 BUILT_IN = ["openai/gpt-5", "openai/gpt-4.1-mini", "anthropic/claude-sonnet-4.5", "anthropic/claude-haiku-4.5",

@@ -7,7 +7,8 @@ from typing import Any
 
 import openai
 
-from tests.contract.helpers import MODEL, user
+from tests.faces.chat.contract.helpers import MODEL
+from tests.support.bodies import user
 from tests.support.openai_schema import assert_chat_chunk
 
 

@@ -13,7 +13,7 @@ import openai
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from tests.agent.helpers import (
+from tests.faces.chat.agent.helpers import (
     ANTHROPIC,
     CALL_ID,
     GEMINI,
@@ -30,7 +30,7 @@ from tests.agent.helpers import (
     serve,
     tool_deltas,
 )
-from tests.contract.helpers import assert_envelope, post
+from tests.faces.chat.contract.helpers import assert_envelope, post
 from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer

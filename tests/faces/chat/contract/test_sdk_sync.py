@@ -9,7 +9,8 @@ from typing import Any
 import openai
 
 from tests.conftest import FROZEN
-from tests.contract.helpers import HEX32, MODEL, user
+from tests.faces.chat.contract.helpers import HEX32, MODEL
+from tests.support.bodies import user
 from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_completion
 from zenmux_emulator.pytest_plugin.server import EmulatorServer

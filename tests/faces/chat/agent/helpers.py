@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import FROZEN, SHIPPED
-from tests.contract.helpers import RawResponse, request
+from tests.faces.chat.contract.helpers import RawResponse, request
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 

@@ -7,7 +7,8 @@ from typing import Any
 import openai
 import pytest
 
-from tests.contract.helpers import MODEL, chat, content_of, finish_reasons, post, user
+from tests.faces.chat.contract.helpers import MODEL, chat, content_of, finish_reasons, post
+from tests.support.bodies import user
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import socket
-import time
 import warnings
 from typing import Any
 
@@ -14,7 +13,7 @@ import openai
 import pytest
 
 from tests.conftest import API_KEY, SHIPPED
-from tests.contract.helpers import (
+from tests.faces.chat.contract.helpers import (
     HEX32,
     RawResponse,
     chat,
@@ -24,6 +23,7 @@ from tests.contract.helpers import (
     refusal_of,
 )
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from tests.support.polling import wait_for
 from tests.support.sse import SSEBody
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -296,17 +296,6 @@ def test_user_text_is_not_evaluated_as_a_template(shipped: EmulatorServer, sessi
 
 
 # --- a client that leaves mid-stream ----------------------------------------------------------
-
-
-def wait_for(condition, deadline_s: float = 15.0):
-    """Poll until `condition()` is truthy (this waits for an outcome; it asserts no duration)."""
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("the condition never held")
 
 
 def test_client_leaving_mid_stream_is_recorded_and_the_server_keeps_serving(make_server) -> None:

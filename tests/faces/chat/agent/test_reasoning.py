@@ -10,8 +10,8 @@ from typing import Any
 import openai
 import pytest
 
-from tests.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, deltas, serve
-from tests.contract.helpers import post
+from tests.faces.chat.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, deltas, serve
+from tests.faces.chat.contract.helpers import post
 from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from zenmux_emulator.foundation import tokens
