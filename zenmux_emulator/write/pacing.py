@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from zenmux_emulator.scenario.schema import StreamTiming
+from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
 
 
 def waits(timing: StreamTiming | None, count: int, seed: int) -> list[float]:
@@ -31,3 +31,9 @@ def marked_waits(timing: StreamTiming | None, paced: Sequence[bool], seed: int) 
     paced_waits = iter(waits(timing, sum(paced), seed))
     result = [next(paced_waits, 0.0) if is_paced else 0.0 for is_paced in paced]
     return result if any(result) else []
+
+
+def fault_position(fault: StreamFault, count: int) -> int:
+    """How many of `count` events are written before a stream fault strikes."""
+    at = fault.after_chunks if fault.after_chunks is not None else round(count * (fault.after_fraction or 0))
+    return min(at, count)

@@ -19,7 +19,7 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import digest, seed_int
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
-from zenmux_emulator.write.pacing import waits
+from zenmux_emulator.write.pacing import fault_position, waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 STOP_REASONS = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use", "function_call": "tool_use",
@@ -164,8 +164,7 @@ def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers
     fault = timing.fault if timing else None
     if fault is not None:
         plan.stream_fault = fault
-        at = fault.after_chunks if fault.after_chunks is not None else round(len(events) * (fault.after_fraction or 0))
-        plan.fault_at = min(at, len(events))
+        plan.fault_at = fault_position(fault, len(events))
         if fault.kind == "error":
             plan.fault_event = error_event(fault)
         elif fault.kind == "malformed":

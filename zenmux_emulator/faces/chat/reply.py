@@ -9,6 +9,7 @@ from zenmux_emulator.faces.chat.chunks import stream_events
 from zenmux_emulator.faces.chat.completion import completion_body
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import StreamFault
+from zenmux_emulator.write.pacing import fault_position
 from zenmux_emulator.write.pacing import waits as _waits
 from zenmux_emulator.write.plan import ReplyPlan
 
@@ -47,8 +48,7 @@ def plan_reply(
     fault = timing.fault if timing else None
     if fault is not None:
         plan.stream_fault = fault
-        at = fault.after_chunks if fault.after_chunks is not None else round(len(events) * (fault.after_fraction or 0))
-        plan.fault_at = min(at, len(events))
+        plan.fault_at = fault_position(fault, len(events))
         if fault.kind == "error":
             plan.fault_event = _error_event(fault, completion_id, created, draft.model)
         elif fault.kind == "malformed":

@@ -5,19 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import orjson
-
 from zenmux_emulator.draft.passback import reasoning_findings
 from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
-from zenmux_emulator.faces.common.chat_messages import content_text, prompt_tokens, tool_name, tool_options
+from zenmux_emulator.faces.common.chat_messages import ChatMessagesRequest, tool_name, tool_options
 from zenmux_emulator.faces.common.zenmux import ReasoningOptions
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
     SILENT_REASONING,
-    NeutralRequest,
     ReasoningAsk,
     ToolOptions,
-    ToolResult,
     cached,
 )
 
@@ -35,7 +31,7 @@ def reasoning_ask(reasoning: ReasoningOptions | None, reasoning_effort: str | No
     return ReasoningAsk(True if asked else None, effort or "medium", max_tokens, exclude)
 
 
-class ChatRequest(NeutralRequest):
+class ChatRequest(ChatMessagesRequest):
     """`POST /api/v1/chat/completions`: the validated model for the face's own options, the
     body's messages for the facts."""
 
@@ -68,30 +64,10 @@ class ChatRequest(NeutralRequest):
         """How many alternatives each token's logprobs list; None when logprobs were not asked for."""
         return (self.chat.top_logprobs or 0) if self.chat.logprobs else None
 
-    @cached
-    def last_user(self) -> str:
-        for message in reversed(self.messages):
-            if message.get("role") == "user":
-                return content_text(message.get("content"))
-        return ""
 
-    @cached
-    def system(self) -> str:
-        return "\n".join(
-            content_text(m.get("content")) for m in self.messages if m.get("role") in ("system", "developer")
-        )
 
-    @cached
-    def texts(self) -> tuple[str, ...]:
-        return tuple(content_text(m.get("content")) for m in self.messages)
 
-    @cached
-    def roles(self) -> tuple[str, ...]:
-        return tuple(m["role"] for m in self.messages)
 
-    @cached
-    def turn(self) -> int:
-        return sum(1 for m in self.messages if m.get("role") == "assistant")
 
     @classmethod
     def of(cls, body: Mapping[str, Any], headers: Mapping[str, str] | None = None) -> ChatRequest:
@@ -135,34 +111,13 @@ class ChatRequest(NeutralRequest):
             return str(mode or "auto")
         return "auto"
 
-    @cached
-    def last_tool_result(self) -> ToolResult | None:
-        if not self.messages or self.messages[-1].get("role") != "tool":
-            return None
-        last = self.messages[-1]
-        name = last.get("name")
-        if not isinstance(name, str):
-            name = self._tool_name_for(last.get("tool_call_id"))
-        return name or "", content_text(last.get("content"))
 
-    def _tool_name_for(self, call_id: object) -> str | None:
-        for message in reversed(self.messages):
-            for call in message.get("tool_calls") or ():
-                if isinstance(call, dict) and call.get("id") == call_id:
-                    return tool_name(call)
-        return None
 
     @cached
     def metadata(self) -> Mapping[str, str]:
         return self.body.get("metadata") or {}
 
-    @cached
-    def prompt_tokens(self) -> int:
-        return prompt_tokens(self.messages, self.body.get("tools"))
 
-    @cached
-    def seed_material(self) -> bytes:
-        return orjson.dumps({"model": self.model, "messages": self.messages}, option=orjson.OPT_SORT_KEYS)
 
     def passback_findings(self, shape: str, signer: Signer, *, require_all: bool = False) -> list[str]:
         return reasoning_findings(self.messages, shape, signer, require_all=require_all)

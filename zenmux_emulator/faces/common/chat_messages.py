@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.neutral.request import ToolOptions
+from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
 
 
 def content_text(content: object) -> str:
@@ -63,3 +63,60 @@ def tool_options(body: Mapping[str, Any], stated_choice: str | None) -> ToolOpti
         inner = tool.get(kind) or {}
         offered[inner["name"]] = {"type": kind, **inner}
     return ToolOptions(offered, stated_choice or "auto", body.get("parallel_tool_calls") is not False)
+
+
+class ChatMessagesRequest(NeutralRequest):
+    """The facts of a conversation in chat messages (`self.messages`), for faces whose requests
+    carry them; each face still says how its tools, choice and options are read."""
+
+    messages: list[dict[str, Any]]
+
+    @cached
+    def last_user(self) -> str:
+        for message in reversed(self.messages):
+            if message.get("role") == "user":
+                return content_text(message.get("content"))
+        return ""
+
+    @cached
+    def system(self) -> str:
+        return "\n".join(
+            content_text(m.get("content")) for m in self.messages if m.get("role") in ("system", "developer")
+        )
+
+    @cached
+    def texts(self) -> tuple[str, ...]:
+        return tuple(content_text(m.get("content")) for m in self.messages)
+
+    @cached
+    def roles(self) -> tuple[str, ...]:
+        return tuple(str(m.get("role")) for m in self.messages)
+
+    @cached
+    def turn(self) -> int:
+        return sum(1 for m in self.messages if m.get("role") == "assistant")
+
+    @cached
+    def last_tool_result(self) -> ToolResult | None:
+        if not self.messages or self.messages[-1].get("role") != "tool":
+            return None
+        last = self.messages[-1]
+        name = last.get("name")
+        if not isinstance(name, str):
+            name = self._tool_name_for(last.get("tool_call_id"))
+        return name or "", content_text(last.get("content"))
+
+    def _tool_name_for(self, call_id: object) -> str | None:
+        for message in reversed(self.messages):
+            for call in message.get("tool_calls") or ():
+                if isinstance(call, dict) and call.get("id") == call_id:
+                    return tool_name(call)
+        return None
+
+    @cached
+    def prompt_tokens(self) -> int:
+        return prompt_tokens(self.messages, self.body.get("tools"))
+
+    @cached
+    def seed_material(self) -> bytes:
+        return orjson.dumps({"model": self.model, "messages": self.messages}, option=orjson.OPT_SORT_KEYS)

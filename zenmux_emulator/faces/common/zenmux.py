@@ -3,6 +3,7 @@
 from typing import Annotated, Any, Literal
 
 from zenmux_emulator.faces.common.validation import Model, at_least
+from zenmux_emulator.foundation.errors import invalid_params
 
 ROUTING_TYPES = frozenset({"priority", "round_robin", "least_latency", "order"})
 Effort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]
@@ -83,3 +84,17 @@ class WebSearchOptions(Model):
 
     search_context_size: Literal["low", "medium", "high"] | None = None
     user_location: UserLocation | None = None
+
+
+def check_provider_routing(body: dict[str, Any]) -> None:
+    """ZenMux's own 400s for `provider.routing`, before the models validate it."""
+    provider = body.get("provider")
+    routing = provider.get("routing") if isinstance(provider, dict) else None
+    if not isinstance(routing, dict):
+        return
+    kind = routing.get("type")
+    if not isinstance(kind, str) or kind not in ROUTING_TYPES:
+        raise invalid_params("Parameter type of provider.routing is not valid")
+    providers = routing.get("providers")
+    if providers == [] or (kind == "order" and providers is None):
+        raise invalid_params("Parameter providers of provider.routing is not valid")

@@ -23,7 +23,7 @@ from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.pipeline.headers import RULE_HEADER, WARNINGS_HEADER, list_header
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
 from zenmux_emulator.scenario.schema import StreamFault
-from zenmux_emulator.write.pacing import waits
+from zenmux_emulator.write.pacing import fault_position, waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 from .compute import Context, Outcome, compute
@@ -132,8 +132,7 @@ class QueryFace:
         fault = timing.fault if timing else None
         if fault is not None:
             plan.stream_fault = fault
-            at = fault.after_chunks if fault.after_chunks is not None else round(len(events) * (fault.after_fraction or 0))
-            plan.fault_at = min(at, len(events))
+            plan.fault_at = fault_position(fault, len(events))
             plan.fault_event = fault_item(fault) if fault.kind == "error" else MALFORMED_EVENT
         return plan
 

@@ -9,15 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import orjson
-
-from zenmux_emulator.faces.common.chat_messages import content_text, prompt_tokens, tool_name, tool_options
-from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
+from zenmux_emulator.faces.common.chat_messages import ChatMessagesRequest, content_text, tool_name, tool_options
+from zenmux_emulator.neutral.request import ToolOptions, ToolResult, cached
 
 from .wire import QueryRequest
 
 
-class QueryAsk(NeutralRequest):
+class QueryAsk(ChatMessagesRequest):
     """`POST /objectiveai/query/completions`: the validated `QueryRequest`, and the facts of its messages."""
 
     face = "objectiveai"
@@ -28,25 +26,9 @@ class QueryAsk(NeutralRequest):
         self.query = query
         self.messages: list[dict[str, Any]] = query.raw["messages"]
 
-    @cached
-    def last_user(self) -> str:
-        for message in reversed(self.messages):
-            if message.get("role") == "user":
-                return content_text(message.get("content"))
-        return ""
 
-    @cached
-    def system(self) -> str:
-        return "\n".join(content_text(m.get("content")) for m in self.messages
-                         if m.get("role") in ("system", "developer"))
 
-    @cached
-    def texts(self) -> tuple[str, ...]:
-        return tuple(content_text(m.get("content")) for m in self.messages)
 
-    @cached
-    def roles(self) -> tuple[str, ...]:
-        return tuple(str(m.get("role")) for m in self.messages)
 
     @cached
     def tool_options(self) -> ToolOptions:
@@ -78,10 +60,4 @@ class QueryAsk(NeutralRequest):
     def query_llms(self) -> tuple[str, ...]:
         return tuple(llm.id for llm in self.query.model.models)
 
-    @cached
-    def prompt_tokens(self) -> int:
-        return prompt_tokens(self.messages, self.body.get("tools"))
 
-    @cached
-    def seed_material(self) -> bytes:
-        return orjson.dumps({"model": self.model, "messages": self.messages}, option=orjson.OPT_SORT_KEYS)

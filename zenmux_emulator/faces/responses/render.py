@@ -17,7 +17,7 @@ import orjson
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
-from zenmux_emulator.write.pacing import marked_waits
+from zenmux_emulator.write.pacing import fault_position, marked_waits
 from zenmux_emulator.write.plan import ReplyPlan
 
 MALFORMED_EVENT = (b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", '
@@ -117,8 +117,7 @@ def stream_plan(opening: dict[str, Any], final: dict[str, Any], failed: dict[str
     fault: StreamFault | None = timing.fault if timing else None
     if fault is not None:
         count = len(events.frames)
-        at = fault.after_chunks if fault.after_chunks is not None else round(count * (fault.after_fraction or 0))
-        plan.stream_fault, plan.fault_at = fault, min(at, count)
+        plan.stream_fault, plan.fault_at = fault, fault_position(fault, count)
         if fault.kind == "error" and failed is not None:
             plan.fault_event = (frame("error", plan.fault_at, {"code": fault.code, "message": fault.message,
                                                                "param": None})

@@ -16,7 +16,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
-from zenmux_emulator.faces.common.zenmux import ROUTING_TYPES, ModelRoutingConfig, ProviderOptions
+from zenmux_emulator.faces.common.zenmux import (
+    ModelRoutingConfig,
+    ProviderOptions,
+    check_provider_routing,
+)
 from zenmux_emulator.foundation.errors import invalid_params
 
 UNSUPPORTED = ("service_tier", "user", "background", "metadata")
@@ -441,18 +445,6 @@ class Validated:
     warnings: tuple[str, ...]
 
 
-def _check_provider(body: dict[str, Any]) -> None:
-    """ZenMux's own messages for `provider.routing`, as on the chat face."""
-    provider = body.get("provider")
-    routing = provider.get("routing") if isinstance(provider, dict) else None
-    if not isinstance(routing, dict):
-        return
-    kind = routing.get("type")
-    if not isinstance(kind, str) or kind not in ROUTING_TYPES:
-        raise invalid_params("Parameter type of provider.routing is not valid")
-    providers = routing.get("providers")
-    if providers == [] or (kind == "order" and providers is None):
-        raise invalid_params("Parameter providers of provider.routing is not valid")
 
 
 def _warnings(body: dict[str, Any], parsed: ResponsesBody) -> tuple[str, ...]:
@@ -483,7 +475,7 @@ def validate(body: object) -> Validated:
     model = body.get("model")
     if model is None or model == "":
         raise invalid_params("Missing required parameter: 'model'.")
-    _check_provider(body)
+    check_provider_routing(body)
     try:
         parsed = ResponsesBody.model_validate(body)
     except ValidationError as error:

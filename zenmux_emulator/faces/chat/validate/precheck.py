@@ -2,7 +2,7 @@
 
 from typing import Any, TypeGuard
 
-from zenmux_emulator.faces.common.zenmux import ROUTING_TYPES
+from zenmux_emulator.faces.common.zenmux import check_provider_routing
 from zenmux_emulator.foundation.errors import invalid_params
 
 # Fields ZenMux lists as unsupported: accepted, ignored, reported as a warning (with a hint if any).
@@ -69,17 +69,6 @@ def _check_conflicts(body: dict[str, Any]) -> None:
         raise invalid_params("Parameter include_reasoning conflict with reasoning.exclude")
 
 
-def _check_provider(body: dict[str, Any]) -> None:
-    provider = body.get("provider")
-    routing = provider.get("routing") if isinstance(provider, dict) else None
-    if not isinstance(routing, dict):
-        return
-    kind = routing.get("type")
-    if not isinstance(kind, str) or kind not in ROUTING_TYPES:
-        raise invalid_params("Parameter type of provider.routing is not valid")
-    providers = routing.get("providers")
-    if providers == [] or (kind == "order" and providers is None):
-        raise invalid_params("Parameter providers of provider.routing is not valid")
 
 
 def precheck(body: object) -> dict[str, Any]:
@@ -103,7 +92,7 @@ def precheck(body: object) -> dict[str, Any]:
     if "stream_options" in body or "usage" in body or "reasoning" in body or "include_reasoning" in body:
         _check_conflicts(body)
     if "provider" in body:
-        _check_provider(body)
+        check_provider_routing(body)
     return body
 
 
