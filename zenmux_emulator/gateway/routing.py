@@ -8,8 +8,8 @@ that model after every provider of the requested one failed). Every attempt is r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -50,7 +50,7 @@ class Route:
 
     model: str
     provider: str | None = None
-    attempts: list[Attempt] = field(default_factory=list)
+    attempts: Sequence[Attempt] = ()
     failure: RequestRejected | None = None
     """Set when no provider served: the answer to give (the attempts are kept for the journal)."""
     summary: str | None = None
@@ -121,6 +121,14 @@ def provider_order(providers: list[ProviderSpec], routing: Mapping[str, Any], ro
     return providers
 
 
+@lru_cache(maxsize=1024)
+def _implicit(model: str) -> tuple[str, str, tuple[Attempt, ...]]:
+    """A model's one implicit provider: its name, its `model@provider` key, the one attempt it
+    takes (made once per model: the attempts of a route are never changed once made)."""
+    provider = _default_provider(model.split("/", 1)[0])
+    return provider.name, f"{model}@{provider.name}", (Attempt(model, provider.name, "ok", provider.latency_ms),)
+
+
 def route(model: str, pinned: str | None, options: Mapping[str, Any], model_routing: Mapping[str, Any],
           catalogue: Mapping[str, ModelSpec], session: Session) -> Route:
     """Try the providers in order until one serves; when none does, the route carries the failure.
@@ -131,13 +139,10 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
     if pinned is None and not options and (spec is None or not spec.providers):
         # the common case, answered without building a plan: the model's one implicit provider,
         # which never fails, serves at once (what the plan below concludes, counters included)
-        provider = _default_provider(model.split("/", 1)[0])
+        name, key, attempts = _implicit(model)
         session.rotations[model] = session.rotations.get(model, 0) + 1
-        key = f"{model}@{provider.name}"
         session.provider_requests[key] = session.provider_requests.get(key, 0) + 1
-        route_ = Route(model, provider.name, [Attempt(model, provider.name, "ok", provider.latency_ms)])
-        route_.summary = f"{model}@{provider.name}=ok"
-        return route_
+        return Route(model, name, attempts, summary=key + "=ok")
     # a pinned provider is the only one: its error comes back as it is (ZenMux's routing guide)
     fallback = "false" if pinned is not None else str(options.get("fallback", "true"))
     providers = _providers(model, catalogue)
@@ -158,7 +163,8 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
     backup = fallback if "/" in fallback else (spec.fallback_model if spec is not None else None)
     if backup and fallback != "false" and backup != model:
         plan += [(backup, p) for p in _providers(backup, catalogue)]
-    result = Route(model)
+    made: list[Attempt] = []
+    result = Route(model, attempts=made)
     first_failure: RequestRejected | None = None
     for candidate, provider in plan:
         key = f"{candidate}@{provider.name}"
@@ -166,13 +172,13 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
         session.provider_requests[key] = tried + 1
         failing = provider.fail is not None and (provider.fail_first is None or tried < provider.fail_first)
         if not failing:
-            result.attempts.append(Attempt(candidate, provider.name, "ok", provider.latency_ms))
+            made.append(Attempt(candidate, provider.name, "ok", provider.latency_ms))
             result.model, result.provider = candidate, provider.name
             return result
         assert provider.fail is not None
         error = scripted_error(provider.fail.status, provider.fail.type, provider.fail.message, provider.fail.headers)
         first_failure = first_failure or error
-        result.attempts.append(Attempt(candidate, provider.name, f"{error.status} {error.type}", provider.latency_ms))
+        made.append(Attempt(candidate, provider.name, f"{error.status} {error.type}", provider.latency_ms))
     failure = first_failure if fallback == "false" and first_failure is not None else no_provider()
     result.failure = failure.with_headers({ROUTING_HEADER: summary(result)})
     return result
