@@ -170,10 +170,14 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         stop_sequence = hit[1] if hit is not None and cut_reason == "stop" else None
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
 
-    shape = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or reasoning.shape_of(model)
-    details = reasoning.details(shape, thinking, kit.signer, kit.seed) if thinking is not None else None
-    if asked.exclude:
-        thinking = details = None
+    shape = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or "openai"
+    details = None
+    if thinking is not None:
+        if not (spec and spec.reasoning_shape):
+            shape = reasoning.shape_of(model)
+        details = reasoning.details(shape, thinking, kit.signer, kit.seed)
+        if asked.exclude:
+            thinking = details = None
     completion = tokens.count(content) if content else 0
     if refusal:
         completion += tokens.count(refusal)

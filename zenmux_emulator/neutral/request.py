@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, TypeVar
 
 import orjson
@@ -38,6 +39,7 @@ class cached(Generic[T]):
         return value
 
 
+@lru_cache(maxsize=4096)
 def split_model(model: str) -> tuple[str, str | None]:
     """`vendor/model:provider` → (`vendor/model`, `provider`); the suffix pins a provider."""
     base, sep, provider = model.partition(":")

@@ -146,7 +146,8 @@ class Endpoint(Generic[R]):
             if selection is not None and selection.reply is None:
                 used = selection
             outcome = outcome_of(selection)
-            if used is None and control.chaos_rate is None:
+            if used is None and control.chaos_rate is None and (
+                    settings.chaos_rate or (selection is not None and selection.rule.rule.chaos is not None)):
                 struck = self.chaos(selection, session.name, number)
                 if struck is not None:
                     await self.fail(request, entry, struck, gate)

@@ -53,6 +53,8 @@ class ChatRequest(ChatMessagesRequest):
         )
         self.chat = chat
         self.messages: list[dict[str, Any]] = body["messages"]
+        if body.get("tool_choice") is None:  # the common case, known now: drafting reads it every time
+            self.__dict__["stated_tool_choice"] = None
 
     @property
     def include_usage(self) -> bool:
