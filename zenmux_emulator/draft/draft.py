@@ -170,7 +170,7 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         stop_sequence = hit[1] if hit is not None and cut_reason == "stop" else None
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
 
-    shape = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or "openai"
+    shape: str = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or "openai"
     details = None
     if thinking is not None:
         if not (spec and spec.reasoning_shape):

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from functools import lru_cache
 
 from zenmux_emulator.foundation.envelope import ACCESS_DENIED
 from zenmux_emulator.foundation.errors import RequestRejected
 
 
-def api_key(headers: Mapping[str, str]) -> str | None:
-    """The key from `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`, in that order."""
-    authorization = headers.get("Authorization", "")
+@lru_cache(maxsize=1024)
+def bearer_token(authorization: str) -> str | None:
+    """The token of an `Authorization: Bearer …` value, or None (worked out once per value)."""
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
+    return None
+
+
+def api_key(headers: Mapping[str, str]) -> str | None:
+    """The key from `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`, in that order."""
+    authorization = headers.get("Authorization")
+    if authorization:
+        token = bearer_token(authorization)
+        if token is not None:
+            return token
     for name in ("x-api-key", "x-goog-api-key"):
         value = headers.get(name, "").strip()
         if value:

@@ -56,6 +56,8 @@ def select(index: RuleIndex, facts: NeutralRequest, session: Session) -> Selecti
                 break
         else:
             hit = session.hits.get(rule.name, 0)
+            if hit < len(rule.replies):  # within the sequence: the usual case, without a call
+                return Selection(rule, rule.replies[hit], hit)
             answers, reply = reply_at(rule, hit)
             if not answers:
                 continue

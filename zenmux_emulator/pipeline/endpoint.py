@@ -111,7 +111,8 @@ class Endpoint(Generic[R]):
         body = await read_json(request, settings.max_body_bytes)
         entry.body = body
         ask = self.face.parse(body, request.headers)
-        entry.warnings.extend(ask.warnings)
+        if ask.warnings:
+            entry.warnings.extend(ask.warnings)
         entry.stream = ask.stream
 
         scenarios = core.registry.current.scenarios
@@ -170,13 +171,15 @@ class Endpoint(Generic[R]):
             if used is not None:
                 used.commit(session)
 
-        entry.warnings.extend(draft.warnings)
+        if draft.warnings:
+            entry.warnings.extend(draft.warnings)
         if metered:
             gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, scenarios.catalogue.get(served)))
         session.requests += 1
         generation = completion_id(settings.seed, session.name, session.requests)
         headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
-        headers.update(gate)
+        if gate:
+            headers.update(gate)
         headers[ROUTING_HEADER] = summary(routed)
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill

@@ -26,5 +26,11 @@ class ScenarioSet:
     query_models: tuple[QueryModel, ...] = ()
     """The files' stored ObjectiveAI Query Models (`query_models:`), in file order."""
 
+    by_name: dict[str, CompiledRule] = field(init=False, repr=False, compare=False)
+    """The rules by name (names are unique in a set), for `X-Emulator-Rule` and the control API."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_name", {r.name: r for r in self.rules})
+
     def rule(self, name: str) -> CompiledRule | None:
-        return next((r for r in self.rules if r.name == name), None)
+        return self.by_name.get(name)

@@ -11,8 +11,11 @@ from zenmux_emulator.write.plan import ReplyPlan
 
 
 def json_response(plan: ReplyPlan) -> web.Response:
-    """The planned body as one response; the bytes were encoded by the face."""
-    return web.Response(body=plan.body, status=plan.status, headers={**plan.headers, "Content-Type": plan.content_type})
+    """The planned body as one response; the bytes were encoded by the face. (The plan's headers
+    are its own: the content type joins them in place.)"""
+    headers = plan.headers
+    headers["Content-Type"] = plan.content_type
+    return web.Response(body=plan.body, status=plan.status, headers=headers)
 
 
 def error_response(status: int, body: bytes, headers: Mapping[str, str] | None = None) -> web.Response:

@@ -37,7 +37,7 @@ def plan_reply(
     seed: int,
 ) -> ReplyPlan:
     """The finished reply; `headers` are added to the draft's scripted ones."""
-    all_headers = {**draft.headers, **headers}
+    all_headers = {**draft.headers, **headers} if draft.headers else headers
     if not stream:
         return ReplyPlan(headers=all_headers, body=completion_body(draft, completion_id, created, top_logprobs))
     timing = draft.timing
