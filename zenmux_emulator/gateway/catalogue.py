@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from zenmux_emulator.foundation.errors import invalid_params, too_large
 from zenmux_emulator.scenario.default_models import CREATED
@@ -16,11 +17,17 @@ catalogue id, so a closed catalogue does not refuse it (its upstream LLMs are Op
 priced from the catalogue when listed there)."""
 
 
+@lru_cache(maxsize=4096)
+def _well_formed(model: str) -> bool:
+    """Whether a model id has ZenMux's `vendor/model` form (checked once per id)."""
+    return MODEL_ID.match(model) is not None
+
+
 def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed: bool,
           prompt_tokens: int) -> ModelSpec | None:
     """Check the model id (`requested` as sent, `base` without its `:provider`) and the prompt
     size; the catalogue entry when there is one."""
-    if not MODEL_ID.match(base):
+    if not _well_formed(base):
         raise invalid_params(f"Model {requested} is not valid")
     spec = catalogue.get(base)
     if spec is None and closed and not QUERY_MODEL.match(base):

@@ -56,12 +56,8 @@ class Route:
     summary: str | None = None
     """The attempts as one header value, when already worked out (the common case's)."""
 
-    @property
-    def delay_s(self) -> float:
-        attempts = self.attempts
-        if len(attempts) == 1:
-            return attempts[0].latency_ms / 1000
-        return sum(a.latency_ms for a in attempts) / 1000
+    delay_s: float = 0.0
+    """The providers' latencies added up: how long the route took (set as the route is made)."""
 
 
 def _price(spec: ModelSpec) -> float:
@@ -122,11 +118,12 @@ def provider_order(providers: list[ProviderSpec], routing: Mapping[str, Any], ro
 
 
 @lru_cache(maxsize=1024)
-def _implicit(model: str) -> tuple[str, str, tuple[Attempt, ...]]:
+def _implicit(model: str) -> tuple[str, str, tuple[Attempt, ...], float]:
     """A model's one implicit provider: its name, its `model@provider` key, the one attempt it
     takes (made once per model: the attempts of a route are never changed once made)."""
     provider = _default_provider(model.split("/", 1)[0])
-    return provider.name, f"{model}@{provider.name}", (Attempt(model, provider.name, "ok", provider.latency_ms),)
+    attempt = Attempt(model, provider.name, "ok", provider.latency_ms)
+    return provider.name, f"{model}@{provider.name}", (attempt,), provider.latency_ms / 1000
 
 
 def route(model: str, pinned: str | None, options: Mapping[str, Any], model_routing: Mapping[str, Any],
@@ -139,10 +136,10 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
     if pinned is None and not options and (spec is None or not spec.providers):
         # the common case, answered without building a plan: the model's one implicit provider,
         # which never fails, serves at once (what the plan below concludes, counters included)
-        name, key, attempts = _implicit(model)
+        name, key, attempts, delay_s = _implicit(model)
         session.rotations[model] = session.rotations.get(model, 0) + 1
         session.provider_requests[key] = session.provider_requests.get(key, 0) + 1
-        return Route(model, name, attempts, summary=key + "=ok")
+        return Route(model, name, attempts, summary=key + "=ok", delay_s=delay_s)
     # a pinned provider is the only one: its error comes back as it is (ZenMux's routing guide)
     fallback = "false" if pinned is not None else str(options.get("fallback", "true"))
     providers = _providers(model, catalogue)
@@ -174,11 +171,13 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
         if not failing:
             made.append(Attempt(candidate, provider.name, "ok", provider.latency_ms))
             result.model, result.provider = candidate, provider.name
+            result.delay_s = sum(a.latency_ms for a in made) / 1000
             return result
         assert provider.fail is not None
         error = scripted_error(provider.fail.status, provider.fail.type, provider.fail.message, provider.fail.headers)
         first_failure = first_failure or error
         made.append(Attempt(candidate, provider.name, f"{error.status} {error.type}", provider.latency_ms))
+    result.delay_s = sum(a.latency_ms for a in made) / 1000
     failure = first_failure if fallback == "false" and first_failure is not None else no_provider()
     result.failure = failure.with_headers({ROUTING_HEADER: summary(result)})
     return result

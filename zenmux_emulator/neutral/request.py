@@ -90,7 +90,6 @@ class NeutralRequest:
         body: Mapping[str, Any],
         headers: Mapping[str, str],
         model: str,
-        *,
         stream: bool = False,
         max_tokens: int | None = None,
         stop: tuple[str, ...] = (),

@@ -1,4 +1,4 @@
-"""Step 1: the request body as JSON, within the size limit; anything else is a clear 400 or 413."""
+"""The request body as JSON, within the size limit; anything else is a clear 400 or 413."""
 
 from __future__ import annotations
 
@@ -8,23 +8,43 @@ from aiohttp import web
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 
-async def read_json(request: web.Request, limit: int) -> object:
-    """The decoded body; `limit` is the app's `client_max_size`, which bounds what is read."""
+def arrived_json(request: web.Request, limit: int) -> object:
+    """The decoded body when all of it came with the headers (the usual case: no await needed),
+    else `NOT_YET`; `limit` is the app's `client_max_size`."""
     content = request.content
-    if content.is_eof():  # the usual case: the whole body came with the headers, take it as it is
-        raw = content.read_nowait()
-        too_large = len(raw) > limit
-    else:
-        try:
-            raw = await request.read()
-            too_large = False
-        except web.HTTPRequestEntityTooLarge:
-            too_large = True
-    if too_large:
-        raise RequestRejected(413, "invalid_params", f"Request body is too large: the limit is {limit} bytes")
+    if not content.is_eof():
+        return NOT_YET
+    raw = content.read_nowait()
+    if len(raw) > limit:
+        raise _too_large(limit)
+    return decode(raw)
+
+
+async def read_json(request: web.Request, limit: int) -> object:
+    """The decoded body, read to its end; `limit` bounds what is read."""
+    try:
+        raw = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise _too_large(limit) from None
+    return decode(raw)
+
+
+def decode(raw: bytes) -> object:
+    """The body's JSON; an empty or invalid body is a 400."""
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a JSON object")
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise invalid_params(f"Request body is not valid JSON: {exc}") from None
+
+
+def _too_large(limit: int) -> RequestRejected:
+    return RequestRejected(413, "invalid_params", f"Request body is too large: the limit is {limit} bytes")
+
+
+class _NotYet:
+    """The body is still arriving: read it with `read_json`."""
+
+
+NOT_YET = _NotYet()

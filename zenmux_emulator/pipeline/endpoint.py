@@ -52,7 +52,7 @@ from zenmux_emulator.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.match.outcome import outcome_of
 from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.pipeline.body import read_json
+from zenmux_emulator.pipeline.body import NOT_YET, arrived_json, read_json
 from zenmux_emulator.pipeline.face import Face, R
 from zenmux_emulator.pipeline.headers import reply_headers
 from zenmux_emulator.pipeline.keys import ENTRY
@@ -80,7 +80,9 @@ class Core:
     def accepted_keys(self) -> frozenset[str]:
         """Keys from --api-key and from the scenario files; empty means any key is accepted."""
         from_files = self.registry.current.scenarios.api_keys
-        return from_files.union(self.settings.api_keys) if self.settings.api_keys else from_files
+        if not self.settings.api_keys:
+            return from_files
+        return from_files.union(self.settings.api_keys)
 
 
 class Endpoint(Generic[R]):
@@ -108,7 +110,9 @@ class Endpoint(Generic[R]):
         session = core.sessions.get(session_name(request.headers, key))
         entry.session = session.name
 
-        body = await read_json(request, settings.max_body_bytes)
+        body = arrived_json(request, settings.max_body_bytes)
+        if body is NOT_YET:
+            body = await read_json(request, settings.max_body_bytes)
         entry.body = body
         ask = self.face.parse(body, request.headers)
         if ask.warnings:
@@ -180,7 +184,7 @@ class Endpoint(Generic[R]):
         headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if gate:
             headers.update(gate)
-        headers[ROUTING_HEADER] = summary(routed)
+        headers[ROUTING_HEADER] = routed.summary or summary(routed)
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,

@@ -27,7 +27,8 @@ class ChatFace:
 
     def render(self, draft: Draft, request: ChatRequest, generation: str, created: int, headers: dict[str, str],
                seed: int) -> ReplyPlan:
-        return plan_reply(draft, generation, created, stream=request.stream, include_usage=request.include_usage,
+        stream = request.stream
+        return plan_reply(draft, generation, created, stream=stream, include_usage=stream and request.include_usage,
                           top_logprobs=request.top_logprobs, headers=headers, seed=seed)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:

@@ -40,16 +40,16 @@ class ChatRequest(ChatMessagesRequest):
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], chat: ChatCompletionRequest,
                  warnings: tuple[str, ...]) -> None:
         silent = chat.reasoning is None and chat.reasoning_effort is None and chat.include_reasoning is None
-        super().__init__(
+        super().__init__(  # positionally: a keyword call costs every request more
             body, headers, chat.model,
-            stream=chat.stream is True,
-            max_tokens=chat.max_completion_tokens,
-            stop=chat.stop_sequences,
-            reasoning=SILENT_REASONING if silent else reasoning_ask(chat.reasoning, chat.reasoning_effort,
-                                                                    chat.include_reasoning),
-            warnings=warnings,
-            provider=body.get("provider"),
-            model_routing=body.get("model_routing_config"),
+            chat.stream is True,
+            chat.max_completion_tokens,
+            () if chat.stop is None else chat.stop_sequences,
+            SILENT_REASONING if silent else reasoning_ask(chat.reasoning, chat.reasoning_effort,
+                                                          chat.include_reasoning),
+            warnings,
+            body.get("provider"),
+            body.get("model_routing_config"),
         )
         self.chat = chat
         self.messages: list[dict[str, Any]] = body["messages"]
