@@ -23,7 +23,6 @@ from zenmux_emulator.pipeline.keys import (
     CLOCK,
     JOURNAL,
     JOURNAL_FILE,
-    KIT,
     REGISTRY,
     SESSIONS,
     SETTINGS,
@@ -108,7 +107,6 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[SESSIONS] = core.sessions
     app[JOURNAL] = journal
     app[CLOCK] = core.clock
-    app[KIT] = core.kit
     app[WAITS] = core.waits
     if writer is not None:
         app[JOURNAL_FILE] = writer

@@ -184,7 +184,7 @@ class Endpoint(Generic[R]):
         headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if gate:
             headers.update(gate)
-        headers[ROUTING_HEADER] = routed.summary or summary(routed)
+        headers[ROUTING_HEADER] = summary(routed)
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,
@@ -225,11 +225,10 @@ class Endpoint(Generic[R]):
         return selection
 
     def chaos(self, selection: Selection | None, session: str, number: int) -> Failure | None:
-        """The failure chaos strikes this request with (the rule's chaos, else the server's), or None."""
+        """The failure chaos strikes this request with (the rule's chaos, else the server's), or None.
+        Called only when some chaos is configured (the caller checks, saving the call otherwise)."""
         settings = self.core.settings
         rules_chaos = selection.rule.rule.chaos if selection is not None else None
-        if rules_chaos is None and not settings.chaos_rate:
-            return None
         rate = rules_chaos.rate if rules_chaos is not None else settings.chaos_rate
         if not strikes(rate, settings.seed, session, number):
             return None

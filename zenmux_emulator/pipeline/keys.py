@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from zenmux_emulator.draft.draft import Kit
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.entry import JournalEntry
@@ -23,7 +22,6 @@ JOURNAL = web.AppKey("journal", Journal)
 JOURNAL_FILE = web.AppKey("journal_file", JournalFile)
 """Set only when `--journal FILE` was given."""
 CLOCK = web.AppKey("clock", Clock)
-KIT = web.AppKey("kit", Kit)
 WAITS = web.AppKey("waits", Waits)
 
 ENTRY = web.RequestKey("journal_entry", JournalEntry)

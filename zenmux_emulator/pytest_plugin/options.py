@@ -31,10 +31,6 @@ class MarkerOptions:
     scenarios: list[Path] = field(default_factory=list)
     overrides: dict[str, object] = field(default_factory=dict)
 
-    def server_options(self, base: ServerOptions) -> ServerOptions:
-        values = {key: self.overrides.get(key, getattr(base, key)) for key in SETTINGS_KEYS}
-        return ServerOptions(**values)  # type: ignore[arg-type]
-
 
 def _resolve(path: str | Path, rootdir: Path, test_dir: Path) -> Path:
     """Absolute as is; relative to the rootdir, else to the test file's folder."""

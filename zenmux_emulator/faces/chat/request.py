@@ -90,12 +90,6 @@ class ChatRequest(ChatMessagesRequest):
                 names.append(name)
         return tuple(names)
 
-    @cached
-    def tool_choice(self) -> str:
-        stated = self.stated_tool_choice
-        if stated is None:
-            return "auto" if self.body.get("tools") else "none"
-        return stated
 
     @cached
     def stated_tool_choice(self) -> str | None:
