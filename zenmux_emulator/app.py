@@ -18,6 +18,7 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.pipeline import generation
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.keys import (
     CLOCK,
@@ -112,6 +113,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
         app[JOURNAL_FILE] = writer
     for face in FACES:
         app.add_routes(face.routes(core))
+    app.add_routes(generation.routes(core))
     app.add_subapp("/_emulator/", create_control_app(settings))
     app.on_response_prepare.append(add_request_id)
     app.cleanup_ctx.append(journal_file_ctx)

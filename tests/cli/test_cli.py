@@ -131,7 +131,7 @@ def run(argv: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=60, **options)
 
 
-def chat(client: openai.OpenAI, text: str, model: str = "openai/gpt-4o", **kwargs: Any) -> Any:
+def chat(client: openai.OpenAI, text: str, model: str = "openai/gpt-5.4-mini", **kwargs: Any) -> Any:
     return client.chat.completions.with_raw_response.create(
         model=model, messages=[{"role": "user", "content": text}], **kwargs)
 
@@ -187,7 +187,7 @@ def test_a_signal_ends_an_open_slow_stream_and_exits_0(serve, tmp_path: Path, si
     scenario = tmp_path / "slow.yaml"
     scenario.write_text(SLOW, encoding="utf-8")
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(scenario), "--no-watch"]).wait_listening()
-    body = json.dumps({"model": "openai/gpt-4o", "stream": True,
+    body = json.dumps({"model": "openai/gpt-5.4-mini", "stream": True,
                        "messages": [{"role": "user", "content": "go slow"}]}).encode()
     with socket.create_connection(("127.0.0.1", served.port), timeout=EXIT_TIMEOUT) as sock:
         sock.sendall(b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: emulator\r\n"
@@ -219,7 +219,7 @@ def test_a_signal_ends_an_open_stream_cleanly_for_the_sdk(serve, tmp_path: Path)
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(scenario), "--no-watch"]).wait_listening()
     with served.client(timeout=EXIT_TIMEOUT) as client:
         stream = client.chat.completions.create(
-            model="openai/gpt-4o", messages=[{"role": "user", "content": "go slow"}], stream=True)
+            model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "go slow"}], stream=True)
         served.process.send_signal(signal.SIGTERM)  # the headers are in: the stream is open
         try:
             with stream:

@@ -34,7 +34,7 @@ def traffic(server: EmulatorServer, open_client: OpenClient) -> None:
     assert ask(alice, "weather today?").rule is None
     assert ask(bob, "hello there").rule == "greet"
     assert get(server.base_url + "/models").status == 200
-    assert post_chat(server, {"model": "openai/gpt-4o"}, {"X-Emulator-Session": "a"}).status == 400
+    assert post_chat(server, {"model": "openai/gpt-5.4-mini"}, {"X-Emulator-Session": "a"}).status == 400
 
 
 def seqs(server: EmulatorServer, route: str) -> list[int]:
@@ -91,11 +91,11 @@ def test_unmatched_requests_come_with_their_near_misses(busy: EmulatorServer):
     listing = ok(control(busy, "GET", "journal/unmatched"))
     [entry] = listing["entries"]
     assert (entry["seq"], entry["session"], entry["model"], entry["status"], entry["stream"]) == (
-        2, "a", "openai/gpt-4o", 200, False)
+        2, "a", "openai/gpt-5.4-mini", 200, False)
     assert entry["body"]["messages"] == [{"role": "user", "content": "weather today?"}]
     nearest = entry["near_misses"][0]
     assert nearest["rule"] == "weather"
-    assert nearest["misses"] == [{"key": "model", "expected": "'anthropic/*'", "actual": "'openai/gpt-4o'"}]
+    assert nearest["misses"] == [{"key": "model", "expected": "'anthropic/*'", "actual": "'openai/gpt-5.4-mini'"}]
     assert ok(control(busy, "GET", "journal/unmatched?session=b"))["entries"] == []
 
 

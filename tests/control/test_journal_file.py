@@ -49,7 +49,7 @@ def test_finished_requests_appear_as_json_lines_without_secrets(make_server: Mak
     with sdk(server, "file", api_key=SECRET) as client:
         assert ask(client, "hello").rule == "greet"
         assert ask_stream(client, "hello again")[1] == "hi there"
-    assert post_chat(server, {"model": "openai/gpt-4o", "messages": [{"role": "user", "content": "x"}]},
+    assert post_chat(server, {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "x"}]},
                      {"x-api-key": SECRET, "Authorization": ""}).status == 200
     ok(control(server, "GET", "health", headers={"X-Emulator-Admin-Token": ADMIN}))  # not journaled
 
@@ -153,7 +153,7 @@ def test_the_command_line_option_writes_and_flushes_on_sigterm(tmp_path: Path, s
     process.wait_listening()
     with process.client(api_key=SECRET) as client:
         for _ in range(3):
-            client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": "hello"}])
+            client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "hello"}])
     assert process.stop(signal.SIGTERM) == 0
     written = lines(journal)
     assert [(e["seq"], e["rule"]) for e in written] == [(1, "greet"), (2, "greet"), (3, "greet")]

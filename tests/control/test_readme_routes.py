@@ -38,7 +38,7 @@ def test_every_example_answers_2xx(make_server: MakeServer, tmp_path: Path):
     assert shutil.which("curl"), "the README's examples use curl"
     (tmp_path / "extra.yaml").write_text("rules:\n  - name: extra\n    reply: {content: extra}\n", encoding="utf-8")
     server = make_server(RULES)
-    chat = {"model": "openai/gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
+    chat = {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "hi"}]}
     assert post_chat(server, chat, {"X-Emulator-Session": "ci-42"}).status == 200  # the session the examples use
     outputs = [run_example(server, example, tmp_path) for _, _, example in ROWS]
     assert len(outputs) == 13 and all(out.startswith("{") for out in outputs)

@@ -11,7 +11,7 @@ from tests.support.clients import API_KEY, Raw, http
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
 
-MODEL = "openai/gpt-4o"
+MODEL = "openai/gpt-5.4-mini"
 CHAT = "/api/v1/chat/completions"
 
 

@@ -49,7 +49,7 @@ def test_rule_chaos_error_and_fault(make_server: MakeServer):
     server = make_server(RULES)
     with sdk(server, "rule") as client:
         with pytest.raises(openai.RateLimitError) as caught:
-            client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": "flaky"}])
+            client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "flaky"}])
     assert caught.value.body["type"] == "rate_limit"
     assert caught.value.response.headers["retry-after"] == "1"
     assert socket_post(server, "rule").startswith(b"HTTP/1.1 200")  # no chaos on an unmatched request
@@ -100,7 +100,7 @@ def test_x_emulator_fault(make_server: MakeServer):
     server = make_server(RULES)
     with sdk(server, "f", headers={"X-Emulator-Fault": "error=429"}) as client:
         with pytest.raises(openai.RateLimitError) as caught:
-            client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": "calm"}])
+            client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "calm"}])
     assert caught.value.body == {"code": "429", "type": "rate_limit", "message": "Rate limit exceeded"}
     assert caught.value.response.headers["retry-after"] == "1"
     assert socket_post(server, "f", {"X-Emulator-Fault": "close"}) == b""

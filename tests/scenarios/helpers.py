@@ -16,7 +16,7 @@ from zenmux_emulator.rules import compile as loader
 
 __all__ = ["Raw", "sdk"]  # re-exported for the scenario tests
 
-MODEL = "openai/gpt-4o"
+MODEL = "openai/gpt-5.4-mini"
 SESSION_HEADER = "X-Emulator-Session"
 RULE_HEADER = "X-Emulator-Rule"
 

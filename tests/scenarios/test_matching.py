@@ -39,6 +39,7 @@ def client_for(session: str, open_client: OpenClient) -> Callable[[EmulatorServe
 # --- model ---------------------------------------------------------------------------------------------
 
 MODELS = """
+settings: {catalogue: open}  # model ids outside ZenMux's catalogue too: this is about globs
 rules:
   - name: one-glob
     match: {model: "openai/gpt-4*"}
@@ -440,7 +441,7 @@ def test_priority_overrides_file_order(make_server: MakeServer, client_for):
             reply: {content: promoted}
           - name: by-model
             priority: 2
-            match: {model: openai/gpt-4o}
+            match: {model: openai/gpt-5.4-mini}
             reply: {content: by-model}
     """))
     assert ask(client, "x y").rule == "promoted"  # priority 5 over the earlier, lower rules

@@ -17,7 +17,7 @@ def test_every_rule_of_basics_yaml_is_covered_here():
 
 
 def test_greeting_echoes_the_last_user_message(shipped_client: openai.OpenAI):
-    answer = ask(shipped_client, "HeLLo from the tests", model="openai/gpt-4o-mini")
+    answer = ask(shipped_client, "HeLLo from the tests", model="openai/gpt-5.4-nano")
     assert answer.rule == "greeting"
     assert answer.content == "Hi HeLLo from the tests! How can I help?"
     assert answer.completion.created == FROZEN

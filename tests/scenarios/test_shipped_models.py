@@ -32,8 +32,9 @@ def test_tiny_model_answers_with_a_pinned_provider_suffix(shipped_client: openai
 
 
 def test_tiny_model_does_not_answer_other_models(shipped_client: openai.OpenAI):
-    assert ask(shipped_client, "x", model="acme/tiny-test-2").rule is None
-    assert ask(shipped_client, "x", model="openai/gpt-4o").rule is None
+    with pytest.raises(openai.BadRequestError, match="Model acme/tiny-test-2 is not valid"):
+        ask(shipped_client, "x", model="acme/tiny-test-2")  # neither declared nor in ZenMux's catalogue
+    assert ask(shipped_client, "x", model="openai/gpt-5.4-mini").rule is None
 
 
 def test_tiny_model_is_listed_with_its_display_name(shipped_client: openai.OpenAI):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-DEFAULT_MODEL = "openai/gpt-4o"
+DEFAULT_MODEL = "openai/gpt-5.4-mini"
 
 
 def user(text: str) -> list[dict[str, Any]]:

@@ -8,8 +8,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from zenmux_emulator.foundation.errors import invalid_params, too_large
-from zenmux_emulator.scenario.default_models import CREATED
-from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec
+from zenmux_emulator.gateway.routing import AUTO
+from zenmux_emulator.scenario.default_models import created_of
+from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec, PriceTier, Pricing
+
+PRICE_ITEMS = ("prompt", "completion", "input_cache_read", "input_cache_write", "internal_reasoning")
+"""The pricing items a catalogue entry may carry, in listing order."""
 
 QUERY_MODEL = re.compile(r"objectiveai/[0-9A-Za-z]{22}\Z")
 """An ObjectiveAI Query Model as the core sees it (`objectiveai/<Query Model id>`): not a ZenMux
@@ -30,7 +34,7 @@ def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed:
     if not _well_formed(base):
         raise invalid_params(f"Model {requested} is not valid")
     spec = catalogue.get(base)
-    if spec is None and closed and not QUERY_MODEL.match(base):
+    if spec is None and closed and base != AUTO and not QUERY_MODEL.match(base):
         raise invalid_params(f"Model {requested} is not valid")
     if spec is not None and prompt_tokens > spec.context_length:
         raise too_large("Prompt is too long")
@@ -40,18 +44,42 @@ def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed:
 def model_object(model_id: str, spec: ModelSpec) -> dict[str, object]:
     """A `GET /api/v1/models` entry in ZenMux's shape."""
     vendor = model_id.split("/", 1)[0]
-    pricings: dict[str, list[dict[str, object]]] = {}
-    for name, value in spec.pricing.model_dump(exclude_none=True).items():
-        pricings[name] = [{"value": value, "unit": "perMTokens", "currency": "USD"}]
     return {
         "id": model_id,
         "object": "model",
         "display_name": spec.display_name or model_id,
-        "created": spec.created if spec.created is not None else CREATED,
+        "created": created_of(spec),
         "owned_by": spec.owned_by or vendor,
         "input_modalities": list(spec.input_modalities),
         "output_modalities": list(spec.output_modalities),
         "capabilities": {"reasoning": spec.reasoning},
         "context_length": spec.context_length,
-        "pricings": pricings,
+        "pricings": pricings(spec.pricing),
     }
+
+
+def _k(tokens: int) -> float | int:
+    """Tokens in kTokens, whole when they divide."""
+    return tokens // 1000 if tokens % 1000 == 0 else tokens / 1000
+
+
+def pricings(pricing: Pricing) -> dict[str, list[dict[str, object]]]:
+    """ZenMux's `pricings`: one price per item, or one per prompt-size tier with its `conditions`
+    (`prompt_tokens` in kTokens, `gte` inclusive, `lt` exclusive)."""
+    tiers = sorted(pricing.tiers, key=lambda t: t.from_prompt_tokens)
+    levels: list[Pricing | PriceTier] = [pricing, *tiers]
+    bounds = [0, *(t.from_prompt_tokens for t in tiers)]
+    out: dict[str, list[dict[str, object]]] = {}
+    for name in PRICE_ITEMS:
+        for i, level in enumerate(levels):
+            value = getattr(level, name, None)
+            if value is None:
+                continue
+            item: dict[str, object] = {"value": value, "unit": "perMTokens", "currency": "USD"}
+            if len(levels) > 1:
+                window: dict[str, object] = {"unit": "kTokens", "gte": _k(bounds[i])}
+                if i + 1 < len(levels):
+                    window["lt"] = _k(bounds[i + 1])
+                item["conditions"] = {"prompt_tokens": window}
+            out.setdefault(name, []).append(item)
+    return out

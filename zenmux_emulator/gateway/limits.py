@@ -146,12 +146,13 @@ def charge(config: GatewayConfig, state: GatewayState, key: str, usage: Mapping[
     if key not in config.balances:
         return {}
     if model is not None:
-        state.spent[key] = state.spent.get(key, 0.0) + _priced(usage, model)
+        state.spent[key] = state.spent.get(key, 0.0) + priced(usage, model)
     return {BALANCE_HEADER: f"{config.balances[key] - state.spent.get(key, 0.0):.8f}"}
 
 
-def _priced(usage: Mapping[str, Any], model: ModelSpec) -> float:
-    pricing = model.pricing
+def priced(usage: Mapping[str, Any], model: ModelSpec) -> float:
+    """A reply's cost in USD: its tokens at the model's prices for a prompt of its size."""
+    pricing = model.pricing.for_prompt(int(usage.get("prompt_tokens") or 0))
     return (int(usage.get("prompt_tokens") or 0) * pricing.prompt
             + int(usage.get("completion_tokens") or 0) * pricing.completion) / 1_000_000
 
@@ -164,7 +165,7 @@ def recharge(config: GatewayConfig, state: GatewayState, key: str, drafted: Mapp
         return {}
     cost = served.get("cost")
     if cost is None:
-        cost = _priced(served, model) if model is not None else 0.0
-    already = _priced(drafted, model) if model is not None else 0.0
+        cost = priced(served, model) if model is not None else 0.0
+    already = priced(drafted, model) if model is not None else 0.0
     state.spent[key] = state.spent.get(key, 0.0) - already + float(cost)
     return {BALANCE_HEADER: f"{config.balances[key] - state.spent.get(key, 0.0):.8f}"}

@@ -12,7 +12,7 @@ the journal entry.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic
 
 from aiohttp import web
@@ -47,6 +47,7 @@ from zenmux_emulator.gateway.control_headers import (
 from zenmux_emulator.gateway.limits import charge, recharge
 from zenmux_emulator.gateway.routing import ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.generations import Generations
 from zenmux_emulator.match.expect import unmet_expectations
 from zenmux_emulator.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.match.outcome import outcome_of
@@ -54,6 +55,7 @@ from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.body import NOT_YET, arrived_json, read_json
 from zenmux_emulator.pipeline.face import Face, R
+from zenmux_emulator.pipeline.generation_record import served_generation
 from zenmux_emulator.pipeline.headers import reply_headers
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.rules.compiled import ScenarioSet
@@ -76,6 +78,8 @@ class Core:
     clock: Clock
     kit: Kit
     waits: Waits
+    generations: Generations = field(default_factory=Generations)
+    """What each completion served, for the generation lookup."""
 
     def accepted_keys(self) -> frozenset[str]:
         """Keys from --api-key and from the scenario files; empty means any key is accepted."""
@@ -189,6 +193,10 @@ class Endpoint(Generic[R]):
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,
                                          scenarios.catalogue.get(served), plan.usage))
+        if plan.status == 200:
+            core.generations.add(served_generation(
+                self.face.name, generation, draft, plan, scenarios.catalogue.get(served), created=entry.time,
+                provider_ms=routed.delay_s * 1000, retries=len(routed.attempts) - 1), generation, plan.reply_id)
         if plan.events is None:
             entry.response = plan.body
             return json_response(plan)

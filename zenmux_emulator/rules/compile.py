@@ -66,7 +66,7 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     rules: list[CompiledRule] = []
     models: dict[str, ModelSpec] = {}
     keys: set[str] = set()
-    closed = False
+    modes: set[str] = set()
     names: dict[str, str] = {}
     files: list[str] = []
     file_settings: list[tuple[str, FileSettings]] = []
@@ -89,7 +89,8 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
                                                 f"model {model_id!r} is declared in two files"))
             models[model_id] = model
         keys.update(spec.settings.api_keys)
-        closed = closed or spec.settings.catalogue == "closed"
+        if spec.settings.catalogue is not None:
+            modes.add(spec.settings.catalogue)
         file_settings.append((filename, spec.settings))
         query_models.extend(spec.query_models)
         rules.extend(compiled)
@@ -97,8 +98,12 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     problems.extend(gateway_problems)
     if problems:
         raise ScenarioError(problems)
-    served = dict(models) if closed else {**DEFAULT_CATALOGUE, **models}
-    return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files),
+    # closed in any file: only the declared models; open in any other: every id answers; else
+    # ZenMux's catalogue and the declared models, every other id refused
+    served = dict(models) if "closed" in modes else {**DEFAULT_CATALOGUE, **models}
+    refusing = "open" not in modes or "closed" in modes
+    return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, refusing, served, frozenset(keys),
+                       tuple(files),
                        gateway, tuple(query_models))
 
 

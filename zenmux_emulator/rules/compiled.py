@@ -17,6 +17,7 @@ class ScenarioSet:
     rules: tuple[CompiledRule, ...] = ()
     models: dict[str, ModelSpec] = field(default_factory=dict)
     catalogue_closed: bool = False
+    """Model ids outside `catalogue` are refused (every mode but `catalogue: open`)."""
     catalogue: dict[str, ModelSpec] = field(default_factory=dict)
     """The models served: the declared ones over the built-in ones, or only the declared when closed."""
     api_keys: frozenset[str] = frozenset()

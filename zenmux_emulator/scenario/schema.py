@@ -442,6 +442,18 @@ class Rule(BaseModel):
         return (self.reply,) if self.reply is not None else tuple(self.replies or ())
 
 
+class PriceTier(BaseModel):
+    """The prices of prompts from `from_prompt_tokens` on (ZenMux's long-context tiers)."""
+
+    model_config = _STRICT
+
+    from_prompt_tokens: int = Field(ge=1, description="the tier applies to prompts of at least this many tokens")
+    prompt: float = Field(0, ge=0)
+    completion: float = Field(0, ge=0)
+    input_cache_read: float | None = Field(None, ge=0)
+    input_cache_write: float | None = Field(None, ge=0)
+
+
 class Pricing(BaseModel):
     """USD per million tokens, as ZenMux lists prices."""
 
@@ -450,10 +462,18 @@ class Pricing(BaseModel):
     prompt: float = Field(0, ge=0)
     completion: float = Field(0, ge=0)
     input_cache_read: float | None = Field(None, ge=0)
+    input_cache_write: float | None = Field(None, ge=0)
     internal_reasoning: float | None = Field(None, ge=0)
+    tiers: list[PriceTier] = Field(default_factory=list, description="higher prices for long prompts, by size")
+
+    def for_prompt(self, prompt_tokens: int) -> Pricing | PriceTier:
+        """The prices a prompt of this size pays: the largest tier it reaches, else the base."""
+        reached = [t for t in self.tiers if prompt_tokens >= t.from_prompt_tokens]
+        return max(reached, key=lambda t: t.from_prompt_tokens) if reached else self
 
 
 Modality = Literal["text", "image", "audio", "video", "file"]
+Face = Literal["chat", "anthropic", "responses"]
 
 
 def _text_only() -> list[Modality]:
@@ -489,6 +509,12 @@ class ModelSpec(BaseModel):
     output_modalities: list[Modality] = Field(default_factory=_text_only)
     providers: list[ProviderSpec] = Field(default_factory=list, description="default: one healthy provider, the vendor")
     fallback_model: str | None = Field(None, description="served when every provider fails (unless fallback is \"false\")")
+    max_output_tokens: int | None = Field(None, ge=1, description="the model's output limit (unknown: none)")
+    tool_call: bool = Field(True, description="the model calls tools")
+    attachment: bool = Field(False, description="the model reads attached files")
+    temperature: bool = Field(True, description="the model takes a temperature")
+    release_date: datetime.date | None = Field(None, description="listed as `created` (midnight UTC)")
+    preferred_face: Face | None = Field(None, description="the face clients use for it: chat, anthropic or responses")
 
 
 MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
@@ -520,7 +546,9 @@ class FileSettings(BaseModel):
     model_config = _STRICT
 
     api_keys: list[str] = Field(default_factory=list, description="accept only these keys (with --api-key)")
-    catalogue: Literal["open", "closed"] = Field("open", description="closed: unknown model ids are rejected")
+    catalogue: Literal["open", "closed"] | None = Field(
+        None, description="unset: ZenMux's catalogue and the declared models, others refused; "
+                          "open: any well-formed model id answers; closed: only the declared models")
     limits: Limits | None = Field(None, description="per-key rate limits: rpm, tpm, window_s, keys")
     balances: dict[str, float] = Field(default_factory=dict, description="USD credits per key; others unlimited")
     balance_error: BalanceError | None = Field(None, description="the 402 type of a spent balance (default reject_no_credit)")

@@ -26,6 +26,9 @@ class ReplyPlan:
     """How many events are written before the stream fault strikes."""
     fault_event: bytes = b""
     """The in-stream error event of an `error` stream fault."""
+    reply_id: str = ""
+    """The id in the reply's body when it is not the generation id (`msg_…`, `resp_…`): the
+    generation lookup finds the completion by it too."""
     usage: Mapping[str, Any] | None = None
     """The usage to charge to the key's balance instead of the draft's, for a face whose reply is
     not the draft's text (ObjectiveAI's total over its LLMs, with its `cost` in USD); None: the draft's."""

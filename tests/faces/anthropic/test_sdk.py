@@ -140,7 +140,9 @@ def test_models_list_and_retrieve_from_the_catalogue(server: EmulatorServer, ses
     assert len(page.data) == 2 and page.has_more is True
     assert page.first_id == page.data[0].id and page.last_id == page.data[1].id
     ids = [m.id for m in everything]
-    assert SONNET in ids and len(ids) == len(set(ids)) > 2  # the SDK followed the pages
+    assert SONNET in ids and len(ids) == len(set(ids)) == 112  # the SDK followed the pages: ZenMux's catalogue
+    with sdk(server, session) as client:
+        assert [m.id for m in client.models.list()] == ids  # 20 a page by default, the same order
     assert one.id == SONNET and one.type == "model" and one.display_name == "Anthropic: Claude Sonnet 4.5"
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(one.created_at))  # ZenMux's shape: a date, not RFC 3339
 

@@ -189,10 +189,11 @@ def test_models_need_no_key_and_have_zenmux_s_shape(server: EmulatorServer) -> N
     from tests.support.clients import http
     listing = http(server.anthropic_url + "/v1/models").json()
     assert set(listing) == {"data", "has_more", "first_id", "last_id"}
-    assert listing["has_more"] is False and listing["first_id"] == listing["data"][0]["id"]
-    model = next(m for m in listing["data"] if m["id"] == SONNET)
+    assert listing["has_more"] is True and len(listing["data"]) == 20  # Anthropic's default page of ZenMux's 112
+    assert listing["first_id"] == listing["data"][0]["id"] and listing["last_id"] == listing["data"][-1]["id"]
+    model = next(m for m in http(server.anthropic_url + "/v1/models?limit=1000").json()["data"] if m["id"] == SONNET)
     assert model["type"] == "model" and model["display_name"] == "Anthropic: Claude Sonnet 4.5"
-    assert len(model["created_at"]) == 10 and model["context_length"] == 200_000
+    assert model["created_at"] == "2025-09-29" and model["context_length"] == 1_000_000  # the snapshot's facts
     one = http(server.anthropic_url + "/v1/models/" + SONNET)
     assert one.json() == model
     assert error_of(http(server.anthropic_url + "/v1/models/acme/none"), 404, "invalid_model")

@@ -7,7 +7,7 @@ from typing import Any
 
 from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.anthropic.headers import betas, check_version
-from zenmux_emulator.faces.anthropic.render import plan_reply
+from zenmux_emulator.faces.anthropic.render import message_id, plan_reply
 from zenmux_emulator.faces.anthropic.request import AnthropicRequest
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
@@ -41,7 +41,9 @@ class AnthropicFace:
 
     def render(self, draft: Draft, request: AnthropicRequest, generation: str, created: int,
                headers: dict[str, str], seed: int) -> ReplyPlan:
-        return plan_reply(draft, request, generation, headers, seed, self.signer)
+        plan = plan_reply(draft, request, generation, headers, seed, self.signer)
+        plan.reply_id = message_id(generation)
+        return plan
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         """ZenMux answers this face in its own envelope, with Anthropic's message text."""

@@ -124,11 +124,13 @@ class QueryFace:
         self._store(request, outcome)
         if not request.stream:
             status, body = unary(outcome)
-            return ReplyPlan(status=status, headers=all_headers, body=body, usage=outcome.charged)
+            return ReplyPlan(status=status, headers=all_headers, body=body, usage=outcome.charged,
+                             reply_id=outcome.id)
         events = stream_events(outcome)
         paced = len(events) - (3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
         plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                         waits=waits(timing, paced, seed_int(seed, "pace", outcome.id)), usage=outcome.charged)
+                         waits=waits(timing, paced, seed_int(seed, "pace", outcome.id)), usage=outcome.charged,
+                         reply_id=outcome.id)
         fault = timing.fault if timing else None
         if fault is not None:
             plan.stream_fault = fault

@@ -68,13 +68,17 @@ class ResponsesFace:
         all_headers = {**draft.headers, **headers}
         if not request.stream:
             self.keep(request, final)
-            return json_plan(final, all_headers)
+            plan = json_plan(final, all_headers)
+            plan.reply_id = rid
+            return plan
         fault = draft.timing.fault if draft.timing else None
         failed = None
         if fault is not None and fault.kind == "error":
             failed = response("failed", [], usage=None, error=failure(fault.code, fault.message))
         self.keep(request, failed or final)
-        return stream_plan(response("in_progress", [], usage=None), final, failed, draft.timing, all_headers, seed)
+        plan = stream_plan(response("in_progress", [], usage=None), final, failed, draft.timing, all_headers, seed)
+        plan.reply_id = rid
+        return plan
 
     def keep(self, request: ResponsesRequest, body: dict[str, Any]) -> None:
         """Store the response (unless `store: false`) for GET, input_items and continuations."""

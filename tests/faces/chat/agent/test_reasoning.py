@@ -119,7 +119,7 @@ def test_no_reasoning_unless_asked_or_scripted(server, session, client: openai.O
 
 
 @pytest.mark.parametrize(("model", "family"), [(ANTHROPIC, "anthropic"), ("anthropic/claude-opus-4.5", "anthropic"),
-                                               (GPT5, "openai"), ("openai/o4-mini", "openai"), (GEMINI, "google")])
+                                               (GPT5, "openai"), ("openai/gpt-5.3-codex", "openai"), (GEMINI, "google")])
 def test_the_shape_follows_the_model_family(server, session, model: str, family: str):
     response = post(server, body(model, reasoning={"enabled": True}), session=session)
     assert response.status == 200

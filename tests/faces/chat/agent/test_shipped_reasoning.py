@@ -120,7 +120,7 @@ async def test_gpt5_async_streamed_and_not(aclient: openai.AsyncOpenAI):
 
 
 def test_gpt5_matches_gpt5_variants_only(shipped, session):
-    assert post(shipped, {"model": "openai/gpt-5-mini", "messages": QUESTION},
+    assert post(shipped, {"model": "openai/gpt-5-codex", "messages": QUESTION},
                 session=session).headers.get(RULE_HEADER) == "gpt5-meaning-of-life"
     assert post(shipped, {"model": ANTHROPIC, "messages": QUESTION},
                 session=session).headers.get(RULE_HEADER) != "gpt5-meaning-of-life"

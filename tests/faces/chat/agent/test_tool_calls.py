@@ -116,7 +116,7 @@ def test_a_scripted_id_is_used_and_the_others_are_generated(server, session):
     assert re.match(CALL_ID, ids[1])
 
 
-@pytest.mark.parametrize(("model", "style"), [(GPT5, CALL_ID), ("openai/gpt-4o", CALL_ID), (ANTHROPIC, TOOLU_ID),
+@pytest.mark.parametrize(("model", "style"), [(GPT5, CALL_ID), ("openai/gpt-5.4-mini", CALL_ID), (ANTHROPIC, TOOLU_ID),
                                               ("anthropic/claude-opus-4.5", TOOLU_ID), (GEMINI, CALL_ID),
                                               ("deepseek/deepseek-chat", CALL_ID)])
 def test_default_ids_follow_the_family_style(server, session, model: str, style: str):

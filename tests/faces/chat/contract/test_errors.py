@@ -325,10 +325,20 @@ def test_closed_catalogue_sdk_raises_bad_request(make_server) -> None:
     assert caught.value.body == {"code": "400", "type": "invalid_params", "message": "Model openai/gpt-5 is not valid"}
 
 
-def test_open_catalogue_accepts_models_it_does_not_list(shipped: EmulatorServer, session: str) -> None:
-    response = post(shipped, chat("hi", model="mistralai/some-new-model"), session=session)
+def test_the_default_catalogue_refuses_models_zenmux_does_not_list(shipped: EmulatorServer, session: str) -> None:
+    invalid(post(shipped, chat("hi", model="mistralai/some-new-model"), session=session),
+            "Model mistralai/some-new-model is not valid")
+    invalid(post(shipped, chat("hi", model="openai/gpt-5-typo:openai"), session=session),
+            "Model openai/gpt-5-typo:openai is not valid")
+    assert post(shipped, chat("hi", model="moonshotai/kimi-k2.5"), session=session).status == 200
+
+
+def test_open_catalogue_accepts_models_it_does_not_list(make_server) -> None:
+    server = make_server("settings: {catalogue: open}\nrules: []\n")
+    response = post(server, chat("hi", model="mistralai/some-new-model"))
     assert response.status == 200
     assert response.json()["model"] == "mistralai/some-new-model"
+    invalid(post(server, chat("hi", model="gpt-5")), "Model gpt-5 is not valid")  # still vendor/model
 
 
 @pytest.mark.parametrize("model", ["gpt-5", "openai/", "/gpt-5", "openai gpt-5"])

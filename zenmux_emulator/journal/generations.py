@@ -1,0 +1,72 @@
+"""What each completion served, by the ids its client got, for ZenMux's generation lookup.
+
+A bounded store beside the journal: one small record per completion (no bodies), found in O(1)
+by the generation id (`x-generation-id`) or the face's own id (`msg_…`, `resp_…`, …); the oldest
+is forgotten once `size` are kept."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+GENERATIONS_KEPT = 10_000
+"""Completions whose generation can be looked up (the oldest are forgotten first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """One completion as the lookup reports it."""
+
+    api: str
+    """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
+    generation_id: str
+    model: str
+    """The model that served (after routing and fallback)."""
+    created: float
+    """When the request arrived, on the emulator's clock (Unix seconds)."""
+    latency_ms: int
+    """Time to the first token: the provider's latency and the first chunk's scripted wait."""
+    generation_time_ms: int
+    """First token to the end: the stream's remaining scripted waits (0 for a JSON reply)."""
+    native_tokens: Mapping[str, Any]
+    streamed: bool
+    finish_reason: str | None
+    fees: tuple[tuple[str, float, int], ...]
+    """(fee item, USD per token, tokens) for each priced item; empty when the model has no price."""
+    cost: float | None
+    """USD the completion costs: the face's own figure, else the fees' sum; None when unpriced."""
+    retries: int
+    """Provider attempts before the one that served."""
+
+
+class Generations:
+    """The last `size` completions by every id their clients got."""
+
+    __slots__ = ("_by_id", "_order", "size")
+
+    def __init__(self, size: int = GENERATIONS_KEPT) -> None:
+        self.size = size
+        self._by_id: dict[str, Generation] = {}
+        self._order: deque[tuple[Generation, tuple[str, ...]]] = deque()
+
+    def add(self, generation: Generation, *ids: str) -> None:
+        """Keep a completion under each of its ids (a reused id now finds this one); forget the
+        oldest past `size`."""
+        if self.size <= 0:
+            return
+        for name in ids:
+            self._by_id[name] = generation
+        self._order.append((generation, ids))
+        while len(self._order) > self.size:
+            old, names = self._order.popleft()
+            for name in names:
+                if self._by_id.get(name) is old:
+                    del self._by_id[name]
+
+    def get(self, name: str) -> Generation | None:
+        return self._by_id.get(name)
+
+    def __len__(self) -> int:
+        return len(self._order)

@@ -1,0 +1,95 @@
+"""ZenMux's generation lookup over what the emulator served on every face:
+`GET /api/v1/management/generation?id=` (camelCase) and the deprecated `GET /api/v1/generation?id=`
+(snake_case), both found by the generation id or the id in the reply's body."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
+from zenmux_emulator.gateway.auth import authenticate
+from zenmux_emulator.journal.generations import Generation
+from zenmux_emulator.pipeline.endpoint import Core
+
+MANAGEMENT_ROUTE = "/api/v1/management/generation"
+LEGACY_ROUTE = "/api/v1/generation"
+NOT_FOUND = "not_found"
+"""The type of an unknown id (ZenMux documents none; the envelope and 404 are its usual ones)."""
+SUBSCRIPTION_PREFIX = "sk-ss-v1-"
+"""Subscription keys get metering only: no `usage` or `ratingResponses` (as ZenMux documents)."""
+
+def _iso(moment: float) -> str:
+    return datetime.fromtimestamp(moment, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(moment * 1000) % 1000:03d}Z"
+
+
+def _rating(generation: Generation) -> dict[str, Any]:
+    details = [{"billAmount": rate * count, "discountAmount": 0, "feeItemCode": item,
+                "originAmount": rate * count, "rate": rate} for item, rate, count in generation.fees]
+    total = generation.cost or 0.0
+    return {"billAmount": total, "discountAmount": 0, "originAmount": total, "priceVersion": "v1",
+            "ratingDetails": details}
+
+
+def management_body(generation: Generation, billed: bool) -> dict[str, Any]:
+    """`GET /api/v1/management/generation`: camelCase, no envelope; billing only for a billed key."""
+    body: dict[str, Any] = {
+        "api": generation.api, "generationId": generation.generation_id, "model": generation.model,
+        "createAt": _iso(generation.created), "generationTime": generation.generation_time_ms,
+        "latency": generation.latency_ms, "nativeTokens": generation.native_tokens,
+        "streamed": generation.streamed, "finishReason": generation.finish_reason,
+    }
+    if billed:
+        body["usage"] = generation.cost or 0.0
+        body["ratingResponses"] = _rating(generation)
+    body["requestRetryTimes"] = generation.retries
+    body["finalRetry"] = False
+    return body
+
+
+def legacy_body(generation: Generation, billed: bool) -> dict[str, Any]:
+    """`GET /api/v1/generation` (deprecated): the earlier snake_case fields; `usage` a string of credits."""
+    body: dict[str, Any] = {
+        "generation_id": generation.generation_id, "model": generation.model,
+        "created_at": _iso(generation.created), "generation_time": generation.generation_time_ms,
+        "latency": generation.latency_ms, "native_tokens": generation.native_tokens,
+        "streamed": generation.streamed, "finish_reason": generation.finish_reason,
+    }
+    if billed:
+        body["usage"] = repr(generation.cost or 0.0)
+    return body
+
+
+class Lookup:
+    """One route's handler: the caller's key, then the generation by `id`, in the route's shape."""
+
+    __slots__ = ("core", "shape")
+
+    def __init__(self, core: Core, shape: str) -> None:
+        self.core = core
+        self.shape = shape
+
+    async def handle(self, request: web.Request) -> web.Response:
+        try:
+            key = authenticate(request.headers, self.core.accepted_keys())
+            name = request.query.get("id", "").strip()
+            if not name:
+                raise invalid_params("Parameter id is required")
+            found = self.core.generations.get(name)
+            if found is None:
+                raise RequestRejected(404, NOT_FOUND, f"Generation {name} not found")
+        except RequestRejected as exc:
+            return web.Response(status=exc.status, body=error_body(exc.status, exc.type, exc.message),
+                                content_type="application/json")
+        billed = not key.startswith(SUBSCRIPTION_PREFIX)
+        body = management_body(found, billed) if self.shape == "management" else legacy_body(found, billed)
+        return web.Response(body=orjson.dumps(body), content_type="application/json")
+
+
+def routes(core: Core) -> list[web.RouteDef]:
+    return [web.get(MANAGEMENT_ROUTE, Lookup(core, "management").handle),
+            web.get(LEGACY_ROUTE, Lookup(core, "legacy").handle)]
