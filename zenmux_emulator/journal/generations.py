@@ -7,12 +7,11 @@ is forgotten once `size` are kept."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-GENERATIONS_KEPT = 10_000
-"""Completions whose generation can be looked up (the oldest are forgotten first)."""
+GENERATIONS_KEPT = 2_000
+"""Completions whose generation can be looked up (the oldest are forgotten first): about 0.7 KB
+each, so at most about 1.5 MB."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +29,14 @@ class Generation:
     """Time to the first token: the provider's latency and the first chunk's scripted wait."""
     generation_time_ms: int
     """First token to the end: the stream's remaining scripted waits (0 for a JSON reply)."""
-    native_tokens: Mapping[str, Any]
+    tokens: tuple[int, int, int, int, int]
+    """Prompt, completion, total, reasoning and cached tokens, as the reply counted them."""
     streamed: bool
     finish_reason: str | None
-    fees: tuple[tuple[str, float, int], ...]
-    """(fee item, USD per token, tokens) for each priced item; empty when the model has no price."""
+    rates: tuple[float, float] | None
+    """USD per prompt token and per completion token; None when the model has no catalogue entry."""
     cost: float | None
-    """USD the completion costs: the face's own figure, else the fees' sum; None when unpriced."""
+    """USD the completion costs: the face's own figure, else its tokens at the rates."""
     retries: int
     """Provider attempts before the one that served."""
 

@@ -194,9 +194,10 @@ class Endpoint(Generic[R]):
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,
                                          scenarios.catalogue.get(served), plan.usage))
         if plan.status == 200:
-            core.generations.add(served_generation(
-                self.face.name, generation, draft, plan, scenarios.catalogue.get(served), created=entry.time,
-                provider_ms=routed.delay_s * 1000, retries=len(routed.attempts) - 1), generation, plan.reply_id)
+            record = served_generation(self.face.name, generation, draft, plan, scenarios.catalogue.get(served),
+                                       created=entry.time, provider_ms=routed.delay_s * 1000,
+                                       retries=len(routed.attempts) - 1)
+            core.generations.add(record, *((generation, plan.reply_id) if plan.reply_id else (generation,)))
         if plan.events is None:
             entry.response = plan.body
             return json_response(plan)

@@ -27,9 +27,20 @@ def _iso(moment: float) -> str:
     return datetime.fromtimestamp(moment, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(moment * 1000) % 1000:03d}Z"
 
 
+def _native(generation: Generation) -> dict[str, Any]:
+    """`nativeTokens` in ZenMux's documented shape."""
+    prompt, completion, total, reasoning, cached = generation.tokens
+    return {"completion_tokens": completion, "prompt_tokens": prompt, "total_tokens": total,
+            "completion_tokens_details": {"reasoning_tokens": reasoning},
+            "prompt_tokens_details": {"cached_tokens": cached}}
+
+
 def _rating(generation: Generation) -> dict[str, Any]:
-    details = [{"billAmount": rate * count, "discountAmount": 0, "feeItemCode": item,
-                "originAmount": rate * count, "rate": rate} for item, rate, count in generation.fees]
+    details = []
+    if generation.rates is not None:
+        for item, rate, count in zip(("prompt", "completion"), generation.rates, generation.tokens, strict=False):
+            details.append({"billAmount": rate * count, "discountAmount": 0, "feeItemCode": item,
+                            "originAmount": rate * count, "rate": rate})
     total = generation.cost or 0.0
     return {"billAmount": total, "discountAmount": 0, "originAmount": total, "priceVersion": "v1",
             "ratingDetails": details}
@@ -40,7 +51,7 @@ def management_body(generation: Generation, billed: bool) -> dict[str, Any]:
     body: dict[str, Any] = {
         "api": generation.api, "generationId": generation.generation_id, "model": generation.model,
         "createAt": _iso(generation.created), "generationTime": generation.generation_time_ms,
-        "latency": generation.latency_ms, "nativeTokens": generation.native_tokens,
+        "latency": generation.latency_ms, "nativeTokens": _native(generation),
         "streamed": generation.streamed, "finishReason": generation.finish_reason,
     }
     if billed:
@@ -56,7 +67,7 @@ def legacy_body(generation: Generation, billed: bool) -> dict[str, Any]:
     body: dict[str, Any] = {
         "generation_id": generation.generation_id, "model": generation.model,
         "created_at": _iso(generation.created), "generation_time": generation.generation_time_ms,
-        "latency": generation.latency_ms, "native_tokens": generation.native_tokens,
+        "latency": generation.latency_ms, "native_tokens": _native(generation),
         "streamed": generation.streamed, "finish_reason": generation.finish_reason,
     }
     if billed:
