@@ -7,16 +7,18 @@ is forgotten once `size` are kept."""
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from zenmux_emulator.scenario.schema import PriceTier, Pricing
 
 GENERATIONS_KEPT = 2_000
-"""Completions whose generation can be looked up (the oldest are forgotten first): about 0.7 KB
+"""Completions whose generation can be looked up (the oldest are forgotten first): about 0.75 KB
 each, so at most about 1.5 MB."""
 
 
-@dataclass(frozen=True, slots=True)
-class Generation:
-    """One completion as the lookup reports it."""
+class Generation(NamedTuple):
+    """One completion as the lookup reports it: what was at hand when it was served, worked into
+    ZenMux's shape only when looked up (a tuple: cheap to make on every completion)."""
 
     api: str
     """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
@@ -25,20 +27,35 @@ class Generation:
     """The model that served (after routing and fallback)."""
     created: float
     """When the request arrived, on the emulator's clock (Unix seconds)."""
-    latency_ms: int
+    latency_s: float
     """Time to the first token: the provider's latency and the first chunk's scripted wait."""
-    generation_time_ms: int
-    """First token to the end: the stream's remaining scripted waits (0 for a JSON reply)."""
+    generation_s: float
+    """First token to the end: the stream's later scripted waits (0 for a JSON reply)."""
     tokens: tuple[int, int, int, int, int]
     """Prompt, completion, total, reasoning and cached tokens, as the reply counted them."""
     streamed: bool
     finish_reason: str | None
-    rates: tuple[float, float] | None
-    """USD per prompt token and per completion token; None when the model has no catalogue entry."""
+    prices: Pricing | PriceTier | None
+    """The catalogue's prices for a prompt of this size (USD per million); None for an unknown model."""
     cost: float | None
-    """USD the completion costs: the face's own figure, else its tokens at the rates."""
+    """The face's own figure in USD (ObjectiveAI's), else None: the tokens at the prices."""
     retries: int
     """Provider attempts before the one that served."""
+
+    @property
+    def rates(self) -> tuple[float, float] | None:
+        """USD per prompt token and per completion token."""
+        if self.prices is None:
+            return None
+        return self.prices.prompt / 1_000_000, self.prices.completion / 1_000_000
+
+    @property
+    def charged(self) -> float | None:
+        """USD the completion costs: the face's own figure, else its tokens at the prices."""
+        if self.cost is not None:
+            return self.cost
+        rates = self.rates
+        return None if rates is None else self.tokens[0] * rates[0] + self.tokens[1] * rates[1]
 
 
 class Generations:

@@ -37,11 +37,12 @@ def _native(generation: Generation) -> dict[str, Any]:
 
 def _rating(generation: Generation) -> dict[str, Any]:
     details = []
-    if generation.rates is not None:
-        for item, rate, count in zip(("prompt", "completion"), generation.rates, generation.tokens, strict=False):
+    rates = generation.rates
+    if rates is not None:
+        for item, rate, count in zip(("prompt", "completion"), rates, generation.tokens, strict=False):
             details.append({"billAmount": rate * count, "discountAmount": 0, "feeItemCode": item,
                             "originAmount": rate * count, "rate": rate})
-    total = generation.cost or 0.0
+    total = generation.charged or 0.0
     return {"billAmount": total, "discountAmount": 0, "originAmount": total, "priceVersion": "v1",
             "ratingDetails": details}
 
@@ -50,12 +51,12 @@ def management_body(generation: Generation, billed: bool) -> dict[str, Any]:
     """`GET /api/v1/management/generation`: camelCase, no envelope; billing only for a billed key."""
     body: dict[str, Any] = {
         "api": generation.api, "generationId": generation.generation_id, "model": generation.model,
-        "createAt": _iso(generation.created), "generationTime": generation.generation_time_ms,
-        "latency": generation.latency_ms, "nativeTokens": _native(generation),
+        "createAt": _iso(generation.created), "generationTime": round(generation.generation_s * 1000),
+        "latency": round(generation.latency_s * 1000), "nativeTokens": _native(generation),
         "streamed": generation.streamed, "finishReason": generation.finish_reason,
     }
     if billed:
-        body["usage"] = generation.cost or 0.0
+        body["usage"] = generation.charged or 0.0
         body["ratingResponses"] = _rating(generation)
     body["requestRetryTimes"] = generation.retries
     body["finalRetry"] = False
@@ -66,12 +67,12 @@ def legacy_body(generation: Generation, billed: bool) -> dict[str, Any]:
     """`GET /api/v1/generation` (deprecated): the earlier snake_case fields; `usage` a string of credits."""
     body: dict[str, Any] = {
         "generation_id": generation.generation_id, "model": generation.model,
-        "created_at": _iso(generation.created), "generation_time": generation.generation_time_ms,
-        "latency": generation.latency_ms, "native_tokens": _native(generation),
+        "created_at": _iso(generation.created), "generation_time": round(generation.generation_s * 1000),
+        "latency": round(generation.latency_s * 1000), "native_tokens": _native(generation),
         "streamed": generation.streamed, "finish_reason": generation.finish_reason,
     }
     if billed:
-        body["usage"] = repr(generation.cost or 0.0)
+        body["usage"] = repr(generation.charged or 0.0)
     return body
 
 
