@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +24,9 @@ NOT_FOUND = "not_found"
 SUBSCRIPTION_PREFIX = "sk-ss-v1-"
 """Subscription keys get metering only: no `usage` or `ratingResponses` (as ZenMux documents)."""
 
+
 def _iso(moment: float) -> str:
+    """ISO 8601 in UTC with milliseconds, as ZenMux's `createAt`."""
     return datetime.fromtimestamp(moment, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(moment * 1000) % 1000:03d}Z"
 
 
@@ -36,10 +39,12 @@ def _native(generation: Generation) -> dict[str, Any]:
 
 
 def _rating(generation: Generation) -> dict[str, Any]:
+    """`ratingResponses`: the charge, and one detail for each of prompt and completion when priced."""
     details = []
     rates = generation.rates
     if rates is not None:
-        for item, rate, count in zip(("prompt", "completion"), rates, generation.tokens, strict=False):
+        fees = (("prompt", rates[0], generation.tokens[0]), ("completion", rates[1], generation.tokens[1]))
+        for item, rate, count in fees:
             details.append({"billAmount": rate * count, "discountAmount": 0, "feeItemCode": item,
                             "originAmount": rate * count, "rate": rate})
     total = generation.charged or 0.0
@@ -81,7 +86,7 @@ class Lookup:
 
     __slots__ = ("core", "shape")
 
-    def __init__(self, core: Core, shape: str) -> None:
+    def __init__(self, core: Core, shape: Callable[[Generation, bool], dict[str, Any]]) -> None:
         self.core = core
         self.shape = shape
 
@@ -98,10 +103,9 @@ class Lookup:
             return web.Response(status=exc.status, body=error_body(exc.status, exc.type, exc.message),
                                 content_type="application/json")
         billed = not key.startswith(SUBSCRIPTION_PREFIX)
-        body = management_body(found, billed) if self.shape == "management" else legacy_body(found, billed)
-        return web.Response(body=orjson.dumps(body), content_type="application/json")
+        return web.Response(body=orjson.dumps(self.shape(found, billed)), content_type="application/json")
 
 
 def routes(core: Core) -> list[web.RouteDef]:
-    return [web.get(MANAGEMENT_ROUTE, Lookup(core, "management").handle),
-            web.get(LEGACY_ROUTE, Lookup(core, "legacy").handle)]
+    return [web.get(MANAGEMENT_ROUTE, Lookup(core, management_body).handle),
+            web.get(LEGACY_ROUTE, Lookup(core, legacy_body).handle)]
