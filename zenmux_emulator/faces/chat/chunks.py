@@ -33,7 +33,11 @@ def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) ->
         return []
     main, *rest = details
     key = "summary" if main["type"] == "reasoning.summary" else "text"
-    base = {k: v for k, v in main.items() if k not in (key, "signature")}
+    # streamed, each block's `index` is its position in the list (an integer), so that clients
+    # that merge indexed deltas (the OpenAI SDK's stream helper) rebuild the list; the JSON body
+    # keeps ZenMux's own `"0"` for the openai shape
+    base = {**{k: v for k, v in main.items() if k not in (key, "signature")}, "index": 0}
+    rest = [{**block, "index": n} for n, block in enumerate(rest, 1)]
     deltas: list[dict[str, Any]] = []
     for group in _groups(tokens.pieces(main[key]), chunk_tokens):
         piece = "".join(group)
