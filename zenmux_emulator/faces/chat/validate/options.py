@@ -4,14 +4,26 @@ them: a `tool_choice` that no offered tool can satisfy, `top_logprobs` without `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from zenmux_emulator.foundation.errors import invalid_params
 
-from .tools import CustomChoice, CustomTool, FunctionChoice, FunctionTool
+from .tools import CustomChoice, CustomTool, FunctionChoice, FunctionTool, Tool, ToolChoice
 
-if TYPE_CHECKING:
-    from .request import ChatCompletionRequest
+
+class ChatCompletionRequest(Protocol):
+    """The fields of the validated request these checks read."""
+
+    @property
+    def tools(self) -> list[Tool] | None: ...
+    @property
+    def tool_choice(self) -> ToolChoice | None: ...
+    @property
+    def logprobs(self) -> bool | None: ...
+    @property
+    def top_logprobs(self) -> int | None: ...
+    @property
+    def logit_bias(self) -> dict[str, float] | None: ...
 
 MAX_TOKEN_ID = 2**31 - 1
 """Token ids are non-negative integers; the emulator has no vocabulary, so any up to this is accepted."""
