@@ -9,13 +9,16 @@ import openai
 import pytest
 from pydantic import BaseModel
 
+from tests.conftest import MakeServer
 from tests.faces.chat.contract.helpers import assert_envelope
 from tests.faces.responses.helpers import MODEL, WEATHER_TOOL, created, post, streamed
 from tests.support.clients import sdk
 from zenmux_emulator.pipeline.headers import WARNINGS_HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
-PLAIN = "openai/gpt-4.1-mini"
+PLAIN = "acme/plain"
+PLAIN_MODEL = f"models:\n  {PLAIN}: {{reasoning: false}}\n"
+"""A non-reasoning model declared by the test, whatever the built-in catalogue holds."""
 
 
 def message_of(response: dict[str, Any]) -> dict[str, Any]:
@@ -47,8 +50,8 @@ def test_a_reasoning_model_reasons_unasked_and_shows_no_summary(server: Emulator
     assert response["usage"]["output_tokens_details"]["reasoning_tokens"] == 5120
 
 
-def test_a_non_reasoning_model_ignores_the_ask_with_a_warning(server: EmulatorServer) -> None:
-    raw = post(server, {"model": PLAIN, "input": "an unscripted question", "reasoning": {"effort": "high"}})
+def test_a_non_reasoning_model_ignores_the_ask_with_a_warning(make_server: MakeServer) -> None:
+    raw = post(make_server(PLAIN_MODEL), {"model": PLAIN, "input": "an unscripted question", "reasoning": {"effort": "high"}})
     assert raw.status == 200
     assert [item["type"] for item in raw.json()["output"]] == ["message"]
     assert raw.json()["usage"]["output_tokens_details"]["reasoning_tokens"] == 0
@@ -65,7 +68,8 @@ def test_a_tool_choice_no_tool_satisfies_is_a_400(server: EmulatorServer, fields
     assert_envelope(post(server, {"model": MODEL, "input": "hi", **fields}), 400, "invalid_params", message)
 
 
-def test_the_limit_cuts_a_forced_call_s_arguments(server: EmulatorServer) -> None:
+def test_the_limit_cuts_a_forced_call_s_arguments(make_server: MakeServer) -> None:
+    server = make_server(PLAIN_MODEL)
     note = {"type": "function", "name": "write_note", "parameters": {"type": "object", "properties": {
         "title": {"type": "string"}, "text": {"type": "string"}, "message": {"type": "string"}}}, "strict": False}
     body = {"model": PLAIN, "input": "an unscripted question", "tools": [note],

@@ -22,7 +22,7 @@ from zenmux_emulator.pipeline.headers import WARNINGS_HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 GPT5 = "openai/gpt-5"
-PLAIN = "openai/gpt-4.1-mini"  # listed as non-reasoning in the catalogue
+PLAIN = "acme/plain"  # declared below as a non-reasoning model, whatever the built-in catalogue holds
 COUNT = "count to five"
 TOOLS = [{"type": "function", "function": {"name": "get_time", "strict": True, "parameters": {
               "type": "object", "properties": {"zone": {"type": "string"}}, "required": ["zone"],
@@ -35,6 +35,8 @@ SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "populati
 CITED = "Paris is the capital of France. It has 2.1 million inhabitants."
 
 SCENARIO = f"""
+models:
+  {PLAIN}: {{reasoning: false}}
 rules:
   - name: count
     match: {{last_user: "{COUNT}"}}
