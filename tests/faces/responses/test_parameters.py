@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import openai
 import pytest
 from pydantic import BaseModel
 
@@ -92,14 +91,3 @@ def test_parse_streamed_gets_valid_unscripted_json(server: EmulatorServer, sessi
             model=MODEL, input="a city", text_format=City) as stream:
         final = stream.get_final_response()
     assert isinstance(final.output_parsed, City)
-
-
-def test_chat_parse_streamed_and_not_gets_valid_unscripted_json(server: EmulatorServer, session: str) -> None:
-    client: openai.OpenAI
-    with sdk(server, session) as client:
-        parsed = client.chat.completions.parse(model=MODEL, messages=[{"role": "user", "content": "a city"}],
-                                               response_format=City).choices[0].message.parsed
-        with client.chat.completions.stream(model=MODEL, messages=[{"role": "user", "content": "a city"}],
-                                            response_format=City) as stream:
-            final = stream.get_final_completion().choices[0].message.parsed
-    assert isinstance(parsed, City) and final == parsed

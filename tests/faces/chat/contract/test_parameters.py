@@ -12,10 +12,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from pydantic import BaseModel
 
 from tests.conftest import FROZEN, MakeServer
 from tests.faces.chat.agent.helpers import serve
 from tests.faces.chat.contract.helpers import HEX32, RawResponse, assert_envelope, post
+from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pipeline.headers import WARNINGS_HEADER
@@ -484,6 +486,22 @@ def test_scripted_content_that_misses_the_format_is_warned_of(server: EmulatorSe
     assert answer.message["content"] == "plain prose"
     assert "the content of rule 'not-json' does not fit the requested response format: it is not JSON" in \
         answer.warnings
+
+
+class City(BaseModel):
+    city: str
+    population: int
+    tags: list[str]
+
+
+def test_sdk_parse_gets_valid_unscripted_json_streamed_and_not(server: EmulatorServer, session: str) -> None:
+    messages: list[Any] = [{"role": "user", "content": "a city"}]
+    with sdk(server, session) as client:
+        parsed = client.chat.completions.parse(model=GPT5, messages=messages,
+                                               response_format=City).choices[0].message.parsed
+        with client.chat.completions.stream(model=GPT5, messages=messages, response_format=City) as stream:
+            final = stream.get_final_completion().choices[0].message.parsed
+    assert isinstance(parsed, City) and final == parsed
 
 
 def test_an_assistant_tool_call_without_id_is_named_at_its_place(server: EmulatorServer) -> None:
