@@ -143,8 +143,12 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     # reasoning comes first and counts toward max_completion_tokens
     thinking = None
     reasoning_tokens = 0
+    verbatim = spec is not None and spec.verbatim
     wants = asked.enabled is True or (scripted_reasoning is not None and asked.enabled is not False)
-    if wants:
+    if verbatim:  # recorded: the reasoning the upstream sent, uncut (its signature covers exactly it)
+        thinking = scripted_reasoning
+        reasoning_tokens = tokens.count(thinking) if thinking else 0
+    elif wants:
         thinking = scripted_reasoning if scripted_reasoning is not None else default_reasoning(kit, facts)
         reasoning_tokens = tokens.count(thinking)
         if asked.enabled:  # asked for: the effort's (or the explicit) budget is spent
@@ -164,7 +168,7 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     if content is None and refusal is None and not calls:
         content = ""
     cut_reason = stop_sequence = None
-    if content is not None and (facts.stop or budget is not None):
+    if content is not None and not verbatim and (facts.stop or budget is not None):
         hit = first_stop(content, facts.stop) if facts.stop else None
         content, cut_reason = apply_limits(content, facts.stop, budget)
         stop_sequence = hit[1] if hit is not None and cut_reason == "stop" else None
@@ -175,7 +179,7 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     if thinking is not None:
         if not (spec and spec.reasoning_shape):
             shape = reasoning.shape_of(model)
-        details = reasoning.details(shape, thinking, kit.signer, kit.seed)
+        details = reasoning.details(shape, thinking, kit.signer, kit.seed, spec)
         if asked.exclude:
             thinking = details = None
     completion = tokens.count(content) if content else 0

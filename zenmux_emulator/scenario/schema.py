@@ -336,6 +336,15 @@ class Fault(BaseModel):
 FinishReason = Literal["stop", "length", "content_filter", "tool_calls", "function_call"]
 
 
+class EncryptedReasoning(BaseModel):
+    """An upstream's `reasoning.encrypted` block, kept as received: sent and accepted back verbatim."""
+
+    model_config = _STRICT
+
+    id: str = Field(min_length=1, description="the reasoning item's id (rs_…)")
+    data: str = Field(min_length=1, description="the opaque encrypted content")
+
+
 class Reply(BaseModel):
     """One scripted answer. `content` and `refusal` may use templates over the request."""
 
@@ -358,11 +367,20 @@ class Reply(BaseModel):
     raw: RawReply | None = Field(None, description="answer with exactly these bytes instead")
     fault: Fault | None = Field(None, description="a transport fault before any response")
     query: QueryScript | None = Field(None, description="objectiveai: what each LLM of the Query Model says")
+    verbatim: bool = Field(False, description=(
+        "send content, refusal and reasoning exactly as written: not templates, not cut by the request's "
+        "limits, reasoning only when written (what `zenmux-emulator record` writes)"))
+    reasoning_signature: str | None = Field(
+        None, description="the reasoning block's signature as an upstream sent it (anthropic, google shapes)")
+    reasoning_encrypted: EncryptedReasoning | None = Field(
+        None, description="the encrypted reasoning block as an upstream sent it (openai shape)")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Reply:
         if self.error is not None and self.raw is not None:
             raise ValueError("a reply is an error or a raw body, not both")
+        if (self.reasoning_signature is not None or self.reasoning_encrypted is not None) and self.reasoning is None:
+            raise ValueError("a recorded reasoning_signature or reasoning_encrypted needs the reasoning it goes with")
         return self
 
 
