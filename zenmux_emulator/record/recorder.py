@@ -64,10 +64,12 @@ class Recorder:
                 if not response.prepared:
                     raise ConnectionDropped("disconnect")
                 return response
-            if not exchange.client_gone:
-                await response.write_eof()
-            else:
-                entry.client_gone = True
+            try:
+                if not exchange.client_gone:
+                    await response.write_eof()
+            except ConnectionResetError:
+                exchange.client_gone = True
+            entry.client_gone = exchange.client_gone
         return response
 
     async def record(self, entry: JournalEntry, face: Face[Any], ask: NeutralRequest, exchange: Any,

@@ -62,7 +62,7 @@ def decode(face: str, exchange: Exchange, requested_model: str, upstream: str) -
         collected = decoder[1](exchange.events)
     else:
         answer = _json(exchange.body)
-        if not isinstance(answer, dict) or "error" in answer:
+        if not isinstance(answer, dict) or answer.get("error"):  # an error inside a 200: kept as bytes
             return Decoded(_raw(exchange, headers), True)
         collected = decoder[0](answer)
     if collected.finish_reason not in FINISH_REASONS:
