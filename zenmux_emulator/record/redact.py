@@ -54,7 +54,7 @@ class Redactor:
         takes any text in their place (the secret itself is never written)."""
         if self.pattern is None or self.pattern.search(value) is None:
             return {"equals": value}
-        pieces = [re.escape(part) for part in _split(self.pattern, value)]
+        pieces = [re.escape(part).replace("\\ ", " ") for part in _split(self.pattern, value)]
         return {"regex": r"\A" + r"[\s\S]*?".join(pieces) + r"\Z"}
 
 
