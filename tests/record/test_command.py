@@ -20,9 +20,9 @@ def test_record_writes_what_the_upstream_said_and_exits_0(make_server: MakeServe
                      "--out", str(out), "--redact", "plain"], tmp_path / "stderr.log", clean_env())
     try:
         url = served.wait_listening().base_url
-        client = openai.OpenAI(base_url=url, api_key="sk-cli-record-key", max_retries=0)
-        answer = client.chat.completions.create(model="openai/gpt-4o", messages=[
-            {"role": "user", "content": "a plain question"}])
+        with openai.OpenAI(base_url=url, api_key="sk-cli-record-key", max_retries=0) as client:
+            answer = client.chat.completions.create(model="openai/gpt-4o", messages=[
+                {"role": "user", "content": "a plain question"}])
         assert answer.choices[0].message.content == "You asked: a plain question"
         assert served.stop(signal.SIGTERM) == 0
     finally:

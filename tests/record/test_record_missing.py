@@ -23,9 +23,9 @@ rules:
 
 
 def ask(server: EmulatorServer, text: str) -> str | None:
-    client = openai.OpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0)
-    return client.chat.completions.create(model="openai/gpt-4o", messages=[
-        {"role": "user", "content": text}]).choices[0].message.content
+    with openai.OpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0) as client:
+        return client.chat.completions.create(model="openai/gpt-4o", messages=[
+            {"role": "user", "content": text}]).choices[0].message.content
 
 
 def forwarded(server: EmulatorServer) -> int:

@@ -38,9 +38,13 @@ def _error(exc: openai.APIStatusError) -> dict[str, Any]:
 
 
 def chat_session(server: EmulatorServer) -> dict[str, Any]:
+    with _openai(server) as client:
+        return chat_exchanges(client)
+
+
+def chat_exchanges(client: openai.OpenAI) -> dict[str, Any]:
     """Every kind of exchange on chat completions, through the openai SDK."""
     seen: dict[str, Any] = {}
-    client = _openai(server)
     plain = client.chat.completions.create(model="openai/gpt-4o", messages=[
         {"role": "user", "content": "a plain question"}])
     seen["plain"] = [plain.choices[0].message.content, plain.choices[0].finish_reason, plain.usage.model_dump()]
@@ -90,9 +94,13 @@ def chat_session(server: EmulatorServer) -> dict[str, Any]:
 
 
 def anthropic_session(server: EmulatorServer) -> dict[str, Any]:
+    with anthropic.Anthropic(base_url=server.anthropic_url, api_key=API_KEY, max_retries=0,
+                             default_headers={"anthropic-version": "2023-06-01", **SESSION}) as client:
+        return anthropic_exchanges(client)
+
+
+def anthropic_exchanges(client: anthropic.Anthropic) -> dict[str, Any]:
     """A streamed thinking + tool_use turn and its answer, through the anthropic SDK."""
-    client = anthropic.Anthropic(base_url=server.anthropic_url, api_key=API_KEY, max_retries=0,
-                                 default_headers={"anthropic-version": "2023-06-01", **SESSION})
     question: Any = [{"role": "user", "content": "weather in Paris, from claude?"}]
     with client.messages.stream(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[ANTHROPIC_TOOL],
                                 messages=question) as stream:
@@ -114,8 +122,12 @@ def anthropic_session(server: EmulatorServer) -> dict[str, Any]:
 
 
 def responses_session(server: EmulatorServer) -> dict[str, Any]:
+    with _openai(server) as client:
+        return responses_exchanges(client)
+
+
+def responses_exchanges(client: openai.OpenAI) -> dict[str, Any]:
     """Encrypted reasoning and a function call, then the answer, through the openai SDK's Responses."""
-    client = _openai(server)
     asked: Any = {"reasoning": {"effort": "low", "summary": "auto"}, "include": ["reasoning.encrypted_content"]}
     first = client.responses.create(model=GPT, input="weather in Paris, responses?", tools=[RESPONSES_TOOL], **asked)
     reasoning, call = first.output
@@ -185,18 +197,17 @@ def test_stream_pacing_is_recorded_and_served_as_recorded(make_server: MakeServe
 
 
 def chat_session_stream(server: EmulatorServer) -> list[Any]:
-    client = _openai(server)
-    return [(c.choices[0].delta.content if c.choices else None) for c in client.chat.completions.create(
-        model="openai/gpt-4o", stream=True, messages=[{"role": "user", "content": "please stream me"}])]
+    with _openai(server) as client:
+        return [(c.choices[0].delta.content if c.choices else None) for c in client.chat.completions.create(
+            model="openai/gpt-4o", stream=True, messages=[{"role": "user", "content": "please stream me"}])]
 
 
 def test_a_changed_prompt_gets_a_loud_404_not_a_wrong_answer(make_server: MakeServer, tmp_path: Path) -> None:
     out = tmp_path / "recorded"
-    with recorder(upstream(make_server), out) as proxy:
-        _openai(proxy).chat.completions.create(model="openai/gpt-4o", messages=[
+    with recorder(upstream(make_server), out) as proxy, _openai(proxy) as client:
+        client.chat.completions.create(model="openai/gpt-4o", messages=[
             {"role": "user", "content": "a plain question"}])
-    with serving(out, strict=True) as replay:
-        client = _openai(replay)
+    with serving(out, strict=True) as replay, _openai(replay) as client:
         for changed in ({"model": "openai/gpt-4o-mini", "content": "a plain question"},
                         {"model": "openai/gpt-4o", "content": "a plain question, changed"}):
             with pytest.raises(openai.NotFoundError) as missed:

@@ -11,7 +11,7 @@ import openai
 import pytest
 
 from tests.conftest import MakeServer
-from tests.record.helpers import recorder, rule_for, serving, upstream
+from tests.record.helpers import recorded, recorder, rule_for, serving, upstream
 from zenmux_emulator.record.store import FILENAME
 
 KEY = "sk-ai-v1-very-secret-key-0123456789"
@@ -21,9 +21,9 @@ PATTERN = r"TICKET-\d{4}"
 def test_no_key_and_no_redacted_text_is_written(make_server: MakeServer, tmp_path: Path) -> None:
     out = tmp_path / "recorded"
     prompt = f"a plain question about TICKET-4242, my key is {KEY}"
-    with recorder(upstream(make_server), out, redact=[PATTERN]) as proxy:
-        client = openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0,
-                               default_headers={"x-api-key": KEY, "Cookie": "session=abc123secret"})
+    with recorder(upstream(make_server), out, redact=[PATTERN]) as proxy, openai.OpenAI(
+            base_url=proxy.base_url, api_key=KEY, max_retries=0,
+            default_headers={"x-api-key": KEY, "Cookie": "session=abc123secret"}) as client:
         live = client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": prompt}])
     assert live.choices[0].message.content == f"You asked: {prompt}"  # the client got the answer unchanged
 
@@ -34,8 +34,8 @@ def test_no_key_and_no_redacted_text_is_written(make_server: MakeServer, tmp_pat
     rule = rule_for(out, "plain")
     assert rule["reply"]["content"] == "You asked: a plain question about [REDACTED], my key is [REDACTED]"
 
-    with serving(out, strict=True) as replay:  # the masked prompt still matches the request that made it
-        client = openai.OpenAI(base_url=replay.base_url, api_key="sk-another", max_retries=0)
+    with serving(out, strict=True) as replay, openai.OpenAI(  # the masked prompt still matches the request that made it
+            base_url=replay.base_url, api_key="sk-another", max_retries=0) as client:
         again = client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": prompt}])
     assert again.choices[0].message.content == rule["reply"]["content"]
 
@@ -53,8 +53,8 @@ def test_an_unreachable_upstream_is_a_502_in_zenmux_s_envelope(make_server: Make
     source = upstream(make_server)
     port = _closed_port()
     # the upstream is up, but the recorder is pointed at a port nobody listens on
-    with recorder(source, out, record_errors=record_errors, upstream=f"http://127.0.0.1:{port}") as proxy:
-        client = openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
+    with recorder(source, out, record_errors=record_errors, upstream=f"http://127.0.0.1:{port}") as proxy, \
+            openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0) as client:
         with pytest.raises(openai.APIStatusError) as failed:
             client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": "hi"}])
         entry = proxy.state.journal.entries()[-1]
@@ -70,13 +70,12 @@ def test_an_unreachable_upstream_is_a_502_in_zenmux_s_envelope(make_server: Make
 def test_an_upstream_error_is_passed_on_unchanged_and_not_recorded_by_default(make_server: MakeServer,
                                                                              tmp_path: Path) -> None:
     out = tmp_path / "recorded"
-    with recorder(upstream(make_server), out) as proxy:
-        client = openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
+    with recorder(upstream(make_server), out) as proxy, \
+            openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0) as client:
         with pytest.raises(openai.RateLimitError) as limited:
             client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": "rate limit me"}])
         ok = client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": "a plain question"}])
     assert limited.value.body == {"code": "429", "type": "rate_limit", "message": "Slow down"}
     assert limited.value.response.headers["retry-after"] == "7"
     assert ok.choices[0].message.content == "You asked: a plain question"
-    assert [r["match"]["last_user"]["equals"] for r in __import__("yaml").safe_load(
-        (out / FILENAME).read_text())["rules"]] == ["a plain question"]
+    assert [r["match"]["last_user"]["equals"] for r in recorded(out)["rules"]] == ["a plain question"]

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.record.facts import key_of
 
 FILENAME = "recorded.yaml"
@@ -53,9 +54,14 @@ class RecordingFile:
         self._this_run: set[str] = set()
         self._lock = asyncio.Lock()
         if self.path.exists():
-            document = yaml.safe_load(self.path.read_text(encoding="utf-8")) or {}
-            for rule in document.get("rules") or []:
-                self.rules[key_of(rule.get("match") or {})] = rule
+            try:
+                document = yaml.safe_load(self.path.read_text(encoding="utf-8")) or {}
+                rules = document.get("rules") or []
+                for rule in rules:
+                    self.rules[key_of(rule.get("match") or {})] = rule
+            except (yaml.YAMLError, AttributeError, TypeError) as exc:
+                raise ScenarioError([ScenarioProblem(str(self.path), None, None, "rules", (
+                    f"the recording file cannot be continued ({exc}); fix it or move it away"))]) from None
 
     async def add(self, name: str, match: dict[str, Any], reply: dict[str, Any]) -> str:
         """Record one exchange and write the file; the rule's name."""
@@ -66,10 +72,19 @@ class RecordingFile:
                 replies = rule.pop("replies", None) or [rule.pop("reply")]
                 rule["replies"] = [*replies, reply]
             else:
-                self.rules[key] = {"name": rule["name"] if rule else name, "match": match, "reply": reply}
+                self.rules[key] = {"name": rule["name"] if rule else self._unused(name), "match": match, "reply": reply}
                 self._this_run.add(key)
             await asyncio.to_thread(self._write)
             return str(self.rules[key]["name"])
+
+    def _unused(self, name: str) -> str:
+        """The name, or the name with a number when an edited rule of the file already has it."""
+        taken = {str(rule.get("name")) for rule in self.rules.values()}
+        candidate, n = name, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{name}-{n}"
+        return candidate
 
     def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

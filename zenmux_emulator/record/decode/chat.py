@@ -78,6 +78,9 @@ def stream(events: list[Event]) -> Collected:
             if choice.get("finish_reason"):
                 c.finish_reason = choice["finish_reason"]
     reasoning = c.reasoning
+    if reasoning is None:  # no `delta.reasoning`: the text is in the details fragments alone
+        pieces = [d.get("text") or d.get("summary") for d in details]
+        reasoning = "".join(p for p in pieces if isinstance(p, str)) if any(pieces) else None
     c.read_details([_signature_or_block(d) for d in details])
     c.reasoning = reasoning
     for _, call in sorted(calls.items()):
