@@ -217,3 +217,19 @@ def test_a_changed_prompt_gets_a_loud_404_not_a_wrong_answer(make_server: MakeSe
             assert "recorded-chat-a-plain-question-" in missed.value.body["message"]  # type: ignore[index]
         with pytest.raises(openai.NotFoundError):  # the same prompt through another face is another request
             client.responses.create(model="openai/gpt-4o", input="a plain question")
+
+
+def test_a_request_the_recorder_cannot_read_is_forwarded_not_recorded(make_server: MakeServer,
+                                                                       tmp_path: Path) -> None:
+    """A Responses conversation continued by id: the stored response is the upstream's, so the
+    upstream answers it; only the first turn, which the recorder can read, is recorded."""
+    out = tmp_path / "recorded"
+    with recorder(upstream(make_server), out) as proxy, _openai(proxy) as client:
+        first = client.responses.create(model="openai/gpt-4o", input="a plain question")
+        second = client.responses.create(model="openai/gpt-4o", input="a plain question again",
+                                         previous_response_id=first.id)
+        entry = proxy.state.journal.entries()[-1]
+    assert first.output_text == "You asked: a plain question"
+    assert second.output_text == "You asked: a plain question again"
+    assert not entry.recorded and any("not recorded" in w for w in entry.warnings)
+    assert [r["match"]["last_user"]["equals"] for r in recorded(out)["rules"]] == ["a plain question"]

@@ -67,8 +67,9 @@ from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import raw_plan
 from zenmux_emulator.write.sse import StreamOutcome, write_sse
 
-Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest], Awaitable[web.StreamResponse]]
-"""What answers a request no rule matched, instead of the default reply (`--record-missing`)."""
+Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest | None], Awaitable[web.StreamResponse]]
+"""What answers a request no rule matched, instead of the default reply (`--record-missing`); also
+one this emulator cannot read (None), which the upstream answers and nothing records."""
 
 
 @dataclass(slots=True)
@@ -132,7 +133,12 @@ class Endpoint(Generic[R]):
         if body is NOT_YET:
             body = await read_json(request, settings.max_body_bytes)
         entry.body = body
-        ask = self.face.parse(body, request.headers)
+        try:
+            ask = self.face.parse(body, request.headers)
+        except RequestRejected:
+            if core.forward is None:
+                raise
+            return await core.forward(request, entry, self.face, None)  # the upstream may read it: not recorded
         if ask.warnings:
             entry.warnings.extend(ask.warnings)
         entry.stream = ask.stream

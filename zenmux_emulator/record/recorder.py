@@ -9,6 +9,7 @@ with `--record-errors`. After a recording the scenario files are reloaded, so un
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -19,6 +20,7 @@ from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.face import Face
 from zenmux_emulator.record.decode.reply import decode, unreachable
+from zenmux_emulator.record.exchange import Exchange
 from zenmux_emulator.record.facts import match_of, rule_name
 from zenmux_emulator.record.redact import Redactor, credentials
 from zenmux_emulator.record.store import RecordingFile
@@ -45,7 +47,7 @@ class Recorder:
         self.reload = bool(settings.scenarios)
 
     async def forward(self, request: web.Request, entry: JournalEntry, face: Face[Any],
-                      ask: NeutralRequest) -> web.StreamResponse:
+                      ask: NeutralRequest | None) -> web.StreamResponse:
         exchange, response = await self.upstream.forward(request, orjson.dumps(entry.body))
         entry.response = exchange.body if not exchange.stream else [
             (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
@@ -72,8 +74,12 @@ class Recorder:
             entry.client_gone = exchange.client_gone
         return response
 
-    async def record(self, entry: JournalEntry, face: Face[Any], ask: NeutralRequest, exchange: Any,
-                     headers: Any) -> None:
+    async def record(self, entry: JournalEntry, face: Face[Any], ask: NeutralRequest | None, exchange: Exchange,
+                     headers: Mapping[str, str]) -> None:
+        if ask is None:
+            entry.warnings.append("recording: the emulator cannot read this request (its validation refuses it, "
+                                  "or it continues a response stored upstream); forwarded, not recorded")
+            return
         if exchange.client_gone:
             entry.warnings.append("recording: the client left before the stream ended; not recorded")
             return
