@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -12,6 +11,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
+from zenmux_emulator.foundation.patterns import regex_problem
 
 
 def _split_list(value: object) -> object:
@@ -126,10 +126,8 @@ class Settings(BaseModel):
     @classmethod
     def _redact(cls, value: list[str]) -> list[str]:
         for pattern in value:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"--redact {pattern!r} is not a regular expression: {exc}") from None
+            if (problem := regex_problem(pattern)) is not None:
+                raise ValueError(f"--redact {pattern!r} is not a regular expression: {problem}")
         return value
 
     @model_validator(mode="after")

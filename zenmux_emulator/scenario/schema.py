@@ -26,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from zenmux_emulator.foundation.patterns import regex_problem
 from zenmux_emulator.scenario.query import QueryScript
 from zenmux_emulator.scenario.query_model import StoredQueryModel
 
@@ -115,11 +116,8 @@ class TextMatch(BaseModel):
     @field_validator("regex")
     @classmethod
     def _compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"invalid regular expression: {exc}") from None
+        if value is not None and (problem := regex_problem(value)) is not None:
+            raise ValueError(f"invalid regular expression: {problem}")
         return value
 
     @model_validator(mode="after")
