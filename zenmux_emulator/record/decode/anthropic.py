@@ -95,3 +95,8 @@ def _grow(c: Collected, block: dict[str, Any], delta: dict[str, Any]) -> None:
     elif kind == "input_json_delta":
         block["partial"] = block.get("partial", "") + delta.get("partial_json", "")
         c.argument_pieces.append(delta.get("partial_json", ""))
+
+
+def paced(event: Event) -> bool:
+    """The events a `stream:` timing paces: all but message_delta and message_stop."""
+    return event.name not in ("message_delta", "message_stop")

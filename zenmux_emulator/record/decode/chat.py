@@ -93,3 +93,9 @@ def _signature_or_block(fragment: dict[str, Any]) -> dict[str, Any]:
     """A streamed details fragment: its text is already gathered from `delta.reasoning`; the
     signature and the encrypted block are what is read from it."""
     return {k: v for k, v in fragment.items() if k not in ("text", "summary")}
+
+
+def paced(event: Event) -> bool:
+    """The chunks a `stream:` timing paces: all but the usage chunk and `[DONE]`."""
+    chunk = event.json()
+    return isinstance(chunk, dict) and bool(chunk.get("choices"))

@@ -10,6 +10,7 @@ import orjson
 from zenmux_emulator.foundation import tokens
 
 ANTHROPIC_FORMAT = "anthropic-claude-v1"
+USAGE_KEYS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens")
 
 
 def arguments_value(text: str) -> Any:
@@ -113,7 +114,7 @@ class Collected:
         if self.finish_reason is not None:
             reply["finish_reason"] = self.finish_reason
         if self.usage:
-            reply["usage"] = self.usage
+            reply["usage"] = {k: self.usage[k] for k in USAGE_KEYS if k in self.usage}
         if self.model and self.model != requested_model:
             reply["model"] = self.model
         if self.service_tier is not None:

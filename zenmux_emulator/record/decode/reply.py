@@ -25,10 +25,12 @@ UNREACHABLE_STATUS = 502
 
 Decoder = tuple[Callable[[dict[str, Any]], Collected], Callable[[list[Event]], Collected], Callable[[Event], bool]]
 DECODERS: dict[str, Decoder] = {
-    "chat": (chat.body, chat.stream, lambda e: True),
-    "anthropic": (anthropic.body, anthropic.stream, lambda e: True),
+    "chat": (chat.body, chat.stream, chat.paced),
+    "anthropic": (anthropic.body, anthropic.stream, anthropic.paced),
     "responses": (responses.body, responses.stream, lambda e: e.name in responses.PACED),
 }
+"""Per face: the body's decoder, the stream's, and which events a `stream:` timing paces (the
+closing ones follow at once, so they are left out of the measured gaps)."""
 
 
 @dataclass(slots=True)
