@@ -79,3 +79,33 @@ def test_an_upstream_error_is_passed_on_unchanged_and_not_recorded_by_default(ma
     assert limited.value.response.headers["retry-after"] == "7"
     assert ok.choices[0].message.content == "You asked: a plain question"
     assert [r["match"]["last_user"]["equals"] for r in recorded(out)["rules"]] == ["a plain question"]
+
+
+CUT = """\
+rules:
+  - name: cut
+    match: {last_user: {contains: "cut me off"}}
+    reply: {content: "one two three four five six", stream: {fault: {kind: disconnect, after_chunks: 3}}}
+"""
+
+
+def _cut_stream(origin: str) -> tuple[list[str | None], type[BaseException]]:
+    received: list[str | None] = []
+    with openai.OpenAI(base_url=f"{origin}/api/v1", api_key=KEY, max_retries=0) as client, \
+            pytest.raises(openai.APIError) as failed:
+        for chunk in client.chat.completions.create(model="openai/gpt-4o", stream=True, messages=[
+                {"role": "user", "content": "cut me off"}]):
+            received.append(chunk.choices[0].delta.content if chunk.choices else None)
+    return received, type(failed.value)
+
+
+def test_a_stream_the_upstream_cuts_is_cut_for_the_client_and_replayed_so(make_server: MakeServer,
+                                                                          tmp_path: Path) -> None:
+    out = tmp_path / "recorded"
+    with recorder(upstream(make_server, CUT), out, record_errors=True) as proxy:
+        live = _cut_stream(proxy.origin)
+        entry = proxy.state.journal.entries()[-1]
+    assert live[0] == ["", "one", " two"] and entry.fault == "disconnect" and entry.recorded
+    assert rule_for(out, "cut me off")["reply"]["stream"]["fault"] == {"kind": "disconnect", "after_chunks": 3}
+    with serving(out, strict=True) as replay:
+        assert _cut_stream(replay.origin) == live
