@@ -49,6 +49,12 @@ def chat_exchanges(client: openai.OpenAI) -> dict[str, Any]:
         {"role": "user", "content": "a plain question"}])
     seen["plain"] = [plain.choices[0].message.content, plain.choices[0].finish_reason, plain.usage.model_dump()]
 
+    cited = client.chat.completions.create(model="openai/gpt-4o", messages=[
+        {"role": "user", "content": "search the web for me"}], extra_body={"web_search_options": {}})
+    seen["citations"] = [cited.choices[0].message.content,
+                         [a.model_dump() for a in cited.choices[0].message.annotations or ()]]
+    assert seen["citations"][1]  # the upstream's unscripted answer cites sources
+
     pieces, finish, usage = [], None, None
     for chunk in client.chat.completions.create(model="openai/gpt-4o", stream=True, stream_options={
             "include_usage": True}, messages=[{"role": "user", "content": "please stream me"}]):

@@ -29,6 +29,7 @@ def body(answer: dict[str, Any]) -> Collected:
     message = choice.get("message") or {}
     c.content, c.refusal = message.get("content"), message.get("refusal")
     c.read_details(message.get("reasoning_details"))
+    c.read_annotations(message.get("annotations"))
     if isinstance(message.get("reasoning"), str):
         c.reasoning = message["reasoning"]
     for call in message.get("tool_calls") or []:
@@ -61,6 +62,7 @@ def stream(events: list[Event]) -> Collected:
             c.add_text("reasoning", delta.get("reasoning"))
             c.add_text("content", delta.get("content"))
             c.add_text("refusal", delta.get("refusal"))
+            c.read_annotations(delta.get("annotations"))
             for fragment in delta.get("reasoning_details") or []:
                 if isinstance(fragment, dict):
                     details.append(fragment)

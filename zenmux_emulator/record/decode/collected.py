@@ -42,6 +42,8 @@ class Collected:
     service_tier: str | None = None
     system_fingerprint: str | None = None
     fault: dict[str, Any] | None = None
+    annotations: list[dict[str, Any]] = field(default_factory=list)
+    """The content's `url_citation` annotations, as the scenario's `annotations` takes them."""
     text_pieces: list[str] = field(default_factory=list)
     """Each streamed content or reasoning piece, for the recorded chunk size."""
     argument_pieces: list[str] = field(default_factory=list)
@@ -59,6 +61,14 @@ class Collected:
             self.tool_calls.append({"id": call_id, "name": name, "type": "custom", "input": custom})
         else:
             self.tool_calls.append({"id": call_id, "name": name, "arguments": arguments or ""})
+
+    def read_annotations(self, annotations: object) -> None:
+        """`url_citation` annotations, with the keys a scenario's citation has."""
+        for note in annotations if isinstance(annotations, list) else ():
+            cite = note.get("url_citation") if isinstance(note, dict) else None
+            if note.get("type") == "url_citation" and isinstance(cite, dict):
+                self.annotations.append({"type": "url_citation", "url_citation": {
+                    k: cite[k] for k in ("url", "title", "start_index", "end_index") if k in cite}})
 
     def read_details(self, details: object) -> None:
         """`reasoning_details` in ZenMux's shapes: the text (or summary), its signature or the
@@ -97,6 +107,8 @@ class Collected:
         reply: dict[str, Any] = {"verbatim": True}
         if self.content is not None and (self.content or not self.tool_calls):
             reply["content"] = self.content
+        if self.annotations and self.content:
+            reply["annotations"] = self.annotations
         if self.refusal:
             reply["refusal"] = self.refusal
         if self.reasoning is not None or self.encrypted is not None:
