@@ -45,7 +45,7 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--admin-token", help="token that opens the control API to non-loopback clients")
     p.add_argument("--reasoning-secret", help="key of reasoning signatures (default: derived from --seed)")
     p.add_argument("--reasoning-check", choices=["strict", "warn", "off"],
-                   help="altered or missing signed reasoning: 422 (strict, default), a warning, or nothing")
+                   help="altered or missing signed reasoning: 400 invalid_params (strict, default), a warning, or nothing")
     p.add_argument("--no-control-headers", dest="control_headers", action="store_const", const=False,
                    help="ignore the X-Emulator-Rule, -Fault and -Chaos request headers (shared deployments)")
     p.add_argument("--chaos-rate", type=float, metavar="RATE",

@@ -66,7 +66,7 @@ class Settings(BaseModel):
     reasoning_secret: str | None = None
     """Key of the reasoning signatures; default: derived from the seed."""
     reasoning_check: Literal["strict", "warn", "off"] = "strict"
-    """What an altered or missing signed reasoning block gets: 422, a warning, or nothing."""
+    """What an altered or missing signed reasoning block gets: a 400 `invalid_params`, a warning, or nothing."""
     control_headers: bool = True
     """Obey the X-Emulator-Rule, -Fault and -Chaos request headers (off for shared deployments)."""
     chaos_rate: float = Field(default=0.0, ge=0, le=1)

@@ -81,9 +81,6 @@ class NeutralRequest:
     Subclasses set `face` and fill in the facts marked "the face's" below from their conversation."""
 
     face: ClassVar[str] = ""
-    passback_rejection: ClassVar[tuple[int, str]] = (422, "provider_unprocessable_entity_error")
-    """The status and type a failed check of passed-back reasoning answers with: by default the
-    upstream's refusal as ZenMux passes it on; a face whose upstream says 400 sets its own."""
 
     def __init__(
         self,

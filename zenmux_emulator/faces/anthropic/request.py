@@ -8,7 +8,7 @@ top-level `system` (and `role: system` messages) is the system prompt, a user me
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 
@@ -20,7 +20,6 @@ from zenmux_emulator.faces.anthropic.validate import (
     ThinkingEnabled,
 )
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.foundation.errors import INVALID_PARAMS
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
     NeutralRequest,
@@ -157,8 +156,6 @@ class AnthropicRequest(NeutralRequest):
     """`POST /api/anthropic/v1/messages`: the validated model for the options, the body for the facts."""
 
     face = "anthropic"
-    passback_rejection: ClassVar[tuple[int, str]] = (400, INVALID_PARAMS)
-    """ZenMux answers a bad thinking signature on this face with 400 invalid_params."""
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], request: MessagesRequest,
                  warnings: tuple[str, ...], betas: tuple[str, ...]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 
@@ -23,7 +23,6 @@ from zenmux_emulator.faces.responses.validate import (
     ResponsesBody,
 )
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.foundation.errors import INVALID_PARAMS
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import NeutralRequest, ReasoningAsk, ToolOptions, ToolResult, cached
 
@@ -32,6 +31,7 @@ JSON_OBJECT_SCHEMA: Mapping[str, Any] = {
     "type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
 """What an unscripted reply to `text.format: json_object` is made from: any JSON object will do."""
 _CHAT_PATH = re.compile(r"^messages\.\d+\.content(\.\d+)?(\.[\w.]+)?: ")
+_ITEM = re.compile(r"for item (\S*) could not")
 
 
 def reasoning_ask(reasoning: ReasoningParam | None) -> ReasoningAsk:
@@ -56,8 +56,6 @@ class ResponsesRequest(NeutralRequest):
     its input and its output, so the conversation has every turn before this request's input."""
 
     face = "responses"
-    passback_rejection: ClassVar[tuple[int, str]] = (400, INVALID_PARAMS)
-    """OpenAI answers encrypted content that does not verify with a 400, which ZenMux passes on."""
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], parsed: ResponsesBody,
                  warnings: tuple[str, ...], earlier: Sequence[Mapping[str, Any]] = ()) -> None:
@@ -185,6 +183,16 @@ class ResponsesRequest(NeutralRequest):
     def passback_findings(self, shape: str, signer: Signer, *, require_all: bool = False) -> list[str]:
         """Every `encrypted_content` passed back must be one the emulator minted for that item id,
         whatever the family: on this API reasoning always travels as encrypted content. The finding
-        is OpenAI's own message (`The encrypted content for item rs_… could not be verified.`)."""
+        is OpenAI's message under the path of the item in this request's `input`
+        (`input.1.encrypted_content: The encrypted content for item rs_… could not be verified.`)."""
         findings = reasoning_findings(self.messages, "openai", signer, require_all=require_all)
-        return [_CHAT_PATH.sub("", finding) for finding in findings]
+        return [self._item_path(_CHAT_PATH.sub("", finding)) for finding in findings]
+
+    def _item_path(self, finding: str) -> str:
+        """The finding under the path of the input item it is about (the first reasoning item with
+        that id whose content does not verify; the stored items a response continues always do)."""
+        named = _ITEM.search(finding)
+        for n, item in enumerate(self.input_items):
+            if named is not None and item.get("type") == "reasoning" and (item.get("id") or "") == named.group(1):
+                return f"input.{n}.encrypted_content: {finding}"
+        return finding
