@@ -111,6 +111,10 @@ class NeutralRequest:
         """ZenMux's `provider` routing options."""
         self.model_routing = model_routing or {}
         """ZenMux's `model_routing_config` (for `zenmux/auto`)."""
+        self.token_limit: int | None = None
+        """Where counting the prompt may stop: the model's context window, set before `prompt_tokens`
+        is first read. Up to it the count is exact; past it, some number above it (the request is
+        refused 413 whatever its size)."""
 
     # the face's facts ------------------------------------------------------------------------
 
@@ -160,7 +164,7 @@ class NeutralRequest:
 
     @cached
     def prompt_tokens(self) -> int:
-        """The prompt's size in tokens, counted the face's way."""
+        """The prompt's size in tokens, counted the face's way, up to `token_limit`."""
         raise NotImplementedError
 
     @cached

@@ -88,3 +88,39 @@ def test_truncate_examples():
     assert tokens.truncate("one two three", 99) == ("one two three", False)
     assert tokens.truncate("你好世界", 1) == ("你", True)
     assert tokens.truncate("", 0) == ("", False)
+
+
+# --- counting with a limit: stops once past it -----------------------------------------------------
+
+LONG = ("Lorem ipsum dolor sit amet, 12345 consectetur — 你好世界 😀 " * 5000
+        + " " * 200_000 + "tail words\n" + "\t" * 70_000 + "x")
+
+
+def test_a_count_within_its_limit_is_exact():
+    full = tokens.count(LONG)
+    assert full == len(tokens.pieces(LONG))
+    assert tokens.count(LONG, full) == full
+    assert tokens.count(LONG, full + 1) == full
+
+
+@pytest.mark.parametrize("limit", [0, 1, 1_000, 50_000])
+def test_a_count_past_its_limit_stops_soon_after_it(limit: int):
+    full = tokens.count(LONG)
+    stopped = tokens.count(LONG, limit)
+    assert limit < stopped < full  # past the limit, and not counted to the end
+
+
+def test_a_tally_stops_counting_once_past_its_limit():
+    tally = tokens.Tally(10)
+    tally.add(3)
+    tally.text("one two three four five six seven")  # 7 pieces: 10 in all, not past
+    assert tally.total == 10
+    tally.text(LONG)
+    past = tally.total
+    assert past > 10
+    tally.text(LONG)
+    tally.add(5)
+    assert tally.total == past + 5  # nothing more is counted, fixed costs still add
+    unlimited = tokens.Tally(None)
+    unlimited.text(LONG)
+    assert unlimited.total == tokens.count(LONG)

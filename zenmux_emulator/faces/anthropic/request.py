@@ -122,34 +122,39 @@ def passback_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, A
     return shaped
 
 
-def prompt_tokens(system: str, messages: Sequence[Mapping[str, Any]], tools: object) -> int:
+def prompt_tokens(system: str, messages: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None) -> int:
     """Deterministic prompt size in the chat face's scheme: per message 3 + role + text (+85 per
-    image or document), tool uses and tool schemas as JSON, 3 to prime the reply."""
-    total = tokens.TOKENS_PER_REPLY_PRIMING + (tokens.TOKENS_PER_MESSAGE + 1 + tokens.count(system) if system else 0)
+    image or document), tool uses and tool schemas as JSON, 3 to prime the reply. Text stops
+    being counted once the total is past `limit` (see `tokens.Tally`)."""
+    tally = tokens.Tally(limit, tokens.TOKENS_PER_REPLY_PRIMING)
+    if system:
+        tally.add(tokens.TOKENS_PER_MESSAGE + 1)
+        tally.text(system)
     for message in messages:
-        total += tokens.TOKENS_PER_MESSAGE + 1
+        tally.add(tokens.TOKENS_PER_MESSAGE + 1)
         content = message.get("content")
         if isinstance(content, str):
-            total += tokens.count(content)
+            tally.text(content)
             continue
         for block in _blocks(message):
             kind = block.get("type")
             if kind == "text":
-                total += tokens.count(block.get("text") or "")
+                tally.text(block.get("text") or "")
             elif kind == "thinking":
-                total += tokens.count(block.get("thinking") or "")
+                tally.text(block.get("thinking") or "")
             elif kind == "tool_result":
                 inner = block.get("content")
-                total += tokens.count(block_text(inner))
-                total += sum(tokens.TOKENS_PER_NON_TEXT_PART for b in inner or () if isinstance(inner, list)
-                             and isinstance(b, dict) and b.get("type") != "text")
+                tally.text(block_text(inner))
+                tally.add(sum(tokens.TOKENS_PER_NON_TEXT_PART for b in inner or () if isinstance(inner, list)
+                              and isinstance(b, dict) and b.get("type") != "text"))
             elif kind in ("tool_use", "server_tool_use"):
-                total += tokens.count(orjson.dumps(block.get("input") or {}).decode()) + tokens.count(block["name"])
+                tally.text(orjson.dumps(block.get("input") or {}).decode())
+                tally.text(block["name"])
             else:
-                total += tokens.TOKENS_PER_NON_TEXT_PART
+                tally.add(tokens.TOKENS_PER_NON_TEXT_PART)
     if tools:
-        total += tokens.count(orjson.dumps(tools).decode())
-    return total
+        tally.text(orjson.dumps(tools).decode())
+    return tally.total
 
 
 class AnthropicRequest(NeutralRequest):
@@ -250,7 +255,8 @@ class AnthropicRequest(NeutralRequest):
 
     @cached
     def prompt_tokens(self) -> int:
-        return prompt_tokens(block_text(self.body.get("system")), self.messages, self.body.get("tools"))
+        return prompt_tokens(block_text(self.body.get("system")), self.messages, self.body.get("tools"),
+                             self.token_limit)
 
     @cached
     def seed_material(self) -> bytes:

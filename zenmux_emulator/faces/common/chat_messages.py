@@ -34,24 +34,27 @@ def tool_name(item: Mapping[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object) -> int:
+def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None) -> int:
     """Deterministic prompt size: per message 3 + role + text (+85 per non-text part), 3 to prime
-    the reply, and the tools' JSON."""
-    total = tokens.TOKENS_PER_REPLY_PRIMING
+    the reply, and the tools' JSON. Text stops being counted once the total is past `limit`."""
+    tally = tokens.Tally(limit, tokens.TOKENS_PER_REPLY_PRIMING)
     for message in messages:
-        total += tokens.TOKENS_PER_MESSAGE + 1
+        tally.add(tokens.TOKENS_PER_MESSAGE + 1)
         content = message.get("content")
         if isinstance(content, str):
-            total += tokens.count(content)
+            tally.text(content)
         elif isinstance(content, list):
             for part in content:
                 text = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
-                total += tokens.count(text) if isinstance(text, str) else tokens.TOKENS_PER_NON_TEXT_PART
+                if isinstance(text, str):
+                    tally.text(text)
+                else:
+                    tally.add(tokens.TOKENS_PER_NON_TEXT_PART)
         for call in message.get("tool_calls") or ():
-            total += tokens.count(orjson.dumps(call).decode())
+            tally.text(orjson.dumps(call).decode())
     if tools:
-        total += tokens.count(orjson.dumps(tools).decode())
-    return total
+        tally.text(orjson.dumps(tools).decode())
+    return tally.total
 
 
 def tool_options(body: Mapping[str, Any], stated_choice: str | None) -> ToolOptions:
@@ -115,7 +118,7 @@ class ChatMessagesRequest(NeutralRequest):
 
     @cached
     def prompt_tokens(self) -> int:
-        return prompt_tokens(self.messages, self.body.get("tools"))
+        return prompt_tokens(self.messages, self.body.get("tools"), self.token_limit)
 
     @cached
     def seed_material(self) -> bytes:

@@ -156,14 +156,16 @@ class ResponsesRequest(NeutralRequest):
     def prompt_tokens(self) -> int:
         """Per message 3 + role + text (+85 per non-text part), its calls' JSON, 3 to prime the
         reply, and the tools' JSON."""
-        total = tokens.TOKENS_PER_REPLY_PRIMING
+        tally = tokens.Tally(self.token_limit, tokens.TOKENS_PER_REPLY_PRIMING)
         for message in self.messages:
-            total += tokens.TOKENS_PER_MESSAGE + 1 + tokens.count(str(message["content"]))
-            total += tokens.TOKENS_PER_NON_TEXT_PART * message.get("parts", 0)
+            tally.add(tokens.TOKENS_PER_MESSAGE + 1 + tokens.TOKENS_PER_NON_TEXT_PART * message.get("parts", 0))
+            tally.text(str(message["content"]))
             for call in message.get("tool_calls") or ():
-                total += tokens.count(orjson.dumps(call).decode())
+                tally.text(orjson.dumps(call).decode())
         tools = self.body.get("tools")
-        return total + (tokens.count(orjson.dumps(tools).decode()) if tools else 0)
+        if tools:
+            tally.text(orjson.dumps(tools).decode())
+        return tally.total
 
     @cached
     def seed_material(self) -> bytes:
