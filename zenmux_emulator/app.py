@@ -27,12 +27,14 @@ from zenmux_emulator.pipeline.keys import (
     SESSIONS,
     SETTINGS,
     WAITS,
+    WATCHER,
 )
 from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
     journal_middleware,
 )
 from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
@@ -69,7 +71,7 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
             watch,  # watchfiles is imported only when files are watched
         )
 
-        watcher = asyncio.create_task(watch(registry, stop))
+        watcher = asyncio.create_task(watch(registry, stop, app[WATCHER]))
     yield
     stop.set()
     if watcher is not None:
@@ -108,6 +110,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[JOURNAL] = journal
     app[CLOCK] = core.clock
     app[WAITS] = core.waits
+    app[WATCHER] = WatchStatus()
     if writer is not None:
         app[JOURNAL_FILE] = writer
     for face in FACES:
