@@ -18,6 +18,13 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.pipeline.connections import (
+    SERVER_LOG,
+    ConnectionLimits,
+    GuardedServer,
+    default_cap,
+    report_accept_failures,
+)
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.keys import (
     CLOCK,
@@ -121,3 +128,22 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app.cleanup_ctx.append(scenarios_ctx)
     app.on_shutdown.append(end_streams)
     return app
+
+
+class Runner(web.AppRunner):
+    """The app's runner: aiohttp's, with the idle timeout, the one-line log of malformed requests,
+    and the header deadline and connection cap of `GuardedServer`."""
+
+    def __init__(self, app: web.Application, settings: Settings) -> None:
+        super().__init__(app, access_log=None, shutdown_timeout=1.0, keepalive_timeout=settings.idle_timeout,
+                         logger=SERVER_LOG)
+        self.limits = ConnectionLimits(settings.header_timeout, settings.max_connections or default_cap())
+
+    async def _make_server(self) -> web.Server:
+        report_accept_failures(asyncio.get_running_loop())
+        return GuardedServer(await super()._make_server(), self.limits)
+
+
+def make_runner(app: web.Application, settings: Settings) -> web.AppRunner:
+    """The runner `serve` and the pytest plugin's server start the app with."""
+    return Runner(app, settings)
