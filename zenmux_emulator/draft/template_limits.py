@@ -81,17 +81,20 @@ def _size(value: object) -> int:
 
 def made(value: Any) -> Any:
     """Charge what a value made costs, and check its size; returns it."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        _check_bits(value.bit_length())
-        return value
-    size = _size(value)
-    if size:
-        check_size(size)
-        spent = budget()
+    if isinstance(value, _SIZED):
+        size = len(value)
+        if size > MAX_VALUE:
+            check_size(size)
+        spent = _BUDGET.get(None) or budget()
         spent.made += size
         if spent.made > MAX_MADE:
             raise TemplateLimit(f"template limit: {MAX_MADE:,} characters made per reply")
+    elif isinstance(value, int) and value.bit_length() > MAX_BITS:
+        _check_bits(value.bit_length())
     return value
+
+
+_SIZED = (str, list, tuple, dict, bytes)
 
 
 def check_size(size: int) -> None:
@@ -151,12 +154,9 @@ def before_binop(operator: str, left: Any, right: Any) -> None:
 
 def joined(pieces: Iterable[str]) -> str:
     """The reply (or a block, macro or `set` block's text) from the pieces a render yields, within
-    `MAX_REPLY`."""
-    out: list[str] = []
-    size = 0
-    for piece in pieces:
-        size += len(piece)
-        if size > MAX_REPLY:
-            raise TemplateLimit(f"template limit: replies up to {MAX_REPLY:,} characters (and every block of text)")
-        out.append(piece)
+    `MAX_REPLY`. The pieces are gathered before they are measured: each is a value the budget
+    charged already, or the template's own text, so the list holds references, not copies."""
+    out = list(pieces)
+    if sum(map(len, out)) > MAX_REPLY:
+        raise TemplateLimit(f"template limit: replies up to {MAX_REPLY:,} characters (and every block of text)")
     return "".join(out)

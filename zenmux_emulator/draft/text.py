@@ -21,11 +21,13 @@ if TYPE_CHECKING:
 
 def _printable(value: Any) -> Any:
     """Only plain data is printed: an object's repr (with its address) never leaves a template."""
-    from jinja2 import Undefined
-
     if isinstance(value, str):
         return made(value)  # printed text counts towards what a render makes
-    if value is None or isinstance(value, (int, float, bool, Undefined)):
+    if value is None or isinstance(value, (int, float, bool)):
+        return value
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
         return value
     if isinstance(value, (list, tuple)):
         for item in value:
