@@ -30,8 +30,9 @@ _MEMO_MAX_CHARS = 4096  # with 2,048 entries, the memo holds at most 8 M charact
 def count(text: str, limit: int | None = None) -> int:
     """How many tokens the text counts as. Texts up to 4,096 characters are memoised: scripted
     replies and resent conversation history repeat the same texts. With `limit`, counting stops
-    once past it: the answer is then some number above `limit` (a prompt past a model's context
-    window is refused whatever its size, and a 30 MB one must not hold the event loop)."""
+    once past it: the answer is then some number above `limit`, or nothing for a long text when
+    `limit` is below zero (a prompt past a model's context window is refused whatever its size,
+    and a 30 MB one must not hold the event loop). A prompt's counter passes what room is left."""
     if not text:
         return 0
     if len(text) <= _MEMO_MAX_CHARS:
@@ -60,26 +61,6 @@ def _count_until(text: str, limit: int) -> int:
         total += len(found)
         start = end
     return total
-
-
-class Tally:
-    """A prompt's running token count that stops counting text once past `limit` (None: never);
-    fixed costs (per message, per image) still add."""
-
-    __slots__ = ("limit", "total")
-
-    def __init__(self, limit: int | None, total: int = 0) -> None:
-        self.limit = limit
-        self.total = total
-
-    def add(self, tokens: int) -> None:
-        self.total += tokens
-
-    def text(self, text: str) -> None:
-        if self.limit is None:
-            self.total += count(text)
-        elif self.total <= self.limit:
-            self.total += count(text, self.limit - self.total)
 
 
 @lru_cache(maxsize=2048)

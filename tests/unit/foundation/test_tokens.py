@@ -110,17 +110,7 @@ def test_a_count_past_its_limit_stops_soon_after_it(limit: int):
     assert limit < stopped < full  # past the limit, and not counted to the end
 
 
-def test_a_tally_stops_counting_once_past_its_limit():
-    tally = tokens.Tally(10)
-    tally.add(3)
-    tally.text("one two three four five six seven")  # 7 pieces: 10 in all, not past
-    assert tally.total == 10
-    tally.text(LONG)
-    past = tally.total
-    assert past > 10
-    tally.text(LONG)
-    tally.add(5)
-    assert tally.total == past + 5  # nothing more is counted, fixed costs still add
-    unlimited = tokens.Tally(None)
-    unlimited.text(LONG)
-    assert unlimited.total == tokens.count(LONG)
+def test_no_room_left_counts_nothing_more_of_a_long_text():
+    """A prompt's counter passes the room left; below zero it is past the window already."""
+    assert tokens.count(LONG, -1) == 0
+    assert tokens.count("short text", -1) == 2  # short texts are counted whole, from the memo

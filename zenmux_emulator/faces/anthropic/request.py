@@ -125,36 +125,40 @@ def passback_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, A
 def prompt_tokens(system: str, messages: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None) -> int:
     """Deterministic prompt size in the chat face's scheme: per message 3 + role + text (+85 per
     image or document), tool uses and tool schemas as JSON, 3 to prime the reply. Text stops
-    being counted once the total is past `limit` (see `tokens.Tally`)."""
-    tally = tokens.Tally(limit, tokens.TOKENS_PER_REPLY_PRIMING)
+    being counted once the total is past `limit`."""
+    total = tokens.TOKENS_PER_REPLY_PRIMING
+
+    def room() -> int | None:
+        return None if limit is None else limit - total
+
     if system:
-        tally.add(tokens.TOKENS_PER_MESSAGE + 1)
-        tally.text(system)
+        total += tokens.TOKENS_PER_MESSAGE + 1
+        total += tokens.count(system, room())
     for message in messages:
-        tally.add(tokens.TOKENS_PER_MESSAGE + 1)
+        total += tokens.TOKENS_PER_MESSAGE + 1
         content = message.get("content")
         if isinstance(content, str):
-            tally.text(content)
+            total += tokens.count(content, room())
             continue
         for block in _blocks(message):
             kind = block.get("type")
             if kind == "text":
-                tally.text(block.get("text") or "")
+                total += tokens.count(block.get("text") or "", room())
             elif kind == "thinking":
-                tally.text(block.get("thinking") or "")
+                total += tokens.count(block.get("thinking") or "", room())
             elif kind == "tool_result":
                 inner = block.get("content")
-                tally.text(block_text(inner))
-                tally.add(sum(tokens.TOKENS_PER_NON_TEXT_PART for b in inner or () if isinstance(inner, list)
-                              and isinstance(b, dict) and b.get("type") != "text"))
+                total += tokens.count(block_text(inner), room())
+                total += sum(tokens.TOKENS_PER_NON_TEXT_PART for b in inner or () if isinstance(inner, list)
+                             and isinstance(b, dict) and b.get("type") != "text")
             elif kind in ("tool_use", "server_tool_use"):
-                tally.text(orjson.dumps(block.get("input") or {}).decode())
-                tally.text(block["name"])
+                total += tokens.count(orjson.dumps(block.get("input") or {}).decode(), room())
+                total += tokens.count(block["name"], room())
             else:
-                tally.add(tokens.TOKENS_PER_NON_TEXT_PART)
+                total += tokens.TOKENS_PER_NON_TEXT_PART
     if tools:
-        tally.text(orjson.dumps(tools).decode())
-    return tally.total
+        total += tokens.count(orjson.dumps(tools).decode(), room())
+    return total
 
 
 class AnthropicRequest(NeutralRequest):

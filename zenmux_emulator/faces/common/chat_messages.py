@@ -37,24 +37,22 @@ def tool_name(item: Mapping[str, Any]) -> str | None:
 def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None) -> int:
     """Deterministic prompt size: per message 3 + role + text (+85 per non-text part), 3 to prime
     the reply, and the tools' JSON. Text stops being counted once the total is past `limit`."""
-    tally = tokens.Tally(limit, tokens.TOKENS_PER_REPLY_PRIMING)
+    total = tokens.TOKENS_PER_REPLY_PRIMING
     for message in messages:
-        tally.add(tokens.TOKENS_PER_MESSAGE + 1)
+        total += tokens.TOKENS_PER_MESSAGE + 1
         content = message.get("content")
         if isinstance(content, str):
-            tally.text(content)
+            total += tokens.count(content, None if limit is None else limit - total)
         elif isinstance(content, list):
             for part in content:
                 text = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
-                if isinstance(text, str):
-                    tally.text(text)
-                else:
-                    tally.add(tokens.TOKENS_PER_NON_TEXT_PART)
+                total += (tokens.count(text, None if limit is None else limit - total) if isinstance(text, str)
+                          else tokens.TOKENS_PER_NON_TEXT_PART)
         for call in message.get("tool_calls") or ():
-            tally.text(orjson.dumps(call).decode())
+            total += tokens.count(orjson.dumps(call).decode(), None if limit is None else limit - total)
     if tools:
-        tally.text(orjson.dumps(tools).decode())
-    return tally.total
+        total += tokens.count(orjson.dumps(tools).decode(), None if limit is None else limit - total)
+    return total
 
 
 def tool_options(body: Mapping[str, Any], stated_choice: str | None) -> ToolOptions:

@@ -160,16 +160,16 @@ class ResponsesRequest(NeutralRequest):
     def prompt_tokens(self) -> int:
         """Per message 3 + role + text (+85 per non-text part), its calls' JSON, 3 to prime the
         reply, and the tools' JSON."""
-        tally = tokens.Tally(self.token_limit, tokens.TOKENS_PER_REPLY_PRIMING)
+        limit, total = self.token_limit, tokens.TOKENS_PER_REPLY_PRIMING
         for message in self.messages:
-            tally.add(tokens.TOKENS_PER_MESSAGE + 1 + tokens.TOKENS_PER_NON_TEXT_PART * message.get("parts", 0))
-            tally.text(str(message["content"]))
+            total += tokens.TOKENS_PER_MESSAGE + 1 + tokens.TOKENS_PER_NON_TEXT_PART * message.get("parts", 0)
+            total += tokens.count(str(message["content"]), None if limit is None else limit - total)
             for call in message.get("tool_calls") or ():
-                tally.text(orjson.dumps(call).decode())
+                total += tokens.count(orjson.dumps(call).decode(), None if limit is None else limit - total)
         tools = self.body.get("tools")
         if tools:
-            tally.text(orjson.dumps(tools).decode())
-        return tally.total
+            total += tokens.count(orjson.dumps(tools).decode(), None if limit is None else limit - total)
+        return total
 
     @cached
     def seed_material(self) -> bytes:
