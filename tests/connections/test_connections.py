@@ -52,7 +52,7 @@ def answer(sock: socket.socket) -> bytes:
 
 
 def test_a_client_that_never_finishes_its_header_is_disconnected(make_server: MakeServer):
-    server = make_server(RULES, header_timeout=0.3)
+    server = make_server(RULES, header_timeout=1.0)
     with connect(server) as slow:
         slow.sendall(HEAD)  # and never the rest
         assert closed_by_server(slow)
@@ -62,7 +62,7 @@ def test_a_client_that_never_finishes_its_header_is_disconnected(make_server: Ma
 
 
 def test_a_kept_alive_connection_left_idle_is_closed(make_server: MakeServer):
-    server = make_server(RULES, idle_timeout=0.3)
+    server = make_server(RULES, idle_timeout=1.0)
     with connect(server) as sock:
         sock.sendall(REQUEST)
         assert answer(sock).startswith(b"HTTP/1.1 200")
