@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.gateway.limits import GatewayConfig
 from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.scenario.query_model import QueryModel
@@ -25,6 +26,8 @@ class ScenarioSet:
     """Rate limits and balances from the files' settings."""
     query_models: tuple[QueryModel, ...] = ()
     """The files' stored ObjectiveAI Query Models (`query_models:`), in file order."""
+    warnings: tuple[ScenarioProblem, ...] = ()
+    """What loads but is likely a mistake: a rule no request can reach, an error type ZenMux never sends."""
 
     by_name: dict[str, CompiledRule] = field(init=False, repr=False, compare=False)
     """The rules by name (names are unique in a set), for `X-Emulator-Rule` and the control API."""
