@@ -58,11 +58,13 @@ def _salvage(exc: SchemaProblems) -> FileProblems:
             continue
         if isinstance(rule.get("name"), str):
             names.append((i, rule["name"], (locate(exc.positions.rules, ("rules", i)) or (None, None))[0]))
-        replies = [(("rules", i, "reply"), rule.get("reply"))]
+        replies: list[tuple[tuple[str | int, ...], object]] = [(("rules", i, "reply"), rule.get("reply"))]
         if isinstance(rule.get("replies"), list):
             replies += [(("rules", i, "replies", j), reply) for j, reply in enumerate(rule["replies"])]
         for at, reply in replies:
-            for key in _TEMPLATED if isinstance(reply, dict) else ():
+            if not isinstance(reply, dict):
+                continue
+            for key in _TEMPLATED:
                 if isinstance(reply.get(key), str):
                     _compile_text(reply[key], (*at, key), exc.positions, problems)
     return FileProblems(sorted(problems, key=lambda p: (p.line or 0, p.column or 0)), names)

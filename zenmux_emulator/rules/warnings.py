@@ -54,7 +54,8 @@ def shadowed(rules: Sequence[CompiledRule]) -> list[ScenarioProblem]:
 
 def _errors(spec: ScenarioFile) -> Iterator[tuple[KeyPath, ErrorReply]]:
     for i, rule in enumerate(spec.rules):
-        at: list[tuple[KeyPath, ErrorReply | None]] = [(("rules", i, "chaos", "error"), rule.chaos and rule.chaos.error)]
+        at: list[tuple[KeyPath, ErrorReply | None]] = [
+            (("rules", i, "chaos", "error"), rule.chaos.error if rule.chaos is not None else None)]
         if rule.reply is not None:
             at.append((("rules", i, "reply", "error"), rule.reply.error))
         for j, reply in enumerate(rule.replies or ()):
