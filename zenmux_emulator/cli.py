@@ -91,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--url", default="http://127.0.0.1:8000",
                    help="the server (or any URL to poll; default http://127.0.0.1:8000, polled at /_emulator/health)")
     w.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds before giving up (default 30)")
+    w.add_argument("--pid", type=int, help="the server's process id: give up as soon as it has exited (e.g. $!)")
     sub.add_parser("version", help="print the version")
     return parser
 
@@ -205,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "wait":
         from zenmux_emulator.commands.wait import wait
 
-        return wait(args.url, args.timeout)
+        return wait(args.url, args.timeout, args.pid)
     if args.command == "validate":
         return validate(args.paths)
     return _serve(args)

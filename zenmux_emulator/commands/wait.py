@@ -1,15 +1,18 @@
 """`zenmux-emulator wait`: poll the health endpoint until the server answers, or give up.
 
 For CI: it exits 0 as soon as the URL answers 2xx, and 1 once `--timeout` seconds have passed
-without that (a server that did not start, a wrong port), so a job never waits forever.
+without that (a server that did not start, a wrong port), so a job never waits forever. Given the
+server's `--pid`, it exits 1 as soon as that process is gone, without waiting out the timeout.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from urllib.parse import urlsplit
 
 DEFAULT_URL = "http://127.0.0.1:8000/_emulator/health"
@@ -36,8 +39,23 @@ def _answers(url: str, timeout: float) -> str | None:
         return str(getattr(reason, "strerror", None) or reason)
 
 
-def wait(url: str, timeout: float, interval: float = 0.2) -> int:
-    """0 once `url` answers 2xx; 1 when `timeout` seconds pass first (the last reason printed)."""
+def alive(pid: int) -> bool:
+    """Whether process `pid` still runs (an exited child its parent has not reaped yet does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc: the signal said it exists
+
+
+def wait(url: str, timeout: float, pid: int | None = None, interval: float = 0.2) -> int:
+    """0 once `url` answers 2xx; 1 when `timeout` seconds pass first (the last reason printed), or
+    as soon as process `pid` (the server) has exited."""
     target = health_url(url)
     if urlsplit(target).scheme not in ("http", "https"):
         print(f"zenmux-emulator wait: {url}: only http and https URLs can be polled", file=sys.stderr)
@@ -49,6 +67,10 @@ def wait(url: str, timeout: float, interval: float = 0.2) -> int:
         if why is None:
             print(f"ready: {target}")
             return 0
+        if pid is not None and not alive(pid):
+            print(f"zenmux-emulator wait: the server (pid {pid}) exited before {target} answered (last: {why})",
+                  file=sys.stderr)
+            return 1
         left = deadline - time.monotonic()
         if left <= 0:
             print(f"zenmux-emulator wait: {target} did not answer within {timeout:g} s (last: {why})", file=sys.stderr)
