@@ -37,7 +37,7 @@ from zenmux_emulator.foundation.ids import completion_id
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.gateway.admission import admit_key
 from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.gateway.catalogue import admit
+from zenmux_emulator.gateway.catalogue import admit, admit_candidates
 from zenmux_emulator.gateway.chaos import of_rule, strikes
 from zenmux_emulator.gateway.control_headers import (
     NO_CONTROL,
@@ -45,7 +45,7 @@ from zenmux_emulator.gateway.control_headers import (
     read_control,
 )
 from zenmux_emulator.gateway.limits import charge, recharge
-from zenmux_emulator.gateway.routing import ROUTING_HEADER, route, summary
+from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.match.expect import unmet_expectations
 from zenmux_emulator.match.near_miss import near_misses, no_match_message
@@ -133,6 +133,8 @@ class Endpoint(Generic[R]):
         if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
             await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
         admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
+        if ask.model == AUTO:
+            admit_candidates(ask.model_routing, scenarios.catalogue, scenarios.catalogue_closed)
         routed = route(ask.model, ask.pinned_provider, ask.provider, ask.model_routing, scenarios.catalogue, session)
         entry.routing = routed.attempts
         if routed.failure is not None:
@@ -167,7 +169,9 @@ class Endpoint(Generic[R]):
                 return json_response(plan)
             rule = selection.rule.name if selection is not None else None
             try:
-                draft = draft_reply(outcome.reply, rule, ask, served, core.kit)
+                listed = scenarios.catalogue.get(served)
+                draft = draft_reply(outcome.reply, rule, ask, served, core.kit,
+                                    listed.reasoning if listed is not None else None)
             except BaseException:
                 used = None  # a reply that failed to draft is not used up
                 raise
