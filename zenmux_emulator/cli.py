@@ -7,11 +7,9 @@ so `--help`, `--version`, `init` and `wait` answer at once.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import logging
 import os
-import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -134,6 +132,9 @@ def _setting_problems(exc: Exception, args: argparse.Namespace, environ: Mapping
 
 async def serve(settings: Settings) -> None:
     """Run until SIGINT or SIGTERM; open streams are ended on the way out."""
+    import asyncio
+    import signal
+
     from aiohttp import web
 
     from zenmux_emulator.app import create_app
@@ -213,6 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+
     from pydantic import ValidationError
 
     from zenmux_emulator.foundation.errors import ScenarioError

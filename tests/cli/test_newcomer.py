@@ -72,7 +72,7 @@ def test_help_explains_log_format_and_level_and_the_variables():
 
 def test_help_does_not_import_the_server():
     probe = ("import sys; from zenmux_emulator.cli import build_parser; build_parser(); "
-             "print(sorted(m for m in ('aiohttp', 'pydantic', 'yaml', 'jinja2') if m in sys.modules))")
+             "print(sorted(m for m in ('aiohttp', 'asyncio', 'pydantic', 'yaml', 'jinja2') if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                           timeout=60).stdout.strip() == "[]"
 
