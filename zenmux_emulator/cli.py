@@ -1,4 +1,4 @@
-"""`zenmux-emulator serve`, `validate`, `init`, `wait` and `version`.
+"""`zenmux-emulator serve`, `validate`, `record`, `init`, `wait` and `version`.
 
 The server (aiohttp, pydantic, the scenario compiler) is imported only by the commands that need it,
 so `--help`, `--version`, `init` and `wait` answer at once.
@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zenmux_emulator.commands import environment
+from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
 
 if TYPE_CHECKING:
     from zenmux_emulator.foundation.errors import ScenarioError
     from zenmux_emulator.settings import Settings
 
 log = logging.getLogger("emulator")
-COMMANDS = ("serve", "validate", "init", "wait", "version")
+COMMANDS = ("serve", "validate", "record", "init", "wait", "version")
 ENVIRONMENT = ("Every option also reads ZENMUX_EMULATOR_<OPTION>: --port reads ZENMUX_EMULATOR_PORT, --api-key "
                "ZENMUX_EMULATOR_API_KEY (comma-separated), --no-watch ZENMUX_EMULATOR_NO_WATCH=true; the flag wins. "
                "An unknown ZENMUX_EMULATOR_* variable stops the start.")
@@ -70,6 +71,7 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)")
     p.add_argument("--chaos-failure", metavar="FAILURE",
                    help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset")
+    add_recording_options(p, missing=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-V", "--version", action="version", version=f"zenmux-emulator {version()}")
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
+    add_record_parser(sub)
     v = sub.add_parser("validate", help="check scenario files; print file:line for every problem")
     v.add_argument("paths", nargs="*", default=["scenarios"], metavar="PATH", help="default: scenarios")
     i = sub.add_parser("init", help="write the example scenario files into a folder to start from")
@@ -110,6 +113,8 @@ def settings_from(args: argparse.Namespace, environ: Mapping[str, str] | None = 
     accepted = environment.variables(serve_parser(), Settings.model_fields)
     from_env = environment.read(os.environ if environ is None else environ, accepted)
     given = {k: v for k, v in vars(args).items() if k != "command" and v is not None}
+    if args.command == "record":
+        given = record_settings(given)
     return Settings(**{**from_env, **given})
 
 

@@ -174,11 +174,14 @@ def test_the_option_names_and_the_old_names_both_set_the_settings(tmp_path: Path
         assert (settings.api_keys, settings.watch, settings.control_headers, str(settings.journal_file),
                 settings.port) == (["a", "b"], False, False, journal, 9)
     assert from_env(NO_WATCH="false").watch is True
+    assert from_env(REDACT='["a{1,2}", "b"]').redact == ["a{1,2}", "b"]  # a JSON list keeps commas in a regex
+    assert from_env(REDACT="a, b").redact == ["a", "b"]
 
 
 @pytest.mark.parametrize(("environ", "message"), [
     ({"APIKEY": "sk-a"}, "unknown variable ZENMUX_EMULATOR_APIKEY; did you mean ZENMUX_EMULATOR_API_KEY?"),
     ({"NO_WATCH": "maybe"}, "ZENMUX_EMULATOR_NO_WATCH='maybe': expected true or false (1/0, yes/no, on/off)"),
+    ({"REDACT": "[1]"}, "ZENMUX_EMULATOR_REDACT: expected a JSON list of strings"),
     ({"API_KEY": "a", "API_KEYS": "b"}, "ZENMUX_EMULATOR_API_KEYS and ZENMUX_EMULATOR_API_KEY both set --api-key; "
                                         "keep one"),
 ])

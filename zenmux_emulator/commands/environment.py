@@ -2,7 +2,8 @@
 
 The names are derived from the `serve` parser, so every option added there gets its variable:
 `--port` reads `ZENMUX_EMULATOR_PORT`, `--api-key` `ZENMUX_EMULATOR_API_KEY` (comma-separated),
-`--no-watch` `ZENMUX_EMULATOR_NO_WATCH=true`. The settings' own field names are accepted too
+`--no-watch` `ZENMUX_EMULATOR_NO_WATCH=true`; a repeatable option takes a JSON list, or a
+comma-separated one. The settings' own field names are accepted too
 (`ZENMUX_EMULATOR_API_KEYS`, `ZENMUX_EMULATOR_JOURNAL_FILE`, `ZENMUX_EMULATOR_WATCH=false`, the
 names of earlier versions). Any other `ZENMUX_EMULATOR_*` variable is refused, with the nearest
 name, so that a typo cannot silently leave a server open.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -33,6 +35,7 @@ class Variable:
     field: str
     option: str
     negated: bool = False
+    repeatable: bool = False
 
 
 def _variable_name(option: str) -> str:
@@ -49,13 +52,26 @@ def variables(parser: argparse.ArgumentParser, fields: Iterable[str]) -> dict[st
         option = max(action.option_strings, key=len)
         negated = isinstance(action, argparse._StoreConstAction) and action.const is False
         name = _variable_name(option)
-        found[name] = Variable(name, action.dest, option, negated)
+        found[name] = Variable(name, action.dest, option, negated, isinstance(action, argparse._AppendAction))
     for field in known:
         name = PREFIX + field.upper()
         if name not in found:
-            option = next((v.option for v in found.values() if v.field == field), "")
-            found[name] = Variable(name, field, option)
+            like = next((v for v in found.values() if v.field == field), None)
+            found[name] = Variable(name, field, like.option if like else "", repeatable=bool(like and like.repeatable))
     return found
+
+
+def _items(variable: Variable, value: str) -> list[str]:
+    """A repeatable option's values: a JSON list of strings, or comma-separated."""
+    if value.lstrip().startswith("["):
+        try:
+            items = json.loads(value)
+        except ValueError as exc:
+            raise EnvironmentProblem(f"{variable.name}: not a JSON list: {exc}") from None
+        if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+            raise EnvironmentProblem(f"{variable.name}: expected a JSON list of strings")
+        return items
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 def _switch(variable: Variable, value: str) -> bool:
@@ -85,7 +101,8 @@ def read(environ: Mapping[str, str], accepted: Mapping[str, Variable]) -> dict[s
             continue
         raw = environ[name]
         try:
-            values[variable.field] = _switch(variable, raw) if variable.negated else raw
+            values[variable.field] = (_switch(variable, raw) if variable.negated
+                                      else _items(variable, raw) if variable.repeatable else raw)
         except EnvironmentProblem as exc:
             problems.append(str(exc))
             continue

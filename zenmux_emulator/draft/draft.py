@@ -165,8 +165,12 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     # reasoning comes first and counts toward max_completion_tokens
     thinking = None
     reasoning_tokens = 0
+    verbatim = spec is not None and spec.verbatim
     wants = asked.enabled is True or (scripted_reasoning is not None and asked.enabled is not False)
-    if wants:
+    if verbatim:  # recorded: the reasoning the upstream sent, uncut (its signature covers exactly it)
+        thinking = scripted_reasoning
+        reasoning_tokens = tokens.count(thinking) if thinking else 0
+    elif wants:
         thinking = scripted_reasoning if scripted_reasoning is not None else default_reasoning(kit, facts)
         reasoning_tokens = tokens.count(thinking)
         if asked.enabled:  # asked for: the effort's (or the explicit) budget is spent
@@ -197,15 +201,16 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
             warnings.append(f"the content of rule {rule!r} does not fit the requested response format: {wrong}")
 
     cut_reason = stop_sequence = None
-    if content is not None and facts.stop:
-        hit = first_stop(content, facts.stop)
-        if hit is not None:
-            content, cut_reason, stop_sequence = content[: hit[0]], "stop", hit[1]
-    content, budget, cut = cut_text(content, budget)
-    refusal, budget, refusal_cut = cut_text(refusal, budget)
-    calls, calls_cut = cut_calls(calls, budget)
-    if cut or refusal_cut or calls_cut:
-        cut_reason, stop_sequence = "length", None
+    if not verbatim:  # a recorded reply is what the upstream sent, already within the request's limits
+        if content is not None and facts.stop:
+            hit = first_stop(content, facts.stop)
+            if hit is not None:
+                content, cut_reason, stop_sequence = content[: hit[0]], "stop", hit[1]
+        content, budget, cut = cut_text(content, budget)
+        refusal, budget, refusal_cut = cut_text(refusal, budget)
+        calls, calls_cut = cut_calls(calls, budget)
+        if cut or refusal_cut or calls_cut:
+            cut_reason, stop_sequence = "length", None
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
 
     annotations: list[dict[str, Any]] = []
@@ -220,7 +225,7 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     if thinking is not None:
         if not (spec and spec.reasoning_shape):
             shape = reasoning.shape_of(model)
-        details = reasoning.details(shape, thinking, kit.signer, kit.seed)
+        details = reasoning.details(shape, thinking, kit.signer, kit.seed, spec)
         if asked.exclude:
             thinking = details = None
     completion = tokens.count(content) if content else 0

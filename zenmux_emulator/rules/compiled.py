@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zenmux_emulator.foundation.errors import ScenarioProblem
+from zenmux_emulator.foundation.signatures import NOTHING_RECORDED, RecordedReasoning
 from zenmux_emulator.gateway.limits import GatewayConfig
 from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.scenario.query_model import QueryModel
@@ -26,6 +27,8 @@ class ScenarioSet:
     """Rate limits and balances from the files' settings."""
     query_models: tuple[QueryModel, ...] = ()
     """The files' stored ObjectiveAI Query Models (`query_models:`), in file order."""
+    recorded: RecordedReasoning = NOTHING_RECORDED
+    """The upstream signatures and encrypted reasoning the replies carry: accepted when passed back."""
     warnings: tuple[ScenarioProblem, ...] = ()
     """What loads but is likely a mistake: a rule no request can reach, an error type ZenMux never sends."""
 
