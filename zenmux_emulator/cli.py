@@ -154,12 +154,12 @@ async def serve(settings: Settings) -> None:
     if not gc.isenabled():  # paused by the launcher for start-up (emulator/launch.py)
         gc.freeze()  # what start-up made lives as long as the process: never scan it again
         gc.enable()
-    for line in start_lines(app, settings, port):
-        print(line, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before the lines: a reader may signal as soon as it has them
         loop.add_signal_handler(sig, stop.set)
+    for line in start_lines(app, settings, port):
+        print(line, flush=True)
     try:
         await stop.wait()
     finally:
