@@ -1,14 +1,13 @@
 """Server settings: one pydantic model. Settings built in code are exactly what the code says;
-`Settings.from_environment()` (what the command line uses) also reads `ZENMUX_EMULATOR_*`."""
+only the command line reads `ZENMUX_EMULATOR_*` (commands/environment.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
 from zenmux_emulator.foundation.patterns import regex_problem
@@ -22,7 +21,7 @@ def _split_list(value: object) -> object:
     return value
 
 
-CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
+CommaList = Annotated[list[str], BeforeValidator(_split_list)]
 
 
 def parse_clock(value: str | float | None) -> int | None:
@@ -155,15 +154,3 @@ class Settings(BaseModel):
     def scenario_paths(self) -> list[Path]:
         """The configured scenario files and folders as paths."""
         return [Path(p) for p in self.scenarios]
-
-    @classmethod
-    def from_environment(cls, **given: Any) -> Settings:
-        """`ZENMUX_EMULATOR_<OPTION>` variables, overridden by `given` (the command line's flags)."""
-        return EnvironmentSettings(**given)
-
-
-class EnvironmentSettings(BaseSettings, Settings):
-    """Settings that also read `ZENMUX_EMULATOR_*`; only the command line makes them, so an
-    exported variable never leaks into servers built in code (the pytest plugin's, say)."""
-
-    model_config = SettingsConfigDict(env_prefix="ZENMUX_EMULATOR_", extra="forbid")
