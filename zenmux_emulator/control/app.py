@@ -19,6 +19,7 @@ from zenmux_emulator.control.scenarios import (
     replace_scenario,
 )
 from zenmux_emulator.control.sessions import reset_sessions
+from zenmux_emulator.control.shared import shared_of
 from zenmux_emulator.control.wire import json_response, query
 from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS
 from zenmux_emulator.settings import Settings
@@ -28,6 +29,8 @@ async def health(request: web.Request) -> web.Response:
     query(request, ())
     registry, journal = request.config_dict[REGISTRY], request.config_dict[JOURNAL]
     writer = request.config_dict.get(JOURNAL_FILE)
+    shared = shared_of(request)
+    entries = len(journal) if shared is None else await shared.journal_len()
     return json_response({
         "status": "ok",
         "rules": len(registry.current.scenarios.rules),
@@ -35,7 +38,7 @@ async def health(request: web.Request) -> web.Response:
         "api_scenarios": registry.api_names,
         "generation": registry.generation,
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
-        "journal": {"entries": len(journal), "file": None if writer is None else str(writer.path)},
+        "journal": {"entries": entries, "file": None if writer is None else str(writer.path)},
         # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
         "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
     })

@@ -12,8 +12,9 @@ the journal entry.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Generic
+from typing import Any, Generic
 
 from aiohttp import web
 
@@ -56,10 +57,12 @@ from zenmux_emulator.pipeline.body import NOT_YET, arrived_json, read_json
 from zenmux_emulator.pipeline.face import Face, R
 from zenmux_emulator.pipeline.headers import reply_headers
 from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.pipeline.shared import open_shared
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import Session, SessionStore, session_name
+from zenmux_emulator.state.shared import SharedStore
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import raw_plan
@@ -76,6 +79,8 @@ class Core:
     clock: Clock
     kit: Kit
     waits: Waits
+    shared: SharedStore | None = None
+    """The state workers and instances share (`--state`); None keeps it in this process."""
 
     def accepted_keys(self) -> frozenset[str]:
         """Keys from --api-key and from the scenario files; empty means any key is accepted."""
@@ -85,14 +90,19 @@ class Core:
         return from_files.union(self.settings.api_keys)
 
 
+Preload = Callable[[Any, Mapping[str, str]], Awaitable[None]]
+"""What a face fetches from the shared store before its (synchronous) `parse` reads it."""
+
+
 class Endpoint(Generic[R]):
     """The POST route of one face: the face's parse and render around the shared core."""
 
-    __slots__ = ("core", "face")
+    __slots__ = ("core", "face", "preload")
 
-    def __init__(self, face: Face[R], core: Core) -> None:
+    def __init__(self, face: Face[R], core: Core, preload: Preload | None = None) -> None:
         self.face = face
         self.core = core
+        self.preload = preload if core.shared is not None else None
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """The aiohttp handler: the answer, or the face's error envelope."""
@@ -107,26 +117,36 @@ class Endpoint(Generic[R]):
     async def answer(self, request: web.Request, entry: JournalEntry) -> web.StreamResponse:
         core, settings = self.core, self.core.settings
         key = authenticate(request.headers, core.accepted_keys())
-        session = core.sessions.get(session_name(request.headers, key))
-        entry.session = session.name
+        name = entry.session = session_name(request.headers, key)
+        shared = core.shared
+        if shared is None:
+            session = core.sessions.get(name)
 
         body = arrived_json(request, settings.max_body_bytes)
         if body is NOT_YET:
             body = await read_json(request, settings.max_body_bytes)
         entry.body = body
+        if self.preload is not None:
+            await self.preload(body, request.headers)
         ask = self.face.parse(body, request.headers)
         if ask.warnings:
             entry.warnings.extend(ask.warnings)
         entry.stream = ask.stream
 
-        scenarios = core.registry.current.scenarios
         control = read_control(request.headers) if settings.control_headers else NO_CONTROL
-        metered = scenarios.gateway.active
-        if metered:
-            gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
+        if shared is not None:  # the store admits the request (and may bring newer scenarios)
+            session, gate = await open_shared(shared, core.registry, core.clock, settings.seed, request, entry,
+                                              key, ask.prompt_tokens)
+            scenarios = core.registry.current.scenarios
+            metered = scenarios.gateway.active
         else:
-            gate = {}
-            session.gateway.arrivals += 1
+            scenarios = core.registry.current.scenarios
+            metered = scenarios.gateway.active
+            if metered:
+                gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
+            else:
+                gate = {}
+                session.gateway.arrivals += 1
         number = session.gateway.arrivals
         if control.fault is not None:
             await self.fail(request, entry, control.fault, gate)
@@ -193,6 +213,8 @@ class Endpoint(Generic[R]):
             entry.response = plan.body
             return json_response(plan)
         entry.response = plan.events
+        if shared is not None:
+            await shared.save(session)  # before the first byte: the next request may come before the last
         streamed = StreamOutcome()
         try:
             return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)
