@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import gc
 import logging
+import os
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +21,8 @@ from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.logs import configure
 from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.shared import StateUnavailable
+from zenmux_emulator.workers import run_workers
 
 log = logging.getLogger("emulator")
 
@@ -52,6 +56,12 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)")
     p.add_argument("--chaos-failure", metavar="FAILURE",
                    help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset")
+    p.add_argument("--workers", metavar="N",
+                   help="serving processes on the one port, or `auto` for one per core (default 1); "
+                        "they share their state through --state, else a private redis-server")
+    p.add_argument("--state", metavar="URL",
+                   help="keep sessions, limits, balances and the journal in Redis (redis://HOST:PORT/DB) "
+                        "so workers and instances act as one gateway (default: in this process)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,18 +79,22 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings.from_environment(**given)
 
 
-async def serve(settings: Settings) -> None:
-    """Run until SIGINT or SIGTERM; open streams are ended on the way out."""
+async def serve(settings: Settings, sock: socket.socket | None = None, ready: int | None = None) -> None:
+    """Run until SIGINT or SIGTERM; open streams are ended on the way out. A worker of `--workers`
+    serves on the supervisor's socket and tells it (a byte on `ready`) instead of printing."""
     runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    site = web.TCPSite(runner, settings.host, settings.port)
+    site = web.SockSite(runner, sock) if sock is not None else web.TCPSite(runner, settings.host, settings.port)
     await site.start()
     port = runner.addresses[0][1]
     if not gc.isenabled():  # paused by the launcher for start-up (emulator/launch.py)
         gc.freeze()  # what start-up made lives as long as the process: never scan it again
         gc.enable()
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    print(f"ZenMux emulator listening on http://{host}:{port}/api/v1", flush=True)
+    if ready is not None:
+        os.write(ready, b"+")
+    else:
+        print(f"ZenMux emulator listening on http://{host}:{port}/api/v1", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -90,6 +104,19 @@ async def serve(settings: Settings) -> None:
     finally:
         log.info("shutting down")
         await runner.cleanup()
+
+
+def worker(settings: Settings, sock: socket.socket, ready: int) -> int:
+    """One process of `--workers`: serve until stopped; the exit code."""
+    try:
+        asyncio.run(serve(settings, sock, ready))
+    except ScenarioError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except (OSError, StateUnavailable) as exc:
+        print(f"zenmux-emulator: worker {os.getpid()} stopped: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def validate(paths: Sequence[str]) -> int:
@@ -118,10 +145,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     configure(settings.log_format, settings.log_level)
     try:
+        if settings.workers > 1:
+            load_paths(settings.scenario_paths())  # a bad file stops start-up before any worker starts
+            return run_workers(settings, worker)
         asyncio.run(serve(settings))
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
         print("zenmux-emulator: not started: the scenario files have problems", file=sys.stderr)
+        return 1
+    except StateUnavailable as exc:
+        print(f"zenmux-emulator: not started: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"zenmux-emulator: cannot listen on {settings.host}:{settings.port}: {exc.strerror}", file=sys.stderr)

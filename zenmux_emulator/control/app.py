@@ -4,6 +4,7 @@ sessions, the clock and its own OpenAPI description (`control/openapi.py`)."""
 from __future__ import annotations
 
 import gc
+import os
 
 from aiohttp import web
 
@@ -38,6 +39,8 @@ async def health(request: web.Request) -> web.Response:
         "api_scenarios": registry.api_names,
         "generation": registry.generation,
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
+        "pid": os.getpid(),  # which worker of --workers answered
+        "state": "in process" if shared is None else "shared",
         "journal": {"entries": entries, "file": None if writer is None else str(writer.path)},
         # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
         "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},

@@ -197,6 +197,9 @@ OPENAPI: dict[str, Any] = {
                 "files": {"type": "array", "items": {"type": "string"}},
                 "api_scenarios": {"type": "array", "items": {"type": "string"}},
                 "generation": {"type": "integer"}, "last_reload_error": {"type": ["string", "null"]},
+                "pid": {"type": "integer", "description": "the process that answered (one of --workers)"},
+                "state": {"enum": ["in process", "shared"], "description": "where sessions, limits, balances "
+                          "and the journal live: this process, or the --state store"},
                 "journal": {"type": "object", "properties": {
                     "entries": {"type": "integer"}, "file": {"type": ["string", "null"]}}},
                 "collector": {"type": "object", "description": "Python's garbage collector: paused during "

@@ -12,12 +12,21 @@ import time
 from pathlib import Path
 from types import TracebackType
 from typing import Self
+from urllib.parse import urlsplit, urlunsplit
 
 BINARY = "redis-server"
 
 
 class RedisUnavailable(RuntimeError):
     """No `redis-server` to start, or it did not answer."""
+
+
+def shown(url: str) -> str:
+    """A Redis URL as logs may show it: without its user and password."""
+    parts = urlsplit(url)
+    if parts.password is None and parts.username is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def free_port() -> int:

@@ -18,8 +18,9 @@ import orjson
 import redis.asyncio as redis
 
 from zenmux_emulator.foundation.ids import digest
+from zenmux_emulator.state.redis_server import shown
 from zenmux_emulator.state.sessions import Session
-from zenmux_emulator.state.shared import Admission, AdmissionAsk, Opened, StaleScenarios
+from zenmux_emulator.state.shared import Admission, AdmissionAsk, Opened, StaleScenarios, StateUnavailable
 
 P = "zenmux:"
 VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (P + "scenarios:version", P + "scenarios:api", P + "seq",
@@ -158,7 +159,10 @@ class RedisStore:
     async def start(self, clock: float | None) -> None:
         """Check the server answers (a wrong URL stops start-up) and take the scenarios' version;
         `--clock` freezes the shared clock unless it is frozen already (a worker started again)."""
-        await self.client.ping()
+        try:
+            await self.client.ping()
+        except redis.RedisError as exc:
+            raise StateUnavailable(f"the shared state {shown(self.url)} does not answer: {exc}") from None
         if clock is not None:
             await self.client.set(CLOCK, repr(float(clock)), nx=True)
         self.scenarios_version = int(await self.client.get(VERSION) or 0)

@@ -57,6 +57,10 @@ class Opened:
     frozen_at: float | None
 
 
+class StateUnavailable(RuntimeError):
+    """The shared store did not answer at start-up (its URL is shown without a password)."""
+
+
 class StaleScenarios(Exception):
     """The control API changed the scenarios since this worker last looked: sync, then open again."""
 
