@@ -22,7 +22,7 @@ from collections.abc import Callable
 from types import FrameType
 
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.state.redis_server import RedisServer, RedisUnavailable, shown
+from zenmux_emulator.state.redis_server import RedisServer, RedisUnavailable, die_with_parent, shown
 
 log = logging.getLogger("emulator.workers")
 
@@ -57,6 +57,7 @@ class Supervisor:
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                die_with_parent()
                 os.close(self.ready_r)
                 code = self.worker(self.settings, self.sock, self.ready_w)
             except BaseException:  # noqa: BLE001  # a worker reports and exits; the supervisor goes on
