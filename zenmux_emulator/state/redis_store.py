@@ -260,6 +260,9 @@ class RedisStore:
             await self.client.delete(*(session_key(n) for n in known))
         return len(known)
 
+    async def spent(self, name: str, api_key: str) -> float:
+        return float(await self.client.hget(session_key(name), "s:" + key_id(api_key)) or 0.0)
+
     async def clock(self) -> float | None:
         value = await self.client.get(CLOCK)
         return float(value) if value else None

@@ -105,6 +105,9 @@ class SharedStore(Protocol):
 
     async def reset(self, name: str | None) -> int: ...
 
+    async def spent(self, name: str, api_key: str) -> float:
+        """The credits a key spent in a session."""
+
     async def clock(self) -> float | None: ...
 
     async def set_clock(self, frozen_at: float | None) -> None: ...
