@@ -5,6 +5,7 @@ journal and stored responses are the same whichever instance answers."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.conftest import MakeServer
 from tests.state.helpers import LIMITED, SCENARIO, ask, content, control
@@ -118,3 +119,38 @@ def test_a_stored_response_is_read_and_continued_on_the_other_instance(make_serv
     refused = http(a.origin + "/api/v1/responses", json.dumps(unknown).encode(), method="POST", headers=headers)
     assert refused.status == 400
     assert "resp_unknown" in refused.json()["error"]["message"]
+
+
+def test_a_stream_is_saved_before_it_is_sent_and_journaled_whole(make_server: MakeServer, redis_url: str):
+    a, b = pair(make_server, redis_url, SCENARIO)
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}",
+               "X-Emulator-Session": "streams"}
+    streamed = http(a.origin + "/api/v1/chat/completions", json.dumps(chat_body("step", stream=True)).encode(),
+                    method="POST", headers=headers)
+    assert streamed.status == 200
+    assert '"content":"one"' in streamed.text.replace(" ", "")
+    assert content(ask(b.origin, "streams", "step")) == "two"
+    [entry, _] = control(b.origin, "journal?session=streams").json()["entries"]
+    assert entry["stream"] is True
+    assert entry["events_sent"] == len(entry["response"]) > 2
+    assert entry["response"][-1].startswith("data: [DONE]")
+
+
+def test_a_reload_through_one_instance_reaches_the_other(make_server: MakeServer, redis_url: str):
+    a = make_server(SCENARIO, state=redis_url)
+    folder = a.settings.scenarios[0]
+    b = make_server(state=redis_url, scenarios=[folder])
+    assert ask(b.origin, "reload", "fresh").json()["choices"][0]["message"]["content"] != "new rule"
+    (Path(folder) / "new.yaml").write_text(
+        "rules: [{name: fresh, match: {last_user: fresh}, reply: {content: new rule}}]\n", encoding="utf-8")
+    assert control(a.origin, "scenarios/reload", {}).status == 200
+    assert content(ask(b.origin, "reload", "fresh")) == "new rule"
+    assert "fresh" in [rule["name"] for rule in control(b.origin, "scenarios").json()["rules"]]
+
+
+def test_resetting_every_session_restarts_every_sequence_everywhere(make_server: MakeServer, redis_url: str):
+    a, b = pair(make_server, redis_url, SCENARIO)
+    for session in ("one", "two"):
+        assert content(ask(a.origin, session, "step")) == "one"
+    assert control(b.origin, "sessions/reset", {}).json() == {"session": None, "reset": 2}
+    assert [content(ask(b.origin, session, "step")) for session in ("one", "two")] == ["one", "one"]
