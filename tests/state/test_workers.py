@@ -92,6 +92,11 @@ def test_two_workers_act_as_one_gateway_through_redis(serve: Any, scenarios: Pat
     journal = control(origin(served), "journal").json()
     assert journal["count"] == 11
     assert len({entry["request_id"] for entry in journal["entries"]}) == 11
+    added = control(origin(served), "scenarios?name=late", b"rules: [{name: late, match: {last_user: late}, "
+                    b"reply: {content: added late}}]", **{"Content-Type": "application/yaml"})
+    assert added.status == 201, added.text
+    answers = [ask(origin(served), f"late-{i}", "late") for i in range(LOOKS // 20)]  # new connections: both workers
+    assert {content(answer) for answer in answers} == {"added late"}
 
 
 def test_a_worker_killed_mid_run_loses_nothing_the_journal_accepted(serve: Any, scenarios: Path, redis_url: str):
