@@ -1,4 +1,4 @@
-# Two commands set everything up on a fresh machine: `make run` and `make test`.
+# Two commands set everything up on a fresh machine: `make run` and `make test`. `make` alone lists the targets.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +9,13 @@ CLAUDE := $(VENV)/claude/node_modules/.bin/claude
 CODEX_VERSION := 0.169.0
 CODEX := $(VENV)/codex/node_modules/.bin/codex
 
-.PHONY: run test lint validate bench clean redis-server
+.PHONY: help run test lint validate bench clean redis-server
+.DEFAULT_GOAL := help
+
+## help: list the targets (the default)
+help:
+	@echo "make targets (HOST=127.0.0.1 PORT=8000 for run):"
+	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +24,11 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+
+# what the README's examples import (the openai SDK), for `make run`
+$(VENV)/.installed-examples: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[examples]'
+	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
@@ -37,8 +48,8 @@ $(CODEX): Makefile | $(BIN)/python
 	npm install --prefix $(VENV)/codex --no-audit --no-fund --loglevel=error @openai/codex@$(CODEX_VERSION)
 	touch $@
 
-## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
-run: $(VENV)/.installed
+## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1 (and install openai for the README's examples)
+run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
 # redis-server from Debian's packages: the shared-state tests (--state, --workers) run against a real one
@@ -68,5 +79,6 @@ validate: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py $(ARGS)
 
+## clean: remove the virtualenv and build files
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -21,6 +21,7 @@ import traceback
 from collections.abc import Callable
 from types import FrameType
 
+from zenmux_emulator.logs import JsonFormatter
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.redis_server import RedisServer, RedisUnavailable, die_with_parent, shown
 
@@ -29,8 +30,15 @@ log = logging.getLogger("emulator.workers")
 Worker = Callable[[Settings, socket.socket, int], int]
 """Serve on the socket until told to stop, writing one byte to the file descriptor once listening."""
 
+READY, READY_BYTES = b"\0", 4000
+"""A worker's start lines, ended by READY, in one write to the supervisor's pipe (under PIPE_BUF)."""
 START_TIMEOUT = 60.0
 STOP_TIMEOUT = 15.0
+
+
+def announce(ready: int, lines: list[str]) -> None:
+    """In a worker that listens: hand the supervisor the lines `serve` would print."""
+    os.write(ready, "\n".join(lines).encode()[:READY_BYTES] + READY)
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -49,6 +57,8 @@ class Supervisor:
         self.ready_r, self.ready_w = os.pipe()
         self.children: set[int] = set()
         self.stopping = False
+        self.lines: list[str] = []
+        """The first worker's start lines: what the supervisor prints once all listen."""
 
     def spawn(self) -> None:
         pid = os.fork()
@@ -91,14 +101,15 @@ class Supervisor:
 
     def wait_ready(self, count: int) -> bool:
         """Until `count` workers listen; False when one exits first, or on a stop or time out."""
-        ready = 0
+        said = b""
         deadline = time.monotonic() + START_TIMEOUT
-        while ready < count:
+        while said.count(READY) < count:
             if self.stopping or self.reap() or time.monotonic() > deadline:
                 return False
             readable, _, _ = select.select([self.ready_r], [], [], 0.1)
             if readable:
-                ready += len(os.read(self.ready_r, count - ready))
+                said += os.read(self.ready_r, 65536)
+        self.lines = said.split(READY, 1)[0].decode(errors="replace").splitlines()
         return True
 
     def supervise(self) -> None:
@@ -119,6 +130,13 @@ class Supervisor:
                     os.kill(pid, signal.SIGKILL)
                 deadline = float("inf")
             time.sleep(0.05)
+
+
+def _line(settings: Settings, message: str) -> str:
+    """A start line as `serve` prints its own: text, or a JSON object under `--log-format json`."""
+    if settings.log_format != "json":
+        return message
+    return JsonFormatter().format(logging.LogRecord("emulator", logging.INFO, __file__, 0, message, None, None))
 
 
 def _status(status: int) -> str:
@@ -152,11 +170,10 @@ def run_workers(settings: Settings, worker: Worker) -> int:
             supervisor.spawn()
         started = supervisor.wait_ready(count)
         if started:
-            port = sock.getsockname()[1]
-            host = f"[{settings.host}]" if ":" in settings.host else settings.host
             where = "a private redis-server" if private is not None else shown(settings.state or "")
-            print(f"ZenMux emulator listening on http://{host}:{port}/api/v1", flush=True)
-            print(f"{count} workers; their state is shared through {where}", flush=True)
+            for line in supervisor.lines:
+                print(line, flush=True)
+            print(_line(settings, f"{count} workers; their state is shared through {where}"), flush=True)
             supervisor.supervise()
         else:
             supervisor.stop()

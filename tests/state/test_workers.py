@@ -50,6 +50,12 @@ def serve(tmp_path: Path) -> Iterator[Any]:
         served.close()
 
 
+def said(served: Served) -> str:
+    """The line after `serve`'s two start lines (the URL, then what it serves): the workers'."""
+    assert served._lines.get(timeout=30).startswith("serving chat, ")
+    return served._lines.get(timeout=30).rstrip("\n")
+
+
 def origin(served: Served) -> str:
     return served.base_url.removesuffix("/api/v1")
 
@@ -81,7 +87,7 @@ def gone(pid: int) -> bool:
 def test_two_workers_act_as_one_gateway_through_redis(serve: Any, scenarios: Path, redis_url: str):
     served = serve("--scenarios", str(scenarios), env=clean_env(ZENMUX_EMULATOR_WORKERS="2",
                                                                 ZENMUX_EMULATOR_STATE=redis_url))
-    assert served._lines.get(timeout=30).startswith("2 workers; their state is shared through redis://127.0.0.1:")
+    assert said(served).startswith("2 workers; their state is shared through redis://127.0.0.1:")
     assert len(pids(served, 2)) == 2
     flaky = [ask(origin(served), "w-flaky", "flaky") for _ in range(3)]
     assert [answer.status for answer in flaky] == [429, 429, 200]
@@ -129,7 +135,7 @@ def test_a_worker_killed_mid_run_loses_nothing_the_journal_accepted(serve: Any, 
 
 def test_workers_without_state_share_a_private_redis_and_stop_with_it_on_ctrl_c(serve: Any, scenarios: Path):
     served = serve("--scenarios", str(scenarios), "--workers", "2")
-    assert served._lines.get(timeout=30).rstrip() == "2 workers; their state is shared through a private redis-server"
+    assert said(served) == "2 workers; their state is shared through a private redis-server"
     assert len(pids(served, 2)) == 2
     assert [ask(origin(served), "p-flaky", "flaky").status for _ in range(3)] == [429, 429, 200]
     family = children(served.process.pid)
@@ -163,6 +169,6 @@ def test_a_state_that_does_not_answer_stops_start_up_without_showing_its_passwor
 
 
 def test_workers_auto_takes_the_cores_available():
-    assert Settings.from_environment(workers="auto").workers == available_cores() == len(os.sched_getaffinity(0))
+    assert Settings(workers="auto").workers == available_cores() == len(os.sched_getaffinity(0))
     with pytest.raises(ValueError, match="state must be a Redis URL"):
         Settings(state="memcached://localhost")

@@ -200,6 +200,12 @@ OPENAPI: dict[str, Any] = {
                 "pid": {"type": "integer", "description": "the process that answered (one of --workers)"},
                 "state": {"enum": ["in process", "shared"], "description": "where sessions, limits, balances "
                           "and the journal live: this process, or the --state store"},
+                "watcher": {"type": "object", "required": ["state"], "description": "the scenario file watcher: "
+                            "`off` without watching, `running` over its folders, or `error` with the reason "
+                            "(a folder gone, the watcher failed), from which it recovers by itself",
+                            "properties": {"state": {"enum": ["off", "running", "error"]},
+                                           "folders": {"type": "array", "items": {"type": "string"}},
+                                           "reason": {"type": "string"}}},
                 "journal": {"type": "object", "properties": {
                     "entries": {"type": "integer"}, "file": {"type": ["string", "null"]}}},
                 "collector": {"type": "object", "description": "Python's garbage collector: paused during "

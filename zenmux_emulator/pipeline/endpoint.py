@@ -156,6 +156,10 @@ class Endpoint(Generic[R]):
             entry.warnings.extend(ask.warnings)
         entry.stream = ask.stream
 
+        scenarios = core.registry.current.scenarios
+        window = scenarios.catalogue.get(ask.model)
+        if window is not None:
+            ask.token_limit = window.context_length  # counting a huge prompt stops once past it
         control = read_control(request.headers) if settings.control_headers else NO_CONTROL
         if shared is not None:  # the store admits the request (and may bring newer scenarios)
             session, gate = await open_shared(shared, core.registry, core.clock, settings.seed, request, entry,
@@ -163,7 +167,6 @@ class Endpoint(Generic[R]):
             scenarios = core.registry.current.scenarios
             metered = scenarios.gateway.active
         else:
-            scenarios = core.registry.current.scenarios
             metered = scenarios.gateway.active
             if metered:
                 gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())

@@ -12,6 +12,7 @@ from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
@@ -26,5 +27,7 @@ SHARED = web.AppKey("shared", SharedStore)
 """Set only when `--state` names a shared store."""
 CLOCK = web.AppKey("clock", Clock)
 WAITS = web.AppKey("waits", Waits)
+WATCHER = web.AppKey("watcher", WatchStatus)
+"""What the scenario file watcher is doing (`off` without `--watch`)."""
 
 ENTRY = web.RequestKey("journal_entry", JournalEntry)
