@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
-from zenmux_emulator.scenario.schema import PriceTier, Pricing
+import orjson
 
 GENERATIONS_KEPT = 2_000
 """Completions whose generation can be looked up (the oldest are forgotten first): about 0.75 KB
@@ -35,19 +35,13 @@ class Generation(NamedTuple):
     """Prompt, completion, total, reasoning and cached tokens, as the reply counted them."""
     streamed: bool
     finish_reason: str | None
-    prices: Pricing | PriceTier | None
-    """The catalogue's prices for a prompt of this size (USD per million); None for an unknown model."""
+    rates: tuple[float, float] | None
+    """USD per prompt token and per completion token at the catalogue's prices for a prompt of this
+    size; None for a model the catalogue does not list."""
     cost: float | None
     """The face's own figure in USD (ObjectiveAI's), else None: the tokens at the prices."""
     retries: int
     """Provider attempts before the one that served."""
-
-    @property
-    def rates(self) -> tuple[float, float] | None:
-        """USD per prompt token and per completion token."""
-        if self.prices is None:
-            return None
-        return self.prices.prompt / 1_000_000, self.prices.completion / 1_000_000
 
     @property
     def charged(self) -> float | None:
@@ -56,6 +50,18 @@ class Generation(NamedTuple):
             return self.cost
         rates = self.rates
         return None if rates is None else self.tokens[0] * rates[0] + self.tokens[1] * rates[1]
+
+    def blob(self) -> bytes:
+        """The record as JSON, for the shared store (`--state`)."""
+        return orjson.dumps(tuple(self))
+
+    @classmethod
+    def of_blob(cls, blob: bytes) -> Generation:
+        """A record `blob()` wrote."""
+        (api, generation_id, model, created, latency_s, generation_s, tokens, streamed, finish_reason, rates, cost,
+         retries) = orjson.loads(blob)
+        return cls(api, generation_id, model, created, latency_s, generation_s, tuple(tokens), streamed,
+                   finish_reason, tuple(rates) if rates is not None else None, cost, retries)
 
 
 class Generations:

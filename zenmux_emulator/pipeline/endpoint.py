@@ -250,7 +250,10 @@ class Endpoint(Generic[R]):
             record = served_generation(self.face.name, generation, draft, plan, scenarios.catalogue.get(served),
                                        created=entry.time, provider_ms=routed.delay_s * 1000,
                                        retries=len(routed.attempts) - 1)
-            core.generations.add(record, *((generation, plan.reply_id) if plan.reply_id else (generation,)))
+            ids = (generation, plan.reply_id) if plan.reply_id else (generation,)
+            core.generations.add(record, *ids)
+            if core.shared is not None:
+                core.shared.keep_generation(ids, record.blob())
         if plan.events is None:
             entry.response = plan.body
             return json_response(plan)

@@ -29,9 +29,12 @@ def served_generation(face: str, generation: str, draft: Draft, plan: ReplyPlan,
               completion.get("reasoning_tokens") or 0, cached.get("cached_tokens") or 0)
     waits = plan.waits if plan.events is not None and plan.waits else _NO_WAITS
     first = waits[0]
-    prices = None if spec is None else spec.pricing if not spec.pricing.tiers else spec.pricing.for_prompt(prompt)
+    rates = None
+    if spec is not None:
+        prices = spec.pricing if not spec.pricing.tiers else spec.pricing.for_prompt(prompt)
+        rates = (prices.prompt / 1_000_000, prices.completion / 1_000_000)
     return Generation(APIS.get(face, face), generation, draft.model, created, provider_ms / 1000 + first,
-                      sum(waits) - first, tokens, plan.events is not None, draft.finish_reason, prices,
+                      sum(waits) - first, tokens, plan.events is not None, draft.finish_reason, rates,
                       usage.get("cost"), retries)
 
 

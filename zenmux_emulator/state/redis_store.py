@@ -4,8 +4,9 @@ Keys (all under `zenmux:`): `session:<name>` a hash of one session's counters (`
 positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `requests`, `arrivals`,
 `s:<key id>` credits spent, `b:<key id>:<kind>:l|a` rate buckets); `sessions` the set of session
 names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
-stored Responses; `clock` the frozen clock; `scenarios:api` and `scenarios:version` the control
-API's scenarios. API keys are never stored: a key is known by a digest.
+stored Responses; `generation:<id>` a completion's generation record (kept an hour); `clock` the
+frozen clock; `scenarios:api` and `scenarios:version` the control API's scenarios. API keys are
+never stored: a key is known by a digest.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import Admission, AdmissionAsk, Opened, StaleScenarios, StateUnavailable
 
 P = "zenmux:"
+GENERATION_TTL_S = 3600
+"""How long a generation record stays in Redis for the lookup (its count is not bounded there)."""
 VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (P + "scenarios:version", P + "scenarios:api", P + "seq",
                                                P + "sessions", P + "clock", P + "journal")
 
@@ -155,6 +158,7 @@ class RedisStore:
         self._open = self.client.register_script(OPEN)
         self._clear = self.client.register_script(CLEAR)
         self._responses: list[tuple[str, str, bytes]] = []
+        self._generations: list[tuple[tuple[str, ...], bytes]] = []
 
     async def start(self, clock: float | None) -> None:
         """Check the server answers (a wrong URL stops start-up) and take the scenarios' version;
@@ -206,6 +210,10 @@ class RedisStore:
         for owner, response_id, blob in self._responses:
             pipe.hset(P + "responses:" + owner, response_id, blob)
         self._responses.clear()
+        for ids, blob in self._generations:
+            for name in ids:
+                pipe.set(P + "generation:" + name, blob, ex=GENERATION_TTL_S)
+        self._generations.clear()
 
     async def save(self, session: Session) -> None:
         pipe = self.client.pipeline(transaction=False)
@@ -298,3 +306,10 @@ class RedisStore:
 
     async def delete_response(self, session: str, response_id: str) -> bool:
         return bool(await self.client.hdel(P + "responses:" + session, response_id))
+
+    def keep_generation(self, ids: tuple[str, ...], blob: bytes) -> None:
+        self._generations.append((ids, blob))
+
+    async def generation(self, name: str) -> bytes | None:
+        found = await self.client.get(P + "generation:" + name)
+        return found.encode() if isinstance(found, str) else found

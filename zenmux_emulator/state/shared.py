@@ -123,3 +123,10 @@ class SharedStore(Protocol):
     async def response(self, session: str, response_id: str) -> bytes | None: ...
 
     async def delete_response(self, session: str, response_id: str) -> bool: ...
+
+    def keep_generation(self, ids: tuple[str, ...], blob: bytes) -> None:
+        """Queue a completion's generation record under each of its ids, written by the next
+        `save` or `finish` (so it is there before the answer leaves)."""
+
+    async def generation(self, name: str) -> bytes | None:
+        """A generation record by one of its ids, while it is kept."""
