@@ -8,6 +8,8 @@ CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE := $(VENV)/claude/node_modules/.bin/claude
 CODEX_VERSION := 0.169.0
 CODEX := $(VENV)/codex/node_modules/.bin/codex
+# aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
+AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
 .PHONY: run test lint validate bench clean
 
@@ -37,12 +39,17 @@ $(CODEX): Makefile | $(BIN)/python
 	npm install --prefix $(VENV)/codex --no-audit --no-fund --loglevel=error @openai/codex@$(CODEX_VERSION)
 	touch $@
 
+# aimock from npm, pinned in bench/aimock.py, into the venv's folder: `make bench` measures against it
+$(AIMOCK): bench/aimock.py | $(BIN)/python
+	cd bench && ../$(BIN)/python aimock.py --install
+	touch $@
+
 ## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
 run: $(VENV)/.installed
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
 ## test: install with the test extras (and Claude Code and Codex from npm), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX)
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK)
 	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
@@ -55,8 +62,8 @@ lint: $(VENV)/.installed-lint
 validate: $(VENV)/.installed
 	$(BIN)/zenmux-emulator validate scenarios
 
-## bench: the emulator against a bare aiohttp baseline (bench/run.py; ARGS=--quick for 1 s runs)
-bench: $(VENV)/.installed
+## bench: the emulator against a bare aiohttp baseline and aimock (bench/run.py; ARGS=--quick for 1 s runs)
+bench: $(VENV)/.installed $(AIMOCK)
 	$(BIN)/python bench/run.py $(ARGS)
 
 clean:

@@ -272,6 +272,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         rps=stats.requests / args.duration, chunks_per_s=stats.chunks / args.duration,
         p50_ms=_ms(percentile(stats.latencies, 50)), p99_ms=_ms(percentile(stats.latencies, 99)),
         gap_drift_p50_ms=percentile(gaps_drift_ms, 50), gap_drift_p99_ms=percentile(gaps_drift_ms, 99),
+        gap_p50_ms=_ms(percentile(stats.gaps, 50)), gap_p99_ms=_ms(percentile(stats.gaps, 99)),
         gap_samples=len(gaps_drift_ms),
         load_cpu_share=None if cpu_in_window is None else cpu_in_window / args.duration,
     )
