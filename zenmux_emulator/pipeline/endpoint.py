@@ -193,6 +193,7 @@ class Endpoint(Generic[R]):
             entry.response = plan.body
             return json_response(plan)
         entry.response = plan.events
+        del ask, draft  # the parsed request and the draft live on only in the events' generator, if it needs them
         streamed = StreamOutcome()
         try:
             return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)
