@@ -232,9 +232,11 @@ async def client(host: str, port: int, request: bytes, args: argparse.Namespace,
         if streamed:
             events = answer.stamps[:-1]  # not [DONE]
             stats.chunks += sum(1 for t in events if window.counts(t))
-            if args.gap_ms is not None and window.counts(t1) and len(events) > 3:
+            if args.gap_ms is not None and len(events) > 3:
                 content = events[1:-1]  # not the role chunk nor the finish chunk
-                stats.gaps.extend(b - a for a, b in itertools.pairwise(content))
+                # a gap counts when its second chunk arrives in the window, as chunks do: a
+                # stream longer than the window still shows its gaps
+                stats.gaps.extend(b - a for a, b in itertools.pairwise(content) if window.counts(b))
         if window.counts(t1):
             stats.requests += 1
             stats.latencies.append(t1 - t0)

@@ -29,7 +29,6 @@ from zenmux_emulator.pipeline.keys import (
     WAITS,
 )
 from zenmux_emulator.pipeline.middlewares import (
-    add_request_id,
     journal_middleware,
 )
 from zenmux_emulator.rules.registry import ScenarioRegistry
@@ -113,7 +112,6 @@ def create_app(settings: Settings | None = None) -> web.Application:
     for face in FACES:
         app.add_routes(face.routes(core))
     app.add_subapp("/_emulator/", create_control_app(settings))
-    app.on_response_prepare.append(add_request_id)
     app.cleanup_ctx.append(journal_file_ctx)
     app.cleanup_ctx.append(scenarios_ctx)
     app.on_shutdown.append(end_streams)

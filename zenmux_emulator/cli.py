@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from zenmux_emulator.app import create_app
 from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.foundation.loop import run as run_loop
 from zenmux_emulator.logs import configure
 from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.settings import Settings
@@ -118,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     configure(settings.log_format, settings.log_level)
     try:
-        asyncio.run(serve(settings))
+        run_loop(serve(settings))  # on uvloop where installed (foundation/loop.py)
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
         print("zenmux-emulator: not started: the scenario files have problems", file=sys.stderr)

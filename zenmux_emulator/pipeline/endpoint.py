@@ -54,7 +54,7 @@ from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.body import NOT_YET, arrived_json, read_json
 from zenmux_emulator.pipeline.face import Face, R
-from zenmux_emulator.pipeline.headers import reply_headers
+from zenmux_emulator.pipeline.headers import reply_headers, request_ids
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
@@ -196,7 +196,8 @@ class Endpoint(Generic[R]):
         del ask, draft  # the parsed request and the draft live on only in the events' generator, if it needs them
         streamed = StreamOutcome()
         try:
-            return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)
+            return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits,
+                                   request_ids(entry.request_id))
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
             entry.fault = streamed.fault or entry.fault

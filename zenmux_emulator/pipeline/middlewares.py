@@ -23,6 +23,7 @@ from zenmux_emulator.foundation.ids import request_id
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.pipeline.headers import stamp
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.write.json import error_response
 
@@ -30,7 +31,6 @@ log = logging.getLogger("emulator")
 access_log = logging.getLogger("emulator.access")
 
 CONTROL_PREFIX = "/_emulator/"
-REQUEST_ID_HEADER = "X-ZenMux-RequestId"
 
 _HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: INVALID_PARAMS, 415: INVALID_PARAMS}
 
@@ -83,6 +83,8 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                 entry.error_type = INTERNAL
                 response = error_response(500, error_body(
                     500, INTERNAL, f"The emulator failed unexpectedly; see its log for request {entry.request_id}"))
+            if not response.prepared:  # a stream was stamped before its headers went (write_sse)
+                stamp(response.headers, entry.request_id)
             entry.status = response.status
             entry.sent_headers = response.headers
             if entry.response is None and response.status >= 400 and isinstance(response, web.Response):
@@ -102,12 +104,3 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                 )
 
     return middleware
-
-
-async def add_request_id(request: web.Request, response: web.StreamResponse) -> None:
-    """`on_response_prepare`: every response, streamed ones too, carries `X-ZenMux-RequestId`
-    (and `x-request-id`, which ZenMux's other endpoints show and some clients read)."""
-    entry = request.get(ENTRY)
-    if entry is not None:
-        response.headers.setdefault(REQUEST_ID_HEADER, entry.request_id)
-        response.headers.setdefault("x-request-id", entry.request_id)
