@@ -247,7 +247,8 @@ OPENAPI: dict[str, Any] = {
                 "routing": {"type": "array", "items": {"type": "object", "properties": {
                     "model": {"type": "string"}, "provider": {"type": "string"},
                     "outcome": {"type": "string"}, "latency_ms": {"type": "number"}}}},
-                "duration_ms": {"type": ["number", "null"]}}},
+                "duration_ms": {"type": ["number", "null"]},
+                "recorded": {"type": "boolean", "description": "forwarded to the upstream and recorded"}}},
             "NearMiss": {"type": "object", "properties": {
                 "rule": {"type": "string"}, "where": {"type": "string"},
                 "misses": {"type": "array", "items": {"type": "object", "properties": {

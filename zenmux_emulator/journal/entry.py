@@ -58,6 +58,8 @@ class JournalEntry:
     dropped: bool = False
     """The connection was closed or reset before any response: `status` stays empty."""
     duration_ms: float | None = None
+    recorded: bool = False
+    """Forwarded to the upstream and written to a scenario file (`record`, `--record-missing`)."""
     _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
     _sent: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -116,4 +118,5 @@ class JournalEntry:
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
             "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
             "routing": [attempt.as_dict() for attempt in self.routing], "duration_ms": self.duration_ms,
+            "recorded": self.recorded,
         }

@@ -1,9 +1,11 @@
 """A streamed reply as SSE events, made one by one as they are written: `data: <chunk>\n\n` …,
 then `data: [DONE]\n\n`.
 
-Order: the role, reasoning pieces (then the signature or encrypted block in its own delta),
-content pieces, refusal pieces, tool calls (each first with id, type and name, then argument
-fragments carrying only the index), the finish chunk, the usage chunk, [DONE]. The fixed part
+Order: the role, reasoning pieces (`reasoning` and `reasoning_content` both, then the signature or
+encrypted block in its own delta), content pieces, the content's annotations in a delta of their
+own, refusal pieces, tool calls (each first with id, type and name, then argument fragments
+carrying only the index; a `function_call` finish sends the first as `function_call` deltas
+instead), the finish chunk, the usage chunk, [DONE]. The fixed part
 of every chunk (id, object, created, model) is encoded once per reply.
 """
 
@@ -15,6 +17,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.chat.completion import function_call
 from zenmux_emulator.faces.chat.logprobs import token_logprobs
 from zenmux_emulator.foundation import tokens
 
@@ -28,10 +31,14 @@ def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) ->
         return
     main, *rest = details
     key = "summary" if main["type"] == "reasoning.summary" else "text"
-    base = {k: v for k, v in main.items() if k not in (key, "signature")}
+    # streamed, each block's `index` is its position in the list (an integer), so that clients
+    # that merge indexed deltas (the OpenAI SDK's stream helper) rebuild the list; the JSON body
+    # keeps ZenMux's own `"0"` for the openai shape
+    base = {**{k: v for k, v in main.items() if k not in (key, "signature")}, "index": 0}
+    rest = [{**block, "index": n} for n, block in enumerate(rest, 1)]
     for group in tokens.groups(main[key], chunk_tokens):
         piece = "".join(group)
-        yield {"reasoning": piece, "reasoning_details": [{**base, key: piece}]}
+        yield {"reasoning": piece, "reasoning_content": piece, "reasoning_details": [{**base, key: piece}]}
     closing = ([{**base, "signature": main["signature"]}] if "signature" in main else []) + rest
     if closing:
         yield {"reasoning": None, "reasoning_details": closing}
@@ -56,6 +63,13 @@ def tool_call_deltas(calls: list[dict[str, Any]], argument_chars: int, interleav
     else:
         ordered = [d for deltas in per_call for d in deltas]
     return [{"tool_calls": [d]} for d in ordered]
+
+
+def function_call_deltas(call: dict[str, str], argument_chars: int) -> list[dict[str, Any]]:
+    """The legacy `function_call`: the name with empty arguments, then argument fragments."""
+    text = call["arguments"]
+    return [{"function_call": {"name": call["name"], "arguments": ""}},
+            *({"function_call": {"arguments": text[i : i + argument_chars]}} for i in range(0, len(text), argument_chars))]
 
 
 def stream_events(
@@ -98,7 +112,13 @@ def stream_events(
                 yield (prefix + orjson.dumps(piece) + b',"logprobs":' + orjson.dumps(logprobs)
                        + b',"finish_reason":null}]' + end)
             position += len(group)
-    if draft.tool_calls:
+        if field == "content" and draft.annotations:
+            yield event({"annotations": draft.annotations})
+    legacy = function_call(draft)
+    if legacy is not None:
+        for delta in function_call_deltas(legacy, timing.argument_chars if timing else 16):
+            yield event(delta)
+    elif draft.tool_calls:
         interleaved = timing is not None and timing.tool_calls == "interleaved"
         for delta in tool_call_deltas(draft.tool_calls, timing.argument_chars if timing else 16, interleaved):
             yield event(delta)

@@ -66,6 +66,9 @@ def _message(item: dict[str, Any], index: int, chunk_tokens: int) -> Iterator[Ev
                         part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
             for piece in _pieces(part["text"], chunk_tokens):
                 yield event("response.output_text.delta", True, **where, delta=piece, logprobs=[])
+            for n_note, note in enumerate(part["annotations"]):
+                yield event("response.output_text.annotation.added", **where, annotation_index=n_note,
+                            annotation=note)
             yield event("response.output_text.done", **where, text=part["text"], logprobs=[])
         else:
             yield event("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
