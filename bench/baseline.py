@@ -1,9 +1,8 @@
 """A bare aiohttp server answering a fixed chat.completion and a fixed 50-chunk SSE stream (250
 chunks 20 ms apart for the paced prompt).
 
-It uses the emulator's JSON library (orjson) and event loop (uvloop where installed, through the
-emulator's own `foundation/loop.py`), so the ratio emulator/baseline measures the emulator's own
-work, not aiohttp's or the loop's.
+It uses the emulator's JSON library (orjson) and event loop (asyncio's default), so the
+ratio emulator/baseline measures the emulator's own work, not aiohttp's.
 Run: python bench/baseline.py --port 0  (prints the same "listening on" line as the emulator).
 """
 
@@ -19,8 +18,6 @@ from collections.abc import Awaitable, Callable
 import orjson
 from aiohttp import web
 from gen_scenarios import PACED_CHUNK_MS, PACED_PROMPT, PACED_WORDS, WORDS
-
-from zenmux_emulator.foundation.loop import run
 
 MODEL = "openai/gpt-5"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -86,7 +83,7 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
-    run(serve(args.host, args.port))
+    asyncio.run(serve(args.host, args.port))
 
 
 if __name__ == "__main__":

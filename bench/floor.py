@@ -14,6 +14,7 @@ Run: python bench/floor.py --port 0  (prints the same "listening on" line as the
 from __future__ import annotations
 
 import argparse
+import asyncio
 import collections
 import time
 from typing import Any
@@ -27,7 +28,6 @@ from zenmux_emulator.draft.usage import usage_object
 from zenmux_emulator.faces.chat.face import CHAT
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import completion_id, request_id
-from zenmux_emulator.foundation.loop import run
 from zenmux_emulator.gateway.auth import authenticate
 from zenmux_emulator.gateway.catalogue import admit
 from zenmux_emulator.rules.compiled import ScenarioSet
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
-    run(serve(args.host, args.port, chat, "floor"))
+    asyncio.run(serve(args.host, args.port, chat, "floor"))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ from pydantic import ValidationError
 
 from zenmux_emulator.app import create_app
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.foundation.loop import run as run_loop
 from zenmux_emulator.logs import configure
 from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
 from zenmux_emulator.rules.compile import load_paths
@@ -124,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     configure(settings.log_format, settings.log_level)
     try:
-        run_loop(serve(settings))  # on uvloop where installed (foundation/loop.py)
+        asyncio.run(serve(settings))
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
         print("zenmux-emulator: not started: the scenario files have problems", file=sys.stderr)
