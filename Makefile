@@ -1,4 +1,4 @@
-# Two commands set everything up on a fresh machine: `make run` and `make test`.
+# Two commands set everything up on a fresh machine: `make run` and `make test`. `make` alone lists the targets.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,7 +11,13 @@ CODEX := $(VENV)/codex/node_modules/.bin/codex
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: run test lint validate bench clean
+.PHONY: help run test lint validate bench clean
+.DEFAULT_GOAL := help
+
+## help: list the targets (the default)
+help:
+	@echo "make targets (HOST=127.0.0.1 PORT=8000 for run):"
+	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +26,11 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+
+# what the README's examples import (the openai SDK), for `make run`
+$(VENV)/.installed-examples: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[examples]'
+	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
@@ -44,11 +55,11 @@ $(AIMOCK): bench/aimock.py | $(BIN)/python
 	cd bench && ../$(BIN)/python aimock.py --install
 	touch $@
 
-## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
-run: $(VENV)/.installed
+## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1 (and install openai for the README's examples)
+run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-## test: install with the test extras (and Claude Code and Codex from npm), then run the whole suite against real servers
+## test: install with the test extras (and Claude Code, Codex and aimock from npm), then run the whole suite against real servers
 test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK)
 	$(BIN)/python -m pytest -q -n auto
 
@@ -66,5 +77,6 @@ validate: $(VENV)/.installed
 bench: $(VENV)/.installed $(AIMOCK)
 	$(BIN)/python bench/run.py $(ARGS)
 
+## clean: remove the virtualenv and build files
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,14 +1,13 @@
 """Server settings: one pydantic model. Settings built in code are exactly what the code says;
-`Settings.from_environment()` (what the command line uses) also reads `ZENMUX_EMULATOR_*`."""
+only the command line reads `ZENMUX_EMULATOR_*` (commands/environment.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
 from zenmux_emulator.foundation.patterns import regex_problem
@@ -22,7 +21,7 @@ def _split_list(value: object) -> object:
     return value
 
 
-CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
+CommaList = Annotated[list[str], BeforeValidator(_split_list)]
 
 
 def parse_clock(value: str | float | None) -> int | None:
@@ -59,6 +58,12 @@ class Settings(BaseModel):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     watch: bool = True
     keepalive_ms: int = Field(default=10_000, ge=1)
+    header_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a new connection has to send one whole request header before it is closed."""
+    idle_timeout: float = Field(default=60.0, gt=0)
+    """Seconds a kept-alive connection may wait for its next request before it is closed."""
+    max_connections: int | None = Field(default=None, ge=1)
+    """Open connections at most; default: the open-file limit less 64."""
     max_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     journal_size: int = Field(default=1000, ge=0)
     journal_file: Path | None = None
@@ -67,7 +72,7 @@ class Settings(BaseModel):
     reasoning_secret: str | None = None
     """Key of the reasoning signatures; default: derived from the seed."""
     reasoning_check: Literal["strict", "warn", "off"] = "strict"
-    """What an altered or missing signed reasoning block gets: 422, a warning, or nothing."""
+    """What an altered or missing signed reasoning block gets: a 400 `invalid_params`, a warning, or nothing."""
     control_headers: bool = True
     """Obey the X-Emulator-Rule, -Fault and -Chaos request headers (off for shared deployments)."""
     chaos_rate: float = Field(default=0.0, ge=0, le=1)
@@ -149,15 +154,3 @@ class Settings(BaseModel):
     def scenario_paths(self) -> list[Path]:
         """The configured scenario files and folders as paths."""
         return [Path(p) for p in self.scenarios]
-
-    @classmethod
-    def from_environment(cls, **given: Any) -> Settings:
-        """`ZENMUX_EMULATOR_<OPTION>` variables, overridden by `given` (the command line's flags)."""
-        return EnvironmentSettings(**given)
-
-
-class EnvironmentSettings(BaseSettings, Settings):
-    """Settings that also read `ZENMUX_EMULATOR_*`; only the command line makes them, so an
-    exported variable never leaks into servers built in code (the pytest plugin's, say)."""
-
-    model_config = SettingsConfigDict(env_prefix="ZENMUX_EMULATOR_", extra="forbid")

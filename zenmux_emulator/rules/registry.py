@@ -151,3 +151,5 @@ class ScenarioRegistry:
         scenarios = self.current.scenarios
         api = f" and {len(self._api)} API scenarios" if self._api else ""
         log.info("loaded %d rules from %d scenario files%s", len(scenarios.rules), len(self._files), api)
+        for warning in scenarios.warnings:
+            log.warning("scenario warning: %s", warning)
