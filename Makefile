@@ -11,7 +11,7 @@ CODEX := $(VENV)/codex/node_modules/.bin/codex
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: help run test lint validate bench clean
+.PHONY: help run test lint validate bench clean redis-server
 .DEFAULT_GOAL := help
 
 ## help: list the targets (the default)
@@ -59,8 +59,17 @@ $(AIMOCK): bench/aimock.py | $(BIN)/python
 run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-## test: install with the test extras (and Claude Code, Codex and aimock from npm), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK)
+# redis-server from Debian's packages: the shared-state tests (--state, --workers) run against a real one
+redis-server:
+	@command -v redis-server >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server; \
+	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server; \
+	  else echo "make test needs redis-server on PATH (Debian/Ubuntu: apt-get install redis-server)" >&2; exit 1; fi; }
+
+## test: install with the test extras (Claude Code, Codex and aimock from npm, redis-server from apt), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)

@@ -10,6 +10,7 @@ import argparse
 import gc
 import logging
 import os
+import socket
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -77,6 +78,12 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)")
     p.add_argument("--chaos-failure", metavar="FAILURE",
                    help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset")
+    p.add_argument("--workers", metavar="N",
+                   help="serving processes on the one port, or `auto` for one per core (default 1); "
+                        "they share their state through --state, else a private redis-server")
+    p.add_argument("--state", metavar="URL",
+                   help="keep sessions, limits, balances and the journal in Redis (redis://HOST:PORT/DB) "
+                        "so workers and instances act as one gateway (default: in this process)")
     add_recording_options(p, missing=True)
 
 
@@ -141,8 +148,9 @@ def _setting_problems(exc: Exception, args: argparse.Namespace, environ: Mapping
     return lines
 
 
-async def serve(settings: Settings) -> None:
-    """Run until SIGINT or SIGTERM; open streams are ended on the way out."""
+async def serve(settings: Settings, sock: socket.socket | None = None, ready: int | None = None) -> None:
+    """Run until SIGINT or SIGTERM; open streams are ended on the way out. A worker of `--workers`
+    serves on the supervisor's socket and hands its start lines to the supervisor (on `ready`)."""
     import asyncio
     import signal
 
@@ -154,7 +162,7 @@ async def serve(settings: Settings) -> None:
     app = create_app(settings)
     runner = make_runner(app, settings)
     await runner.setup()
-    site = web.TCPSite(runner, settings.host, settings.port)
+    site = web.SockSite(runner, sock) if sock is not None else web.TCPSite(runner, settings.host, settings.port)
     await site.start()
     port = runner.addresses[0][1]
     if not gc.isenabled():  # paused by the launcher for start-up (emulator/launch.py)
@@ -164,13 +172,37 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):  # before the lines: a reader may signal as soon as it has them
         loop.add_signal_handler(sig, stop.set)
-    for line in start_lines(app, settings, port):
-        print(line, flush=True)
+    lines = start_lines(app, settings, port)
+    if ready is not None:
+        from zenmux_emulator.workers import announce
+
+        announce(ready, lines)
+    else:
+        for line in lines:
+            print(line, flush=True)
     try:
         await stop.wait()
     finally:
         log.info("shutting down")
         await runner.cleanup()
+
+
+def worker(settings: Settings, sock: socket.socket, ready: int) -> int:
+    """One process of `--workers`: serve until stopped; the exit code."""
+    import asyncio
+
+    from zenmux_emulator.foundation.errors import ScenarioError
+    from zenmux_emulator.state.shared import StateUnavailable
+
+    try:
+        asyncio.run(serve(settings, sock, ready))
+    except ScenarioError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except (OSError, StateUnavailable) as exc:
+        print(f"zenmux-emulator: worker {os.getpid()} stopped: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 NO_SCENARIOS = ("zenmux-emulator: no scenarios to serve. Write the examples to start from with "
@@ -231,6 +263,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from zenmux_emulator.foundation.errors import ScenarioError
     from zenmux_emulator.logs import configure
+    from zenmux_emulator.state.shared import StateUnavailable
 
     try:
         settings = settings_from(args)
@@ -244,11 +277,20 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     configure(settings.log_format, settings.log_level)
     try:
+        if settings.workers > 1:
+            from zenmux_emulator.rules.compile import load_paths
+            from zenmux_emulator.workers import run_workers
+
+            load_paths(settings.scenario_paths())  # a bad file stops start-up before any worker starts
+            return run_workers(settings, worker)
         asyncio.run(serve(settings))
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
         print(NO_SCENARIOS if _missing_only(exc) else "zenmux-emulator: not started: the scenario files have problems",
               file=sys.stderr)
+        return 1
+    except StateUnavailable as exc:
+        print(f"zenmux-emulator: not started: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"zenmux-emulator: cannot listen on {settings.host}:{settings.port}: {exc.strerror}", file=sys.stderr)

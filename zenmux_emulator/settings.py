@@ -3,6 +3,7 @@ only the command line reads `ZENMUX_EMULATOR_*` (commands/environment.py)."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Literal
@@ -19,6 +20,17 @@ def _split_list(value: object) -> object:
         sep = "," if "," in value else None
         return [part.strip() for part in value.split(sep) if part.strip()]
     return value
+
+
+STATE_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 CommaList = Annotated[list[str], BeforeValidator(_split_list)]
@@ -79,6 +91,27 @@ class Settings(BaseModel):
     """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
     chaos_failure: str = "error=503"
     """How they fail: error=STATUS, delay=MS, hang, close or reset."""
+    workers: int = Field(default=1, ge=1, le=256)
+    """Serving processes on the one port (`auto`: the cores this process may use)."""
+    state: str | None = None
+    """Where the state lives: None keeps it in the process, `redis://HOST:PORT/DB` shares it."""
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _workers(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return available_cores()
+        return value
+
+    @field_validator("state", mode="before")
+    @classmethod
+    def _state(cls, value: object) -> object:
+        if value is None or value == "":
+            return None
+        text = str(value).strip()
+        if not text.startswith(STATE_SCHEMES):
+            raise ValueError(f"state must be a Redis URL ({', '.join(STATE_SCHEMES)}…), got {text!r}")
+        return text
     upstream: str | None = None
     """The gateway that `--record-missing` (and `record`) forwards to: the only address contacted."""
     record_missing: bool = False

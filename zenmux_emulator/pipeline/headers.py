@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 WARNINGS_HEADER = "X-Emulator-Warnings"
 EXPECTATIONS_HEADER = "X-Emulator-Expectations"
 RULE_HEADER = "X-Emulator-Rule"
 MAX_WARNINGS_HEADER = 1000
-REQUEST_ID_HEADER = "X-ZenMux-RequestId"
 
 
 @lru_cache(maxsize=4096)
@@ -41,17 +40,3 @@ def reply_headers(generation_id: str, rule: str | None, warnings: Sequence[str],
     if unmet:
         headers[EXPECTATIONS_HEADER] = list_header(unmet)
     return headers
-
-
-def request_ids(request_id: str) -> dict[str, str]:
-    """`X-ZenMux-RequestId`, and `x-request-id`, which ZenMux's other endpoints show and some
-    clients read: every response carries them, streamed ones too."""
-    return {REQUEST_ID_HEADER: request_id, "x-request-id": request_id}
-
-
-def stamp(headers: MutableMapping[str, str], request_id: str) -> None:
-    """Add the request's ids to a response's headers, after the others, unless a scripted reply
-    set them. Done by the middleware (and by write_sse for a stream, before its headers go), not
-    by an `on_response_prepare` signal, which cost every request two coroutines."""
-    headers.setdefault(REQUEST_ID_HEADER, request_id)
-    headers.setdefault("x-request-id", request_id)

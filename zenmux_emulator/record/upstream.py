@@ -10,8 +10,6 @@ import aiohttp
 from aiohttp import web
 from yarl import URL
 
-from zenmux_emulator.pipeline.headers import stamp
-from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.record.exchange import EventSplitter, Exchange
 
 HOP_BY_HOP = frozenset({"host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te",
@@ -88,9 +86,6 @@ class Upstream:
                 return exchange, web.Response(status=upstream.status, body=exchange.body, headers=passed)
             exchange.stream = True
             response = web.StreamResponse(status=upstream.status, headers=passed)
-            entry = request.get(ENTRY)
-            if entry is not None:  # the request's ids, as on every response (the middleware stamps the others)
-                stamp(response.headers, entry.request_id)
             await response.prepare(request)
             splitter = EventSplitter()
             try:

@@ -7,7 +7,7 @@ that goes away simply ends the stream, and the outcome is reported back for the 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -88,12 +88,9 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
 
 
 async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome,
-                    waits: Waits, stamped: Mapping[str, str]) -> web.StreamResponse:
-    """Send the planned events; waits come from the plan (first event, then between events).
-    `stamped` headers (the request's ids) follow the others unless the plan set them."""
+                    waits: Waits) -> web.StreamResponse:
+    """Send the planned events; waits come from the plan (first event, then between events)."""
     response = web.StreamResponse(status=plan.status, headers={**plan.headers, **SSE_HEADERS})
-    for name, value in stamped.items():
-        response.headers.setdefault(name, value)
     await response.prepare(request)
     try:
         if plan.schedule is None and plan.stream_fault is None:  # nothing waits: one write
