@@ -3,7 +3,6 @@ with options the command line accepts, share one Redis, and sit behind the load 
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -17,17 +16,18 @@ DEPLOY = REPO / "deploy"
 
 def test_every_instance_of_the_compose_file_shares_the_one_redis(monkeypatch: pytest.MonkeyPatch):
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text(encoding="utf-8"))
-    entry = re.search(r"^ENTRYPOINT (\[.*\])$", (DEPLOY / "Dockerfile").read_text(encoding="utf-8"), re.MULTILINE)
-    assert entry is not None
-    program, *serve = json.loads(entry.group(1))
-    assert program == "zenmux-emulator"
+    image = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    for variable, value in re.findall(r"(ZENMUX_EMULATOR_\w+)=(\S+)", image):
+        monkeypatch.setenv(variable, value)
     instances = [name for name, spec in compose["services"].items() if "build" in spec]
     assert instances == ["emulator-a", "emulator-b"]
     for name in instances:
         spec = compose["services"][name]
         for variable, value in spec["environment"].items():
             monkeypatch.setenv(variable, value)
-        settings = settings_from(build_parser().parse_args([*serve, *spec["command"]]))
+        program, command, *options = spec["command"]
+        assert (program, command) == ("zenmux-emulator", "serve")
+        settings = settings_from(build_parser().parse_args([command, *options]))
         assert settings.state == "redis://redis:6379/0"
         assert (settings.host, settings.port, settings.workers) == ("0.0.0.0", 8000, 2)
         assert settings.admin_token  # the control API is reached through the proxy, not from loopback
