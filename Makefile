@@ -8,6 +8,8 @@ CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE := $(VENV)/claude/node_modules/.bin/claude
 CODEX_VERSION := 0.169.0
 CODEX := $(VENV)/codex/node_modules/.bin/codex
+# aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
+AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
 .PHONY: help run test lint validate bench clean redis-server
 .DEFAULT_GOAL := help
@@ -48,6 +50,11 @@ $(CODEX): Makefile | $(BIN)/python
 	npm install --prefix $(VENV)/codex --no-audit --no-fund --loglevel=error @openai/codex@$(CODEX_VERSION)
 	touch $@
 
+# aimock from npm, pinned in bench/aimock.py, into the venv's folder: `make bench` measures against it
+$(AIMOCK): bench/aimock.py | $(BIN)/python
+	cd bench && ../$(BIN)/python aimock.py --install
+	touch $@
+
 ## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1 (and install openai for the README's examples)
 run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
@@ -61,8 +68,8 @@ redis-server:
 	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server; \
 	  else echo "make test needs redis-server on PATH (Debian/Ubuntu: apt-get install redis-server)" >&2; exit 1; fi; }
 
-## test: install with the test extras (Claude Code and Codex from npm, redis-server from apt), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) redis-server
+## test: install with the test extras (Claude Code, Codex and aimock from npm, redis-server from apt), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
@@ -75,8 +82,8 @@ lint: $(VENV)/.installed-lint
 validate: $(VENV)/.installed
 	$(BIN)/zenmux-emulator validate scenarios
 
-## bench: the emulator against a bare aiohttp baseline (bench/run.py; ARGS=--quick for 1 s runs)
-bench: $(VENV)/.installed
+## bench: the emulator against a bare aiohttp baseline and aimock (bench/run.py; ARGS=--quick for 1 s runs)
+bench: $(VENV)/.installed $(AIMOCK)
 	$(BIN)/python bench/run.py $(ARGS)
 
 ## clean: remove the virtualenv and build files

@@ -11,6 +11,8 @@ from typing import NamedTuple
 
 import orjson
 
+from zenmux_emulator.write.sse import StreamOutcome
+
 GENERATIONS_KEPT = 2_000
 """Completions whose generation can be looked up (the oldest are forgotten first): about 0.75 KB
 each, so at most about 1.5 MB."""
@@ -29,8 +31,9 @@ class Generation(NamedTuple):
     """When the request arrived, on the emulator's clock (Unix seconds)."""
     latency_s: float
     """Time to the first token: the provider's latency and the first chunk's scripted wait."""
-    generation_s: float
-    """First token to the end: the stream's later scripted waits (0 for a JSON reply)."""
+    stream: StreamOutcome | None
+    """A stream's progress, whose later scripted waits are the generation time as far as it got
+    (None for a JSON reply: 0)."""
     tokens: tuple[int, int, int, int, int]
     """Prompt, completion, total, reasoning and cached tokens, as the reply counted them."""
     streamed: bool
@@ -44,6 +47,11 @@ class Generation(NamedTuple):
     """Provider attempts before the one that served."""
 
     @property
+    def generation_s(self) -> float:
+        """First token to the end: the stream's later scripted waits, 0 for a JSON reply."""
+        return self.stream.waited if self.stream is not None else 0.0
+
+    @property
     def charged(self) -> float | None:
         """USD the completion costs: the face's own figure, else its tokens at the prices."""
         if self.cost is not None:
@@ -53,15 +61,15 @@ class Generation(NamedTuple):
 
     def blob(self) -> bytes:
         """The record as JSON, for the shared store (`--state`)."""
-        return orjson.dumps(tuple(self))
+        return orjson.dumps((*self[:5], self.generation_s, *self[6:]))
 
     @classmethod
     def of_blob(cls, blob: bytes) -> Generation:
         """A record `blob()` wrote."""
         (api, generation_id, model, created, latency_s, generation_s, tokens, streamed, finish_reason, rates, cost,
          retries) = orjson.loads(blob)
-        return cls(api, generation_id, model, created, latency_s, generation_s, tuple(tokens), streamed,
-                   finish_reason, tuple(rates) if rates is not None else None, cost, retries)
+        return cls(api, generation_id, model, created, latency_s, StreamOutcome(waited=generation_s) if streamed else None,
+                   tuple(tokens), streamed, finish_reason, tuple(rates) if rates is not None else None, cost, retries)
 
 
 class Generations:

@@ -246,26 +246,30 @@ class Endpoint(Generic[R]):
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,
                                          scenarios.catalogue.get(served), plan.usage))
+        streamed = StreamOutcome() if plan.events is not None else None
+        record = None
         if plan.status == 200:
             record = served_generation(self.face.name, generation, draft, plan, scenarios.catalogue.get(served),
-                                       created=entry.time, provider_ms=routed.delay_s * 1000,
+                                       streamed, created=entry.time, provider_ms=routed.delay_s * 1000,
                                        retries=len(routed.attempts) - 1)
             ids = (generation, plan.reply_id) if plan.reply_id else (generation,)
             core.generations.add(record, *ids)
-            if core.shared is not None:
-                core.shared.keep_generation(ids, record.blob())
-        if plan.events is None:
+            if shared is not None:
+                shared.keep_generation(ids, record.blob())
+        if streamed is None:
             entry.response = plan.body
             return json_response(plan)
         entry.response = plan.events
         if shared is not None:
             await shared.save(session)  # before the first byte: the next request may come before the last
-        streamed = StreamOutcome()
+        del ask, draft  # the parsed request and the draft live on only in the events' generator, if it needs them
         try:
             return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
             entry.fault = streamed.fault or entry.fault
+            if shared is not None and record is not None:  # its generation time, with the journal entry
+                shared.keep_generation(ids, record.blob())
 
     def match(self, ask: NeutralRequest, entry: JournalEntry, scenarios: ScenarioSet, session: Session,
               forced_rule: str | None, served: str) -> Selection | None:
