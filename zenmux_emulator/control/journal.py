@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 from zenmux_emulator.control.wire import count, flag, json_response, query
 from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.safe_json import dumps
 from zenmux_emulator.pipeline.keys import JOURNAL
+
+
+def listing(entries: list[bytes], **extra: object) -> web.Response:
+    """`{"count", "entries", ...}` from entries already written one by one (each cleaned if need be)."""
+    head = orjson.dumps({"count": len(entries), **extra})[:-1]
+    body = head + b',"entries":[' + b",".join(entries) + b"]}"
+    return web.Response(body=body, content_type="application/json")
 
 
 async def list_journal(request: web.Request) -> web.Response:
@@ -16,7 +25,7 @@ async def list_journal(request: web.Request) -> web.Response:
     entries = request.config_dict[JOURNAL].entries(
         session=q.get("session"), rule=q.get("rule"), path=q.get("path"),
         unmatched=flag(q, "unmatched"), limit=count(q, "limit"))
-    return json_response({"count": len(entries), "entries": [e.as_dict() for e in entries]})
+    return listing([dumps(e.as_dict()) for e in entries])
 
 
 def unmatched_view(entry: JournalEntry) -> dict[str, Any]:
@@ -32,7 +41,7 @@ def unmatched_view(entry: JournalEntry) -> dict[str, Any]:
 async def list_unmatched(request: web.Request) -> web.Response:
     q = query(request, {"session", "limit"})
     entries = request.config_dict[JOURNAL].entries(session=q.get("session"), unmatched=True, limit=count(q, "limit"))
-    return json_response({"count": len(entries), "entries": [unmatched_view(e) for e in entries]})
+    return listing([dumps(unmatched_view(e)) for e in entries])
 
 
 async def clear_journal(request: web.Request) -> web.Response:

@@ -14,6 +14,7 @@ from zenmux_emulator.foundation.errors import (
     ScenarioError,
     invalid_params,
 )
+from zenmux_emulator.foundation.nesting import nesting_problem
 
 TRUE, FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 
@@ -62,6 +63,9 @@ async def json_object(request: web.Request, *, required: bool) -> dict[str, Any]
         raise invalid_params(f"Request body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise invalid_params(f"Request body must be a JSON object, got {type(data).__name__}")
+    problem = nesting_problem(raw, data)
+    if problem is not None:
+        raise invalid_params(problem)
     return data
 
 

@@ -6,9 +6,8 @@ import asyncio
 import logging
 from pathlib import Path
 
-import orjson
-
 from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.safe_json import dumps
 
 log = logging.getLogger("emulator.journal")
 
@@ -70,4 +69,4 @@ class JournalFile:
 
 
 def _line(entry: JournalEntry) -> bytes:
-    return orjson.dumps(entry.as_dict(), default=str) + b"\n"
+    return dumps(entry.as_dict()) + b"\n"

@@ -6,6 +6,7 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
+from zenmux_emulator.foundation.nesting import nesting_problem
 
 
 def arrived_json(request: web.Request, limit: int) -> object:
@@ -34,9 +35,13 @@ def decode(raw: bytes) -> object:
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a JSON object")
     try:
-        return orjson.loads(raw)
+        value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise invalid_params(f"Request body is not valid JSON: {exc}") from None
+    problem = nesting_problem(raw, value)
+    if problem is not None:
+        raise invalid_params(problem)
+    return value
 
 
 def _too_large(limit: int) -> RequestRejected:
