@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -21,6 +22,9 @@ def _split_list(value: object) -> object:
     return value
 
 
+LATEST_CLOCK = 253_402_300_799
+"""9999-12-31T23:59:59Z: the latest clock, so `created` stays a four-digit-year time."""
+
 CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
 
 
@@ -29,6 +33,8 @@ def parse_clock(value: str | float | None) -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise ValueError(f"clock must be unix seconds or an ISO 8601 time, got {value!r}")
         return int(value)
     text = value.strip()
     if text.lstrip("-").isdigit():
@@ -78,7 +84,11 @@ class Settings(BaseModel):
     @classmethod
     def _clock(cls, value: object) -> int | None:
         if value is None or isinstance(value, (str, int, float)):
-            return parse_clock(value)
+            at = parse_clock(value)
+            if at is not None and not 0 <= at <= LATEST_CLOCK:
+                raise ValueError(f"clock must be between 1970-01-01 and 9999-12-31 (0 to {LATEST_CLOCK} unix "
+                                 f"seconds), got {value!r}")
+            return at
         raise ValueError("clock must be unix seconds or an ISO 8601 time")
 
     @field_validator("chaos_failure")

@@ -21,6 +21,7 @@ from zenmux_emulator.foundation.errors import (
     invalid_params,
 )
 from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.pipeline.body import read_body
 from zenmux_emulator.pipeline.keys import ENTRY, REGISTRY, SESSIONS
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import (
@@ -101,7 +102,7 @@ async def _scenario_text(request: web.Request) -> str:
     if request.content_type not in SCENARIO_TYPES:
         raise RequestRejected(415, "invalid_params", "Content-Type must be application/yaml, text/yaml or "
                               f"application/json, got {request.content_type}")
-    raw = await request.read()
+    raw = await read_body(request, request.client_max_size)
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a scenario in YAML or JSON")
     try:

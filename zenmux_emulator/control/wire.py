@@ -15,6 +15,7 @@ from zenmux_emulator.foundation.errors import (
     invalid_params,
 )
 from zenmux_emulator.foundation.nesting import nesting_problem
+from zenmux_emulator.pipeline.body import read_body
 
 TRUE, FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 
@@ -52,7 +53,7 @@ def count(params: Mapping[str, str], name: str) -> int | None:
 
 async def json_object(request: web.Request, *, required: bool) -> dict[str, Any] | None:
     """The body as a JSON object; None for an empty body when it is optional."""
-    raw = await request.read()
+    raw = await read_body(request, request.client_max_size)
     if not raw.strip():
         if required:
             raise invalid_params("Request body is empty: expected a JSON object")

@@ -15,7 +15,10 @@ def arrived_json(request: web.Request, limit: int) -> object:
     content = request.content
     if not content.is_eof():
         return NOT_YET
-    raw = content.read_nowait()
+    try:
+        raw = content.read_nowait()
+    except web.RequestPayloadError:
+        raise unreadable(request) from None
     if len(raw) > limit:
         raise _too_large(limit)
     return decode(raw)
@@ -23,11 +26,26 @@ def arrived_json(request: web.Request, limit: int) -> object:
 
 async def read_json(request: web.Request, limit: int) -> object:
     """The decoded body, read to its end; `limit` bounds what is read."""
+    return decode(await read_body(request, limit))
+
+
+async def read_body(request: web.Request, limit: int) -> bytes:
+    """The body's bytes, inflated when it says it is compressed (`Content-Encoding: gzip`, `deflate`,
+    `br`): aiohttp inflates as it reads, so a body inflating past `limit` is a 413 once past it."""
     try:
-        raw = await request.read()
+        return await request.read()
     except web.HTTPRequestEntityTooLarge:
         raise _too_large(limit) from None
-    return decode(raw)
+    except web.RequestPayloadError:
+        raise unreadable(request) from None
+
+
+def unreadable(request: web.Request) -> RequestRejected:
+    """The 400 of a body that cannot be read: one that says it is compressed and is not, or a cut chunk."""
+    encoding = request.headers.get("Content-Encoding")
+    if encoding:
+        return invalid_params(f"Request body could not be decoded: it is not valid {encoding} (Content-Encoding)")
+    return invalid_params("Request body could not be read: it ended before its declared length")
 
 
 def decode(raw: bytes) -> object:
