@@ -46,7 +46,15 @@ NAME_PARAMETER: dict[str, Any] = {
 
 BAD_REQUEST = _error("a bad parameter or body (ZenMux's error envelope)")
 FORBIDDEN = _error("not a loopback client, or the admin token is missing or wrong")
-INVALID_SCENARIO = _json("the scenario does not load; every problem is located", _ref("InvalidScenario"))
+INVALID_SCENARIO = _json("invalid_scenario: the scenario does not load (every problem located); or invalid_params: "
+                         "a bad name, or a body that is empty, null, not UTF-8 or nested too deeply",
+                         {"anyOf": [_ref("InvalidScenario"), _ref("Error")]})
+
+JOURNAL_FIELDS = ["seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule",
+                  "reply_index", "near_misses", "warnings", "unmet_expectations", "status", "error_type",
+                  "response_headers", "arrived", "stream", "response", "events_sent", "client_gone", "fault",
+                  "dropped", "routing", "duration_ms"]
+"""Every field of a journal entry, as `JournalEntry.as_dict` writes it (a test holds them to real entries)."""
 
 OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -226,7 +234,7 @@ OPENAPI: dict[str, Any] = {
                 "rules": {"type": "array", "items": {"type": "string"}}, "generation": {"type": "integer"}}},
             "Clock": {"type": "object", "required": ["now", "frozen"], "properties": {
                 "now": {"type": "number", "description": "unix seconds"}, "frozen": {"type": "boolean"}}},
-            "JournalEntry": {"type": "object", "properties": {
+            "JournalEntry": {"type": "object", "required": JOURNAL_FIELDS, "properties": {
                 "seq": {"type": "integer"}, "request_id": {"type": "string"}, "time": {"type": "number"},
                 "method": {"type": "string"}, "path": {"type": "string"},
                 "api": {"type": ["string", "null"], "description": "the face that answered: chat"},

@@ -7,6 +7,7 @@ import logging
 import re
 from typing import Any
 
+import yaml
 from aiohttp import web
 
 from zenmux_emulator.control.wire import (
@@ -106,9 +107,23 @@ async def _scenario_text(request: web.Request) -> str:
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a scenario in YAML or JSON")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise invalid_params(f"Request body is not UTF-8: {exc}") from None
+    if is_null_document(text):
+        raise invalid_params("Request body is a null document: expected a scenario (a mapping of settings, "
+                             "models and rules)")
+    return text
+
+
+def is_null_document(text: str) -> bool:
+    """Whether YAML reads the text as nothing (`null`, `~`, only comments or `---`): a file may be
+    empty, a scenario sent to be loaded may not. Composed, not constructed: aliases stay shared."""
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return False  # the loader locates what is wrong
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null")
 
 
 def _failed(request: web.Request, what: str) -> RequestRejected:

@@ -75,7 +75,9 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                     raise
                 entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
                 message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
-                response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason))
+                allow = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None
+                response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason),
+                                          allow)
             except asyncio.CancelledError:
                 raise
             except Exception:
