@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     """A ready-to-run emulator; nothing is loaded until the app starts."""
     settings = settings or Settings()
     core = create_core(settings)
-    journal = Journal(settings.journal_size)
+    journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
         middlewares=[journal_middleware(journal, settings.seed, core.clock, writer)],

@@ -66,6 +66,10 @@ class Settings(BaseModel):
     keepalive_ms: int = Field(default=10_000, ge=1)
     max_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     journal_size: int = Field(default=1000, ge=0)
+    journal_bytes: int = Field(default=32 * 1024 * 1024, ge=0)
+    """The journal's bodies and responses kept in memory, at most (oldest entries forgotten first)."""
+    journal_body_bytes: int = Field(default=256 * 1024, ge=0)
+    """A request body or response larger than this is journaled as its size and hash."""
     journal_file: Path | None = None
     """Append every finished request to this file as one JSON line."""
     admin_token: str | None = None

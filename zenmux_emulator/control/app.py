@@ -35,7 +35,8 @@ async def health(request: web.Request) -> web.Response:
         "api_scenarios": registry.api_names,
         "generation": registry.generation,
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
-        "journal": {"entries": len(journal), "file": None if writer is None else str(writer.path)},
+        "journal": {"entries": len(journal), "bytes": journal.bytes, "max_bytes": journal.max_bytes,
+                    "file": None if writer is None else str(writer.path)},
         # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
         "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
     })

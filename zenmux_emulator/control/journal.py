@@ -21,11 +21,16 @@ def listing(entries: list[bytes], **extra: object) -> web.Response:
 
 
 async def list_journal(request: web.Request) -> web.Response:
-    q = query(request, {"session", "rule", "path", "unmatched", "limit"})
-    entries = request.config_dict[JOURNAL].entries(
-        session=q.get("session"), rule=q.get("rule"), path=q.get("path"),
-        unmatched=flag(q, "unmatched"), limit=count(q, "limit"))
-    return listing([dumps(e.as_dict()) for e in entries])
+    """A page of entries, oldest first: `limit` keeps the newest N, `before`/`after` a `seq` cursor;
+    `older` is the `before` of the next page back (null when nothing older matches)."""
+    q = query(request, {"session", "rule", "path", "unmatched", "limit", "before", "after"})
+    journal = request.config_dict[JOURNAL]
+    limit = count(q, "limit")
+    matched = journal.entries(session=q.get("session"), rule=q.get("rule"), path=q.get("path"),
+                              unmatched=flag(q, "unmatched"), before=count(q, "before"), after=count(q, "after"))
+    page = matched if limit is None else matched[max(len(matched) - limit, 0):]
+    older = page[0].seq if page and len(page) < len(matched) else None
+    return listing([dumps(e.as_dict()) for e in page], total=len(matched), older=older)
 
 
 def unmatched_view(entry: JournalEntry) -> dict[str, Any]:

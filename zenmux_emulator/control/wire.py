@@ -46,7 +46,7 @@ def count(params: Mapping[str, str], name: str) -> int | None:
     value = params.get(name)
     if value is None:
         return None
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()) or len(value) > 18:
         raise invalid_params(f"Parameter {name} is not valid: expected a whole number ≥ 0, got {value!r}")
     return int(value)
 

@@ -9,9 +9,9 @@ from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 from zenmux_emulator.foundation.nesting import nesting_problem
 
 
-def arrived_json(request: web.Request, limit: int) -> object:
-    """The decoded body when all of it came with the headers (the usual case: no await needed),
-    else `NOT_YET`; `limit` is the app's `client_max_size`."""
+def arrived_body(request: web.Request, limit: int) -> bytes | NotYet:
+    """The body's bytes when all of it came with the headers (the usual case: no await needed),
+    else `NOT_YET` (then `read_body`); `limit` is the app's `client_max_size`."""
     content = request.content
     if not content.is_eof():
         return NOT_YET
@@ -21,7 +21,7 @@ def arrived_json(request: web.Request, limit: int) -> object:
         raise unreadable(request) from None
     if len(raw) > limit:
         raise _too_large(limit)
-    return decode(raw)
+    return raw
 
 
 async def read_json(request: web.Request, limit: int) -> object:
@@ -66,8 +66,8 @@ def _too_large(limit: int) -> RequestRejected:
     return RequestRejected(413, "invalid_params", f"Request body is too large: the limit is {limit} bytes")
 
 
-class _NotYet:
-    """The body is still arriving: read it with `read_json`."""
+class NotYet:
+    """The body is still arriving: read it with `read_body`."""
 
 
-NOT_YET = _NotYet()
+NOT_YET = NotYet()

@@ -15,6 +15,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Generic
 
+import orjson
 from aiohttp import web
 
 from zenmux_emulator.draft.draft import Kit, draft_reply
@@ -47,12 +48,13 @@ from zenmux_emulator.gateway.control_headers import (
 from zenmux_emulator.gateway.limits import charge, recharge
 from zenmux_emulator.gateway.routing import ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.summary import body_summary
 from zenmux_emulator.match.expect import unmet_expectations
 from zenmux_emulator.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.match.outcome import outcome_of
 from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.pipeline.body import NOT_YET, arrived_json, read_json
+from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_body
 from zenmux_emulator.pipeline.face import Face, R
 from zenmux_emulator.pipeline.headers import reply_headers
 from zenmux_emulator.pipeline.keys import ENTRY
@@ -110,10 +112,15 @@ class Endpoint(Generic[R]):
         session = core.sessions.get(session_name(request.headers, key))
         entry.session = session.name
 
-        body = arrived_json(request, settings.max_body_bytes)
-        if body is NOT_YET:
-            body = await read_json(request, settings.max_body_bytes)
-        entry.body = body
+        raw = arrived_body(request, settings.max_body_bytes)
+        if isinstance(raw, NotYet):
+            raw = await read_body(request, settings.max_body_bytes)
+        body = decode(raw)
+        if len(raw) <= settings.journal_body_bytes:
+            entry.body, entry.body_bytes = body, len(raw)
+        else:  # kept as its size and hash: a large body must not stay in memory with the journal
+            entry.body = body_summary(raw, settings.journal_body_bytes)
+            entry.body_bytes = len(orjson.dumps(entry.body))
         ask = self.face.parse(body, request.headers)
         if ask.warnings:
             entry.warnings.extend(ask.warnings)

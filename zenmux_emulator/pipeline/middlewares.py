@@ -93,8 +93,10 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
             return response
         finally:
             entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
-            if journaled and writer is not None:
-                writer.submit(entry)
+            if journaled:
+                journal.settle(entry)
+                if writer is not None:
+                    writer.submit(entry)
             if access_log.isEnabledFor(logging.INFO):
                 access_log.info(
                     "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,
