@@ -101,6 +101,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app = web.Application(
         middlewares=[journal_middleware(journal, settings.seed, core.clock, writer)],
         client_max_size=settings.max_body_bytes,
+        # bodies are inflated by pipeline/body.py, bounded and with the face's envelope on failure
+        handler_args={"auto_decompress": False},
     )
     app[SETTINGS] = settings
     app[REGISTRY] = core.registry

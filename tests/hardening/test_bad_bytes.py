@@ -107,3 +107,16 @@ def test_the_clock_setter_refuses_a_time_out_of_range(make_server: MakeServer, w
     assert status == 400, answer
     assert "9999" in zenmux_error(400, orjson.loads(answer))["message"]
     assert wire.ask(FACES[0], FACES[0].valid())[0] == 200
+
+
+@pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
+def test_a_coding_the_emulator_does_not_inflate_is_a_415_and_a_cut_stream_a_400(
+        make_server: MakeServer, wire_to: WireTo, face: Face):
+    wire = wire_to(make_server(RULES))
+    for coding in ("br", "zstd", "gzip, br", "zzz"):
+        status, _, body = wire.ask(face, face.valid(), [("Content-Encoding", coding)])
+        assert status == 415 and coding in face.envelope(status, body)["message"], body
+    status, _, body = wire.ask(face, b"\x00\x01", [("Content-Encoding", "deflate")])  # a deflate block never ended
+    assert status == 400 and "deflate" in face.envelope(status, body)["message"], body
+    status, _, body = wire.ask(face, gzip.compress(b'{"model": "x"')[:-8], [("Content-Encoding", "gzip")])
+    assert status == 400 and "gzip" in face.envelope(status, body)["message"], body

@@ -56,7 +56,7 @@ from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_body
 from zenmux_emulator.pipeline.face import Face, R
-from zenmux_emulator.pipeline.headers import reply_headers
+from zenmux_emulator.pipeline.headers import ascii_header, reply_headers
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
@@ -191,7 +191,7 @@ class Endpoint(Generic[R]):
         headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if gate:
             headers.update(gate)
-        headers[ROUTING_HEADER] = summary(routed)
+        headers[ROUTING_HEADER] = ascii_header(summary(routed))
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,
