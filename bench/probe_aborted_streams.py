@@ -21,11 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
-RULES = """\
+WORDS = "word " * 100
+RULES = f"""\
 rules:
   - name: slow
-    reply: {content: "%s", stream: {chunk_tokens: 1, chunk_ms: 20}}
-""" % ("word " * 100)
+    reply: {{content: "{WORDS}", stream: {{chunk_tokens: 1, chunk_ms: 20}}}}
+"""
 LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)/api/v1")
 
 

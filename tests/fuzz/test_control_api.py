@@ -8,7 +8,6 @@ import urllib.request
 from collections.abc import Iterator
 
 import orjson
-
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -19,8 +18,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.fuzz.conftest import RULES
 from tests.conftest import FROZEN
+from tests.fuzz.conftest import RULES
 from zenmux_emulator.control.openapi import DOCUMENT
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings

@@ -12,13 +12,12 @@ import gzip
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.conftest import fuzzing
 from tests.hardening.faces import FACE_IDS, FACES, Face, Wire
-
-import pytest
 
 SCALARS = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
            | st.floats(allow_nan=False) | st.text(max_size=12))

@@ -14,17 +14,18 @@ from tests.conftest import MakeServer
 from tests.hardening.conftest import WireTo
 from tests.hardening.faces import FACES, Wire
 
-RULES = """\
+PAD, WORDS = "x" * 20_000, "word " * 200
+RULES = f"""\
 rules:
   - name: big
-    match: {last_user: {contains: big}}
-    reply: {raw: {body: '{"pad": "%s"}'}}
+    match: {{last_user: {{contains: big}}}}
+    reply: {{raw: {{body: '{{"pad": "{PAD}"}}'}}}}
   - name: slow
-    match: {last_user: {contains: slow}}
-    reply: {content: "%s", stream: {chunk_tokens: 1, chunk_ms: 50}}
+    match: {{last_user: {{contains: slow}}}}
+    reply: {{content: "{WORDS}", stream: {{chunk_tokens: 1, chunk_ms: 50}}}}
   - name: hi
-    reply: {content: hi}
-""" % ("x" * 20_000, "word " * 200)
+    reply: {{content: hi}}
+"""
 
 
 def journal(wire: Wire, query: str = "") -> dict[str, Any]:

@@ -3,9 +3,8 @@ face's envelope naming where, and no stored entry can break the journal API or t
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import orjson
 import pytest
