@@ -92,6 +92,21 @@ def create_core(settings: Settings) -> Core:
     )
 
 
+def _record_missing(app: web.Application, core: Core) -> None:
+    """`--record-missing`: requests no rule answers go to the upstream, and are recorded."""
+    from zenmux_emulator.record.recorder import Recorder
+
+    recorder = Recorder(core.settings, core.registry)
+    core.forward = recorder.forward
+
+    async def upstream_ctx(app: web.Application) -> AsyncIterator[None]:
+        await recorder.start()
+        yield
+        await recorder.close()
+
+    app.cleanup_ctx.append(upstream_ctx)
+
+
 def create_app(settings: Settings | None = None) -> web.Application:
     """A ready-to-run emulator; nothing is loaded until the app starts."""
     settings = settings or Settings()
@@ -112,6 +127,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[WAITS] = core.waits
     if writer is not None:
         app[JOURNAL_FILE] = writer
+    if settings.record_missing:
+        _record_missing(app, core)
     for face in FACES:
         app.add_routes(face.routes(core))
     app.add_subapp("/_emulator/", create_control_app(settings))

@@ -1,4 +1,4 @@
-"""`zenmux-emulator serve` and `zenmux-emulator validate`."""
+"""`zenmux-emulator serve`, `validate` and `record`."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from zenmux_emulator.app import create_app
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.logs import configure
+from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
 from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.settings import Settings
 
@@ -56,12 +57,14 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)")
     p.add_argument("--chaos-failure", metavar="FAILURE",
                    help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset")
+    add_recording_options(p, missing=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zenmux-emulator", description="A scripted, deterministic ZenMux gateway.")
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
+    add_record_parser(sub)
     v = sub.add_parser("validate", help="check scenario files; print file:line for every problem")
     v.add_argument("paths", nargs="*", default=["scenarios"], metavar="PATH", help="default: scenarios")
     return parser
@@ -70,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
 def settings_from(args: argparse.Namespace) -> Settings:
     """Settings from the environment, overridden by the flags given on the command line."""
     given = {k: v for k, v in vars(args).items() if k != "command" and v is not None}
+    if args.command == "record":
+        given = record_settings(given)
     return Settings.from_environment(**given)
 
 
@@ -109,7 +114,7 @@ def validate(paths: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    if not words or words[0] not in ("serve", "validate", "-h", "--help"):
+    if not words or words[0] not in ("serve", "validate", "record", "-h", "--help"):
         words.insert(0, "serve")  # `serve` is the default command
     args = build_parser().parse_args(words)
     if args.command == "validate":

@@ -8,10 +8,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
+from zenmux_emulator.foundation.patterns import regex_problem
 
 
 def _split_list(value: object) -> object:
@@ -83,6 +84,16 @@ class Settings(BaseModel):
     """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
     chaos_failure: str = "error=503"
     """How they fail: error=STATUS, delay=MS, hang, close or reset."""
+    upstream: str | None = None
+    """The gateway that `--record-missing` (and `record`) forwards to: the only address contacted."""
+    record_missing: bool = False
+    """Forward requests no rule matches to `upstream` and record the exchanges as scenario rules."""
+    record_out: Path | None = None
+    """The folder recordings are written to (default: the first scenario folder)."""
+    redact: list[str] = Field(default_factory=list)
+    """Regular expressions whose matches are masked in everything recorded."""
+    record_errors: bool = False
+    """Record failed upstream calls (errors, broken streams, unreachable upstream) as error rules too."""
 
     @field_validator("clock", mode="before")
     @classmethod
@@ -113,6 +124,41 @@ class Settings(BaseModel):
         if not path.parent.is_dir():
             raise ValueError(f"the folder {path.parent} does not exist")
         return path
+
+    @field_validator("upstream")
+    @classmethod
+    def _upstream(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from yarl import URL
+        url = URL(value)
+        if url.scheme not in ("http", "https") or not url.host:
+            raise ValueError(f"upstream must be an http(s) URL, got {value!r}")
+        return value
+
+    @field_validator("redact")
+    @classmethod
+    def _redact(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            if (problem := regex_problem(pattern)) is not None:
+                raise ValueError(f"--redact {pattern!r} is not a regular expression: {problem}")
+        return value
+
+    @model_validator(mode="after")
+    def _recording(self) -> Settings:
+        if self.record_missing and self.upstream is None:
+            raise ValueError("--record-missing needs --upstream URL: the gateway to forward unmatched requests to")
+        if self.record_missing and self.recording_folder() is None:
+            raise ValueError("--record-missing needs --record-out DIR or a scenario folder to record into")
+        return self
+
+    def recording_folder(self) -> Path | None:
+        """Where recordings go: `record_out`, else the first scenario folder (a file's folder)."""
+        if self.record_out is not None:
+            return self.record_out
+        for path in self.scenario_paths():
+            return path if path.suffix not in (".yaml", ".yml") else path.parent
+        return None
 
     def scenario_paths(self) -> list[Path]:
         """The configured scenario files and folders as paths."""

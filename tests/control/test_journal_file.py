@@ -28,7 +28,8 @@ ADMIN = "admin-token-never-written"
 ENTRY_KEYS = {"seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule", "reply_index",
               "near_misses", "warnings", "status", "error_type", "stream", "response", "events_sent",
               "client_gone", "duration_ms", "unmet_expectations", "response_headers", "arrived", "fault", "dropped", "routing",
-              "bytes"}
+              "bytes",
+              "recorded"}
 
 RULES = """\
 rules:

@@ -53,7 +53,7 @@ INVALID_SCENARIO = _json("invalid_scenario: the scenario does not load (every pr
 JOURNAL_FIELDS = ["seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule",
                   "reply_index", "near_misses", "warnings", "unmet_expectations", "status", "error_type",
                   "response_headers", "arrived", "stream", "response", "events_sent", "client_gone", "fault",
-                  "dropped", "routing", "duration_ms", "bytes"]
+                  "dropped", "routing", "duration_ms", "bytes", "recorded"]
 """Every field of a journal entry, as `JournalEntry.as_dict` writes it (a test holds them to real entries)."""
 
 OPENAPI: dict[str, Any] = {
@@ -269,7 +269,9 @@ OPENAPI: dict[str, Any] = {
                     "outcome": {"type": "string"}, "latency_ms": {"type": "number"}}}},
                 "duration_ms": {"type": ["number", "null"]},
                 "bytes": {"type": "integer", "description": "the body's and response's bytes this entry keeps in "
-                          "the journal; past --journal-body-bytes each is a summary {summary, bytes, xxh3_128}"}}},
+                          "the journal; past --journal-body-bytes each is a summary {summary, bytes, xxh3_128}"},
+
+                "recorded": {"type": "boolean", "description": "forwarded to the upstream and recorded"}}},
             "NearMiss": {"type": "object", "properties": {
                 "rule": {"type": "string"}, "where": {"type": "string"},
                 "misses": {"type": "array", "items": {"type": "object", "properties": {

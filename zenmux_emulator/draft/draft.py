@@ -12,20 +12,25 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.draft import reasoning
+from zenmux_emulator.draft import citations, reasoning
+from zenmux_emulator.draft.budget import call_tokens, cut_calls, cut_text
 from zenmux_emulator.draft.compiled import CompiledReply
 from zenmux_emulator.draft.schema_values import schema_value
+from zenmux_emulator.draft.structured import misfit
 from zenmux_emulator.draft.text import SeededFake, render
 from zenmux_emulator.draft.tool_calls import tool_calls
 from zenmux_emulator.draft.usage import usage_object
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.neutral.request import SILENT_REASONING, NeutralRequest, ReasoningAsk
 from zenmux_emulator.scenario.schema import Reply, StreamTiming
 
 if TYPE_CHECKING:
     from faker import Faker
+
+DEFAULT_EFFORT = "medium"
+"""The effort a reasoning model reasons at when the request does not say (OpenAI's and ZenMux's default)."""
 
 
 @dataclass(slots=True)
@@ -48,6 +53,8 @@ class Draft:
     warnings: list[str] = field(default_factory=list)
     stop_sequence: str | None = None
     """The stop sequence the content was cut at (finish_reason `stop`); faces that name it read this."""
+    annotations: list[dict[str, Any]] = field(default_factory=list)
+    """`url_citation` annotations of the content, in chat's shape (see `draft.citations`)."""
     spec: Reply | None = None
     """The scripted reply drafted (None for the default reply), for what a face reads beyond the
     neutral fields."""
@@ -121,13 +128,28 @@ def _text(value: object, rule: str, context: dict[str, Any] | None) -> str | Non
     return render(value, rule, context)
 
 
-def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralRequest, model: str, kit: Kit) -> Draft:
+def model_reasoning(asked: ReasoningAsk, reasons: bool | None, default_reply: bool, model: str,
+                    warnings: list[str]) -> ReasoningAsk:
+    """The reasoning ask as the model takes it: a model the catalogue lists as non-reasoning
+    ignores an ask (with a warning, as the gateway does); a reasoning model's default reply reasons
+    at its default effort when the request is silent. Unknown models follow the request."""
+    if reasons is False and asked.enabled:
+        warnings.append(f"{model} is not a reasoning model: the request's reasoning options were ignored")
+        return SILENT_REASONING
+    if reasons and default_reply and asked.enabled is None:
+        return ReasoningAsk(True, DEFAULT_EFFORT, None, asked.exclude)
+    return asked
+
+
+def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralRequest, model: str, kit: Kit,
+                reasons: bool | None = None) -> Draft:
     """Render a scripted reply (or the default one when `reply` is None) for this request, as
-    `model` (the one routing chose) answers it."""
+    `model` (the one routing chose) answers it; `reasons` is the catalogue's reasoning flag for
+    it (None when the catalogue does not list it)."""
     limit = facts.max_tokens
-    asked = facts.reasoning
     spec = reply.spec if reply is not None else None
     warnings: list[str] = []
+    asked = model_reasoning(facts.reasoning, reasons, reply is None, model, warnings)
     if reply is None:
         content: str | None = default_text(kit, facts)
         refusal = scripted_reasoning = None
@@ -143,8 +165,12 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     # reasoning comes first and counts toward max_completion_tokens
     thinking = None
     reasoning_tokens = 0
+    verbatim = spec is not None and spec.verbatim
     wants = asked.enabled is True or (scripted_reasoning is not None and asked.enabled is not False)
-    if wants:
+    if verbatim:  # recorded: the reasoning the upstream sent, uncut (its signature covers exactly it)
+        thinking = scripted_reasoning
+        reasoning_tokens = tokens.count(thinking) if thinking else 0
+    elif wants:
         thinking = scripted_reasoning if scripted_reasoning is not None else default_reasoning(kit, facts)
         reasoning_tokens = tokens.count(thinking)
         if asked.enabled:  # asked for: the effort's (or the explicit) budget is spent
@@ -156,26 +182,50 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     budget = None if limit is None else max(limit - reasoning_tokens, 0)
 
     calls: list[dict[str, Any]] = []
-    if (spec is not None and spec.tool_calls) or facts.stated_tool_choice not in (None, "auto", "none"):
+    scripted_calls = spec.tool_calls if spec is not None else None
+    if refusal:
+        if scripted_calls:
+            warnings.append(f"rule {rule!r} refuses: its {len(scripted_calls)} tool call(s) were not sent")
+    elif scripted_calls or facts.stated_tool_choice not in (None, "auto", "none"):
         # only then: seeding hashes the whole conversation, which most replies do not need
         kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
-        calls = tool_calls(spec.tool_calls if spec else None, facts.tool_options, model, kit.faker,
+        calls = tool_calls(scripted_calls, facts.tool_options, model, kit.faker,
                            (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule), rule, warnings)
+        if calls and reply is None:
+            content = None  # a forced call answers instead of prose, as the upstream's does
     if content is None and refusal is None and not calls:
         content = ""
+    if spec is not None and content is not None and facts.output_schema is not None:
+        wrong = misfit(content, facts.output_schema)
+        if wrong is not None:
+            warnings.append(f"the content of rule {rule!r} does not fit the requested response format: {wrong}")
+
     cut_reason = stop_sequence = None
-    if content is not None and (facts.stop or budget is not None):
-        hit = first_stop(content, facts.stop) if facts.stop else None
-        content, cut_reason = apply_limits(content, facts.stop, budget)
-        stop_sequence = hit[1] if hit is not None and cut_reason == "stop" else None
+    if not verbatim:  # a recorded reply is what the upstream sent, already within the request's limits
+        if content is not None and facts.stop:
+            hit = first_stop(content, facts.stop)
+            if hit is not None:
+                content, cut_reason, stop_sequence = content[: hit[0]], "stop", hit[1]
+        content, budget, cut = cut_text(content, budget)
+        refusal, budget, refusal_cut = cut_text(refusal, budget)
+        calls, calls_cut = cut_calls(calls, budget)
+        if cut or refusal_cut or calls_cut:
+            cut_reason, stop_sequence = "length", None
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
+
+    annotations: list[dict[str, Any]] = []
+    if content and spec is not None and spec.annotations:
+        annotations = citations.scripted(spec.annotations, content)
+    elif content and reply is None and facts.web_search and facts.output_schema is None:
+        kit.faker.seed_instance(request_seed(kit.seed, facts, "citations"))
+        annotations = citations.searched(content, kit.faker)
 
     shape: str = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or "openai"
     details = None
     if thinking is not None:
         if not (spec and spec.reasoning_shape):
             shape = reasoning.shape_of(model)
-        details = reasoning.details(shape, thinking, kit.signer, kit.seed)
+        details = reasoning.details(shape, thinking, kit.signer, kit.seed, spec)
         if asked.exclude:
             thinking = details = None
     completion = tokens.count(content) if content else 0
@@ -183,7 +233,7 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         completion += tokens.count(refusal)
     completion += reasoning_tokens
     for call in calls:
-        completion += tokens.count(orjson.dumps(call).decode())
+        completion += call_tokens(call)
     return Draft(
         model=(spec.model if spec and spec.model else model),
         content=content,
@@ -200,5 +250,6 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         timing=spec.stream if spec else None,
         warnings=warnings,
         stop_sequence=stop_sequence,
+        annotations=annotations,
         spec=spec,
     )

@@ -14,6 +14,7 @@ from typing import Any
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import ReasoningAsk
+from zenmux_emulator.scenario.schema import Reply
 
 ANTHROPIC_FORMAT = "anthropic-claude-v1"
 OPENAI_FORMAT = "openai-responses-v1"
@@ -44,16 +45,21 @@ def encrypted_id(seed: int, text: str) -> str:
     return "rs_" + digest(seed, "reasoning-item", text, size=25)
 
 
-def details(shape: str, text: str, signer: Signer, seed: int) -> list[dict[str, Any]]:
-    """The `reasoning_details` of one reply."""
-    if shape == "anthropic":
-        return [{"type": "reasoning.text", "text": text, "signature": signer.sign(shape, 0, text),
-                 "format": ANTHROPIC_FORMAT, "index": 0}]
-    if shape == "google":
-        return [{"type": "reasoning.text", "text": text, "signature": signer.sign(shape, 0, text), "index": 0}]
-    item = encrypted_id(seed, text)
+def details(shape: str, text: str, signer: Signer, seed: int, spec: Reply | None = None) -> list[dict[str, Any]]:
+    """The `reasoning_details` of one reply: minted here, or the upstream's signature or encrypted
+    block as a recorded reply (`spec`) carries it."""
+    if shape == "anthropic" or shape == "google":
+        recorded = spec.reasoning_signature if spec is not None else None
+        block: dict[str, Any] = {"type": "reasoning.text", "text": text,
+                                 "signature": recorded if recorded is not None else signer.sign(shape, 0, text)}
+        if shape == "anthropic":
+            block["format"] = ANTHROPIC_FORMAT
+        block["index"] = 0
+        return [block]
+    encrypted = spec.reasoning_encrypted if spec is not None else None
+    item = encrypted.id if encrypted is not None else encrypted_id(seed, text)
     return [
         {"type": "reasoning.summary", "summary": text, "format": OPENAI_FORMAT, "index": "0"},
-        {"id": item, "type": "reasoning.encrypted", "data": signer.encrypt(item, text),
+        {"id": item, "type": "reasoning.encrypted", "data": encrypted.data if encrypted else signer.encrypt(item, text),
          "format": OPENAI_FORMAT, "index": "0"},
     ]

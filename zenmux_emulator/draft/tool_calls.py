@@ -1,8 +1,10 @@
 """Tool calls of a reply: the scripted ones as sent on the wire, or ones synthesised from the
 offered tool's JSON Schema when `tool_choice` demands a call and nothing is scripted.
 
-`tool_choice: none` drops scripted calls (with a warning), `parallel_tool_calls: false` keeps
-only the first, and a call to a tool the request did not offer is sent as scripted but warned of.
+`tool_choice: none` drops scripted calls (with a warning), a forced function keeps only the
+scripted calls to it (a call is made up when none is scripted; the others are dropped with a
+warning), `parallel_tool_calls: false` keeps only the first, and a call to a tool the request did
+not offer is sent as scripted but warned of.
 """
 
 from __future__ import annotations
@@ -73,8 +75,14 @@ def tool_calls(
         if chosen:
             warnings.append(f"tool_choice is none: the {len(chosen)} tool call(s) scripted by {who} were not sent")
         return []
+    forced = options.choice if options.choice in options.offered else None
+    if forced is not None and chosen:
+        others = [spec for spec in chosen if spec.name != forced]
+        if others:
+            warnings.append(f"tool_choice forces {forced!r}: the {len(others)} other tool call(s) scripted by {who} "
+                            "were not sent")
+            chosen = [spec for spec in chosen if spec.name == forced]
     if not chosen:
-        forced = options.choice if options.choice in options.offered else None
         if options.choice == "required" and options.offered:
             forced = next(iter(options.offered))
         if forced is None:

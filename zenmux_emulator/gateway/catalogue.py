@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from zenmux_emulator.foundation.errors import invalid_params, too_large
 from zenmux_emulator.scenario.default_models import CREATED
@@ -35,6 +36,16 @@ def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed:
     if spec is not None and prompt_tokens > spec.context_length:
         raise too_large("Prompt is too long")
     return spec
+
+
+def admit_candidates(model_routing: Mapping[str, Any], catalogue: Mapping[str, ModelSpec], closed: bool) -> None:
+    """`zenmux/auto` serves only models a request could name itself: each of `available_models`
+    must be admitted, or the request answers 400 naming it (`preference` picks among them)."""
+    models = model_routing.get("available_models") or ()
+    for i, model in enumerate(models):
+        if not isinstance(model, str) or not _well_formed(model) or (closed and model not in catalogue):
+            raise invalid_params(f"Parameter model_routing_config.available_models[{i}] is not valid: "
+                                 f"model {model} is not valid")
 
 
 def model_object(model_id: str, spec: ModelSpec) -> dict[str, object]:

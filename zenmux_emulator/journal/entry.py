@@ -62,6 +62,8 @@ class JournalEntry:
     """What the entry holds in the journal once finished: `body_bytes` plus the response's bytes."""
     kept: bool = field(default=False, repr=False, compare=False)
     """In the journal's ring (its bytes counted there when it finishes)."""
+    recorded: bool = False
+    """Forwarded to the upstream and written to a scenario file (`record`, `--record-missing`)."""
     _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
     _sent: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -115,4 +117,5 @@ class JournalEntry:
             "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
             "routing": [attempt.as_dict() for attempt in self.routing], "duration_ms": self.duration_ms,
             "bytes": self.kept_bytes,
+            "recorded": self.recorded,
         }

@@ -59,6 +59,10 @@ class ReasoningAsk:
 
 SILENT_REASONING = ReasoningAsk(None)
 
+JSON_OBJECT_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {"answer": {"type": "string"}}}
+"""The output schema of a JSON-mode request (`json_object`): any object fits it, and an unscripted
+reply is one made from it (`{"answer": "…"}`)."""
+
 
 @dataclass(slots=True)
 class ToolOptions:
@@ -176,6 +180,12 @@ class NeutralRequest:
         """The JSON Schema the reply's text must satisfy (structured output), None for free text:
         an unscripted reply is then a JSON value made from it instead of prose."""
         return None
+
+    @cached
+    def web_search(self) -> bool:
+        """Whether the request turns web search on (chat's `web_search_options`, a web search tool
+        on the other faces): an unscripted reply then cites sources."""
+        return False
 
     @cached
     def query_model(self) -> str:

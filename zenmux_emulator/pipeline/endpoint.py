@@ -12,8 +12,9 @@ the journal entry.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Generic
+from typing import Any, Generic
 
 import orjson
 from aiohttp import web
@@ -35,10 +36,11 @@ from zenmux_emulator.foundation.failures import (
     parse_failure,
 )
 from zenmux_emulator.foundation.ids import completion_id
+from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.gateway.admission import admit_key
 from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.gateway.catalogue import admit
+from zenmux_emulator.gateway.catalogue import admit, admit_candidates
 from zenmux_emulator.gateway.chaos import of_rule, strikes
 from zenmux_emulator.gateway.control_headers import (
     NO_CONTROL,
@@ -46,7 +48,7 @@ from zenmux_emulator.gateway.control_headers import (
     read_control,
 )
 from zenmux_emulator.gateway.limits import charge, recharge
-from zenmux_emulator.gateway.routing import ROUTING_HEADER, route, summary
+from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.summary import body_summary
 from zenmux_emulator.match.expect import unmet_expectations
@@ -67,6 +69,10 @@ from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import raw_plan
 from zenmux_emulator.write.sse import StreamOutcome, write_sse
 
+Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest | None], Awaitable[web.StreamResponse]]
+"""What answers a request no rule matched, instead of the default reply (`--record-missing`); also
+one this emulator cannot read (None), which the upstream answers and nothing records."""
+
 
 @dataclass(slots=True)
 class Core:
@@ -78,6 +84,19 @@ class Core:
     clock: Clock
     kit: Kit
     waits: Waits
+    forward: Forward | None = None
+    """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
+    _accepting: tuple[object, Signer] | None = None
+
+    def signer_for(self, scenarios: ScenarioSet) -> Signer:
+        """The signer that checks passed-back reasoning: the server's, also accepting the upstream
+        signatures the scenarios recorded (made once per scenario set)."""
+        if not scenarios.recorded:
+            return self.kit.signer
+        made = self._accepting
+        if made is None or made[0] is not scenarios.recorded:
+            made = self._accepting = (scenarios.recorded, self.kit.signer.accepting(scenarios.recorded))
+        return made[1]
 
     def accepted_keys(self) -> frozenset[str]:
         """Keys from --api-key and from the scenario files; empty means any key is accepted."""
@@ -121,7 +140,12 @@ class Endpoint(Generic[R]):
         else:  # kept as its size and hash: a large body must not stay in memory with the journal
             entry.body = body_summary(raw, settings.journal_body_bytes)
             entry.body_bytes = len(orjson.dumps(entry.body))
-        ask = self.face.parse(body, request.headers)
+        try:
+            ask = self.face.parse(body, request.headers)
+        except RequestRejected:
+            if core.forward is None:
+                raise
+            return await core.forward(request, entry, self.face, None)  # the upstream may read it: not recorded
         if ask.warnings:
             entry.warnings.extend(ask.warnings)
         entry.stream = ask.stream
@@ -140,6 +164,8 @@ class Endpoint(Generic[R]):
         if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
             await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
         admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
+        if ask.model == AUTO:
+            admit_candidates(ask.model_routing, scenarios.catalogue, scenarios.catalogue_closed)
         routed = route(ask.model, ask.pinned_provider, ask.provider, ask.model_routing, scenarios.catalogue, session)
         entry.routing = routed.attempts
         if routed.failure is not None:
@@ -149,9 +175,12 @@ class Endpoint(Generic[R]):
             with core.waits.interruptible():
                 await asyncio.sleep(routed.delay_s)
         if ask.reasoning.enabled:
-            entry.warnings.extend(check_reasoning(ask, shape_of(served), core.kit.signer, settings.reasoning_check))
+            entry.warnings.extend(check_reasoning(ask, shape_of(served), core.signer_for(scenarios),
+                                                  settings.reasoning_check))
 
         selection = self.match(ask, entry, scenarios, session, control.rule, served)
+        if selection is None and core.forward is not None:
+            return await core.forward(request, entry, self.face, ask)
         used: Selection | None = None
         """The selection whose reply was used up: committed once, whatever happens after."""
         try:
@@ -174,7 +203,9 @@ class Endpoint(Generic[R]):
                 return json_response(plan)
             rule = selection.rule.name if selection is not None else None
             try:
-                draft = draft_reply(outcome.reply, rule, ask, served, core.kit)
+                listed = scenarios.catalogue.get(served)
+                draft = draft_reply(outcome.reply, rule, ask, served, core.kit,
+                                    listed.reasoning if listed is not None else None)
             except BaseException:
                 used = None  # a reply that failed to draft is not used up
                 raise
@@ -223,12 +254,13 @@ class Endpoint(Generic[R]):
         if selection is None:
             misses = near_misses(scenarios.rules, ask)
             entry.near_misses = [m.as_dict() for m in misses]
-            if core.settings.strict:
+            if core.settings.strict and core.forward is None:
                 raise no_match(no_match_message(loaded.index, ask, misses))
             return None
         entry.rule, entry.reply_index = selection.rule.name, selection.hit
         if selection.rule.rule.expect is not None:
-            entry.unmet_expectations = unmet_expectations(selection.rule, ask, shape_of(served), core.kit.signer)
+            entry.unmet_expectations = unmet_expectations(selection.rule, ask, shape_of(served),
+                                                         core.signer_for(scenarios))
         return selection
 
     def chaos(self, selection: Selection | None, session: str, number: int) -> Failure | None:

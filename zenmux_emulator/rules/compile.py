@@ -9,6 +9,7 @@ from pathlib import Path
 from zenmux_emulator.draft.compiled import CompiledReply
 from zenmux_emulator.draft.text import TemplateProblem, compile_template, is_template
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.foundation.signatures import RecordedReasoning
 from zenmux_emulator.gateway.limits import merge_settings
 from zenmux_emulator.match.predicates import compile_expect, compile_match
 from zenmux_emulator.match.rule import CompiledRule
@@ -21,8 +22,8 @@ from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFil
 
 
 def _compile_text(source: str | None, where: tuple[str | int, ...], positions: SourcePositions,
-                  problems: list[ScenarioProblem]) -> object:
-    if source is None or not is_template(source):
+                  problems: list[ScenarioProblem], verbatim: bool = False) -> object:
+    if source is None or verbatim or not is_template(source):
         return source
     try:
         return compile_template(source)
@@ -47,9 +48,9 @@ def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[Scenar
             at = (*base, "reply") if rule.reply is not None else (*base, "replies", j)
             replies.append(CompiledReply(
                 spec=reply,
-                content=_compile_text(reply.content, (*at, "content"), positions, problems),
-                refusal=_compile_text(reply.refusal, (*at, "refusal"), positions, problems),
-                reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), positions, problems),
+                content=_compile_text(reply.content, (*at, "content"), positions, problems, reply.verbatim),
+                refusal=_compile_text(reply.refusal, (*at, "refusal"), positions, problems, reply.verbatim),
+                reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), positions, problems, reply.verbatim),
             ))
         line = (locate(positions.rules, base) or (None, None))[0]
         expectations = compile_expect(rule.expect) if rule.expect is not None else ()
@@ -99,7 +100,20 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
         raise ScenarioError(problems)
     served = dict(models) if closed else {**DEFAULT_CATALOGUE, **models}
     return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files),
-                       gateway, tuple(query_models))
+                       gateway, tuple(query_models), recorded_reasoning(rules))
+
+
+def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:
+    """Every upstream signature and encrypted block the replies carry, bound to its text or item id."""
+    signatures: set[tuple[str, str]] = set()
+    encrypted: set[tuple[str, str]] = set()
+    for rule in rules:
+        for reply in rule.rule.sequence:
+            if reply.reasoning_signature is not None and reply.reasoning is not None:
+                signatures.add((reply.reasoning, reply.reasoning_signature))
+            if reply.reasoning_encrypted is not None:
+                encrypted.add((reply.reasoning_encrypted.id, reply.reasoning_encrypted.data))
+    return RecordedReasoning(frozenset(signatures), frozenset(encrypted))
 
 
 def load_paths(paths: Iterable[Path]) -> ScenarioSet:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zenmux_emulator.foundation.signatures import NOTHING_RECORDED, RecordedReasoning
 from zenmux_emulator.gateway.limits import GatewayConfig
 from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.scenario.query_model import QueryModel
@@ -25,6 +26,8 @@ class ScenarioSet:
     """Rate limits and balances from the files' settings."""
     query_models: tuple[QueryModel, ...] = ()
     """The files' stored ObjectiveAI Query Models (`query_models:`), in file order."""
+    recorded: RecordedReasoning = NOTHING_RECORDED
+    """The upstream signatures and encrypted reasoning the replies carry: accepted when passed back."""
 
     by_name: dict[str, CompiledRule] = field(init=False, repr=False, compare=False)
     """The rules by name (names are unique in a set), for `X-Emulator-Rule` and the control API."""

@@ -26,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from zenmux_emulator.foundation.patterns import regex_problem
 from zenmux_emulator.scenario.query import QueryScript
 from zenmux_emulator.scenario.query_model import StoredQueryModel
 
@@ -115,11 +116,8 @@ class TextMatch(BaseModel):
     @field_validator("regex")
     @classmethod
     def _compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"invalid regular expression: {exc}") from None
+        if value is not None and (problem := regex_problem(value)) is not None:
+            raise ValueError(f"invalid regular expression: {problem}")
         return value
 
     @model_validator(mode="after")
@@ -336,6 +334,39 @@ class Fault(BaseModel):
 FinishReason = Literal["stop", "length", "content_filter", "tool_calls", "function_call"]
 
 
+class EncryptedReasoning(BaseModel):
+    """An upstream's `reasoning.encrypted` block, kept as received: sent and accepted back verbatim."""
+
+    model_config = _STRICT
+
+    id: str = Field(min_length=1, description="the reasoning item's id (rs_…)")
+    data: str = Field(min_length=1, description="the opaque encrypted content")
+
+
+class UrlCitation(BaseModel):
+    """A web source the reply's content cites: `content[start_index:end_index]` is the cited text."""
+
+    model_config = _STRICT
+
+    url: str = Field(min_length=1)
+    title: str = ""
+    start_index: NonNegativeInt = Field(description="the first character of the cited text in `content`")
+    end_index: NonNegativeInt = Field(description="one past its last character (OpenAI's convention)")
+
+
+class Annotation(BaseModel):
+    """`{type: url_citation, url_citation: {...}}`, as chat completions carry it."""
+
+    model_config = _STRICT
+
+    type: Literal["url_citation"] = "url_citation"
+    url_citation: UrlCitation
+
+
+def _template_syntax(text: str) -> bool:
+    return "{{" in text or "{%" in text or "{#" in text
+
+
 class Reply(BaseModel):
     """One scripted answer. `content` and `refusal` may use templates over the request."""
 
@@ -358,11 +389,36 @@ class Reply(BaseModel):
     raw: RawReply | None = Field(None, description="answer with exactly these bytes instead")
     fault: Fault | None = Field(None, description="a transport fault before any response")
     query: QueryScript | None = Field(None, description="objectiveai: what each LLM of the Query Model says")
+    verbatim: bool = Field(False, description=(
+        "send content, refusal and reasoning exactly as written: not templates, not cut by the request's "
+        "limits, reasoning only when written (what `zenmux-emulator record` writes)"))
+    reasoning_signature: str | None = Field(
+        None, description="the reasoning block's signature as an upstream sent it (anthropic, google shapes)")
+    reasoning_encrypted: EncryptedReasoning | None = Field(
+        None, description="the encrypted reasoning block as an upstream sent it (openai shape)")
+    annotations: list[Annotation] | None = Field(
+        None, description="url_citation annotations of `content` (literal text; indices checked at load)")
 
     @model_validator(mode="after")
     def _one_kind(self) -> Reply:
         if self.error is not None and self.raw is not None:
             raise ValueError("a reply is an error or a raw body, not both")
+        if (self.reasoning_signature is not None or self.reasoning_encrypted is not None) and self.reasoning is None:
+            raise ValueError("a recorded reasoning_signature or reasoning_encrypted needs the reasoning it goes with")
+        return self
+
+    @model_validator(mode="after")
+    def _citations_fit(self) -> Reply:
+        """Each citation's [start_index, end_index) lies inside the literal content."""
+        for i, note in enumerate(self.annotations or ()):
+            cite, at = note.url_citation, ("annotations", i, "url_citation")
+            if self.content is None or (not self.verbatim and _template_syntax(self.content)):
+                raise PydanticCustomError("citation", "{reason}", {"reason": (
+                    "annotations cite literal content: this reply's content is absent or a template"), "at": at})
+            if not cite.start_index <= cite.end_index <= len(self.content):
+                raise PydanticCustomError("citation", "{reason}", {"reason": (
+                    f"start_index {cite.start_index} and end_index {cite.end_index} must satisfy "
+                    f"start_index <= end_index <= {len(self.content)} (the content's length)"), "at": at})
         return self
 
 

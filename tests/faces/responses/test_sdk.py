@@ -140,7 +140,8 @@ def test_max_output_tokens_leaves_the_response_incomplete(client):
     _, response = raw_create(client, model=MODEL, input="tell me a long story", max_output_tokens=16)
     assert response.status == "incomplete"
     assert response.incomplete_details.reason == "max_output_tokens"
-    assert response.output[0].status == "incomplete"
+    (message,) = [item for item in response.output if item.type == "message"]
+    assert message.status == "incomplete"
     assert response.usage.output_tokens == 16
 
 

@@ -59,7 +59,9 @@ def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> l
     if thinking is None and request.reasoning.exclude and draft.usage["completion_tokens_details"]["reasoning_tokens"]:
         thinking = ""  # display: omitted — the block is there, its text is not
     if thinking is not None:
-        blocks.append({"type": "thinking", "thinking": thinking, "signature": signer.sign(FAMILY, 0, thinking)})
+        recorded = draft.spec.reasoning_signature if draft.spec is not None else None
+        signature = recorded if recorded is not None else signer.sign(FAMILY, 0, thinking)
+        blocks.append({"type": "thinking", "thinking": thinking, "signature": signature})
     for text in (draft.content, draft.refusal):
         if text:
             blocks.append({"type": "text", "text": text})

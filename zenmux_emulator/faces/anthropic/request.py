@@ -252,6 +252,17 @@ class AnthropicRequest(NeutralRequest):
         return {"user_id": user} if isinstance(user, str) else {}
 
     @cached
+    def output_schema(self) -> Mapping[str, Any] | None:
+        """Structured outputs: `output_config.format` (or the beta's top-level `output_format`)
+        `{type: json_schema, schema}`."""
+        config = self.request.output_config
+        form = config.format if config is not None and config.format is not None else self.body.get("output_format")
+        if isinstance(form, dict) and form.get("type") == "json_schema":
+            schema = form.get("schema")
+            return schema if isinstance(schema, dict) else {"type": "object"}
+        return None
+
+    @cached
     def prompt_tokens(self) -> int:
         return prompt_tokens(block_text(self.body.get("system")), self.messages, self.body.get("tools"))
 

@@ -1,8 +1,10 @@
 """A streamed reply as finished SSE events: `data: <chunk>\n\n` …, then `data: [DONE]\n\n`.
 
-Order: the role, reasoning pieces (then the signature or encrypted block in its own delta),
-content pieces, refusal pieces, tool calls (each first with id, type and name, then argument
-fragments carrying only the index), the finish chunk, the usage chunk, [DONE]. The fixed part
+Order: the role, reasoning pieces (`reasoning` and `reasoning_content` both, then the signature or
+encrypted block in its own delta), content pieces, the content's annotations in a delta of their
+own, refusal pieces, tool calls (each first with id, type and name, then argument fragments
+carrying only the index; a `function_call` finish sends the first as `function_call` deltas
+instead), the finish chunk, the usage chunk, [DONE]. The fixed part
 of every chunk (id, object, created, model) is encoded once per reply.
 """
 
@@ -13,6 +15,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.chat.completion import function_call
 from zenmux_emulator.faces.chat.logprobs import token_logprobs
 from zenmux_emulator.foundation import tokens
 
@@ -30,11 +33,15 @@ def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) ->
         return []
     main, *rest = details
     key = "summary" if main["type"] == "reasoning.summary" else "text"
-    base = {k: v for k, v in main.items() if k not in (key, "signature")}
+    # streamed, each block's `index` is its position in the list (an integer), so that clients
+    # that merge indexed deltas (the OpenAI SDK's stream helper) rebuild the list; the JSON body
+    # keeps ZenMux's own `"0"` for the openai shape
+    base = {**{k: v for k, v in main.items() if k not in (key, "signature")}, "index": 0}
+    rest = [{**block, "index": n} for n, block in enumerate(rest, 1)]
     deltas: list[dict[str, Any]] = []
     for group in _groups(tokens.pieces(main[key]), chunk_tokens):
         piece = "".join(group)
-        deltas.append({"reasoning": piece, "reasoning_details": [{**base, key: piece}]})
+        deltas.append({"reasoning": piece, "reasoning_content": piece, "reasoning_details": [{**base, key: piece}]})
     closing = ([{**base, "signature": main["signature"]}] if "signature" in main else []) + rest
     if closing:
         deltas.append({"reasoning": None, "reasoning_details": closing})
@@ -60,6 +67,13 @@ def tool_call_deltas(calls: list[dict[str, Any]], argument_chars: int, interleav
     else:
         ordered = [d for deltas in per_call for d in deltas]
     return [{"tool_calls": [d]} for d in ordered]
+
+
+def function_call_deltas(call: dict[str, str], argument_chars: int) -> list[dict[str, Any]]:
+    """The legacy `function_call`: the name with empty arguments, then argument fragments."""
+    text = call["arguments"]
+    return [{"function_call": {"name": call["name"], "arguments": ""}},
+            *({"function_call": {"arguments": text[i : i + argument_chars]}} for i in range(0, len(text), argument_chars))]
 
 
 def stream_events(
@@ -101,7 +115,12 @@ def stream_events(
                 events.append(prefix + orjson.dumps(delta) + b',"logprobs":' + orjson.dumps(logprobs)
                               + b',"finish_reason":null}]' + end)
             position += len(group)
-    if draft.tool_calls:
+        if field == "content" and draft.annotations:
+            events.append(event({"annotations": draft.annotations}))
+    legacy = function_call(draft)
+    if legacy is not None:
+        events.extend(event(d) for d in function_call_deltas(legacy, timing.argument_chars if timing else 16))
+    elif draft.tool_calls:
         interleaved = timing is not None and timing.tool_calls == "interleaved"
         events.extend(event(d) for d in tool_call_deltas(draft.tool_calls, timing.argument_chars if timing else 16,
                                                           interleaved))

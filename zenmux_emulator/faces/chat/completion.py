@@ -11,18 +11,30 @@ from zenmux_emulator.faces.chat.logprobs import token_logprobs
 from zenmux_emulator.foundation import tokens
 
 
+def function_call(draft: Draft) -> dict[str, str] | None:
+    """The legacy `function_call` a `function_call` finish comes with: the first function call,
+    sent instead of `tool_calls`."""
+    if draft.finish_reason != "function_call":
+        return None
+    call = next((c for c in draft.tool_calls if c["type"] == "function"), None)
+    return None if call is None else {"name": call["function"]["name"], "arguments": call["function"]["arguments"]}
+
+
 def completion_body(draft: Draft, completion_id: str, created: int, top_logprobs: int | None) -> bytes:
     """The whole response body; `top_logprobs` None means logprobs were not asked for."""
     message: dict[str, Any] = {
         "role": "assistant",
         "content": draft.content,
         "refusal": draft.refusal,
-        "annotations": [],
+        "annotations": draft.annotations,
     }
     if draft.reasoning is not None:
         message["reasoning"] = draft.reasoning
         message["reasoning_details"] = draft.reasoning_details
-    if draft.tool_calls:
+    legacy = function_call(draft)
+    if legacy is not None:
+        message["function_call"] = legacy
+    elif draft.tool_calls:
         message["tool_calls"] = draft.tool_calls
     logprobs = None
     if top_logprobs is not None:

@@ -7,10 +7,12 @@ from typing import Any
 
 from zenmux_emulator.draft.passback import reasoning_findings
 from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
+from zenmux_emulator.faces.chat.validate.tools import JsonObjectResponseFormat, JsonSchemaResponseFormat
 from zenmux_emulator.faces.common.chat_messages import ChatMessagesRequest, tool_name, tool_options
 from zenmux_emulator.faces.common.zenmux import ReasoningOptions
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
+    JSON_OBJECT_SCHEMA,
     SILENT_REASONING,
     ReasoningAsk,
     ToolOptions,
@@ -112,6 +114,21 @@ class ChatRequest(ChatMessagesRequest):
     @cached
     def metadata(self) -> Mapping[str, str]:
         return self.body.get("metadata") or {}
+
+    @cached
+    def output_schema(self) -> Mapping[str, Any] | None:
+        """`response_format`: a `json_schema`'s schema (an object when it gives none), or any
+        object for `json_object`."""
+        form = self.chat.response_format
+        if isinstance(form, JsonSchemaResponseFormat):
+            return form.json_schema.schema_ if form.json_schema.schema_ is not None else {"type": "object"}
+        if isinstance(form, JsonObjectResponseFormat):
+            return JSON_OBJECT_SCHEMA
+        return None
+
+    @cached
+    def web_search(self) -> bool:
+        return self.chat.web_search_options is not None
 
 
 

@@ -5,14 +5,15 @@ by jsonschema, at parse time on every face that takes them: a schema that is not
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
-from jsonschema import Draft202012Validator, SchemaError, validators
-from jsonschema.exceptions import best_match
 from pydantic import AfterValidator
 
 from zenmux_emulator.faces.common.validation import not_valid
+
+if TYPE_CHECKING:
+    from jsonschema import SchemaError
 
 CHECKED_SCHEMAS = 1024
 """Distinct schemas whose verdict is kept: agents send the same tools on every turn."""
@@ -26,6 +27,10 @@ def schema_problem(schema: dict[str, Any]) -> str | None:
 
 @lru_cache(maxsize=CHECKED_SCHEMAS)
 def _problem(key: bytes) -> str | None:
+    """The verdict on one schema, by its JSON (jsonschema imported by the first request with a schema)."""
+    from jsonschema import Draft202012Validator, validators
+    from jsonschema.exceptions import best_match
+
     schema = orjson.loads(key)
     declared = schema.get("$schema")
     if declared is not None and not isinstance(declared, str):

@@ -38,11 +38,17 @@ def reasoning_item(draft: Draft, request: ResponsesRequest, signer: Signer, seed
     return item
 
 
+def citations_of(draft: Draft) -> list[dict[str, Any]]:
+    """The draft's citations in the Responses shape: flat `url_citation` objects."""
+    return [{"type": "url_citation", **note["url_citation"]} for note in draft.annotations]
+
+
 def message_item(draft: Draft, response_id: str, status: str) -> dict[str, Any] | None:
     """The assistant message: `output_text` and/or `refusal`; None for a reply of tool calls only."""
     content: list[dict[str, Any]] = []
     if draft.content or (draft.content is not None and not draft.tool_calls and not draft.refusal):
-        content.append({"type": "output_text", "text": draft.content, "annotations": [], "logprobs": []})
+        content.append({"type": "output_text", "text": draft.content, "annotations": citations_of(draft),
+                        "logprobs": []})
     if draft.refusal:
         content.append({"type": "refusal", "refusal": draft.refusal})
     if not content:

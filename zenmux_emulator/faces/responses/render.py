@@ -67,6 +67,9 @@ def _message(events: Events, item: dict[str, Any], index: int, chunk_tokens: int
                        part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
             for piece in _pieces(part["text"], chunk_tokens):
                 events.add("response.output_text.delta", True, **where, delta=piece, logprobs=[])
+            for n_note, note in enumerate(part["annotations"]):
+                events.add("response.output_text.annotation.added", **where, annotation_index=n_note,
+                           annotation=note)
             events.add("response.output_text.done", **where, text=part["text"], logprobs=[])
         else:
             events.add("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})

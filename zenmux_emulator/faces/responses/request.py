@@ -25,12 +25,16 @@ from zenmux_emulator.faces.responses.validate import (
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import INVALID_PARAMS
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import NeutralRequest, ReasoningAsk, ToolOptions, ToolResult, cached
+from zenmux_emulator.neutral.request import (
+    JSON_OBJECT_SCHEMA,
+    NeutralRequest,
+    ReasoningAsk,
+    ToolOptions,
+    ToolResult,
+    cached,
+)
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
-JSON_OBJECT_SCHEMA: Mapping[str, Any] = {
-    "type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
-"""What an unscripted reply to `text.format: json_object` is made from: any JSON object will do."""
 _CHAT_PATH = re.compile(r"^messages\.\d+\.content(\.\d+)?(\.[\w.]+)?: ")
 
 
@@ -171,6 +175,12 @@ class ResponsesRequest(NeutralRequest):
     def seed_material(self) -> bytes:
         return orjson.dumps({"model": self.model, "instructions": self.parsed.instructions, "items": self.items},
                             option=orjson.OPT_SORT_KEYS)
+
+    @cached
+    def web_search(self) -> bool:
+        """A `web_search` (or `web_search_preview`) tool is offered."""
+        return any(str(tool.get("type", "")).startswith("web_search") for tool in self.body.get("tools") or ()
+                   if isinstance(tool, dict))
 
     @cached
     def output_schema(self) -> Mapping[str, Any] | None:

@@ -469,6 +469,26 @@ def _warnings(body: dict[str, Any], parsed: ResponsesBody) -> tuple[str, ...]:
     return tuple(warnings)
 
 
+def _check_tool_choice(parsed: ResponsesBody) -> None:
+    """`required` or a named tool needs tools, and a named tool must be one of them (OpenAI's 400s)."""
+    choice = parsed.tool_choice
+    if choice != "required" and not isinstance(choice, NamedChoice):
+        return
+    if not parsed.tools:
+        raise invalid_params("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are "
+                             "specified.")
+    if isinstance(choice, NamedChoice):
+        names = set()
+        for tool in parsed.tools:
+            if isinstance(tool, FunctionTool | CustomTool):
+                names.add(tool.name)
+            elif isinstance(tool, NamespaceTool):
+                names.update(inner.name for inner in tool.tools)
+        if choice.name not in names:
+            raise invalid_params(f"Tool choice '{choice.type}' with name '{choice.name}' not found in 'tools' "
+                                 "parameter.")
+
+
 def validate(body: object) -> Validated:
     """Check the body; raise 400 `invalid_params` with OpenAI's wording when it is not a valid request."""
     if not isinstance(body, dict):
@@ -485,4 +505,6 @@ def validate(body: object) -> Validated:
         raise invalid_params("Invalid 'stream_options': stream_options is only allowed when stream is true.")
     if parsed.input is None and parsed.previous_response_id is None:
         raise invalid_params("Missing required parameter: 'input'.")
+    if parsed.tool_choice is not None:
+        _check_tool_choice(parsed)
     return Validated(parsed, _warnings(body, parsed))

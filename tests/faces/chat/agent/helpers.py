@@ -82,6 +82,12 @@ def last_warnings(server: EmulatorServer, session: str) -> list[str]:
 # --- stream reassembly -------------------------------------------------------------------------
 
 
+def as_streamed(details: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`reasoning_details` as a stream rebuilds them: each block's `index` its integer position
+    (the JSON body keeps ZenMux's `"0"` for the openai shape)."""
+    return [{**block, "index": n} for n, block in enumerate(details)]
+
+
 def merge_details(fragments: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`reasoning_details` fragments of a stream merged into blocks: text (or summary) pieces of one
     (type, index) concatenated, the signature added to its block, encrypted blocks kept whole."""

@@ -10,7 +10,7 @@ from typing import Any
 import openai
 import pytest
 
-from tests.faces.chat.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, deltas, serve
+from tests.faces.chat.agent.helpers import ANTHROPIC, GEMINI, GPT5, accumulate, as_streamed, deltas, serve
 from tests.faces.chat.contract.helpers import post
 from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
@@ -255,7 +255,7 @@ def test_streamed_reasoning_comes_first_and_reassembles_to_the_message(server, s
         assert set(signed) - {"type", "format", "index"} == {"signature"}
     message = accumulate(chunks)
     assert message["reasoning"] == plain["reasoning"]
-    assert message["reasoning_details"] == plain["reasoning_details"]
+    assert message["reasoning_details"] == as_streamed(plain["reasoning_details"])
     assert message["content"] == plain["content"] == ANSWER
 
 

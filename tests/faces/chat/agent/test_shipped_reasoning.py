@@ -11,6 +11,7 @@ from tests.faces.chat.agent.helpers import (
     GPT5,
     RULE_HEADER,
     accumulate,
+    as_streamed,
     deltas,
     merge_details,
     sdk_chunks,
@@ -88,13 +89,16 @@ def test_gpt5_streams_the_summary_then_the_encrypted_block_then_the_content(ship
     assert len(pieces) > 1
     for piece in pieces:
         [fragment] = piece["reasoning_details"]
-        assert fragment == {"type": "reasoning.summary", "format": FORMAT, "index": "0", "summary": piece["reasoning"]}
+        # streamed, a block's index is its position (an integer the SDK's stream helper can merge by)
+        assert fragment == {"type": "reasoning.summary", "format": FORMAT, "index": 0, "summary": piece["reasoning"]}
+        assert piece["reasoning_content"] == piece["reasoning"]
     assert closing["reasoning"] is None
     [encrypted] = closing["reasoning_details"]
-    assert encrypted == plain["choices"][0]["message"]["reasoning_details"][1]
+    details = plain["choices"][0]["message"]["reasoning_details"]
+    assert encrypted == {**details[1], "index": 1}
     message = accumulate(chunks)
     assert message["reasoning"] == plain["choices"][0]["message"]["reasoning"] == REASONING
-    assert message["reasoning_details"] == plain["choices"][0]["message"]["reasoning_details"]
+    assert message["reasoning_details"] == as_streamed(details)
     assert message["content"] == CONTENT
     assert chunks[-1]["usage"] == plain["usage"]
 
@@ -106,7 +110,7 @@ def test_gpt5_streamed_through_the_sdk_reassembles_the_same_reasoning(client: op
     reasoning = "".join((c["choices"][0]["delta"].get("reasoning") or "") for c in chunks if c["choices"])
     assert reasoning == plain["reasoning"]
     fragments = [f for c in chunks if c["choices"] for f in c["choices"][0]["delta"].get("reasoning_details") or []]
-    assert merge_details(fragments) == plain["reasoning_details"]
+    assert merge_details(fragments) == as_streamed(plain["reasoning_details"])
 
 
 async def test_gpt5_async_streamed_and_not(aclient: openai.AsyncOpenAI):
@@ -115,7 +119,7 @@ async def test_gpt5_async_streamed_and_not(aclient: openai.AsyncOpenAI):
     stream = await aclient.chat.completions.create(model=GPT5, messages=QUESTION, stream=True)
     message = accumulate([chunk.to_dict() async for chunk in stream])
     assert message["reasoning"] == REASONING
-    assert message["reasoning_details"] == plain.model_extra["reasoning_details"]
+    assert message["reasoning_details"] == as_streamed(plain.model_extra["reasoning_details"])
     assert message["content"] == plain.content == CONTENT
 
 

@@ -81,19 +81,25 @@ def _locate(loc: tuple[str | int, ...], body: Any, missing: bool) -> _Located:
     """Follow `loc` through the body, dropping pydantic's internal segments (union branches, tags)."""
     located = _Located(node=body)
     last = len(loc) - 1
+    tagged = False  # whether the current node's union tag was already passed
     for position, segment in enumerate(loc):
         node = located.node
         if isinstance(node, dict) and isinstance(segment, str) and segment in node:
             following = loc[position + 1] if position < last else None
-            if _is_tag(node, segment, following, missing and position + 1 == last):
+            missing_next = missing and position + 1 == last
+            if not tagged and (_is_tag(node, segment, following, missing_next)
+                               or (missing_next and node.get("type") == segment)):
+                tagged = True
                 continue
             located.order.append(list(node).index(segment))
             located.segments.append(segment)
             located.node = node[segment]
+            tagged = False
         elif isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node):
             located.order.append(segment)
             located.segments.append(segment)
             located.node = node[segment]
+            tagged = False
         elif position == last and missing and isinstance(segment, str):
             located.order.append(len(node) if isinstance(node, dict) else 0)
             located.segments.append(segment)

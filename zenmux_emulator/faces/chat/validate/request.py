@@ -19,6 +19,7 @@ from zenmux_emulator.foundation.errors import invalid_params
 from .conversation import check_tool_flow
 from .explain import explain
 from .messages import Message
+from .options import check_options
 from .precheck import ignored_field_warnings, precheck
 from .tools import ResponseFormat, Tool, ToolChoice
 
@@ -125,4 +126,6 @@ def validate_request(body: object) -> ValidatedRequest:
     except ValidationError as error:
         raise invalid_params(explain(error, checked)) from None
     check_tool_flow(checked["messages"])
+    if request.tool_choice is not None or request.top_logprobs is not None or request.logit_bias:
+        check_options(request)
     return ValidatedRequest(request, ignored_field_warnings(checked, KNOWN_FIELDS))

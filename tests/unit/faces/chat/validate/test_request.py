@@ -330,7 +330,8 @@ def test_full_request_survives_a_json_round_trip() -> None:
     ],
 )
 def test_every_tool_choice_form(choice: object, expected: object) -> None:
-    tool_choice = validate_request(body(tool_choice=choice)).request.tool_choice
+    tools = [{"type": "function", "function": {"name": "get_weather"}}, {"type": "custom", "custom": {"name": "run_sql"}}]
+    tool_choice = validate_request(body(tool_choice=choice, tools=tools)).request.tool_choice
     if isinstance(expected, str):
         assert tool_choice == expected
     else:

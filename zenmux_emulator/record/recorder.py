@@ -1,0 +1,103 @@
+"""The handler of requests no rule answers: forward to the upstream, pass the answer back, record it.
+
+Failed calls (an error status, a broken stream, an unreachable upstream) are passed on to the
+client as they came (an unreachable upstream as 502 in the face's envelope) and recorded only
+with `--record-errors`. After a recording the scenario files are reloaded, so under
+`--record-missing` the next identical request is answered from the new rule.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from zenmux_emulator.foundation.errors import ConnectionDropped, RequestRejected
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.pipeline.face import Face
+from zenmux_emulator.record.decode.reply import decode, unreachable
+from zenmux_emulator.record.exchange import Exchange
+from zenmux_emulator.record.facts import match_of, rule_name
+from zenmux_emulator.record.redact import Redactor, credentials
+from zenmux_emulator.record.store import RecordingFile
+from zenmux_emulator.record.upstream import Upstream, shown
+from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.settings import Settings
+
+log = logging.getLogger("emulator.record")
+
+
+class Recorder:
+    """Forwards, passes back and records; one per server."""
+
+    def __init__(self, settings: Settings, registry: ScenarioRegistry) -> None:
+        assert settings.upstream is not None
+        folder = settings.recording_folder()
+        assert folder is not None
+        self.upstream = Upstream(settings.upstream)
+        self.shown = shown(self.upstream.base)
+        self.file = RecordingFile(folder, self.shown)
+        self.redactor = Redactor(settings.redact)
+        self.record_errors = settings.record_errors
+        self.registry = registry
+        self.reload = bool(settings.scenarios)
+
+    async def forward(self, request: web.Request, entry: JournalEntry, face: Face[Any],
+                      ask: NeutralRequest | None) -> web.StreamResponse:
+        exchange, response = await self.upstream.forward(request, orjson.dumps(entry.body))
+        entry.response = exchange.body if not exchange.stream else [
+            (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
+            for e in exchange.events]
+        if exchange.stream:
+            entry.events_sent = len(exchange.events)
+        await self.record(entry, face, ask, exchange, request.headers)
+        if response is None:
+            kind, message = unreachable(self.shown, exchange.unreachable or "no answer")
+            raise RequestRejected(502, kind, message)
+        if exchange.stream:
+            if exchange.broken:  # cut off as the upstream's was: no end of the chunked body
+                entry.fault = "disconnect"
+                if request.transport is not None:
+                    request.transport.close()
+                if not response.prepared:
+                    raise ConnectionDropped("disconnect")
+                return response
+            try:
+                if not exchange.client_gone:
+                    await response.write_eof()
+            except ConnectionResetError:
+                exchange.client_gone = True
+            entry.client_gone = exchange.client_gone
+        return response
+
+    async def record(self, entry: JournalEntry, face: Face[Any], ask: NeutralRequest | None, exchange: Exchange,
+                     headers: Mapping[str, str]) -> None:
+        if ask is None:
+            entry.warnings.append("recording: the emulator cannot read this request (its validation refuses it, "
+                                  "or it continues a response stored upstream); forwarded, not recorded")
+            return
+        if exchange.client_gone:
+            entry.warnings.append("recording: the client left before the stream ended; not recorded")
+            return
+        decoded = decode(face.name, exchange, ask.model, self.shown)
+        if decoded.failed and not self.record_errors:
+            entry.warnings.append("recording: the upstream call failed; not recorded (see --record-errors)")
+            return
+        redactor = self.redactor.with_secrets(credentials(headers))
+        match = match_of(ask, redactor)
+        name = await self.file.add(rule_name(match, redactor.text(ask.last_user)), match, redactor.deep(decoded.reply))
+        entry.recorded = True
+        entry.rule = name
+        log.info("recorded %s into %s", name, self.file.path)
+        if self.reload:
+            await self.registry.reload()
+
+    async def start(self) -> None:
+        await self.upstream.start()
+
+    async def close(self) -> None:
+        await self.upstream.close()
