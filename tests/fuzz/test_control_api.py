@@ -5,10 +5,8 @@ content types and bodies its document describes."""
 from __future__ import annotations
 
 import urllib.request
-from collections.abc import Iterator
 
 import orjson
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -18,33 +16,21 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.conftest import FROZEN
-from tests.fuzz.conftest import RULES
 from zenmux_emulator.control.openapi import DOCUMENT
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.settings import Settings
-
-
-@pytest.fixture(scope="module")
-def control_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
-    folder = tmp_path_factory.mktemp("control-fuzz")
-    (folder / "rules.yaml").write_text(RULES, encoding="utf-8")
-    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], clock=FROZEN, watch=False)) as server:
-        yield server
-
 
 schema = schemathesis.openapi.from_dict(orjson.loads(DOCUMENT))
 """The document the control API serves (the same bytes: `test_the_document_fuzzed_is_the_one_served`)."""
 
 
-def test_the_document_fuzzed_is_the_one_served(control_server: EmulatorServer) -> None:
-    with urllib.request.urlopen(f"{control_server.origin}/_emulator/openapi.json", timeout=30) as answer:
+def test_the_document_fuzzed_is_the_one_served(target: EmulatorServer) -> None:
+    with urllib.request.urlopen(f"{target.origin}/_emulator/openapi.json", timeout=30) as answer:
         assert answer.read() == DOCUMENT
 
 
 @schema.parametrize()
 @settings(max_examples=60, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
-def test_the_control_api_answers_as_documented(case: schemathesis.Case, control_server: EmulatorServer) -> None:
-    response = case.call(base_url=f"{control_server.origin}/_emulator")
+def test_the_control_api_answers_as_documented(case: schemathesis.Case, target: EmulatorServer) -> None:
+    response = case.call(base_url=f"{target.origin}/_emulator")
     case.validate_response(response, checks=(not_a_server_error, status_code_conformance,
                                              content_type_conformance, response_schema_conformance))
