@@ -18,6 +18,13 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.pipeline.connections import (
+    SERVER_LOG,
+    ConnectionLimits,
+    GuardedServer,
+    default_cap,
+    report_accept_failures,
+)
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.keys import (
     CLOCK,
@@ -27,12 +34,14 @@ from zenmux_emulator.pipeline.keys import (
     SESSIONS,
     SETTINGS,
     WAITS,
+    WATCHER,
 )
 from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
     journal_middleware,
 )
 from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
@@ -69,7 +78,7 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
             watch,  # watchfiles is imported only when files are watched
         )
 
-        watcher = asyncio.create_task(watch(registry, stop))
+        watcher = asyncio.create_task(watch(registry, stop, app[WATCHER]))
     yield
     stop.set()
     if watcher is not None:
@@ -125,6 +134,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[JOURNAL] = journal
     app[CLOCK] = core.clock
     app[WAITS] = core.waits
+    app[WATCHER] = WatchStatus()
     if writer is not None:
         app[JOURNAL_FILE] = writer
     if settings.record_missing:
@@ -137,3 +147,22 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app.cleanup_ctx.append(scenarios_ctx)
     app.on_shutdown.append(end_streams)
     return app
+
+
+class Runner(web.AppRunner):
+    """The app's runner: aiohttp's, with the idle timeout, the one-line log of malformed requests,
+    and the header deadline and connection cap of `GuardedServer`."""
+
+    def __init__(self, app: web.Application, settings: Settings) -> None:
+        super().__init__(app, access_log=None, shutdown_timeout=1.0, keepalive_timeout=settings.idle_timeout,
+                         logger=SERVER_LOG)
+        self.limits = ConnectionLimits(settings.header_timeout, settings.max_connections or default_cap())
+
+    async def _make_server(self) -> web.Server:
+        report_accept_failures(asyncio.get_running_loop())
+        return GuardedServer(await super()._make_server(), self.limits)
+
+
+def make_runner(app: web.Application, settings: Settings) -> web.AppRunner:
+    """The runner `serve` and the pytest plugin's server start the app with."""
+    return Runner(app, settings)

@@ -14,7 +14,7 @@ from pathlib import Path
 from aiohttp import web
 from pydantic import ValidationError
 
-from zenmux_emulator.app import create_app
+from zenmux_emulator.app import create_app, make_runner
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.logs import configure
 from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
@@ -40,6 +40,12 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not reload on file changes")
     p.add_argument("--keepalive-ms", type=int, help="keep-alive comment interval during stream waits (default 10000)")
     p.add_argument("--max-body-bytes", type=int, help="largest accepted request body (default 32 MiB)")
+    p.add_argument("--header-timeout", type=float, metavar="SECONDS",
+                   help="close a new connection that has not sent a whole request header by then (default 10)")
+    p.add_argument("--idle-timeout", type=float, metavar="SECONDS",
+                   help="close a kept-alive connection idle this long (default 60)")
+    p.add_argument("--max-connections", type=int, metavar="N",
+                   help="open connections at most (default: the open-file limit less 64)")
     p.add_argument("--journal-size", type=int, help="requests kept in the in-memory journal (default 1000)")
     p.add_argument("--journal-bytes", type=int,
                    help="bytes of bodies and responses the in-memory journal keeps, at most (default 32 MiB)")
@@ -50,7 +56,7 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--admin-token", help="token that opens the control API to non-loopback clients")
     p.add_argument("--reasoning-secret", help="key of reasoning signatures (default: derived from --seed)")
     p.add_argument("--reasoning-check", choices=["strict", "warn", "off"],
-                   help="altered or missing signed reasoning: 422 (strict, default), a warning, or nothing")
+                   help="altered or missing signed reasoning: 400 invalid_params (strict, default), a warning, or nothing")
     p.add_argument("--no-control-headers", dest="control_headers", action="store_const", const=False,
                    help="ignore the X-Emulator-Rule, -Fault and -Chaos request headers (shared deployments)")
     p.add_argument("--chaos-rate", type=float, metavar="RATE",
@@ -80,7 +86,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 async def serve(settings: Settings) -> None:
     """Run until SIGINT or SIGTERM; open streams are ended on the way out."""
-    runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=1.0)
+    runner = make_runner(create_app(settings), settings)
     await runner.setup()
     site = web.TCPSite(runner, settings.host, settings.port)
     await site.start()

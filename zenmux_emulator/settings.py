@@ -65,6 +65,12 @@ class Settings(BaseModel):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     watch: bool = True
     keepalive_ms: int = Field(default=10_000, ge=1)
+    header_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a new connection has to send one whole request header before it is closed."""
+    idle_timeout: float = Field(default=60.0, gt=0)
+    """Seconds a kept-alive connection may wait for its next request before it is closed."""
+    max_connections: int | None = Field(default=None, ge=1)
+    """Open connections at most; default: the open-file limit less 64."""
     max_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     journal_size: int = Field(default=1000, ge=0)
     journal_bytes: int = Field(default=32 * 1024 * 1024, ge=0)
@@ -77,7 +83,7 @@ class Settings(BaseModel):
     reasoning_secret: str | None = None
     """Key of the reasoning signatures; default: derived from the seed."""
     reasoning_check: Literal["strict", "warn", "off"] = "strict"
-    """What an altered or missing signed reasoning block gets: 422, a warning, or nothing."""
+    """What an altered or missing signed reasoning block gets: a 400 `invalid_params`, a warning, or nothing."""
     control_headers: bool = True
     """Obey the X-Emulator-Rule, -Fault and -Chaos request headers (off for shared deployments)."""
     chaos_rate: float = Field(default=0.0, ge=0, le=1)

@@ -167,3 +167,47 @@ def test_an_unused_server_leaves_no_file(tmp_path: Path):
     with EmulatorServer(Settings(port=0, scenarios=[], watch=False, journal_file=str(journal))) as server:
         ok(control(server, "GET", "health"))
     assert not journal.exists()
+
+
+def test_each_run_starts_on_a_fresh_line_after_a_kill_9(tmp_path: Path, served: list[Served]):
+    """A run killed by SIGKILL loses at most what it had not written; a torn last line (a crash in
+    the middle of a write) is cut off by the next run, which starts on a fresh line: every line reads."""
+    scenarios = tmp_path / "rules.yaml"
+    scenarios.write_text(RULES, encoding="utf-8")
+    journal = tmp_path / "crashed.jsonl"
+    journal.write_text('{"earlier": true}\n{"seq": 7, "rule": "gre', encoding="utf-8")  # torn by an earlier crash
+    argv = [str(CONSOLE_SCRIPT), "--port", "0", "--scenarios", str(scenarios), "--journal", str(journal)]
+
+    def run(requests: int) -> Served:
+        process = Served(argv, tmp_path / f"stderr{len(served)}.log", clean_env())
+        served.append(process)
+        process.wait_listening()
+        with process.client(api_key=SECRET) as client:
+            for _ in range(requests):
+                client.chat.completions.create(model="openai/gpt-4o", messages=[{"role": "user", "content": "hello"}])
+        return process
+
+    killed = run(3)
+    wait_until(lambda: journal.read_bytes().count(b'"rule":"greet"') == 3)
+    assert killed.stop(signal.SIGKILL) == -signal.SIGKILL
+    assert "torn last line" in killed.stderr()
+    with journal.open("ab") as out:
+        out.write(b'{"seq": 4, "request_id": "')  # as if the kill had come in the middle of a write
+    assert run(2).stop(signal.SIGTERM) == 0
+    text = journal.read_text(encoding="utf-8")
+    assert text.endswith("\n")
+    written = [json.loads(line) for line in text.splitlines()]
+    assert written[0] == {"earlier": True}
+    assert [(e["seq"], e["rule"]) for e in written[1:]] == [(1, "greet"), (2, "greet"), (3, "greet"),
+                                                            (1, "greet"), (2, "greet")]
+
+
+def test_a_last_line_that_is_whole_but_unended_is_kept(make_server: MakeServer, open_client: OpenClient,
+                                                       tmp_path: Path):
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text('{"earlier": true}', encoding="utf-8")  # written by hand, without its newline
+    server = make_server(RULES, journal_file=str(journal))
+    ask(open_client(server), "hello")
+    server.stop()
+    first, second = lines(journal)
+    assert first == {"earlier": True} and second["rule"] == "greet"

@@ -87,7 +87,9 @@ def test_signed_reasoning_recorded_on_a_miss_is_accepted_on_the_next_turn(make_s
         second = client.chat.completions.create(model=SONNET, messages=history, tools=[tool], extra_body=reason)
         assert second.choices[0].message.content == "Paris is sunny today."
         history[1]["reasoning_details"][0]["signature"] = "Eg" + history[1]["reasoning_details"][0]["signature"][2:-4]
-        with pytest.raises(openai.UnprocessableEntityError):
+        with pytest.raises(openai.BadRequestError) as refused:
             client.chat.completions.create(model=SONNET, messages=history, tools=[tool], extra_body=reason)
+        assert refused.value.body == {"code": "400", "type": "invalid_params",
+                                      "message": "messages.1.content.0: Invalid `signature` in `thinking` block"}
     assert forwarded(source) == 2  # the edited turn was refused here, never forwarded
     assert len(recorded(folder)["rules"]) == 2

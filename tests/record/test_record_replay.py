@@ -75,7 +75,7 @@ def chat_exchanges(client: openai.OpenAI) -> dict[str, Any]:
                          second.choices[0].message.content, second.usage.model_dump()]
     edited = copy.deepcopy(history)
     edited[1]["reasoning_details"][0]["text"] += " (edited)"
-    with pytest.raises(openai.UnprocessableEntityError) as refused:
+    with pytest.raises(openai.BadRequestError) as refused:
         client.chat.completions.create(model=SONNET, messages=edited, tools=[CHAT_TOOL], extra_body=reason)
     seen["edited"] = refused.value.body
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from pathlib import Path
 
@@ -296,3 +297,42 @@ def test_a_match_that_could_never_hold_is_refused(tmp_path: Path):
     assert by_path["rules[0].match.last_user.contains"].line == 3
     turn = next(p for p in problems if p.path.startswith("rules[1].match.turn"))
     assert turn.line == 6 and "min (5) is above max (2)" in turn.reason
+
+
+BOMB_RULE = """\
+rules:
+  - name: bomb
+    reply:
+      tool_calls:
+        - name: f
+          arguments:
+"""
+
+
+def _bomb(levels: int) -> str:
+    """The billion laughs as a tool call's arguments: each level's anchor repeats the one before ten
+    times (10**levels leaves)."""
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for before, name in itertools.pairwise("abcdefghij"[:levels]):
+        lines.append(f"{name}: &{name} [{', '.join([f'*{before}'] * 10)}]")
+    return BOMB_RULE + "".join(f"            {line}\n" for line in lines)
+
+
+def test_an_alias_bomb_is_refused_where_it_crosses_the_limit(tmp_path: Path):
+    """A 10-million-leaf bomb in some 600 bytes: refused at the alias that takes the file past the limit
+    on values aliases may repeat, before anything downstream expands it."""
+    text = _bomb(7)
+    assert len(text) < 700
+    path = tmp_path / "bomb.yaml"
+    path.write_text(text, encoding="utf-8")
+    problem = only_problem(path)
+    # sizes with their own node: a 11, b 111, c 1,111, d 11,111; e's aliases of d cross 100,000 at the 8th
+    assert (problem.line, problem.column) == (11, 12 + len("e: &e [") + 1 + 7 * len("*d, "))
+    assert problem.reason == "aliases repeat more than 100,000 values (the file expands past that), at alias *d"
+    assert "e: &e [*d" in problem.snippet
+
+
+def test_aliases_under_the_limit_still_load(tmp_path: Path):
+    path = tmp_path / "anchors.yaml"
+    path.write_text(_bomb(4), encoding="utf-8")
+    assert [rule.name for rule in load_paths([path]).rules] == ["bomb"]

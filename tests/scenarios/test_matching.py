@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import time
 from collections.abc import Callable
 from typing import Any
@@ -682,6 +683,67 @@ def test_a_failing_template_expression_is_a_template_error_not_an_internal_error
     body = caught.value.body
     assert isinstance(body, dict) and body["type"] == "emulator_template_error", body
     assert "'arithmetic'" in body["message"]
+
+
+BOUNDED = {
+    "a power far past the bit limit": ("{{ (10 ** (request.turn + 10**7)) % 7 }}", "numbers up to 16,384 bits"),
+    "a string of a billion characters": ("{{ 'x' * 10**9 }}", "values up to 4,000,000 characters or items"),
+    "a list of a billion items": ("{{ ([1] * 10**9) | length }}", "values up to 4,000,000 characters or items"),
+    "a padding width past the limit": ("{{ 'x'.center(10**8) }}", "values up to 4,000,000 characters or items"),
+    "a filter width past the limit": ("{{ 'x' | indent(10**8) }}", "values up to 4,000,000 characters or items"),
+    "a format width past the limit": ("{{ '%100000000d' | format(1) }}", "values up to 4,000,000 characters or items"),
+    "a method format width past the limit": ("{{ '{:>100000000}'.format(1) }}",
+                                             "values up to 4,000,000 characters or items"),
+    "a percent format width past the limit": ("{{ '%100000000d' % 1 }}", "values up to 4,000,000 characters or items"),
+    "a width taken from the arguments": ("{{ '%*d' % (10**8, 1) }}", "values up to 4,000,000 characters or items"),
+    "a nested format width": ("{{ '{:{}}'.format(1, 10**8) }}", "values up to 4,000,000 characters or items"),
+    "a filter width from the arguments": ("{{ '%*d' | format(10**8, 1) }}", "values up to 4,000,000 characters or items"),
+    "doubling through a namespace": ("{% set ns = namespace(x='ab') %}{% for i in range(60) %}"
+                                     "{% set ns.x = ns.x ~ ns.x %}{% endfor %}{{ ns.x | length }}",
+                                     "values up to 4,000,000 characters or items"),
+    "loops nested past the step limit": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
+                                         "{% endfor %}done", "100,000 steps"),
+    "recursion that branches": ("{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
+                                "{{ f(40) }}", "100,000 steps"),
+    "a reply past the output limit": ("{% for i in range(5000) %}{{ 'x' * 1000 }}{% endfor %}",
+                                      "replies up to 4,000,000 characters"),
+    "a set block that piles output up": ("{% set big %}{% for i in range(90000) %}{{ request.last_user * 1000 }}"
+                                         "{% endfor %}{% endset %}{{ big | length }}", "characters made"),
+}
+
+
+@pytest.mark.parametrize("template, limit", BOUNDED.values(), ids=BOUNDED.keys())
+def test_a_template_that_would_take_unbounded_time_or_memory_is_refused_naming_the_limit(
+        make_server: MakeServer, client_for, template: str, limit: str):
+    """Each of these would hold the event loop for seconds or take gigabytes; each is stopped
+    early and answered with the rule and the limit it went past."""
+    server = make_server(textwrap.dedent("""
+        rules:
+          - name: greedy
+            reply: {content: "%s"}
+    """) % template.replace('"', '\\"'))
+    with pytest.raises(openai.InternalServerError) as caught:
+        ask(client_for(server), "hi")
+    body = caught.value.body
+    assert isinstance(body, dict) and body["type"] == "emulator_template_error", body
+    assert "the template of rule 'greedy' failed" in body["message"] and "template limit" in body["message"]
+    assert limit in body["message"], body["message"]
+
+
+def test_templates_within_the_limits_still_render(make_server: MakeServer, client_for):
+    server = make_server(textwrap.dedent("""
+        rules:
+          - name: modest
+            reply:
+              content: >-
+                {{ 2 ** 64 }} {{ 'ab' * 3 }} {{ [1, 2] * 2 }} {{ 'x'.center(5) | length }} {{ '%05d' | format(42) }}
+                {{ '{:>4}'.format(7) }} {{ '%s!' % request.last_user }}
+                {%- set ns = namespace(x='a') %}{% for i in range(10) %}{% set ns.x = ns.x ~ 'b' %}{% endfor %}
+                {{ ns.x }} {% for m in request.messages %}{{ loop.index }}:{{ m.role }}{% endfor %}
+                {{ 'done' ~ '.' }}
+    """))
+    assert ask(client_for(server), "hi").content == (
+        "18446744073709551616 ababab [1, 2, 1, 2] 5 00042    7 hi! abbbbbbbbbb 1:user done.")
 
 
 def test_fake_dates_do_not_depend_on_the_wall_clock(make_server: MakeServer, client_for):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import textwrap
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -242,3 +245,87 @@ async def test_registry_first_load_raises_on_a_broken_file(tmp_path: Path):
         await registry.load()
     assert registry.generation == 0
     assert registry.current.scenarios.rules == ()
+
+
+# --- the watcher survives its folder being deleted and made again (as `git checkout` does) ------------
+
+
+def watcher_state(server: EmulatorServer) -> dict[str, object]:
+    watcher = get_json(f"{server.origin}/_emulator/health")["watcher"]
+    assert isinstance(watcher, dict)
+    return watcher
+
+
+def until(condition: Callable[[], object]) -> object:
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        if value := condition():
+            return value
+        time.sleep(0.05)
+    return condition()
+
+
+def test_the_watcher_recovers_when_its_folder_is_deleted_and_made_again(
+        make_server: MakeServer, session: str, open_client: OpenClient):
+    server = make_server(rules("v1"), watch=True)
+    client = open_client(server, session)
+    path = scenario_file(server)
+    folder = path.parent
+    assert until(lambda: watcher_state(server)["state"] == "running")
+    assert watcher_state(server)["folders"] == [str(folder.resolve())]
+
+    shutil.rmtree(folder)
+    folder.mkdir()
+    assert edit_until(path, rules("v2"), lambda: ask(client, "hi").content == "v2"), "the new folder was never watched"
+    assert edit_until(path, rules("v3"), lambda: ask(client, "hi").content == "v3"), "a later edit was ignored"
+    assert watcher_state(server)["state"] == "running"
+
+    shutil.rmtree(folder)  # gone, and made again with its file at once, between two looks of the watcher
+    folder.mkdir()
+    path.write_text(rules("v4"), encoding="utf-8")
+    assert until(lambda: ask(client, "hi").content == "v4")
+    assert edit_until(path, rules("v5"), lambda: ask(client, "hi").content == "v5")
+
+
+def test_health_shows_the_watcher_waiting_for_a_folder_that_is_gone(make_server: MakeServer, session: str,
+                                                                    open_client: OpenClient):
+    server = make_server(rules("v1"), watch=True)
+    client = open_client(server, session)
+    path = scenario_file(server)
+    assert until(lambda: watcher_state(server)["state"] == "running")
+    shutil.rmtree(path.parent)
+    waiting = until(lambda: (state := watcher_state(server))["state"] == "error" and state)
+    assert waiting, watcher_state(server)
+    assert waiting["reason"] == f"{path.parent.resolve()} does not exist; watching for it to come back"  # type: ignore[index]
+    assert ask(client, "hi").content == "v1"  # the last good rules stay in force
+    # a manual reload says what is wrong, and keeps them too
+    refused = requests_post(f"{server.origin}/_emulator/scenarios/reload")
+    assert refused[0] == 400 and "no such file or directory" in refused[1]
+
+    path.parent.mkdir()
+    assert edit_until(path, rules("v2"), lambda: ask(client, "hi").content == "v2")
+    assert until(lambda: watcher_state(server)["state"] == "running")
+    assert watcher_state(server).get("reason") is None
+
+
+def test_a_manual_reload_works_after_the_folder_was_made_again(make_server: MakeServer, session: str,
+                                                               open_client: OpenClient):
+    server = make_server(rules("v1"))  # not watched: the reload alone
+    client = open_client(server, session)
+    path = scenario_file(server)
+    shutil.rmtree(path.parent)
+    path.parent.mkdir()
+    path.write_text(rules("v2"), encoding="utf-8")
+    status, _ = requests_post(f"{server.origin}/_emulator/scenarios/reload")
+    assert status == 200
+    assert ask(client, "hi").content == "v2"
+    assert watcher_state(server) == {"state": "off"}
+
+
+def requests_post(url: str) -> tuple[int, str]:
+    request = urllib.request.Request(url, method="POST", data=b"")
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()

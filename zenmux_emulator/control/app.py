@@ -20,7 +20,7 @@ from zenmux_emulator.control.scenarios import (
 )
 from zenmux_emulator.control.sessions import reset_sessions
 from zenmux_emulator.control.wire import json_response, query
-from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS
+from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, WATCHER
 from zenmux_emulator.settings import Settings
 
 
@@ -35,6 +35,7 @@ async def health(request: web.Request) -> web.Response:
         "api_scenarios": registry.api_names,
         "generation": registry.generation,
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
+        "watcher": request.config_dict[WATCHER].as_dict(),
         "journal": {"entries": len(journal), "bytes": journal.bytes, "max_bytes": journal.max_bytes,
                     "file": None if writer is None else str(writer.path)},
         # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)

@@ -214,6 +214,12 @@ OPENAPI: dict[str, Any] = {
                 "files": {"type": "array", "items": {"type": "string"}},
                 "api_scenarios": {"type": "array", "items": {"type": "string"}},
                 "generation": {"type": "integer"}, "last_reload_error": {"type": ["string", "null"]},
+                "watcher": {"type": "object", "required": ["state"], "description": "the scenario file watcher: "
+                            "`off` without watching, `running` over its folders, or `error` with the reason "
+                            "(a folder gone, the watcher failed), from which it recovers by itself",
+                            "properties": {"state": {"enum": ["off", "running", "error"]},
+                                           "folders": {"type": "array", "items": {"type": "string"}},
+                                           "reason": {"type": "string"}}},
                 "journal": {"type": "object", "properties": {
                     "entries": {"type": "integer"},
                     "bytes": {"type": "integer", "description": "bodies and responses the entries keep"},

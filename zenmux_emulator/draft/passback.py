@@ -6,8 +6,9 @@ face whose conversation carries reasoning otherwise maps it to that shape.
 When reasoning is on, an assistant message with tool calls that the conversation is still
 answering (it is followed only by its tool results) must carry its `reasoning_details` for
 anthropic/* models, with a signature over exactly that text; any block that is passed back, for
-any family, must verify. A failure is what the upstream would say, passed on by the gateway as
-422 `provider_unprocessable_entity_error` (the request passed ZenMux's own validation).
+any family, must verify. A failure is ZenMux's own answer, the same on every face that carries
+signed reasoning: 400 `invalid_params` with the path of the offending message and block, as
+``messages.1.content.0: Invalid `signature` in `thinking` block``.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import NeutralRequest
 
-UPSTREAM_REJECTED = "provider_unprocessable_entity_error"
 BAD_SIGNATURE = "Invalid `signature` in `thinking` block"
 MISSING_SIGNATURE = "thinking.signature: Field required"
 MISSING_THINKING = ("Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, "
@@ -94,12 +94,11 @@ def reasoning_findings(messages: Sequence[Mapping[str, Any]], shape: str, signer
 
 
 def check_reasoning(request: NeutralRequest, shape: str, signer: Signer, mode: str) -> list[str]:
-    """Verify passed-back reasoning; in strict mode raise the request's `passback_rejection` (422 by
-    default, the face's own where its upstream says otherwise), else return the findings as warnings."""
+    """Verify passed-back reasoning; in strict mode refuse the first finding with ZenMux's 400
+    `invalid_params`, else return the findings as warnings."""
     if mode == "off":
         return []
     findings = request.passback_findings(shape, signer)
     if findings and mode == "strict":
-        status, kind = request.passback_rejection
-        raise RequestRejected(status, kind, findings[0])
+        raise RequestRejected(400, INVALID_PARAMS, findings[0])
     return [f"reasoning check: {f}" for f in findings]

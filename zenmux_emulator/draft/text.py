@@ -12,6 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from zenmux_emulator.draft.fake import generate
+from zenmux_emulator.draft.template_limits import end_budget, made, new_budget
 from zenmux_emulator.foundation.errors import RequestRejected
 
 if TYPE_CHECKING:
@@ -20,9 +21,13 @@ if TYPE_CHECKING:
 
 def _printable(value: Any) -> Any:
     """Only plain data is printed: an object's repr (with its address) never leaves a template."""
+    if isinstance(value, str):
+        return made(value)  # printed text counts towards what a render makes
+    if value is None or isinstance(value, (int, float, bool)):
+        return value
     from jinja2 import Undefined
 
-    if value is None or isinstance(value, (str, int, float, bool, Undefined)):
+    if isinstance(value, Undefined):
         return value
     if isinstance(value, (list, tuple)):
         for item in value:
@@ -40,9 +45,10 @@ def _env() -> Any:
     """The sandbox, made when the first template is compiled: files without templates never
     import Jinja (a tenth of the start-up)."""
     from jinja2 import StrictUndefined
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    return ImmutableSandboxedEnvironment(
+    from zenmux_emulator.draft.template_sandbox import BoundedSandbox
+
+    return BoundedSandbox(
         finalize=_printable,
         autoescape=False,
         undefined=StrictUndefined,
@@ -79,6 +85,8 @@ def compile_template(source: str) -> Any:
     `fake.<name>` that is not one of the whitelisted generators."""
     from jinja2 import TemplateSyntaxError, nodes
 
+    from zenmux_emulator.draft.template_sandbox import bound_tree
+
     env = _env()
     try:
         tree = env.parse(source)
@@ -86,7 +94,7 @@ def compile_template(source: str) -> Any:
             if isinstance(node.node, nodes.Name) and node.node.name == "fake" and node.attr not in FAKE_GENERATORS:
                 raise TemplateProblem(
                     f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}")
-        return env.from_string(tree)
+        return env.from_string(bound_tree(tree))
     except TemplateSyntaxError as exc:
         raise TemplateProblem(exc.message or str(exc)) from None
     except (RecursionError, MemoryError, SyntaxError):
@@ -118,7 +126,9 @@ class SeededFake:
 
 
 def render(template: Any, rule: str, context: Mapping[str, Any]) -> str:
-    """Run a compiled template; a failure becomes a 500 naming the rule, never a traceback."""
+    """Run a compiled template within the limits of `template_limits`; a failure (a limit passed
+    included) becomes a 500 naming the rule, never a traceback."""
+    budget = new_budget()
     try:
         text = str(template.render(context))
         if not text.isascii():
@@ -128,3 +138,5 @@ def render(template: Any, rule: str, context: Mapping[str, Any]) -> str:
         raise RequestRejected(
             500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc}"
         ) from None
+    finally:
+        end_budget(budget)

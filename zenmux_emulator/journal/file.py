@@ -1,10 +1,19 @@
-"""`--journal FILE`: every finished request appended as one JSON line, written off the event loop."""
+"""`--journal FILE`: every finished request appended as one JSON line, written off the event loop.
+
+Each batch is one `write` of whole lines, made as soon as the batch is taken, so a run killed with
+`kill -9` loses at most the entries it had not written yet (the batch being written and those
+queued behind it). A crash in the middle of a write can leave a torn last line: the next run
+starts on a fresh line, cutting the torn fragment off (with a warning) so that every line reads
+as JSON, or ending a last line that is whole but has no newline."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
+
+import orjson
 
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.safe_json import dumps
@@ -21,6 +30,7 @@ class JournalFile:
         self.batch = batch
         self._queue: asyncio.Queue[JournalEntry | None] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._mended = False
 
     def start(self) -> None:
         self._queue = asyncio.Queue()
@@ -64,8 +74,50 @@ class JournalFile:
     def _append(self, entries: list[JournalEntry]) -> None:
         """In a worker thread: serialise (finished entries are no longer changed) and append."""
         lines = b"".join(_line(entry) for entry in entries)
+        if not self._mended:
+            self._mended = True
+            _start_on_a_fresh_line(self.path)
         with self.path.open("ab") as out:
             out.write(lines)
+
+
+def _start_on_a_fresh_line(path: Path) -> None:
+    """Before a run's first write: a last line without its newline is ended when it is whole JSON,
+    and cut off otherwise (what a crash in the middle of a write leaves)."""
+    try:
+        out = path.open("r+b")
+    except FileNotFoundError:
+        return
+    with out:
+        size = out.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        out.seek(size - 1)
+        if out.read(1) == b"\n":
+            return
+        start = max(0, size - _TAIL)
+        while True:  # find the start of the last line, reading back in steps
+            out.seek(start)
+            tail = out.read(size - start)
+            newline = tail.rfind(b"\n")
+            if newline >= 0 or start == 0:
+                break
+            start = max(0, start - _TAIL)
+        cut = start + newline + 1
+        out.seek(cut)
+        last = out.read()
+        try:
+            orjson.loads(last)
+        except orjson.JSONDecodeError:
+            out.truncate(cut)
+            log.warning("journal file %s: cut off a torn last line of %d bytes (a run ended in the middle of a "
+                        "write)", path, len(last))
+        else:
+            out.seek(0, os.SEEK_END)
+            out.write(b"\n")
+
+
+_TAIL = 64 * 1024
 
 
 def _line(entry: JournalEntry) -> bytes:

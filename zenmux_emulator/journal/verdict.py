@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.draft.passback import REJECTIONS, UPSTREAM_REJECTED
+from zenmux_emulator.draft.passback import REJECTIONS
 from zenmux_emulator.foundation.errors import INVALID_PARAMS
 from zenmux_emulator.journal.entry import JournalEntry
 
@@ -170,15 +170,13 @@ def _error_message(entry: JournalEntry) -> str:
 
 
 def _reasoning_rejection(entry: JournalEntry) -> str | None:
-    """Why signed reasoning passed back was refused, if it was: 422 `provider_unprocessable_entity_error`
-    on chat, 400 `invalid_params` with the signature (or encrypted content) message elsewhere, or a
-    `reasoning check:` warning when the check only warns."""
+    """Why signed reasoning passed back was refused, if it was: 400 `invalid_params` with the
+    signature (or encrypted content) message on any face, or a `reasoning check:` warning when the
+    check only warns."""
     warning = next((w for w in entry.warnings if w.startswith("reasoning check:")), None)
     if warning is not None:
         return warning
-    if entry.error_type == UPSTREAM_REJECTED:
-        return f"rejected with {entry.status}" + (f": {_error_message(entry)}" if _error_message(entry) else "")
-    if entry.api in ("anthropic", "responses") and entry.status == 400 and entry.error_type == INVALID_PARAMS:
+    if entry.status == 400 and entry.error_type == INVALID_PARAMS:
         message = _error_message(entry)
         if any(mark in message for mark in REJECTIONS):
             return f"rejected with 400: {message}"

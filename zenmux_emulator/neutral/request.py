@@ -85,9 +85,6 @@ class NeutralRequest:
     Subclasses set `face` and fill in the facts marked "the face's" below from their conversation."""
 
     face: ClassVar[str] = ""
-    passback_rejection: ClassVar[tuple[int, str]] = (422, "provider_unprocessable_entity_error")
-    """The status and type a failed check of passed-back reasoning answers with: by default the
-    upstream's refusal as ZenMux passes it on; a face whose upstream says 400 sets its own."""
 
     def __init__(
         self,
@@ -118,6 +115,10 @@ class NeutralRequest:
         """ZenMux's `provider` routing options."""
         self.model_routing = model_routing or {}
         """ZenMux's `model_routing_config` (for `zenmux/auto`)."""
+        self.token_limit: int | None = None
+        """Where counting the prompt may stop: the model's context window, set before `prompt_tokens`
+        is first read. Up to it the count is exact; past it, some number above it (the request is
+        refused 413 whatever its size)."""
 
     # the face's facts ------------------------------------------------------------------------
 
@@ -167,7 +168,7 @@ class NeutralRequest:
 
     @cached
     def prompt_tokens(self) -> int:
-        """The prompt's size in tokens, counted the face's way."""
+        """The prompt's size in tokens, counted the face's way, up to `token_limit`."""
         raise NotImplementedError
 
     @cached

@@ -151,6 +151,9 @@ class Endpoint(Generic[R]):
         entry.stream = ask.stream
 
         scenarios = core.registry.current.scenarios
+        window = scenarios.catalogue.get(ask.model)
+        if window is not None:
+            ask.token_limit = window.context_length  # counting a huge prompt stops once past it
         control = read_control(request.headers) if settings.control_headers else NO_CONTROL
         metered = scenarios.gateway.active
         if metered:

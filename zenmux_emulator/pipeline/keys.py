@@ -12,6 +12,7 @@ from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
@@ -23,5 +24,7 @@ JOURNAL_FILE = web.AppKey("journal_file", JournalFile)
 """Set only when `--journal FILE` was given."""
 CLOCK = web.AppKey("clock", Clock)
 WAITS = web.AppKey("waits", Waits)
+WATCHER = web.AppKey("watcher", WatchStatus)
+"""What the scenario file watcher is doing (`off` without `--watch`)."""
 
 ENTRY = web.RequestKey("journal_entry", JournalEntry)

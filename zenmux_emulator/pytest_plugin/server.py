@@ -12,7 +12,7 @@ from typing import Any, Self, TypeVar
 
 from aiohttp import web
 
-from zenmux_emulator.app import create_app
+from zenmux_emulator.app import create_app, make_runner
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.pipeline.keys import CLOCK, JOURNAL, REGISTRY, SESSIONS, SETTINGS
@@ -81,7 +81,7 @@ class EmulatorServer:
         return self
 
     async def _start(self) -> int:
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        self._runner = make_runner(self.app, self.settings)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.settings.port)
         await site.start()

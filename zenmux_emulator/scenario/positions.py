@@ -18,6 +18,10 @@ the JSON of tool call arguments) recurses without bound; a value its tag cannot 
 `!!int x`, `!!timestamp nope`) is a problem like any other. `load_yaml` reports each at the node (or
 the alias) in question; `load_yaml_fast` leaves them to it.
 
+Aliases may repeat at most `MAX_ALIAS_VALUES` values in one file (an alias bomb, some hundred bytes
+that expand into millions of values, is refused at the alias that crosses the limit): the data is
+shared under aliases while it loads, but validation and the replies made from it copy it out.
+
 Scalars are also kept to what a JSON reply can carry, since any of them may end up in one: an integer
 beyond 64 bits is refused, and so is a lone UTF-16 surrogate from an escape (`"\\ud800"`), which is no
 character and cannot be sent as UTF-8; an escaped surrogate pair (`"\\ud83d\\ude00"`, as JSON writers
@@ -65,6 +69,11 @@ MAX_DEPTH = 100
 deeper than 100 levels"). Scenario data is a handful of levels deep; the limit keeps PyYAML's composer
 (three Python frames a level) and whatever walks the data after it well within Python's recursion
 limit, and tool call arguments within orjson's (255 levels)."""
+
+MAX_ALIAS_VALUES = 100_000
+"""How many values (collections and scalars, counted as the data will hold them) the aliases of one
+file may repeat in all: far beyond what reusing a reply or a tool schema takes, far below the
+millions an alias bomb makes, which validation would copy out one by one."""
 
 
 @dataclass(slots=True, eq=False)
@@ -164,7 +173,9 @@ class _Loader(_Checks, yaml.SafeLoader):
         super().__init__(stream)
         self._start_checks(stream)
         self._heights: dict[int, int] = {}  # id(anchored collection, or one inside it) -> its levels
+        self._sizes: dict[int, int] = {}  # the same collections -> the values they hold, aliases expanded
         self._measuring = 0  # anchored nodes being composed
+        self._repeated = 0  # values the aliases so far repeat
 
     def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
         self._depth += 1
@@ -181,6 +192,10 @@ class _Loader(_Checks, yaml.SafeLoader):
         if isinstance(event, AliasEvent):
             node: Node = super().compose_node(parent, index)  # type: ignore[arg-type, assignment]  # stub: index is an int, a key node or None; never returns None
             if isinstance(node, ScalarNode):
+                self._repeated += 1
+                if self._repeated > MAX_ALIAS_VALUES:
+                    raise ComposerError(None, None, f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the "
+                                        f"file expands past that), at alias *{event.anchor}", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
                 return node
             height = self._heights.get(id(node))
             if height is None:  # the anchored collection is still being composed: it encloses its alias
@@ -189,14 +204,19 @@ class _Loader(_Checks, yaml.SafeLoader):
             if self._depth + height > MAX_DEPTH:
                 raise ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels, through alias "
                                     f"*{event.anchor}", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+            self._repeated += self._sizes[id(node)]
+            if self._repeated > MAX_ALIAS_VALUES:
+                raise ComposerError(None, None, f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the file "
+                                    f"expands past that), at alias *{event.anchor}", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
             return node
         # An anchored node, or one inside it: what an alias may repeat, so measure how deep it nests.
         self._measuring += 1
         node = super().compose_node(parent, index)  # type: ignore[arg-type, assignment]  # stub: index is an int, a key node or None; never returns None
         self._measuring -= 1
         if not isinstance(node, ScalarNode):
-            self._heights[id(node)] = 1 + max((self._heights.get(id(child), 0) for child in _children(node)),
-                                              default=0)
+            children = _children(node)
+            self._heights[id(node)] = 1 + max((self._heights.get(id(child), 0) for child in children), default=0)
+            self._sizes[id(node)] = 1 + sum(self._sizes.get(id(child), 1) for child in children)
         return node
 
     def construct_object(self, node: Node, deep: bool = False) -> object:
@@ -261,6 +281,20 @@ def _alias_height(anchored: list[Node], limit: int) -> int | None:
         return max((measure(node, 1) for node in anchored if not isinstance(node, ScalarNode)), default=0)
     except _TooDeep:
         return None
+
+
+def _repeated(root: Node) -> int:
+    """How many values the aliases under `root` repeat: the data's values, aliases expanded, less the
+    nodes the source holds (called once nesting is known to be within `MAX_DEPTH`)."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Node) -> int:
+        known = sizes.get(id(node))
+        if known is None:
+            known = sizes[id(node)] = 1 + sum(size(child) for child in _children(node))
+        return known
+
+    return size(root) - len(sizes)
 
 
 _FAST_DEPTH = 64
@@ -392,7 +426,7 @@ def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
         if loader.anchored:
             # An alias stands no deeper than the source's deepest node; its value's levels go below.
             height = _alias_height(loader.anchored, MAX_DEPTH)
-            if height is None or loader.deepest + height > MAX_DEPTH:
+            if height is None or loader.deepest + height > MAX_DEPTH or _repeated(node) > MAX_ALIAS_VALUES:
                 return None
         data = loader.construct_document(node)
         if loader.duplicates:

@@ -163,7 +163,10 @@ def test_reasoning_summary_and_encrypted_content_pass_back(client):
     with pytest.raises(openai.BadRequestError) as caught:
         client.responses.create(model=MODEL, input=tampered, tools=[WEATHER_TOOL], **asked)
     assert caught.value.body["type"] == "invalid_params"
-    assert caught.value.body["message"] == f"The encrypted content for item {reasoning.id} could not be verified."
+    assert caught.value.status_code == 400 and caught.value.body["code"] == "400"
+    # the path names the offending item in this face's own terms, as ZenMux's answer does on every face
+    assert caught.value.body["message"] == (
+        f"input.1.encrypted_content: The encrypted content for item {reasoning.id} could not be verified.")
 
 
 def test_reasoning_without_summary_or_include_shows_neither(client):

@@ -88,3 +88,29 @@ def test_truncate_examples():
     assert tokens.truncate("one two three", 99) == ("one two three", False)
     assert tokens.truncate("你好世界", 1) == ("你", True)
     assert tokens.truncate("", 0) == ("", False)
+
+
+# --- counting with a limit: stops once past it -----------------------------------------------------
+
+LONG = ("Lorem ipsum dolor sit amet, 12345 consectetur — 你好世界 😀 " * 5000
+        + " " * 200_000 + "tail words\n" + "\t" * 70_000 + "x")
+
+
+def test_a_count_within_its_limit_is_exact():
+    full = tokens.count(LONG)
+    assert full == len(tokens.pieces(LONG))
+    assert tokens.count(LONG, full) == full
+    assert tokens.count(LONG, full + 1) == full
+
+
+@pytest.mark.parametrize("limit", [0, 1, 1_000, 50_000])
+def test_a_count_past_its_limit_stops_soon_after_it(limit: int):
+    full = tokens.count(LONG)
+    stopped = tokens.count(LONG, limit)
+    assert limit < stopped < full  # past the limit, and not counted to the end
+
+
+def test_no_room_left_counts_nothing_more_of_a_long_text():
+    """A prompt's counter passes the room left; below zero it is past the window already."""
+    assert tokens.count(LONG, -1) == 0
+    assert tokens.count("short text", -1) == 2  # short texts are counted whole, from the memo

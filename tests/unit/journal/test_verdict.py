@@ -65,7 +65,8 @@ def test_repeating_a_request_that_got_a_non_retryable_error_is_found() -> None:
 
 
 def test_reasoning_rejections_and_unmet_expectations_are_findings() -> None:
-    rejected = entry(1, {"turn": 1}, status=422, error_type="provider_unprocessable_entity_error")
+    rejected = entry(1, {"turn": 1}, status=400, error_type="invalid_params",
+                     response=error(400, "invalid_params", "messages.1.content.0: Invalid `signature` in `thinking` block"))
     warned = entry(2, {"turn": 2}, warnings=["reasoning check: messages.1.content.0: Invalid `signature` in `thinking` block"])
     unmet = entry(3, {}, unmet_expectations=["r: expected body.temperature equals 0, got 1"])
     assert [(f.check, f.seq) for f in verdict([rejected, warned, unmet])] == [
@@ -157,13 +158,16 @@ def error(status: int, kind: str, message: str) -> bytes:
 
 
 def test_signed_reasoning_rejections_on_the_anthropic_and_responses_faces_are_findings() -> None:
+    """The same 400 on every face; any other 400 (even on chat) is no reasoning finding."""
     thinking = entry(1, {"messages": [1]}, api="anthropic", status=400, error_type="invalid_params",
                      response=error(400, "invalid_params", "messages.1.content.0: Invalid `signature` in `thinking` block"))
     encrypted = entry(2, {"input": [1]}, api="responses", status=400, error_type="invalid_params",
-                      response=error(400, "invalid_params", "The encrypted content for item rs_1 could not be verified."))
+                      response=error(400, "invalid_params", "input.1.encrypted_content: The encrypted content for item rs_1 could not be verified."))
     other = entry(3, {"input": [2]}, api="responses", status=400, error_type="invalid_params",
                   response=error(400, "invalid_params", "input: Field required"))
-    findings = verdict([thinking, encrypted, other])
+    plain = entry(4, {"messages": [2]}, status=400, error_type="invalid_params",
+                  response=error(400, "invalid_params", "messages.0.content: Field required"))
+    findings = verdict([thinking, encrypted, other, plain])
     assert [(f.check, f.seq) for f in findings if f.check == "reasoning"] == [("reasoning", 1), ("reasoning", 2)]
     assert "Invalid `signature` in `thinking` block" in findings[0].message
     assert "rs_1 could not be verified" in findings[1].message

@@ -8,6 +8,7 @@ which reports exactly as before.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -273,6 +274,10 @@ LEFT_TO_THE_REFERENCE = {
     "recursive alias": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n"
                        "          arguments: &x {self: *x}\n",
     "recursive merge": "rules:\n  - &r\n    <<: *r\n    name: a\n    reply: {content: x}\n",
+    "an alias bomb": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n          arguments:\n"
+                     "            a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+                     + "".join(f"            {c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n"
+                               for p, c in itertools.pairwise("abcdefg")),
     "an integer beyond 64 bits": "rules:\n  - name: a\n    priority: 9223372036854775808\n    reply: {content: x}\n",
     "a lone surrogate": "rules:\n  - name: a\n    reply: {content: \"\\ud800\"}\n",
     "an escaped surrogate pair": "rules:\n  - name: a\n    reply: {content: \"\\ud83d\\ude00\"}\n",

@@ -8,7 +8,7 @@ top-level `system` (and `role: system` messages) is the system prompt, a user me
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 
@@ -20,7 +20,6 @@ from zenmux_emulator.faces.anthropic.validate import (
     ThinkingEnabled,
 )
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.foundation.errors import INVALID_PARAMS
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
     NeutralRequest,
@@ -123,33 +122,42 @@ def passback_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, A
     return shaped
 
 
-def prompt_tokens(system: str, messages: Sequence[Mapping[str, Any]], tools: object) -> int:
+def prompt_tokens(system: str, messages: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None) -> int:
     """Deterministic prompt size in the chat face's scheme: per message 3 + role + text (+85 per
-    image or document), tool uses and tool schemas as JSON, 3 to prime the reply."""
-    total = tokens.TOKENS_PER_REPLY_PRIMING + (tokens.TOKENS_PER_MESSAGE + 1 + tokens.count(system) if system else 0)
+    image or document), tool uses and tool schemas as JSON, 3 to prime the reply. Text stops
+    being counted once the total is past `limit`."""
+    total = tokens.TOKENS_PER_REPLY_PRIMING
+
+    def room() -> int | None:
+        return None if limit is None else limit - total
+
+    if system:
+        total += tokens.TOKENS_PER_MESSAGE + 1
+        total += tokens.count(system, room())
     for message in messages:
         total += tokens.TOKENS_PER_MESSAGE + 1
         content = message.get("content")
         if isinstance(content, str):
-            total += tokens.count(content)
+            total += tokens.count(content, room())
             continue
         for block in _blocks(message):
             kind = block.get("type")
             if kind == "text":
-                total += tokens.count(block.get("text") or "")
+                total += tokens.count(block.get("text") or "", room())
             elif kind == "thinking":
-                total += tokens.count(block.get("thinking") or "")
+                total += tokens.count(block.get("thinking") or "", room())
             elif kind == "tool_result":
                 inner = block.get("content")
-                total += tokens.count(block_text(inner))
+                total += tokens.count(block_text(inner), room())
                 total += sum(tokens.TOKENS_PER_NON_TEXT_PART for b in inner or () if isinstance(inner, list)
                              and isinstance(b, dict) and b.get("type") != "text")
             elif kind in ("tool_use", "server_tool_use"):
-                total += tokens.count(orjson.dumps(block.get("input") or {}).decode()) + tokens.count(block["name"])
+                total += tokens.count(orjson.dumps(block.get("input") or {}).decode(), room())
+                total += tokens.count(block["name"], room())
             else:
                 total += tokens.TOKENS_PER_NON_TEXT_PART
     if tools:
-        total += tokens.count(orjson.dumps(tools).decode())
+        total += tokens.count(orjson.dumps(tools).decode(), room())
     return total
 
 
@@ -157,8 +165,6 @@ class AnthropicRequest(NeutralRequest):
     """`POST /api/anthropic/v1/messages`: the validated model for the options, the body for the facts."""
 
     face = "anthropic"
-    passback_rejection: ClassVar[tuple[int, str]] = (400, INVALID_PARAMS)
-    """ZenMux answers a bad thinking signature on this face with 400 invalid_params."""
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], request: MessagesRequest,
                  warnings: tuple[str, ...], betas: tuple[str, ...]) -> None:
@@ -264,7 +270,8 @@ class AnthropicRequest(NeutralRequest):
 
     @cached
     def prompt_tokens(self) -> int:
-        return prompt_tokens(block_text(self.body.get("system")), self.messages, self.body.get("tools"))
+        return prompt_tokens(block_text(self.body.get("system")), self.messages, self.body.get("tools"),
+                             self.token_limit)
 
     @cached
     def seed_material(self) -> bytes:

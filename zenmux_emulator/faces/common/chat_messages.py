@@ -34,23 +34,24 @@ def tool_name(item: Mapping[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object) -> int:
+def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None) -> int:
     """Deterministic prompt size: per message 3 + role + text (+85 per non-text part), 3 to prime
-    the reply, and the tools' JSON."""
+    the reply, and the tools' JSON. Text stops being counted once the total is past `limit`."""
     total = tokens.TOKENS_PER_REPLY_PRIMING
     for message in messages:
         total += tokens.TOKENS_PER_MESSAGE + 1
         content = message.get("content")
         if isinstance(content, str):
-            total += tokens.count(content)
+            total += tokens.count(content, None if limit is None else limit - total)
         elif isinstance(content, list):
             for part in content:
                 text = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
-                total += tokens.count(text) if isinstance(text, str) else tokens.TOKENS_PER_NON_TEXT_PART
+                total += (tokens.count(text, None if limit is None else limit - total) if isinstance(text, str)
+                          else tokens.TOKENS_PER_NON_TEXT_PART)
         for call in message.get("tool_calls") or ():
-            total += tokens.count(orjson.dumps(call).decode())
+            total += tokens.count(orjson.dumps(call).decode(), None if limit is None else limit - total)
     if tools:
-        total += tokens.count(orjson.dumps(tools).decode())
+        total += tokens.count(orjson.dumps(tools).decode(), None if limit is None else limit - total)
     return total
 
 
@@ -115,7 +116,7 @@ class ChatMessagesRequest(NeutralRequest):
 
     @cached
     def prompt_tokens(self) -> int:
-        return prompt_tokens(self.messages, self.body.get("tools"))
+        return prompt_tokens(self.messages, self.body.get("tools"), self.token_limit)
 
     @cached
     def seed_material(self) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 
@@ -23,7 +23,6 @@ from zenmux_emulator.faces.responses.validate import (
     ResponsesBody,
 )
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.foundation.errors import INVALID_PARAMS
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
     JSON_OBJECT_SCHEMA,
@@ -36,6 +35,7 @@ from zenmux_emulator.neutral.request import (
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 _CHAT_PATH = re.compile(r"^messages\.\d+\.content(\.\d+)?(\.[\w.]+)?: ")
+_ITEM = re.compile(r"for item (\S*) could not")
 
 
 def reasoning_ask(reasoning: ReasoningParam | None) -> ReasoningAsk:
@@ -60,8 +60,6 @@ class ResponsesRequest(NeutralRequest):
     its input and its output, so the conversation has every turn before this request's input."""
 
     face = "responses"
-    passback_rejection: ClassVar[tuple[int, str]] = (400, INVALID_PARAMS)
-    """OpenAI answers encrypted content that does not verify with a 400, which ZenMux passes on."""
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], parsed: ResponsesBody,
                  warnings: tuple[str, ...], earlier: Sequence[Mapping[str, Any]] = ()) -> None:
@@ -162,14 +160,16 @@ class ResponsesRequest(NeutralRequest):
     def prompt_tokens(self) -> int:
         """Per message 3 + role + text (+85 per non-text part), its calls' JSON, 3 to prime the
         reply, and the tools' JSON."""
-        total = tokens.TOKENS_PER_REPLY_PRIMING
+        limit, total = self.token_limit, tokens.TOKENS_PER_REPLY_PRIMING
         for message in self.messages:
-            total += tokens.TOKENS_PER_MESSAGE + 1 + tokens.count(str(message["content"]))
-            total += tokens.TOKENS_PER_NON_TEXT_PART * message.get("parts", 0)
+            total += tokens.TOKENS_PER_MESSAGE + 1 + tokens.TOKENS_PER_NON_TEXT_PART * message.get("parts", 0)
+            total += tokens.count(str(message["content"]), None if limit is None else limit - total)
             for call in message.get("tool_calls") or ():
-                total += tokens.count(orjson.dumps(call).decode())
+                total += tokens.count(orjson.dumps(call).decode(), None if limit is None else limit - total)
         tools = self.body.get("tools")
-        return total + (tokens.count(orjson.dumps(tools).decode()) if tools else 0)
+        if tools:
+            total += tokens.count(orjson.dumps(tools).decode(), None if limit is None else limit - total)
+        return total
 
     @cached
     def seed_material(self) -> bytes:
@@ -195,6 +195,16 @@ class ResponsesRequest(NeutralRequest):
     def passback_findings(self, shape: str, signer: Signer, *, require_all: bool = False) -> list[str]:
         """Every `encrypted_content` passed back must be one the emulator minted for that item id,
         whatever the family: on this API reasoning always travels as encrypted content. The finding
-        is OpenAI's own message (`The encrypted content for item rs_… could not be verified.`)."""
+        is OpenAI's message under the path of the item in this request's `input`
+        (`input.1.encrypted_content: The encrypted content for item rs_… could not be verified.`)."""
         findings = reasoning_findings(self.messages, "openai", signer, require_all=require_all)
-        return [_CHAT_PATH.sub("", finding) for finding in findings]
+        return [self._item_path(_CHAT_PATH.sub("", finding)) for finding in findings]
+
+    def _item_path(self, finding: str) -> str:
+        """The finding under the path of the input item it is about (the first reasoning item with
+        that id whose content does not verify; the stored items a response continues always do)."""
+        named = _ITEM.search(finding)
+        for n, item in enumerate(self.input_items):
+            if named is not None and item.get("type") == "reasoning" and (item.get("id") or "") == named.group(1):
+                return f"input.{n}.encrypted_content: {finding}"
+        return finding

@@ -2,7 +2,7 @@
 
 Turn 1 reasons and calls search_city_weather; turn 2, with the assistant message passed back as
 received and the tool result, answers from the result. Altered or missing signed reasoning in
-turn 2 is rejected 422 as the upstream would (or warned, or let through, by `reasoning_check`)."""
+turn 2 is answered 400 `invalid_params` as ZenMux does (or warned, or let through, by `reasoning_check`)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ RESULT = {"city": "上海市", "date": "2025-08-15", "week": "1", "dayweather": 
 ANSWER = "上海市 2025-08-15: 多云, 35.0°C by day, 28.0°C at night."
 TURN2_REASONING = "The tool returned the forecast for 上海市; summarise it."
 REASONING_ON = {"reasoning": {"enabled": True}}
-UPSTREAM = "provider_unprocessable_entity_error"
+REFUSED = "invalid_params"
+BAD_SIGNATURE = "messages.1.content.0: Invalid `signature` in `thinking` block"
 
 
 def turn1_body(model: str = ANTHROPIC, **extra: Any) -> dict[str, Any]:
@@ -251,17 +252,17 @@ ALTERATIONS: dict[str, Callable[..., None]] = {
 
 
 @pytest.mark.parametrize("alteration", list(ALTERATIONS))
-def test_turn2_with_altered_reasoning_is_rejected_422(client: openai.OpenAI, alteration: str):
+def test_turn2_with_altered_reasoning_is_rejected_400(client: openai.OpenAI, alteration: str):
     first = client.chat.completions.create(model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER],
                                            extra_body=REASONING_ON).choices[0].message
     assistant = first.model_dump()
     ALTERATIONS[alteration](assistant)
-    with pytest.raises(openai.UnprocessableEntityError) as raised:
+    with pytest.raises(openai.BadRequestError) as raised:
         client.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
                                        tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON)
-    assert raised.value.status_code == 422
-    assert raised.value.body["type"] == UPSTREAM
-    assert raised.value.body["code"] == "422"
+    assert raised.value.status_code == 400
+    assert raised.value.body["type"] == REFUSED
+    assert raised.value.body["code"] == "400"
     assert "messages.1" in raised.value.body["message"]
 
 
@@ -269,17 +270,28 @@ def test_turn2_with_altered_reasoning_is_rejected_422(client: openai.OpenAI, alt
 def test_turn2_with_altered_reasoning_gets_zenmux_error_envelope(shipped, session, alteration: str):
     assistant = turn1(shipped, session)
     ALTERATIONS[alteration](assistant)
-    error = assert_envelope(post(shipped, turn2_body(assistant), session=session), 422, UPSTREAM)
+    error = assert_envelope(post(shipped, turn2_body(assistant), session=session), 400, REFUSED)
     assert error["message"].startswith("messages.1.")
+
+
+@pytest.mark.parametrize("alteration", ["signature edited", "text edited"])
+def test_turn2_with_a_bad_signature_gets_zenmux_own_answer(shipped, session, alteration: str):
+    """ZenMux's answer, byte for byte, as users of Claude models through it report it."""
+    assistant = turn1(shipped, session)
+    ALTERATIONS[alteration](assistant)
+    response = post(shipped, turn2_body(assistant), session=session)
+    assert response.status == 400
+    assert response.body == (b'{"error":{"code":"400","type":"invalid_params","message":'
+                             b'"messages.1.content.0: Invalid `signature` in `thinking` block"}}')
 
 
 def test_a_streamed_turn2_with_altered_reasoning_is_rejected_before_streaming(shipped, session, client):
     assistant = turn1(shipped, session)
     _edit_signature(assistant)
     response = post(shipped, {**turn2_body(assistant), "stream": True}, session=session)
-    error = assert_envelope(response, 422, UPSTREAM)
+    error = assert_envelope(response, 400, REFUSED)
     assert "messages.1" in error["message"]
-    with pytest.raises(openai.UnprocessableEntityError):
+    with pytest.raises(openai.BadRequestError):
         client.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
                                        tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON, stream=True)
 
@@ -289,10 +301,10 @@ async def test_turn2_with_altered_reasoning_is_rejected_async(aclient: openai.As
                                                    extra_body=REASONING_ON)).choices[0].message
     assistant = first.model_dump()
     _drop_signature(assistant)
-    with pytest.raises(openai.UnprocessableEntityError) as raised:
+    with pytest.raises(openai.BadRequestError) as raised:
         await aclient.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
                                               tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON)
-    assert raised.value.body["type"] == UPSTREAM and "messages.1" in raised.value.body["message"]
+    assert raised.value.body["type"] == REFUSED and "messages.1" in raised.value.body["message"]
 
 
 def test_turn2_with_blocks_reordered_is_rejected_and_in_order_accepted(shipped, session):
@@ -304,7 +316,7 @@ def test_turn2_with_blocks_reordered_is_rejected_and_in_order_accepted(shipped, 
     assert accepted.status == 200, accepted.body
     assert message_of(accepted)["content"] == ANSWER
     _reorder(assistant, signer)
-    error = assert_envelope(post(shipped, turn2_body(assistant), session=session), 422, UPSTREAM)
+    error = assert_envelope(post(shipped, turn2_body(assistant), session=session), 400, REFUSED)
     assert "messages.1" in error["message"]
 
 
@@ -315,7 +327,7 @@ def test_turn2_with_a_block_minted_for_google_is_rejected(shipped, session):
     assistant = turn1(shipped, session)
     assistant["reasoning_details"] = [{**block, "format": "anthropic-claude-v1"}]
     assert assistant["reasoning_details"][0]["text"] == TURN1_REASONING  # same text, other family
-    error = assert_envelope(post(shipped, turn2_body(assistant), session=session), 422, UPSTREAM)
+    error = assert_envelope(post(shipped, turn2_body(assistant), session=session), 400, REFUSED)
     assert "messages.1" in error["message"]
 
 
@@ -336,11 +348,11 @@ def test_openai_turn2_verifies_the_encrypted_block(shipped, session):
     middle = len(data) // 2
     edited = copy.deepcopy(assistant)
     edited["reasoning_details"][1]["data"] = data[:middle] + ("A" if data[middle] != "A" else "B") + data[middle + 1:]
-    error = assert_envelope(post(shipped, turn2_body(edited, model=GPT5), session=session), 422, UPSTREAM)
+    error = assert_envelope(post(shipped, turn2_body(edited, model=GPT5), session=session), 400, REFUSED)
     assert "messages.1" in error["message"]
     renamed = copy.deepcopy(assistant)
     renamed["reasoning_details"][1]["id"] = "rs_" + "0" * 50
-    error = assert_envelope(post(shipped, turn2_body(renamed, model=GPT5), session=session), 422, UPSTREAM)
+    error = assert_envelope(post(shipped, turn2_body(renamed, model=GPT5), session=session), 400, REFUSED)
     assert "messages.1" in error["message"]
 
 
@@ -394,9 +406,9 @@ def test_a_different_reasoning_secret_rejects_signatures_minted_by_another(make_
     assistant = turn1(first, session)
     assert message_of(post(first, turn2_body(assistant), session=session))["content"] == ANSWER
     assert message_of(post(twin, turn2_body(assistant), session=session))["content"] == ANSWER
-    error = assert_envelope(post(second, turn2_body(assistant), session=session), 422, UPSTREAM)
+    error = assert_envelope(post(second, turn2_body(assistant), session=session), 400, REFUSED)
     assert "messages.1" in error["message"]
-    with sdk(second, session) as client, pytest.raises(openai.UnprocessableEntityError):
+    with sdk(second, session) as client, pytest.raises(openai.BadRequestError):
         client.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
                                        tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON)
 
@@ -407,4 +419,4 @@ def test_the_default_secret_follows_the_seed(make_server, shipped, session):
     other_seed = make_server(text, seed=shipped.state.settings.seed + 1)
     assistant = turn1(shipped, session)
     assert post(same_seed, turn2_body(assistant), session=session).status == 200
-    assert_envelope(post(other_seed, turn2_body(assistant), session=session), 422, UPSTREAM)
+    assert_envelope(post(other_seed, turn2_body(assistant), session=session), 400, REFUSED)

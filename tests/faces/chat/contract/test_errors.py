@@ -431,3 +431,26 @@ def test_errors_carry_a_request_id(shipped: EmulatorServer, body: dict[str, Any]
     assert response.status == 400
     assert len(response.headers.get("X-ZenMux-RequestId", "")) == 32
     assert json.loads(response.body)["error"]["code"] == "400"
+
+
+WINDOW_YAML = """
+models:
+  acme/window: {display_name: "Acme: Window", context_length: 1000}
+rules:
+  - name: anything
+    match: {}
+    reply: {content: "ok"}
+"""
+
+
+@pytest.mark.parametrize("words, status", [(993, 200), (994, 413), (400_000, 413)])
+def test_the_context_window_is_counted_exactly_up_to_its_edge(make_server, words: int, status: int) -> None:
+    """One message of `words` words is 3 + 1 + words + 3 tokens: 1,000 fits, 1,001 does not; a prompt
+    far past the window is refused the same way (its counting stops once past the window)."""
+    server = make_server(WINDOW_YAML)
+    response = post(server, chat(" ".join(["word"] * words), model="acme/window"))
+    if status == 413:
+        assert_envelope(response, 413, "invalid_params", "Prompt is too long")
+    else:
+        assert response.status == 200, response.body
+        assert response.json()["usage"]["prompt_tokens"] == 1000

@@ -113,5 +113,6 @@ def test_the_multi_turn_example_is_a_valid_request(make_server: MakeServer, chec
         message = response.json()["choices"][0]["message"]
         assert message["content"] and message["reasoning_details"][0]["format"] == "anthropic-claude-v1"
     else:
-        assert response.status == 422, response.body
-        assert "signature" in response.json()["error"]["message"]
+        assert response.status == 400, response.body
+        assert response.json()["error"]["type"] == "invalid_params"
+        assert "Invalid `signature` in `thinking` block" in response.json()["error"]["message"]
