@@ -21,7 +21,9 @@ def bearer_token(authorization: str) -> str | None:
 
 def api_key(headers: Mapping[str, str]) -> str | None:
     """The key from `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`, in that order."""
-    authorization = header_text(headers, "Authorization")
+    authorization = headers.get("Authorization")
+    if authorization is not None and not authorization.isascii():  # the usual key is ASCII: no call
+        authorization = header_text(headers, "Authorization")
     if authorization:
         token = bearer_token(authorization)
         if token is not None:

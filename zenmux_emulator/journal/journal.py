@@ -24,19 +24,26 @@ class Journal:
         """Requests the server received, control API included: the next entry's `seq`."""
 
     def add(self, entry: JournalEntry) -> None:
-        if not self.size:
-            return
-        if len(self._entries) >= self.size:
-            self._forget(self._entries.popleft())
+        entries = self._entries
+        if len(entries) >= self.size:
+            if not self.size:
+                return
+            forgotten = entries.popleft()
+            forgotten.kept = False
+            self.bytes -= forgotten.kept_bytes
         entry.kept = True
-        self._entries.append(entry)
+        entries.append(entry)
 
     def settle(self, entry: JournalEntry) -> None:
         """A finished entry: its body and response summarised past the limit, its bytes counted,
         the oldest entries forgotten while the journal holds more than `max_bytes`."""
         if not entry.kept:
             return
-        summarise(entry, self.body_bytes)
+        response = entry.response
+        if type(response) is bytes and len(response) <= self.body_bytes:  # the usual case, without a call
+            entry.kept_bytes = entry.body_bytes + len(response)
+        else:
+            summarise(entry, self.body_bytes)
         self.bytes += entry.kept_bytes
         while self.bytes > self.max_bytes and len(self._entries) > 1:
             self._forget(self._entries.popleft())

@@ -8,7 +8,7 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected, invalid_params
-from zenmux_emulator.foundation.nesting import nesting_problem
+from zenmux_emulator.foundation.nesting import MAX_DEPTH, nesting_problem
 
 
 def arrived_body(request: web.Request, limit: int) -> bytes | NotYet:
@@ -85,9 +85,10 @@ def decode(raw: bytes) -> object:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise invalid_params(f"Request body is not valid JSON: {exc}") from None
-    problem = nesting_problem(raw, value)
-    if problem is not None:
-        raise invalid_params(problem)
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:  # fewer openers cannot nest past it: no walk
+        problem = nesting_problem(raw, value)
+        if problem is not None:
+            raise invalid_params(problem)
     return value
 
 

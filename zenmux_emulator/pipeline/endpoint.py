@@ -225,7 +225,8 @@ class Endpoint(Generic[R]):
         headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if gate:
             headers.update(gate)
-        headers[ROUTING_HEADER] = ascii_header(summary(routed))
+        routing = summary(routed)
+        headers[ROUTING_HEADER] = routing if routing.isascii() and routing.isprintable() else ascii_header(routing)
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,

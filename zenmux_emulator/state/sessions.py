@@ -48,7 +48,9 @@ class GatewayState:
 
 def session_name(headers: Mapping[str, str], api_key: str) -> str:
     """The session a request belongs to; never the key itself."""
-    named = header_text(headers, SESSION_HEADER)
+    named = headers.get(SESSION_HEADER)
+    if named is not None and not named.isascii():  # the usual name is ASCII: no call
+        named = header_text(headers, SESSION_HEADER)
     if named:
         return named[:128]
     return _key_session(api_key)
