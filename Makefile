@@ -1,4 +1,4 @@
-# Two commands set everything up on a fresh machine: `make run` and `make test`.
+# Two commands set everything up on a fresh machine: `make run` and `make test`. `make` alone lists the targets.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,8 +8,16 @@ CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE := $(VENV)/claude/node_modules/.bin/claude
 CODEX_VERSION := 0.169.0
 CODEX := $(VENV)/codex/node_modules/.bin/codex
+# aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
+AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: run test lint validate bench clean
+.PHONY: help run test lint validate bench clean redis-server
+.DEFAULT_GOAL := help
+
+## help: list the targets (the default)
+help:
+	@echo "make targets (HOST=127.0.0.1 PORT=8000 for run):"
+	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +26,11 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+
+# what the README's examples import (the openai SDK), for `make run`
+$(VENV)/.installed-examples: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[examples]'
+	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
@@ -37,12 +50,26 @@ $(CODEX): Makefile | $(BIN)/python
 	npm install --prefix $(VENV)/codex --no-audit --no-fund --loglevel=error @openai/codex@$(CODEX_VERSION)
 	touch $@
 
-## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1
-run: $(VENV)/.installed
+# aimock from npm, pinned in bench/aimock.py, into the venv's folder: `make bench` measures against it
+$(AIMOCK): bench/aimock.py | $(BIN)/python
+	cd bench && ../$(BIN)/python aimock.py --install
+	touch $@
+
+## run: serve the shipped scenarios on http://127.0.0.1:8000/api/v1 (and install openai for the README's examples)
+run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-## test: install with the test extras (and Claude Code and Codex from npm), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX)
+# redis-server from Debian's packages: the shared-state tests (--state, --workers) run against a real one
+redis-server:
+	@command -v redis-server >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server; \
+	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server; \
+	  else echo "make test needs redis-server on PATH (Debian/Ubuntu: apt-get install redis-server)" >&2; exit 1; fi; }
+
+## test: install with the test extras (Claude Code, Codex and aimock from npm, redis-server from apt), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
@@ -55,9 +82,10 @@ lint: $(VENV)/.installed-lint
 validate: $(VENV)/.installed
 	$(BIN)/zenmux-emulator validate scenarios
 
-## bench: the emulator against a bare aiohttp baseline (bench/run.py; ARGS=--quick for 1 s runs)
-bench: $(VENV)/.installed
+## bench: the emulator against a bare aiohttp baseline and aimock (bench/run.py; ARGS=--quick for 1 s runs)
+bench: $(VENV)/.installed $(AIMOCK)
 	$(BIN)/python bench/run.py $(ARGS)
 
+## clean: remove the virtualenv and build files
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,4 +1,5 @@
-"""A bare aiohttp server answering a fixed chat.completion and a fixed 50-chunk SSE stream.
+"""A bare aiohttp server answering a fixed chat.completion and a fixed 50-chunk SSE stream (250
+chunks 20 ms apart for the paced prompt).
 
 It uses the emulator's JSON library (orjson) and event loop (asyncio's default), so the
 ratio emulator/baseline measures the emulator's own work, not aiohttp's.
@@ -16,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 import orjson
 from aiohttp import web
-from gen_scenarios import PACED_CHUNK_MS, PACED_PROMPT, WORDS
+from gen_scenarios import PACED_CHUNK_MS, PACED_PROMPT, PACED_WORDS, WORDS
 
 MODEL = "openai/gpt-5"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -38,7 +39,7 @@ def _chunk(cid: str, created: int, delta: dict[str, object], finish: str | None 
 
 
 async def chat(request: web.Request) -> web.StreamResponse:
-    """Parse the body with orjson, then answer plain JSON or a role + 50 content + finish chunk stream."""
+    """Parse the body with orjson, then answer plain JSON or a role + 50 (paced: 250) content + finish chunk stream."""
     body = orjson.loads(await request.read())
     content = " ".join(WORDS)
     if not body.get("stream"):
@@ -48,7 +49,7 @@ async def chat(request: web.Request) -> web.StreamResponse:
     await resp.prepare(request)
     cid, created = uuid.uuid4().hex, int(time.time())
     await resp.write(_chunk(cid, created, {"role": "assistant", "content": "", "refusal": None}))
-    for i, word in enumerate(WORDS):
+    for i, word in enumerate(PACED_WORDS if paced else WORDS):
         if paced and i:
             await asyncio.sleep(PACED_CHUNK_MS / 1000)
         await resp.write(_chunk(cid, created, {"content": word if i == 0 else " " + word}))

@@ -19,6 +19,10 @@ PLAIN_PROMPT = "bench plain"
 STREAM_PROMPT = "bench stream"
 PACED_PROMPT = "bench paced"
 PACED_CHUNK_MS = 20
+#: The paced streams are long (250 content chunks, 5 s at 20 ms), so memory per open stream shows
+#: whether a server holds a stream's events or makes them as it goes (issue 16).
+PACED_WORDS: tuple[str, ...] = WORDS * 5
+PACED_CONTENT: str = " ".join(PACED_WORDS)
 
 
 def _filler(i: int) -> str:
@@ -34,7 +38,7 @@ def write_scenarios(folder: Path, total_rules: int) -> Path:
         f'  - {{name: stream, match: {{stream: true, last_user: {{equals: "{STREAM_PROMPT}"}}}},'
         f' reply: {{content: "{CONTENT}", stream: {{chunk_tokens: 1}}}}}}\n'
         f'  - {{name: paced, match: {{stream: true, last_user: {{equals: "{PACED_PROMPT}"}}}},'
-        f' reply: {{content: "{CONTENT}", stream: {{chunk_tokens: 1, chunk_ms: {PACED_CHUNK_MS}}}}}}}\n'
+        f' reply: {{content: "{PACED_CONTENT}", stream: {{chunk_tokens: 1, chunk_ms: {PACED_CHUNK_MS}}}}}}}\n'
     )
     fillers = "".join(_filler(i) for i in range(max(0, total_rules - 3)))
     path = folder / "bench.yaml"

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 
 import orjson
 
-LISTEN = re.compile(r"listening on (http://127\.0\.0\.1:(\d+)/api/v1)")
+#: "... listening on http://127.0.0.1:PORT/api/v1" (emulator, baseline, floor) or without the path (aimock);
+#: the line must be whole, or a port could be read before its last digits arrive.
+LISTEN = re.compile(r"listening on (http://127\.0\.0\.1:(\d+))(?:/api/v1)?\s")
 
 
 def rss_kib(pid: int) -> int | None:
@@ -56,6 +58,7 @@ class Server:
         self.port = 0
         self.url = ""
         self.startup_s: float | None = None
+        self._drainer: threading.Thread | None = None
 
     @property
     def pid(self) -> int:
@@ -79,8 +82,9 @@ class Server:
                     raise RuntimeError(f"{self.name} did not start: {seen.decode(errors='replace')[-2000:]}")
                 if sel.select(left):
                     seen += os.read(self.proc.stdout.fileno(), 65536)
-        self.url, self.port = match.group(1), int(match.group(2))
-        threading.Thread(target=self._drain, daemon=True).start()  # a full pipe would block the server
+        self.url, self.port = f"{match.group(1)}/api/v1", int(match.group(2))
+        self._drainer = threading.Thread(target=self._drain, daemon=True)  # a full pipe would block the server
+        self._drainer.start()
         self._probe(deadline)
         self.startup_s = time.perf_counter() - t0
         return self.startup_s
@@ -114,11 +118,17 @@ class Server:
         return cpu_seconds(self.pid)
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
+        if self.proc is None:
             return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self._drainer is not None:
+            self._drainer.join(5)  # the pipe ends with the process
+            self._drainer = None
+        if self.proc.stdout is not None and not self.proc.stdout.closed:
+            self.proc.stdout.close()

@@ -33,6 +33,7 @@ from zenmux_emulator.pipeline.keys import (
     REGISTRY,
     SESSIONS,
     SETTINGS,
+    SHARED,
     WAITS,
     WATCHER,
 )
@@ -44,6 +45,7 @@ from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
+from zenmux_emulator.state.shared import SharedStore
 
 FACES = (chat, anthropic, responses, objectiveai)
 """Each face's module of routes (`routes(core)`): the wire APIs this emulator speaks."""
@@ -89,6 +91,28 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
             pass
 
 
+async def shared_ctx(app: web.Application) -> AsyncIterator[None]:
+    """`--state`: the shared store answers before the app serves (a wrong URL stops start-up)."""
+    shared = app.get(SHARED)
+    if shared is None:
+        yield
+        return
+    await shared.start(app[SETTINGS].clock)
+    try:
+        yield
+    finally:
+        await shared.close()
+
+
+def shared_store(settings: Settings) -> SharedStore | None:
+    """The store `--state` names, or None: the state stays in this process."""
+    if settings.state is None:
+        return None
+    from zenmux_emulator.state.redis_store import RedisStore  # redis is imported only when it is used
+
+    return RedisStore(settings.state, settings.journal_size)
+
+
 def create_core(settings: Settings) -> Core:
     """The holders every face's requests share."""
     return Core(
@@ -98,6 +122,7 @@ def create_core(settings: Settings) -> Core:
         clock=Clock(settings.clock),
         kit=Kit(settings.seed, Signer.from_settings(settings.seed, settings.reasoning_secret)),
         waits=Waits(),
+        shared=shared_store(settings),
     )
 
 
@@ -123,7 +148,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
-        middlewares=[journal_middleware(journal, settings.seed, core.clock, writer)],
+        middlewares=[journal_middleware(journal, settings.seed, core.clock, writer, core.shared)],
         client_max_size=settings.max_body_bytes,
         # bodies are inflated by pipeline/body.py, bounded and with the face's envelope on failure
         handler_args={"auto_decompress": False},
@@ -137,12 +162,15 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[WATCHER] = WatchStatus()
     if writer is not None:
         app[JOURNAL_FILE] = writer
+    if core.shared is not None:
+        app[SHARED] = core.shared
     if settings.record_missing:
         _record_missing(app, core)
     for face in FACES:
         app.add_routes(face.routes(core))
     app.add_subapp("/_emulator/", create_control_app(settings))
     app.on_response_prepare.append(add_request_id)
+    app.cleanup_ctx.append(shared_ctx)
     app.cleanup_ctx.append(journal_file_ctx)
     app.cleanup_ctx.append(scenarios_ctx)
     app.on_shutdown.append(end_streams)

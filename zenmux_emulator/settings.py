@@ -1,15 +1,15 @@
 """Server settings: one pydantic model. Settings built in code are exactly what the code says;
-`Settings.from_environment()` (what the command line uses) also reads `ZENMUX_EMULATOR_*`."""
+only the command line reads `ZENMUX_EMULATOR_*` (commands/environment.py)."""
 
 from __future__ import annotations
 
 import math
+import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
 from zenmux_emulator.foundation.patterns import regex_problem
@@ -23,10 +23,21 @@ def _split_list(value: object) -> object:
     return value
 
 
+STATE_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 LATEST_CLOCK = 253_402_300_799
 """9999-12-31T23:59:59Z: the latest clock, so `created` stays a four-digit-year time."""
 
-CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
+CommaList = Annotated[list[str], BeforeValidator(_split_list)]
 
 
 def parse_clock(value: str | float | None) -> int | None:
@@ -90,6 +101,27 @@ class Settings(BaseModel):
     """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
     chaos_failure: str = "error=503"
     """How they fail: error=STATUS, delay=MS, hang, close or reset."""
+    workers: int = Field(default=1, ge=1, le=256)
+    """Serving processes on the one port (`auto`: the cores this process may use)."""
+    state: str | None = None
+    """Where the state lives: None keeps it in the process, `redis://HOST:PORT/DB` shares it."""
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _workers(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return available_cores()
+        return value
+
+    @field_validator("state", mode="before")
+    @classmethod
+    def _state(cls, value: object) -> object:
+        if value is None or value == "":
+            return None
+        text = str(value).strip()
+        if not text.startswith(STATE_SCHEMES):
+            raise ValueError(f"state must be a Redis URL ({', '.join(STATE_SCHEMES)}…), got {text!r}")
+        return text
     upstream: str | None = None
     """The gateway that `--record-missing` (and `record`) forwards to: the only address contacted."""
     record_missing: bool = False
@@ -169,15 +201,3 @@ class Settings(BaseModel):
     def scenario_paths(self) -> list[Path]:
         """The configured scenario files and folders as paths."""
         return [Path(p) for p in self.scenarios]
-
-    @classmethod
-    def from_environment(cls, **given: Any) -> Settings:
-        """`ZENMUX_EMULATOR_<OPTION>` variables, overridden by `given` (the command line's flags)."""
-        return EnvironmentSettings(**given)
-
-
-class EnvironmentSettings(BaseSettings, Settings):
-    """Settings that also read `ZENMUX_EMULATOR_*`; only the command line makes them, so an
-    exported variable never leaks into servers built in code (the pytest plugin's, say)."""
-
-    model_config = SettingsConfigDict(env_prefix="ZENMUX_EMULATOR_", extra="forbid")

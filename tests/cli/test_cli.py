@@ -79,7 +79,8 @@ class Served:
             self.first_line = self._lines.get(timeout=START_TIMEOUT).rstrip("\n")
         except queue.Empty:
             pytest.fail(f"no output within {START_TIMEOUT}s; stderr:\n{self.stderr()}")
-        found = LISTENING.fullmatch(self.first_line)
+        line = self.first_line  # under --log-format json, a JSON object with the same message
+        found = LISTENING.fullmatch(json.loads(line)["message"] if line.startswith("{") else line)
         assert found, f"unexpected first line {self.first_line!r}; stderr:\n{self.stderr()}"
         self.base_url, self.port = found.group(1), int(found.group(2))
         return self
@@ -128,7 +129,8 @@ def serve(tmp_path: Path) -> Iterator[Any]:
 
 def run(argv: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
     options.setdefault("env", clean_env())
-    return subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=60, **options)
+    options.setdefault("cwd", REPO)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60, **options)
 
 
 def chat(client: openai.OpenAI, text: str, model: str = "openai/gpt-4o", **kwargs: Any) -> Any:

@@ -59,6 +59,15 @@ def test_the_journal_lists_every_request_in_order_with_its_outcome(busy: Emulato
     assert entries[0]["response"]["choices"][0]["message"]["content"] == "hi"
 
 
+def test_an_error_answered_keeps_its_envelope_in_the_journal(busy: EmulatorServer):
+    # Issue 18: every 4xx entry had `response: null`, so the README's recipe printed `"error": null`.
+    [entry] = [e for e in ok(control(busy, "GET", "journal"))["entries"] if e["status"] >= 400]
+    assert entry["status"] == 400 and entry["error_type"] == "invalid_params"
+    assert entry["response"] == {"error": {"code": "400", "type": "invalid_params",
+                                           "message": entry["response"]["error"]["message"]}}
+    assert "messages" in entry["response"]["error"]["message"]  # the missing field, named
+
+
 def test_filters_select_by_rule_session_path_and_unmatched(busy: EmulatorServer):
     assert seqs(busy, "journal?rule=greet") == [1, 3]
     assert seqs(busy, "journal?session=a") == [1, 2, 5]

@@ -19,6 +19,7 @@ from tests.conftest import MakeServer
 from tests.control.helpers import control, ok
 from tests.scenarios.helpers import ask, ask_stream, post_chat, sdk
 from tests.support.polling import wait_until
+from zenmux_emulator.cli import build_parser, settings_from
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 
@@ -128,8 +129,11 @@ def test_health_names_the_journal_file(make_server: MakeServer, tmp_path: Path):
 
 
 def test_the_setting_reads_the_environment_and_checks_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("ZENMUX_EMULATOR_JOURNAL_FILE", str(tmp_path / "from-env.jsonl"))
-    assert Settings.from_environment().journal_file == tmp_path / "from-env.jsonl"
+    monkeypatch.setenv("ZENMUX_EMULATOR_JOURNAL", str(tmp_path / "from-env.jsonl"))
+    assert settings_from(build_parser().parse_args(["serve"])).journal_file == tmp_path / "from-env.jsonl"
+    monkeypatch.delenv("ZENMUX_EMULATOR_JOURNAL")
+    monkeypatch.setenv("ZENMUX_EMULATOR_JOURNAL_FILE", str(tmp_path / "alias.jsonl"))  # the name of 0.1.0
+    assert settings_from(build_parser().parse_args(["serve"])).journal_file == tmp_path / "alias.jsonl"
     assert Settings().journal_file is None  # settings built in code never read the environment
     with pytest.raises(ValidationError, match="does not exist"):
         Settings(journal_file=str(tmp_path / "missing" / "journal.jsonl"))

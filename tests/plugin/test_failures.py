@@ -42,13 +42,48 @@ def test_failures_show_unused_rules_journal_and_report(pytester: pytest.Pytester
         "    near miss: pirate-talk (add_rule at *test_failing.py:*): system wanted *pirate*, got *",
     ])
     result.stdout.fnmatch_lines([
-        # the run's summary: rules never matched (the passing example used both of its rules) ...
+        # the run's summary: rules no test matched (weather-answer, unused by the first test, answered the
+        # passing example, which loaded the same file: it is one rule, and it was used) ...
         "*= zenmux report =*",
-        "rules never matched: 2",
-        f"  weather-answer ({answer_at}) loaded by tests/test_failing.py::test_uses_only_the_first_rule",
+        "rules never matched: 1",
         "  pirate-talk (add_rule at *) loaded by tests/test_failing.py::test_expects_a_pirate",
         # ... and requests no rule matched, with their near misses
         "requests no rule matched: 1",
         "  tests/test_failing.py::test_expects_a_pirate #* openai/gpt-5 status=200 last user: 'where is the treasure?'",
         "    near miss: pirate-talk (add_rule at *test_failing.py:*): system wanted *",
     ])
+
+
+MODULE_MARKER = AGENT + '''
+
+pytestmark = pytest.mark.zenmux(scenarios=["tests/scenarios/weather.yaml"])
+
+
+def test_one(zenmux):
+    ask(zenmux.openai_client(), "Weather in Shanghai?", tools=[WEATHER_TOOL])
+
+
+def test_two(zenmux):
+    ask(zenmux.openai_client(), "nothing to do with weather")
+
+
+def test_three(zenmux):
+    ask(zenmux.openai_client(), "nor this")
+'''
+
+
+def test_the_report_lists_a_rule_a_module_marker_loads_once_not_once_per_test(pytester: pytest.Pytester) -> None:
+    # Issue 18: every test of the module loads the marker's scenario; a rule none of them used was listed
+    # once per test ("rules never matched: 6" for the 2 unused rules of 3 tests).
+    write_example(pytester, **{"tests/test_module.py": MODULE_MARKER})
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--zenmux-report", "tests/test_module.py")
+    result.assert_outcomes(passed=3)
+    answer_at = f"{pytester.path / SCENARIO}:{rule_line('weather-answer')}"
+    result.stdout.fnmatch_lines([
+        "*= zenmux report =*",
+        "rules never matched: 1",  # weather-call-tool answered test_one; weather-answer answered no test
+        f"  weather-answer ({answer_at}) loaded by 3 tests (tests/test_module.py::test_one, ...)",
+        "requests no rule matched: 2",
+    ])
+    report = result.stdout.str().split("rules never matched:")[1].split("requests no rule matched")[0]
+    assert report.count("weather-answer") == 1

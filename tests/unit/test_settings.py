@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from zenmux_emulator.cli import build_parser, settings_from
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 
@@ -14,5 +15,5 @@ def test_an_exported_variable_does_not_leak_into_servers_built_in_code(monkeypat
     assert (Settings().chaos_rate, Settings().strict) == (0.0, False)
     with EmulatorServer(Settings(scenarios=[])) as server:
         assert (server.state.settings.chaos_rate, server.state.settings.strict) == (0.0, False)
-    from_env = Settings.from_environment(strict=False)
-    assert (from_env.chaos_rate, from_env.strict) == (0.5, False)  # flags win over the environment
+    from_env = settings_from(build_parser().parse_args(["serve", "--chaos-rate", "0.25"]))
+    assert (from_env.chaos_rate, from_env.strict) == (0.25, True)  # flags win over the environment

@@ -4,6 +4,7 @@ sessions, the clock and its own OpenAPI description (`control/openapi.py`)."""
 from __future__ import annotations
 
 import gc
+import os
 
 from aiohttp import web
 
@@ -19,6 +20,7 @@ from zenmux_emulator.control.scenarios import (
     replace_scenario,
 )
 from zenmux_emulator.control.sessions import reset_sessions
+from zenmux_emulator.control.shared import shared_of
 from zenmux_emulator.control.wire import json_response, query
 from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, WATCHER
 from zenmux_emulator.settings import Settings
@@ -28,6 +30,8 @@ async def health(request: web.Request) -> web.Response:
     query(request, ())
     registry, journal = request.config_dict[REGISTRY], request.config_dict[JOURNAL]
     writer = request.config_dict.get(JOURNAL_FILE)
+    shared = shared_of(request)
+    entries = len(journal) if shared is None else await shared.journal_len()
     return json_response({
         "status": "ok",
         "rules": len(registry.current.scenarios.rules),
@@ -35,8 +39,10 @@ async def health(request: web.Request) -> web.Response:
         "api_scenarios": registry.api_names,
         "generation": registry.generation,
         "last_reload_error": None if registry.last_error is None else str(registry.last_error),
+        "pid": os.getpid(),  # which worker of --workers answered
+        "state": "in process" if shared is None else "shared",
         "watcher": request.config_dict[WATCHER].as_dict(),
-        "journal": {"entries": len(journal), "bytes": journal.bytes, "max_bytes": journal.max_bytes,
+        "journal": {"entries": entries, "bytes": journal.bytes, "max_bytes": journal.max_bytes,
                     "file": None if writer is None else str(writer.path)},
         # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
         "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},

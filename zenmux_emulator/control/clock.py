@@ -6,6 +6,7 @@ import math
 
 from aiohttp import web
 
+from zenmux_emulator.control.shared import fresh_clock, shared_of
 from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.errors import invalid_params
@@ -22,6 +23,9 @@ def clock_view(clock: Clock) -> dict[str, object]:
 
 async def get_clock(request: web.Request) -> web.Response:
     query(request, ())
+    shared = shared_of(request)
+    if shared is not None:
+        await fresh_clock(request, shared)
     return json_response(clock_view(request.config_dict[CLOCK]))
 
 
@@ -54,6 +58,9 @@ async def set_clock(request: web.Request) -> web.Response:
     if len(body) != 1:
         raise invalid_params("Request body must hold exactly one of freeze_at, advance or unfreeze")
     clock = request.config_dict[CLOCK]
+    shared = shared_of(request)
+    if shared is not None:
+        await fresh_clock(request, shared)
     if "freeze_at" in body:
         clock.freeze(_moment(body["freeze_at"]))
     elif "advance" in body:
@@ -66,4 +73,6 @@ async def set_clock(request: web.Request) -> web.Response:
         clock.unfreeze()
     else:
         raise invalid_params(f"Parameter unfreeze is not valid: expected true, got {body['unfreeze']!r}")
+    if shared is not None:
+        await shared.set_clock(clock.frozen_at)
     return json_response(clock_view(clock))

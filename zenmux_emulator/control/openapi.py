@@ -214,6 +214,9 @@ OPENAPI: dict[str, Any] = {
                 "files": {"type": "array", "items": {"type": "string"}},
                 "api_scenarios": {"type": "array", "items": {"type": "string"}},
                 "generation": {"type": "integer"}, "last_reload_error": {"type": ["string", "null"]},
+                "pid": {"type": "integer", "description": "the process that answered (one of --workers)"},
+                "state": {"enum": ["in process", "shared"], "description": "where sessions, limits, balances "
+                          "and the journal live: this process, or the --state store"},
                 "watcher": {"type": "object", "required": ["state"], "description": "the scenario file watcher: "
                             "`off` without watching, `running` over its folders, or `error` with the reason "
                             "(a folder gone, the watcher failed), from which it recovers by itself",

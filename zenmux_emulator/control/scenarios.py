@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 from aiohttp import web
 
+from zenmux_emulator.control.shared import fresh, publish, shared_of
 from zenmux_emulator.control.wire import (
     json_response,
     not_found,
@@ -76,13 +77,19 @@ def sources(registry: ScenarioRegistry, scenarios: ScenarioSet) -> list[dict[str
 async def list_scenarios(request: web.Request) -> web.Response:
     registry, sessions = request.config_dict[REGISTRY], request.config_dict[SESSIONS]
     params = query(request, {"session"})
+    shared = shared_of(request)
     session = None
-    if "session" in params:
+    if shared is not None:
+        await fresh(request, shared)
+        if "session" in params and await shared.known(params["session"]):
+            session = Session(params["session"])
+            session.hits.update(await shared.hits(params["session"]))
+    elif "session" in params:
         session = sessions.find(params["session"])
-        if session is None:
-            raise not_found("unknown_session", f"Session {params['session']!r} is not known: no request has used it")
+    if "session" in params and session is None:
+        raise not_found("unknown_session", f"Session {params['session']!r} is not known: no request has used it")
     scenarios = registry.current.scenarios
-    totals = sessions.total_hits()
+    totals = sessions.total_hits() if shared is None else await shared.total_hits()
     return json_response({
         "generation": registry.generation,
         "sources": sources(registry, scenarios),
@@ -145,6 +152,9 @@ def _loaded(name: str, scenarios: ScenarioSet, generation: int) -> dict[str, Any
 async def _put(request: web.Request, name: str, *, replace: bool) -> web.Response:
     registry = request.config_dict[REGISTRY]
     text = await _scenario_text(request)
+    shared = shared_of(request)
+    if shared is not None:
+        await fresh(request, shared)
     try:
         scenarios = await registry.add(name, text, replace=replace)
     except SourceExists:
@@ -156,6 +166,8 @@ async def _put(request: web.Request, name: str, *, replace: bool) -> web.Respons
         return problems_response(exc, f"Scenario {name!r} was not loaded")
     except Exception:  # noqa: BLE001  # a bug of ours: logged by _failed, answered 500, nothing changed
         raise _failed(request, f"Scenario {name!r} was not loaded") from None
+    if shared is not None:
+        await publish(request, shared)
     return json_response(_loaded(name, scenarios, registry.generation), status=200 if replace else 201)
 
 
@@ -178,6 +190,9 @@ async def remove_scenario(request: web.Request) -> web.Response:
     query(request, ())
     name = request.match_info["name"]
     registry = request.config_dict[REGISTRY]
+    shared = shared_of(request)
+    if shared is not None:
+        await fresh(request, shared)
     try:
         scenarios = await registry.remove(name)
     except UnknownSource:
@@ -186,17 +201,24 @@ async def remove_scenario(request: web.Request) -> web.Response:
         return problems_response(exc, f"Scenario {name!r} could not be removed")
     except Exception:  # noqa: BLE001  # a bug of ours: logged by _failed, answered 500, nothing changed
         raise _failed(request, f"Scenario {name!r} was not removed") from None
+    if shared is not None:
+        await publish(request, shared)
     return json_response({"removed": name, "generation": registry.generation, "rules": len(scenarios.rules)})
 
 
 async def reload_scenarios(request: web.Request) -> web.Response:
     query(request, ())
     registry = request.config_dict[REGISTRY]
+    shared = shared_of(request)
+    if shared is not None:
+        await fresh(request, shared)
     if not await registry.reload():
         error = registry.last_error or ScenarioError([])
         if isinstance(error, LoadFailed):  # logged with its traceback by the registry
             raise RequestRejected(500, "internal_server_error", "The scenario files were not reloaded: the emulator "
                                   "failed unexpectedly; see its log. The last good scenarios stay in force")
         return problems_response(error, "The scenario files have problems; the last good scenarios stay in force")
+    if shared is not None:
+        await publish(request, shared)  # every worker and instance reads its files again
     return json_response({"reloaded": True, "generation": registry.generation, "files": registry.file_names,
                           "rules": len(registry.current.scenarios.rules)})

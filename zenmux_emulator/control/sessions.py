@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.control.shared import shared_of
 from zenmux_emulator.control.wire import (
     json_object,
     json_response,
@@ -23,6 +24,11 @@ async def reset_sessions(request: web.Request) -> web.Response:
     name = body.get("session")
     if name is not None and not isinstance(name, str):
         raise invalid_params(f"Parameter session is not valid: expected a string, got {type(name).__name__}")
+    shared = shared_of(request)
+    if shared is not None:
+        if name is not None and not await shared.known(name):
+            raise not_found("unknown_session", f"Session {name!r} is not known: no request has used it")
+        return json_response({"session": name, "reset": await shared.reset(name)})
     sessions = request.config_dict[SESSIONS]
     if name is not None and name not in sessions:
         raise not_found("unknown_session", f"Session {name!r} is not known: no request has used it")

@@ -9,6 +9,7 @@ pieces always join back into the original text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 _PIECE = re.compile(r"\s*(?:[A-Za-z\u00c0-\u024f]{1,6}|\d{1,3}|\S)|\s+")
@@ -22,6 +23,22 @@ TOKENS_PER_NON_TEXT_PART = 85
 def pieces(text: str) -> list[str]:
     """The text as token-sized pieces; `"".join(pieces(t)) == t`."""
     return _PIECE.findall(text)
+
+
+def groups(text: str, size: int) -> Iterator[list[str]]:
+    """The text's pieces, `size` at a time, found as they are read: a stream's events are made
+    from these one by one, so a long reply is never held cut into pieces. (Every position starts
+    a piece, so matching at the last one's end finds what `findall` finds, without keeping a
+    scanner per open stream.)"""
+    at, end, match = 0, len(text), _PIECE.match
+    while at < end:
+        group: list[str] = []
+        while at < end and len(group) < size:
+            found = match(text, at)
+            assert found is not None  # any character starts a piece
+            group.append(found.group())
+            at = found.end()
+        yield group
 
 
 _MEMO_MAX_CHARS = 4096  # with 2,048 entries, the memo holds at most 8 M characters

@@ -103,14 +103,32 @@ def _rate_headers(limit: KeyLimit, levels: dict[str, float]) -> dict[str, str]:
     return headers
 
 
+def bucket_needs(limit: KeyLimit, prompt: int) -> list[tuple[str, int, int]]:
+    """(kind, capacity, need) of each limited bucket a request takes from: one request, its prompt tokens."""
+    return [(kind, capacity, need) for kind, capacity, need in
+            (("requests", limit.rpm, 1), ("tokens", limit.tpm, prompt)) if capacity is not None]
+
+
+def rate_limited(limit: KeyLimit, levels: dict[str, float], wait: float) -> RequestRejected:
+    """429 `rate_limit` with `Retry-After` (whole seconds, rounded up) and `retry-after-ms`."""
+    headers = _rate_headers(limit, levels)
+    headers["Retry-After"] = str(max(1, math.ceil(round(wait, 6))))
+    headers["retry-after-ms"] = str(max(1, math.ceil(round(wait * 1000, 3))))
+    return RequestRejected(429, "rate_limit", CATALOGUE[(429, "rate_limit")], headers)
+
+
+def rate_headers(limit: KeyLimit | None, levels: dict[str, float]) -> dict[str, str]:
+    """The `x-ratelimit-*` headers of an admitted request (none when the key is not limited)."""
+    return {} if limit is None else _rate_headers(limit, levels)
+
+
 def check_limits(config: GatewayConfig, state: GatewayState, key: str, prompt: int, now: float) -> dict[str, str]:
     """Admit the request (taking one request and its prompt tokens) and return the rate headers,
-    or raise 429 `rate_limit` with `Retry-After` (whole seconds, rounded up) and `retry-after-ms`."""
+    or raise 429 `rate_limit` (`rate_limited`)."""
     limit = config.limit_for(key)
     if limit is None:
         return {}
-    wanted = [(kind, capacity, need) for kind, capacity, need in
-              (("requests", limit.rpm, 1), ("tokens", limit.tpm, prompt)) if capacity is not None]
+    wanted = bucket_needs(limit, prompt)
     levels: dict[str, float] = {}
     wait = 0.0
     for kind, capacity, need in wanted:
@@ -122,10 +140,7 @@ def check_limits(config: GatewayConfig, state: GatewayState, key: str, prompt: i
             short = (need - bucket.level) if need <= capacity else capacity
             wait = max(wait, short * limit.window_s / capacity)
     if wait > 0:
-        headers = _rate_headers(limit, levels)
-        headers["Retry-After"] = str(max(1, math.ceil(round(wait, 6))))
-        headers["retry-after-ms"] = str(max(1, math.ceil(round(wait * 1000, 3))))
-        raise RequestRejected(429, "rate_limit", CATALOGUE[(429, "rate_limit")], headers)
+        raise rate_limited(limit, levels, wait)
     for kind, _capacity, need in wanted:
         bucket = state.buckets[(key, kind)]
         bucket.level = max(0.0, bucket.level - need)
@@ -136,8 +151,13 @@ def check_limits(config: GatewayConfig, state: GatewayState, key: str, prompt: i
 def check_balance(config: GatewayConfig, state: GatewayState, key: str) -> None:
     """Raise 402 (the configured type, the catalogue's message) once the key's balance is spent."""
     if key in config.balances and config.balances[key] - state.spent.get(key, 0.0) <= _EPS:
-        kind = config.balance_error
-        raise RequestRejected(402, kind, CATALOGUE[(402, kind)])
+        raise out_of_credit(config)
+
+
+def out_of_credit(config: GatewayConfig) -> RequestRejected:
+    """402 of a spent balance: the configured type, the catalogue's message."""
+    kind = config.balance_error
+    return RequestRejected(402, kind, CATALOGUE[(402, kind)])
 
 
 def charge(config: GatewayConfig, state: GatewayState, key: str, usage: Mapping[str, Any],

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Protocol
 
 import orjson
@@ -46,7 +47,8 @@ class JournalEntry:
     status: int | None = None
     error_type: str | None = None
     stream: bool = False
-    response: bytes | list[bytes] | None = None
+    response: bytes | Iterable[bytes] | None = None
+    """A JSON body, or a stream's events (made again when read: write/plan.py `Events`)."""
     events_sent: int | None = None
     client_gone: bool = False
     fault: str | None = None
@@ -96,6 +98,12 @@ class JournalEntry:
         or 404 `emulator_no_match` in strict mode."""
         return self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH)
 
+    def sent_events(self) -> list[bytes]:
+        """The SSE events the client got, in order (none for a JSON reply)."""
+        if self.response is None or isinstance(self.response, bytes):
+            return []
+        return list(islice(self.response, self.events_sent))
+
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view; the response is decoded (SSE events as text) only when asked."""
         response: Any = None
@@ -104,8 +112,8 @@ class JournalEntry:
                 response = orjson.loads(self.response)
             except orjson.JSONDecodeError:
                 response = self.response.decode("utf-8", "replace")
-        elif isinstance(self.response, list):
-            response = [e.decode("utf-8", "replace") for e in self.response[: self.events_sent]]
+        elif self.response is not None:
+            response = [e.decode("utf-8", "replace") for e in self.sent_events()]
         return {
             "seq": self.seq, "request_id": self.request_id, "time": self.time, "method": self.method,
             "path": self.path, "api": self.api, "headers": self.headers, "session": self.session, "body": self.body,

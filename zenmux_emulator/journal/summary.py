@@ -28,8 +28,11 @@ def summarise(entry: JournalEntry, limit: int) -> None:
     response = entry.response
     if isinstance(response, list) and entry.events_sent is not None and entry.events_sent < len(response):
         response = entry.response = response[: entry.events_sent]  # the events a cut stream never sent go
-    sent = 0 if response is None else len(response) if isinstance(response, bytes) else sum(map(len, response))
-    if sent > limit and response is not None:
+    if response is None or not isinstance(response, (bytes, list)):
+        sent = 0  # a stream made again when read holds its plan, not its bytes: nothing to count or cut
+    else:
+        sent = len(response) if isinstance(response, bytes) else sum(map(len, response))
+    if sent > limit and isinstance(response, (bytes, list)):
         what = "response" if isinstance(response, bytes) else "stream"
         entry.response = orjson.dumps(summary(what, response, limit))
         sent = len(entry.response)

@@ -54,8 +54,7 @@ def _json(raw: bytes) -> Any:
 
 def _event_data(entry: JournalEntry) -> Iterator[dict[str, Any]]:
     """The JSON `data:` object of every SSE event the client got (malformed ones skipped)."""
-    assert isinstance(entry.response, list)
-    for event in entry.response[: entry.events_sent]:
+    for event in entry.sent_events():
         for line in event.split(b"\n"):
             if line.startswith(b"data: {"):
                 data = _json(line[6:])

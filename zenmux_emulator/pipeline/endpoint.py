@@ -12,7 +12,7 @@ the journal entry.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -60,10 +60,12 @@ from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_bod
 from zenmux_emulator.pipeline.face import Face, R
 from zenmux_emulator.pipeline.headers import ascii_header, reply_headers
 from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.pipeline.shared import open_shared
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import Session, SessionStore, session_name
+from zenmux_emulator.state.shared import SharedStore
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import raw_plan
@@ -84,6 +86,8 @@ class Core:
     clock: Clock
     kit: Kit
     waits: Waits
+    shared: SharedStore | None = None
+    """The state workers and instances share (`--state`); None keeps it in this process."""
     forward: Forward | None = None
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
     _accepting: tuple[object, Signer] | None = None
@@ -106,14 +110,19 @@ class Core:
         return from_files.union(self.settings.api_keys)
 
 
+Preload = Callable[[Any, Mapping[str, str]], Awaitable[None]]
+"""What a face fetches from the shared store before its (synchronous) `parse` reads it."""
+
+
 class Endpoint(Generic[R]):
     """The POST route of one face: the face's parse and render around the shared core."""
 
-    __slots__ = ("core", "face")
+    __slots__ = ("core", "face", "preload")
 
-    def __init__(self, face: Face[R], core: Core) -> None:
+    def __init__(self, face: Face[R], core: Core, preload: Preload | None = None) -> None:
         self.face = face
         self.core = core
+        self.preload = preload if core.shared is not None else None
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """The aiohttp handler: the answer, or the face's error envelope."""
@@ -128,8 +137,10 @@ class Endpoint(Generic[R]):
     async def answer(self, request: web.Request, entry: JournalEntry) -> web.StreamResponse:
         core, settings = self.core, self.core.settings
         key = authenticate(request.headers, core.accepted_keys())
-        session = core.sessions.get(session_name(request.headers, key))
-        entry.session = session.name
+        name = entry.session = session_name(request.headers, key)
+        shared = core.shared
+        if shared is None:
+            session = core.sessions.get(name)
 
         raw = arrived_body(request, settings.max_body_bytes)
         if isinstance(raw, NotYet):
@@ -140,6 +151,8 @@ class Endpoint(Generic[R]):
         else:  # kept as its size and hash: a large body must not stay in memory with the journal
             entry.body = body_summary(raw, settings.journal_body_bytes)
             entry.body_bytes = len(orjson.dumps(entry.body))
+        if self.preload is not None:
+            await self.preload(body, request.headers)
         try:
             ask = self.face.parse(body, request.headers)
         except RequestRejected:
@@ -155,12 +168,18 @@ class Endpoint(Generic[R]):
         if window is not None:
             ask.token_limit = window.context_length  # counting a huge prompt stops once past it
         control = read_control(request.headers) if settings.control_headers else NO_CONTROL
-        metered = scenarios.gateway.active
-        if metered:
-            gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
+        if shared is not None:  # the store admits the request (and may bring newer scenarios)
+            session, gate = await open_shared(shared, core.registry, core.clock, settings.seed, request, entry,
+                                              key, ask.prompt_tokens)
+            scenarios = core.registry.current.scenarios
+            metered = scenarios.gateway.active
         else:
-            gate = {}
-            session.gateway.arrivals += 1
+            metered = scenarios.gateway.active
+            if metered:
+                gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
+            else:
+                gate = {}
+                session.gateway.arrivals += 1
         number = session.gateway.arrivals
         if control.fault is not None:
             await self.fail(request, entry, control.fault, gate)
@@ -235,6 +254,9 @@ class Endpoint(Generic[R]):
             entry.response = plan.body
             return json_response(plan)
         entry.response = plan.events
+        if shared is not None:
+            await shared.save(session)  # before the first byte: the next request may come before the last
+        del ask, draft  # the parsed request and the draft live on only in the events' generator, if it needs them
         streamed = StreamOutcome()
         try:
             return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)

@@ -15,6 +15,7 @@ from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
+from zenmux_emulator.state.shared import SharedStore
 
 SETTINGS = web.AppKey("settings", Settings)
 REGISTRY = web.AppKey("registry", ScenarioRegistry)
@@ -22,6 +23,8 @@ SESSIONS = web.AppKey("sessions", SessionStore)
 JOURNAL = web.AppKey("journal", Journal)
 JOURNAL_FILE = web.AppKey("journal_file", JournalFile)
 """Set only when `--journal FILE` was given."""
+SHARED = web.AppKey("shared", SharedStore)
+"""Set only when `--state` names a shared store."""
 CLOCK = web.AppKey("clock", Clock)
 WAITS = web.AppKey("waits", Waits)
 WATCHER = web.AppKey("watcher", WatchStatus)

@@ -24,6 +24,8 @@ from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.pipeline.shared import SHARED_SESSION
+from zenmux_emulator.state.shared import SharedStore
 from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator")
@@ -35,8 +37,10 @@ REQUEST_ID_HEADER = "X-ZenMux-RequestId"
 _HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: INVALID_PARAMS, 415: INVALID_PARAMS}
 
 
-def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: JournalFile | None) -> Middleware:
-    """The middleware of an app with these holders (bound once, not looked up per request)."""
+def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: JournalFile | None,
+                       shared: SharedStore | None = None) -> Middleware:
+    """The middleware of an app with these holders (bound once, not looked up per request). With
+    a shared store the entry's number comes from it and the entry is kept there, not in `journal`."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -47,9 +51,10 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
         layer costs every request a coroutine."""
         journal.received += 1
         path = request.path
+        number = journal.received if shared is None else 0  # shared: numbered by the store
         entry = JournalEntry(
-            seq=journal.received,
-            request_id=request_id(seed, journal.received),
+            seq=number,
+            request_id=request_id(seed, number) if number else "",
             time=clock.now(),
             method=request.method,
             path=path,
@@ -58,7 +63,7 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
         )
         request[ENTRY] = entry
         journaled = not path.startswith(CONTROL_PREFIX)
-        if journaled:
+        if journaled and shared is None:
             journal.add(entry)  # visible at once; filled in as the request moves along
         started = time.perf_counter()
         try:
@@ -66,6 +71,8 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                 response = await handler(request)
             except ConnectionDropped:
                 entry.dropped = True
+                if shared is not None:
+                    await _share(shared, request, entry, journaled, seed, started, None)
                 return web.Response()  # aiohttp wants a response; the closed transport sends none of it
             except RequestRejected as exc:
                 entry.error_type = exc.type
@@ -90,6 +97,8 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
             if entry.response is None and response.status >= 400 and isinstance(response, web.Response):
                 # the error envelope as sent, so the journal (and the client verdict) can read its message
                 entry.response = response.body if isinstance(response.body, bytes) else None
+            if shared is not None:
+                response = await _share(shared, request, entry, journaled, seed, started, response)
             return response
         finally:
             entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
@@ -106,6 +115,30 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                 )
 
     return middleware
+
+
+async def _share(shared: SharedStore, request: web.Request, entry: JournalEntry, journaled: bool, seed: int,
+                 started: float, response: web.StreamResponse | None) -> web.StreamResponse:
+    """Number the entry (unless the endpoint did), then write the session's changes and the entry to
+    the shared store before the answer leaves; a store that fails turns the answer into a 500."""
+    try:
+        if not entry.seq:
+            entry.seq = await shared.next_seq()
+            entry.request_id = request_id(seed, entry.seq)
+        if response is not None and not response.prepared:
+            response.headers.setdefault(REQUEST_ID_HEADER, entry.request_id)
+            response.headers.setdefault("x-request-id", entry.request_id)
+        entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        await shared.finish(request.get(SHARED_SESSION), entry.as_dict() if journaled else None)
+    except Exception:
+        log.exception("the shared state failed while finishing request %s", entry.request_id or "-")
+        if response is None or response.prepared:
+            raise
+        entry.error_type = INTERNAL
+        response = error_response(500, error_body(
+            500, INTERNAL, "The emulator's shared state (--state) failed; see its log"))
+        entry.status = response.status
+    return response if response is not None else web.Response()
 
 
 async def add_request_id(request: web.Request, response: web.StreamResponse) -> None:

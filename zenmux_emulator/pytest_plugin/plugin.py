@@ -118,7 +118,7 @@ def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
 
     listed = handle.listed_rules()
     shared = {r["name"]: [r["where"], r["hits"]["session"]] for r in listed if not r["source"].startswith(API_PREFIX)}
-    return {"unused": [[r.name, r.where] for r in handle.unused_rules(listed)],
+    return {"loaded": [[r.name, r.where, hits] for r, hits in handle.rule_hits(listed)],
             "shared": shared,
             "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()]}
 
@@ -143,7 +143,9 @@ class RunReport:
     """Gathers every test's report data (local or from xdist workers) for the terminal summary."""
 
     def __init__(self) -> None:
-        self.unused: list[tuple[str, str, str]] = []
+        self.loaded: dict[tuple[str, str], list[Any]] = {}
+        """(rule, where) -> [hits over every test that loaded it, the tests that did]: a rule a
+        module's marker loads for each of its tests is one rule, reported once."""
         self.shared: dict[str, list[Any]] = {}
         self.unmatched: list[tuple[str, dict[str, Any]]] = []
 
@@ -151,16 +153,24 @@ class RunReport:
         for name, data in report.user_properties if report.when == "teardown" else ():
             if name != PROPERTY or not isinstance(data, dict):  # ours: a report_data() dict
                 continue
-            self.unused += [(rule, where, report.nodeid) for rule, where in data["unused"]]
+            for rule, where, hits in data["loaded"]:
+                seen = self.loaded.setdefault((rule, where), [0, []])
+                seen[0] += hits
+                seen[1].append(report.nodeid)
             for rule, (where, hits) in data["shared"].items():
                 self.shared.setdefault(rule, [where, 0])[1] += hits
             self.unmatched += [(report.nodeid, record) for record in data["unmatched"]]
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        never = [(rule, where, "") for rule, (where, hits) in self.shared.items() if hits == 0] + self.unused
+        never = [(rule, where, "") for rule, (where, hits) in self.shared.items() if hits == 0]
+        never += [(rule, where, _owners(tests)) for (rule, where), (hits, tests) in self.loaded.items() if hits == 0]
         terminalreporter.write_sep("=", "zenmux report")
         for line in summary_lines(never, self.unmatched):
             terminalreporter.write_line(line)
+
+
+def _owners(tests: list[str]) -> str:
+    return tests[0] if len(tests) == 1 else f"{len(tests)} tests ({tests[0]}, ...)"
 
 
 __all__ = ["HANDLE", "zenmux", "zenmux_server"]

@@ -14,8 +14,9 @@ from zenmux_emulator.gateway.limits import merge_settings
 from zenmux_emulator.match.predicates import compile_expect, compile_match
 from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.rules.warnings import shadowed, unknown_error_types
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
-from zenmux_emulator.scenario.loader import SourcePositions, parse_file, read_sources
+from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_file, read_sources
 from zenmux_emulator.scenario.positions import locate, snippet
 from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
@@ -36,9 +37,48 @@ def _compile_text(source: str | None, where: tuple[str | int, ...], positions: S
         return None
 
 
-def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[ScenarioFile, list[CompiledRule]]:
-    """Validate and compile one source; rule order continues from `first_order`."""
-    spec, positions = parse_file(text, filename)
+class FileProblems(ScenarioError):
+    """A source's every problem, with the names of its rules (index, name, line) as far as they could
+    be read, so that names used twice are reported in the same pass."""
+
+    def __init__(self, problems: list[ScenarioProblem], names: list[tuple[int, str, int | None]]) -> None:
+        super().__init__(problems)
+        self.names = names
+
+
+_TEMPLATED = ("content", "refusal", "reasoning")
+
+
+def _salvage(exc: SchemaProblems) -> FileProblems:
+    """The template problems and rule names of a source whose schema problems stop its compiling."""
+    problems = list(exc.problems)
+    names: list[tuple[int, str, int | None]] = []
+    raw = exc.data.get("rules") if isinstance(exc.data, dict) else None
+    for i, rule in enumerate(raw if isinstance(raw, list) else []):
+        if not isinstance(rule, dict):
+            continue
+        if isinstance(rule.get("name"), str):
+            names.append((i, rule["name"], (locate(exc.positions.rules, ("rules", i)) or (None, None))[0]))
+        replies: list[tuple[tuple[str | int, ...], object]] = [(("rules", i, "reply"), rule.get("reply"))]
+        if isinstance(rule.get("replies"), list):
+            replies += [(("rules", i, "replies", j), reply) for j, reply in enumerate(rule["replies"])]
+        for at, reply in replies:
+            if not isinstance(reply, dict):
+                continue
+            for key in _TEMPLATED:
+                if isinstance(reply.get(key), str):
+                    _compile_text(reply[key], (*at, key), exc.positions, problems)
+    return FileProblems(sorted(problems, key=lambda p: (p.line or 0, p.column or 0)), names)
+
+
+def compile_file(text: str, filename: str, first_order: int = 0,
+                 ) -> tuple[ScenarioFile, list[CompiledRule], list[ScenarioProblem]]:
+    """Validate and compile one source (with its warnings); rule order continues from `first_order`.
+    Raises FileProblems with every problem found: schema, templates, or both."""
+    try:
+        spec, positions = parse_file(text, filename)
+    except SchemaProblems as exc:
+        raise _salvage(exc) from None
     problems: list[ScenarioProblem] = []
     rules: list[CompiledRule] = []
     for i, rule in enumerate(spec.rules):
@@ -57,8 +97,19 @@ def compile_file(text: str, filename: str, first_order: int = 0) -> tuple[Scenar
         rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies),
                                   expectations))
     if problems:
-        raise ScenarioError(problems)
-    return spec, rules
+        raise FileProblems(problems, [(i, r.name, r.line) for i, r in enumerate(rules)])
+    return spec, rules, unknown_error_types(spec, positions)
+
+
+def _name_clashes(filename: str, found: list[tuple[int, str, int | None]], names: dict[str, str]) -> list[ScenarioProblem]:
+    """A problem for each rule named like an earlier one; `names` (name -> where) learns the new ones."""
+    clashes = []
+    for index, name, line in found:
+        if name in names:
+            clashes.append(ScenarioProblem(filename, line, None, f"rules[{index}].name",
+                                           f"rule name {name!r} is already used in {names[name]}"))
+        names[name] = f"{filename}:{line}" if line else filename
+    return clashes
 
 
 def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
@@ -72,18 +123,19 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     files: list[str] = []
     file_settings: list[tuple[str, FileSettings]] = []
     query_models: list[QueryModel] = []
+    warnings: list[ScenarioProblem] = []
     for filename, text in sources:
         files.append(filename)
         try:
-            spec, compiled = compile_file(text, filename, len(rules))
+            spec, compiled, file_warnings = compile_file(text, filename, len(rules))
+        except FileProblems as exc:
+            problems.extend(exc.problems)
+            problems.extend(_name_clashes(filename, exc.names, names))
+            continue
         except ScenarioError as exc:
             problems.extend(exc.problems)
             continue
-        for rule in compiled:
-            if rule.name in names:
-                problems.append(ScenarioProblem(filename, rule.line, None, f"rules[{rule.order - len(rules)}].name",
-                                                f"rule name {rule.name!r} is already used in {names[rule.name]}"))
-            names[rule.name] = rule.where
+        problems.extend(_name_clashes(filename, [(r.order - len(rules), r.name, r.line) for r in compiled], names))
         for model_id, model in spec.models.items():
             if model_id in models:
                 problems.append(ScenarioProblem(filename, None, None, f"models.{model_id}",
@@ -94,13 +146,15 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
         file_settings.append((filename, spec.settings))
         query_models.extend(spec.query_models)
         rules.extend(compiled)
+        warnings.extend(file_warnings)
     gateway, gateway_problems = merge_settings(file_settings)
     problems.extend(gateway_problems)
     if problems:
         raise ScenarioError(problems)
     served = dict(models) if closed else {**DEFAULT_CATALOGUE, **models}
-    return ScenarioSet(tuple(sorted(rules, key=lambda r: r.rank)), models, closed, served, frozenset(keys), tuple(files),
-                       gateway, tuple(query_models), recorded_reasoning(rules))
+    ranked = tuple(sorted(rules, key=lambda r: r.rank))
+    return ScenarioSet(ranked, models, closed, served, frozenset(keys), tuple(files), gateway, tuple(query_models),
+                       recorded=recorded_reasoning(rules), warnings=(*shadowed(ranked), *warnings))
 
 
 def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.foundation.signatures import NOTHING_RECORDED, RecordedReasoning
 from zenmux_emulator.gateway.limits import GatewayConfig
 from zenmux_emulator.match.rule import CompiledRule
@@ -28,6 +29,8 @@ class ScenarioSet:
     """The files' stored ObjectiveAI Query Models (`query_models:`), in file order."""
     recorded: RecordedReasoning = NOTHING_RECORDED
     """The upstream signatures and encrypted reasoning the replies carry: accepted when passed back."""
+    warnings: tuple[ScenarioProblem, ...] = ()
+    """What loads but is likely a mistake: a rule no request can reach, an error type ZenMux never sends."""
 
     by_name: dict[str, CompiledRule] = field(init=False, repr=False, compare=False)
     """The rules by name (names are unique in a set), for `X-Emulator-Rule` and the control API."""

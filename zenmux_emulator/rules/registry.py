@@ -77,6 +77,28 @@ class ScenarioRegistry:
         """Names of the scenarios loaded through the control API, in the order they were added."""
         return list(self._api)
 
+    @property
+    def api_sources(self) -> dict[str, str]:
+        """The control API's sources by name, in the order they were added."""
+        return dict(self._api)
+
+    async def sync(self, api: dict[str, str]) -> bool:
+        """Put another worker's control-API sources in force, the files re-read with them (the
+        shared state's scenarios); on failure keep the last good set. Whether it is in force."""
+        try:
+            async with self._lock:
+                files = tuple(await asyncio.to_thread(read_sources, self.paths))
+                scenarios = await self._build(files, api)
+                self._files, self._api = files, dict(api)
+                self.last_error = None
+                self.replace(scenarios)
+        except ScenarioError as exc:
+            self.last_error = exc
+            log.error("shared scenarios did not load; keeping the last good scenarios:\n%s", exc.render())
+            return False
+        self._log_loaded()
+        return True
+
     def replace(self, scenarios: ScenarioSet) -> None:
         """Put `scenarios` in force (the file and API sources kept are not changed)."""
         self.current = Loaded.of(scenarios)
@@ -151,3 +173,5 @@ class ScenarioRegistry:
         scenarios = self.current.scenarios
         api = f" and {len(self._api)} API scenarios" if self._api else ""
         log.info("loaded %d rules from %d scenario files%s", len(scenarios.rules), len(self._files), api)
+        for warning in scenarios.warnings:
+            log.warning("scenario warning: %s", warning)

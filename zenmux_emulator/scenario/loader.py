@@ -25,6 +25,15 @@ from zenmux_emulator.scenario.schema import ScenarioFile
 SUFFIXES = (".yaml", ".yml")
 
 
+class SchemaProblems(ScenarioError):
+    """A source that is YAML but not a valid scenario: its problems, and the data and positions read,
+    so the checks that do not need a valid file (templates, rule names) still run in the same pass."""
+
+    def __init__(self, problems: list[ScenarioProblem], data: object, positions: SourcePositions) -> None:
+        super().__init__(problems)
+        self.data, self.positions = data, positions
+
+
 def scenario_files(paths: Iterable[Path]) -> list[Path]:
     """The files named, and the YAML files under the folders named (recursively, sorted)."""
     found: list[Path] = []
@@ -81,8 +90,9 @@ def parse_file(text: str, filename: str) -> tuple[ScenarioFile, SourcePositions]
     try:
         return ScenarioFile.model_validate(data), located
     except ValidationError as exc:
-        raise ScenarioError(problems_from_validation_error(
-            exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile)) from None
+        raise SchemaProblems(problems_from_validation_error(
+            exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile),
+            data, located) from None
 
 
 def read_sources(paths: Iterable[Path]) -> list[tuple[str, str]]:

@@ -20,6 +20,7 @@ from zenmux_emulator.scenario.positions import (
     snippet,
 )
 from zenmux_emulator.scenario.schema import NOT_JSON
+from zenmux_emulator.scenario.wording import expected, reworded, shown, source_token, type_mismatch
 
 _NO_DATA = object()
 # Loc segments pydantic adds for unions and validators when the validated data is not at hand.
@@ -80,20 +81,23 @@ def _field_names(model: type[pydantic.BaseModel] | None, loc: tuple[str | int, .
     return names
 
 
-def _reason(error: ErrorDetails, model: type[pydantic.BaseModel] | None) -> str:
+def _reason(error: ErrorDetails, model: type[pydantic.BaseModel] | None, token: str) -> str:
     kind, loc, value = error["type"], error["loc"], error.get("input")
     if kind == "missing":
-        return f"field required: {loc[-1]!r}" if loc else "field required"
+        return f"missing key {loc[-1]!r}" if loc else "missing key"
     if kind == "extra_forbidden" and loc:
         reason = f"unknown key {loc[-1]!r}"
         close = difflib.get_close_matches(str(loc[-1]), _field_names(model, loc[:-1]), n=1)
         return reason + (f"; did you mean {close[0]!r}?" if close else "")
+    if (said := reworded(error, token)) is not None:
+        return said
     message = error["msg"]
     for prefix in _PREFIXES:
         message = message.removeprefix(prefix)
+    if message.startswith("Input should be "):
+        message = "expected " + message.removeprefix("Input should be ")
     if isinstance(value, (str, int, float, bool)) and kind not in ("value_error", "assertion_error", NOT_JSON):
-        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
-        message += f", got {shown}"
+        message += f", got {shown(value, token)}"
     return message
 
 
@@ -115,15 +119,29 @@ def problems_from_validation_error(
     value gives the path below the field as `at` in the error's context (and `key`: the fault is
     that path's last key), as the schema's `json_data` does.
     """
-    problems: dict[tuple[str, str], tuple[tuple[int, int], ScenarioProblem]] = {}
+    found: list[tuple[KeyPath, ErrorDetails]] = []
     for error in exc.errors(include_url=False):
-        kind, context = error["type"], error.get("ctx") or {}
-        path = root + _real_path(tuple(error["loc"]), data, kind == "missing") + tuple(context.get("at", ()))
-        line, column = locate(positions, path, key=kind == "extra_forbidden" or context.get("key") is True)
-        reason = _reason(error, model)
-        problem = ScenarioProblem(filename, line, column, dotted(path), reason, snippet(text, line, column))
-        # Union members repeat a fault; keep it once, with the fullest wording (a "did you mean").
-        seen = problems.get(key := (problem.path, reason.split(";")[0]))
-        if seen is None or len(reason) > len(seen[1].reason):
-            problems[key] = ((line, column), problem)
+        context = error.get("ctx") or {}
+        found.append((root + _real_path(tuple(error["loc"]), data, error["type"] == "missing")
+                      + tuple(context.get("at", ())), error))
+    # A union member that got past the value's type (its error lies deeper) says more than the
+    # members that did not: their "expected ..." is dropped. The rest at one place are said together.
+    deeper = {path[:depth] for path, _ in found for depth in range(len(path))}
+    at_path: dict[KeyPath, list[ErrorDetails]] = {}
+    for path, error in found:
+        if expected(error) is None or path not in deeper:
+            at_path.setdefault(path, []).append(error)
+    problems: dict[tuple[str, str], tuple[tuple[int, int], ScenarioProblem]] = {}
+    for path, errors in at_path.items():
+        specific = [e for e in errors if expected(e) is None]
+        for error in specific or errors[:1]:
+            context = error.get("ctx") or {}
+            line, column = locate(positions, path, key=error["type"] == "extra_forbidden" or context.get("key") is True)
+            token = source_token(text, line, column)
+            reason = _reason(error, model, token) if specific else type_mismatch(errors, token)
+            problem = ScenarioProblem(filename, line, column, dotted(path), reason, snippet(text, line, column))
+            # Union members repeat a fault; keep it once, with the fullest wording (a "did you mean").
+            seen = problems.get(key := (problem.path, reason.split(";")[0]))
+            if seen is None or len(reason) > len(seen[1].reason):
+                problems[key] = ((line, column), problem)
     return [problem for _, problem in sorted(problems.values(), key=lambda pair: pair[0])]

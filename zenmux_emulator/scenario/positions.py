@@ -48,6 +48,7 @@ from yaml.events import (
 from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.scenario.syntax import plain_reason
 
 KeyPath = tuple["str | int", ...]
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -383,10 +384,7 @@ def load_yaml(text: str, filename: str) -> tuple[object, PositionMap]:
                                  for key, key_node in loader.duplicates])
         return data, _positions(loader, node, {})
     except yaml.MarkedYAMLError as exc:
-        reason = exc.problem or exc.context or "invalid YAML"
-        if exc.problem and exc.context and exc.context_mark is not None:
-            reason += f" ({exc.context} at line {exc.context_mark.line + 1})"
-        raise ScenarioError([_problem(text, filename, reason, exc.problem_mark or exc.context_mark)]) from None
+        raise ScenarioError([_problem(text, filename, plain_reason(exc), exc.problem_mark or exc.context_mark)]) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         before = _LINE_BREAK.split(text[: exc.position])
         line, column = len(before), len(before[-1]) + 1

@@ -465,6 +465,12 @@ class Rule(BaseModel):
     then: SequenceEnd = Field("repeat_last", description="after the last of `replies`")
     chaos: Chaos | None = Field(None, description="a seeded share of its requests fail instead")
 
+    @field_validator("match", mode="before")
+    @classmethod
+    def _empty_match(cls, value: Any) -> Any:
+        """A bare `match:` (null in YAML) is an empty match: it answers everything."""
+        return {} if value is None else value
+
     @model_validator(mode="after")
     def _one_reply_form(self) -> Rule:
         if (self.reply is None) == (self.replies is None):

@@ -1,13 +1,51 @@
-"""What `render/` hands to `write/`: a finished JSON body or finished SSE events, with their
-timing and any fault to inject, decided in full before any byte is written."""
+"""What a face's render hands to `write/`: a finished JSON body, or SSE events made as they are
+written, with their pacing and any fault to inject, all decided before any byte is written."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from zenmux_emulator.scenario.schema import RawReply, StreamFault
+from zenmux_emulator.write.pacing import Schedule
+
+
+class Events:
+    """The SSE events of one reply, made one at a time as they are written, never all held: an
+    open stream costs the same memory whatever its length. Each iteration runs the face's
+    generator afresh, so the journal, when read, makes the same bytes again (a reply is
+    deterministic). `marked()` pairs every event with whether it waits its turn in the pacing."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Iterator[tuple[bytes, bool]]]) -> None:
+        self._make = make
+
+    @classmethod
+    def paced_but_last(cls, make: Callable[[], Iterator[bytes]], last: int) -> Events:
+        """Every event waits its turn but the final `last` (a usage chunk, [DONE]: they follow at once)."""
+        return cls(lambda: _all_but_last(make(), last))
+
+    def marked(self) -> Iterator[tuple[bytes, bool]]:
+        return self._make()
+
+    def __iter__(self) -> Iterator[bytes]:
+        return (event for event, _ in self._make())
+
+    def count(self) -> int:
+        """How many events there are, made and dropped one by one."""
+        return sum(1 for _ in self._make())
+
+
+def _all_but_last(events: Iterator[bytes], last: int) -> Iterator[tuple[bytes, bool]]:
+    held: list[bytes] = []  # a few events at most: lighter than a deque's 600-byte block
+    for event in events:
+        held.append(event)
+        if len(held) > last:
+            yield held.pop(0), True
+    for event in held:
+        yield event, False
 
 
 @dataclass(slots=True)
@@ -17,9 +55,9 @@ class ReplyPlan:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes | None = None
-    events: list[bytes] | None = None
-    waits: Sequence[float] = ()
-    """Seconds to wait before each of the first events (the usage chunk and [DONE] never wait)."""
+    events: Events | None = None
+    schedule: Schedule | None = None
+    """The waits before the paced events, in order; None: the events go out at once."""
     content_type: str = "application/json"
     stream_fault: StreamFault | None = None
     fault_at: int = 0

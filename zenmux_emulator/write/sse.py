@@ -50,13 +50,14 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
     The waits make a schedule counted from the start of the stream: an event sent late (a busy loop, a
     slow client) does not push back the ones after it, as an upstream's generation does not slow
     down for a busy gateway, so a stream lasts what its scenario says."""
-    events = plan.events or []
+    events = plan.events.marked() if plan.events is not None else iter(())
+    waits = iter(plan.schedule) if plan.schedule is not None else None
     fault = plan.stream_fault
     hurry = False
     clock = asyncio.get_running_loop().time
     due = clock()
-    for i, event in enumerate(events):
-        wait = plan.waits[i] if i < len(plan.waits) else 0.0
+    for i, (event, paced) in enumerate(events):  # each event made just before it is due
+        wait = next(waits) if paced and waits is not None else 0.0
         if fault is not None and i == plan.fault_at:
             outcome.fault = fault.kind
             if fault.kind == "disconnect":
@@ -89,11 +90,11 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
 async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome,
                     waits: Waits) -> web.StreamResponse:
     """Send the planned events; waits come from the plan (first event, then between events)."""
-    events = plan.events or []
     response = web.StreamResponse(status=plan.status, headers={**plan.headers, **SSE_HEADERS})
     await response.prepare(request)
     try:
-        if not plan.waits and plan.stream_fault is None:
+        if plan.schedule is None and plan.stream_fault is None:  # nothing waits: one write
+            events = list(plan.events or ())
             await response.write(b"".join(events))
             outcome.events_sent = len(events)
         else:

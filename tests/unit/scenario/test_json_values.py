@@ -102,14 +102,14 @@ def test_arguments_made_in_code_are_checked_too():
 
 @pytest.mark.parametrize(("text", "where", "path", "reason"), [
     ("rules:\n  - name: a\n    reply: {content: x, stream: {first_token_ms: .inf}}\n", (3, 50),
-     "rules[0].reply.stream.first_token_ms", "Input should be a finite number, got inf"),
+     "rules[0].reply.stream.first_token_ms", "expected a finite number, got .inf"),
     ("rules:\n  - name: a\n    reply: {content: x, stream: {chunk_ms: NaN}}\n", (3, 44),
-     "rules[0].reply.stream.chunk_ms", "Input should be a finite number, got 'NaN'"),
+     "rules[0].reply.stream.chunk_ms", "expected a finite number, got 'NaN'"),
     ("models:\n  acme/x: {pricing: {prompt: .inf}}\n", (2, 30), "models['acme/x'].pricing.prompt",
-     "Input should be a finite number, got inf"),
-    ("settings: {balances: {sk-a: .inf}}\n", (1, 29), "settings.balances.sk-a", "Input should be a finite number, got inf"),
+     "expected a finite number, got .inf"),
+    ("settings: {balances: {sk-a: .inf}}\n", (1, 29), "settings.balances.sk-a", "expected a finite number, got .inf"),
     ("models:\n  acme/x: {providers: [{name: p, latency_ms: .inf}]}\n", (2, 46),
-     "models['acme/x'].providers[0].latency_ms", "Input should be a finite number, got inf"),
+     "models['acme/x'].providers[0].latency_ms", "expected a finite number, got .inf"),
 ], ids=["timing", "timing as a string", "price", "balance", "latency"])
 def test_numbers_are_finite_everywhere(text: str, where: tuple[int, int], path: str, reason: str):
     assert problems(text) == [(*where, path, reason)]

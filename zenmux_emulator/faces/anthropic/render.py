@@ -9,6 +9,7 @@ then message_delta (stop_reason, usage) and message_stop.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -19,8 +20,8 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import digest, seed_int
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
-from zenmux_emulator.write.pacing import fault_position, waits
-from zenmux_emulator.write.plan import ReplyPlan
+from zenmux_emulator.write.pacing import fault_position, schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan
 
 STOP_REASONS = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use", "function_call": "tool_use",
                 "content_filter": "refusal"}
@@ -99,50 +100,57 @@ def _event(name: str, data: dict[str, Any]) -> bytes:
     return b"event: " + name.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n"
 
 
-def _pieces(text: str, size: int) -> list[str]:
-    parts = tokens.pieces(text)
-    return ["".join(parts[i : i + size]) for i in range(0, len(parts), size)]
+def _pieces(text: str, size: int) -> Iterator[str]:
+    return ("".join(group) for group in tokens.groups(text, size))
 
 
-def _block_events(index: int, block: dict[str, Any], timing: StreamTiming | None) -> list[bytes]:
-    """content_block_start, the deltas, content_block_stop of one block."""
+def _deltas(block: dict[str, Any], timing: StreamTiming | None) -> Iterator[dict[str, Any]]:
+    """The deltas of one block, made one by one."""
     chunk_tokens = timing.chunk_tokens if timing else 1
     kind = block["type"]
     if kind == "thinking":
-        opening: dict[str, Any] = {"type": "thinking", "thinking": "", "signature": ""}
-        deltas = [{"type": "thinking_delta", "thinking": p} for p in _pieces(block["thinking"], chunk_tokens)]
-        deltas.append({"type": "signature_delta", "signature": block["signature"]})
+        for p in _pieces(block["thinking"], chunk_tokens):
+            yield {"type": "thinking_delta", "thinking": p}
+        yield {"type": "signature_delta", "signature": block["signature"]}
     elif kind == "text":
-        opening = {"type": "text", "text": ""}
-        deltas = [{"type": "text_delta", "text": p} for p in _pieces(block["text"], chunk_tokens)]
+        for p in _pieces(block["text"], chunk_tokens):
+            yield {"type": "text_delta", "text": p}
     else:
-        opening = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
         text = orjson.dumps(block["input"]).decode()
         size = timing.argument_chars if timing else 16
-        deltas = [{"type": "input_json_delta", "partial_json": text[i : i + size]} for i in range(0, len(text), size)]
-    events = [_event("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})]
-    events += [_event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
-               for d in deltas]
-    events.append(_event("content_block_stop", {"type": "content_block_stop", "index": index}))
-    return events
+        for i in range(0, len(text), size):
+            yield {"type": "input_json_delta", "partial_json": text[i : i + size]}
 
 
-def stream_events(message: dict[str, Any], timing: StreamTiming | None) -> list[bytes]:
-    """Every event of the stream, in order."""
+def _opening(block: dict[str, Any]) -> dict[str, Any]:
+    kind = block["type"]
+    if kind == "thinking":
+        return {"type": "thinking", "thinking": "", "signature": ""}
+    if kind == "text":
+        return {"type": "text", "text": ""}
+    return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+
+
+def stream_events(message: dict[str, Any], timing: StreamTiming | None) -> Iterator[bytes]:
+    """Every event of the stream, in order, each made when it is asked for: per block
+    content_block_start (a ping after the first), the deltas, content_block_stop."""
     start_usage = {**message["usage"], "output_tokens": 1}
     head = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "usage": start_usage}
-    events = [_event("message_start", {"type": "message_start", "message": head})]
+    yield _event("message_start", {"type": "message_start", "message": head})
     for index, block in enumerate(message["content"]):
-        events += _block_events(index, block, timing)
+        yield _event("content_block_start", {"type": "content_block_start", "index": index,
+                                             "content_block": _opening(block)})
         if index == 0:
-            events.insert(2, PING)
+            yield PING
+        for delta in _deltas(block, timing):
+            yield _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
+        yield _event("content_block_stop", {"type": "content_block_stop", "index": index})
     if not message["content"]:
-        events.append(PING)
+        yield PING
     final = {k: v for k, v in message["usage"].items() if k != "service_tier"}
-    events.append(_event("message_delta", {"type": "message_delta", "delta": {
-        "stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}, "usage": final}))
-    events.append(_event("message_stop", {"type": "message_stop"}))
-    return events
+    yield _event("message_delta", {"type": "message_delta", "delta": {
+        "stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}, "usage": final})
+    yield _event("message_stop", {"type": "message_stop"})
 
 
 def error_event(fault: StreamFault) -> bytes:
@@ -160,13 +168,13 @@ def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers
     if not request.stream:
         return ReplyPlan(headers=all_headers, body=orjson.dumps(message))
     timing = draft.timing
-    events = stream_events(message, timing)
+    events = Events.paced_but_last(lambda: stream_events(message, timing), 2)  # message_delta, message_stop
     plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                     waits=waits(timing, len(events) - 2, seed_int(seed, "pace", generation)))
+                     schedule=schedule(timing, seed_int(seed, "pace", generation)))
     fault = timing.fault if timing else None
     if fault is not None:
         plan.stream_fault = fault
-        plan.fault_at = fault_position(fault, len(events))
+        plan.fault_at = fault_position(fault, events.count)
         if fault.kind == "error":
             plan.fault_event = error_event(fault)
         elif fault.kind == "malformed":

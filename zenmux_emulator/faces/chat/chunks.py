@@ -1,4 +1,5 @@
-"""A streamed reply as finished SSE events: `data: <chunk>\n\n` …, then `data: [DONE]\n\n`.
+"""A streamed reply as SSE events, made one by one as they are written: `data: <chunk>\n\n` …,
+then `data: [DONE]\n\n`.
 
 Order: the role, reasoning pieces (`reasoning` and `reasoning_content` both, then the signature or
 encrypted block in its own delta), content pieces, the content's annotations in a delta of their
@@ -10,6 +11,7 @@ of every chunk (id, object, created, model) is encoded once per reply.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -22,15 +24,11 @@ from zenmux_emulator.foundation import tokens
 DONE = b"data: [DONE]\n\n"
 
 
-def _groups(pieces: list[str], size: int) -> list[list[str]]:
-    return [pieces[i : i + size] for i in range(0, len(pieces), size)]
-
-
-def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) -> list[dict[str, Any]]:
+def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) -> Iterator[dict[str, Any]]:
     """The reasoning text in pieces, each with its matching `reasoning_details` fragment, then
     the signature (or the encrypted block) in a final reasoning delta of its own."""
     if not details:
-        return []
+        return
     main, *rest = details
     key = "summary" if main["type"] == "reasoning.summary" else "text"
     # streamed, each block's `index` is its position in the list (an integer), so that clients
@@ -38,14 +36,12 @@ def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) ->
     # keeps ZenMux's own `"0"` for the openai shape
     base = {**{k: v for k, v in main.items() if k not in (key, "signature")}, "index": 0}
     rest = [{**block, "index": n} for n, block in enumerate(rest, 1)]
-    deltas: list[dict[str, Any]] = []
-    for group in _groups(tokens.pieces(main[key]), chunk_tokens):
+    for group in tokens.groups(main[key], chunk_tokens):
         piece = "".join(group)
-        deltas.append({"reasoning": piece, "reasoning_content": piece, "reasoning_details": [{**base, key: piece}]})
+        yield {"reasoning": piece, "reasoning_content": piece, "reasoning_details": [{**base, key: piece}]}
     closing = ([{**base, "signature": main["signature"]}] if "signature" in main else []) + rest
     if closing:
-        deltas.append({"reasoning": None, "reasoning_details": closing})
-    return deltas
+        yield {"reasoning": None, "reasoning_details": closing}
 
 
 def tool_call_deltas(calls: list[dict[str, Any]], argument_chars: int, interleaved: bool) -> list[dict[str, Any]]:
@@ -83,8 +79,8 @@ def stream_events(
     *,
     include_usage: bool,
     top_logprobs: int | None,
-) -> list[bytes]:
-    """Every event of the stream in order."""
+) -> Iterator[bytes]:
+    """Every event of the stream in order, each made when it is asked for."""
     timing = draft.timing
     chunk_tokens = timing.chunk_tokens if timing else 1
     head: dict[str, Any] = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": draft.model}
@@ -99,33 +95,34 @@ def stream_events(
     def event(delta: dict[str, Any]) -> bytes:
         return prefix + orjson.dumps(delta) + open_tail
 
-    events = [prefix + b'{"role":"assistant","content":"","refusal":null}' + open_tail]
-    events.extend(event(d) for d in reasoning_deltas(draft.reasoning_details, chunk_tokens))
+    yield prefix + b'{"role":"assistant","content":"","refusal":null}' + open_tail
+    for delta in reasoning_deltas(draft.reasoning_details, chunk_tokens):
+        yield event(delta)
     position = 0
     for field, text in (("content", draft.content), ("refusal", draft.refusal)):
         if not text:
             continue
-        for group in _groups(tokens.pieces(text), chunk_tokens):
-            delta = {field: "".join(group)}
+        for group in tokens.groups(text, chunk_tokens):
+            piece = {field: "".join(group)}
             if top_logprobs is None:
-                events.append(event(delta))
+                yield event(piece)
             else:
                 entries = token_logprobs(group, top_logprobs, position)
                 logprobs = {"content": entries, "refusal": None} if field == "content" else {"content": None, "refusal": entries}
-                events.append(prefix + orjson.dumps(delta) + b',"logprobs":' + orjson.dumps(logprobs)
-                              + b',"finish_reason":null}]' + end)
+                yield (prefix + orjson.dumps(piece) + b',"logprobs":' + orjson.dumps(logprobs)
+                       + b',"finish_reason":null}]' + end)
             position += len(group)
         if field == "content" and draft.annotations:
-            events.append(event({"annotations": draft.annotations}))
+            yield event({"annotations": draft.annotations})
     legacy = function_call(draft)
     if legacy is not None:
-        events.extend(event(d) for d in function_call_deltas(legacy, timing.argument_chars if timing else 16))
+        for delta in function_call_deltas(legacy, timing.argument_chars if timing else 16):
+            yield event(delta)
     elif draft.tool_calls:
         interleaved = timing is not None and timing.tool_calls == "interleaved"
-        events.extend(event(d) for d in tool_call_deltas(draft.tool_calls, timing.argument_chars if timing else 16,
-                                                          interleaved))
-    events.append(prefix + b'{},"logprobs":null,"finish_reason":' + orjson.dumps(draft.finish_reason) + b"}]" + end)
+        for delta in tool_call_deltas(draft.tool_calls, timing.argument_chars if timing else 16, interleaved):
+            yield event(delta)
+    yield prefix + b'{},"logprobs":null,"finish_reason":' + orjson.dumps(draft.finish_reason) + b"}]" + end
     if include_usage:
-        events.append(b"data: " + orjson.dumps({**head, "choices": [], "usage": draft.usage}) + b"\n\n")
-    events.append(DONE)
-    return events
+        yield b"data: " + orjson.dumps({**head, "choices": [], "usage": draft.usage}) + b"\n\n"
+    yield DONE

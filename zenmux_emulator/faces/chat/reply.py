@@ -1,4 +1,5 @@
-"""Turn a draft into a ReplyPlan: a JSON body, or SSE events with their pacing and faults."""
+"""Turn a draft into a ReplyPlan: a JSON body, or SSE events (made as they are written) with their
+pacing and faults."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from zenmux_emulator.faces.chat.chunks import stream_events
 from zenmux_emulator.faces.chat.completion import completion_body
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import StreamFault
-from zenmux_emulator.write.pacing import fault_position
-from zenmux_emulator.write.pacing import waits as _waits
-from zenmux_emulator.write.plan import ReplyPlan
+from zenmux_emulator.write.pacing import fault_position, schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan
 
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 
@@ -41,14 +41,15 @@ def plan_reply(
     if not stream:
         return ReplyPlan(headers=all_headers, body=completion_body(draft, completion_id, created, top_logprobs))
     timing = draft.timing
-    events = stream_events(draft, completion_id, created, include_usage=include_usage, top_logprobs=top_logprobs)
-    paced = len(events) - (2 if include_usage else 1)
+    events = Events.paced_but_last(  # the usage chunk and [DONE] follow the finish chunk at once
+        lambda: stream_events(draft, completion_id, created, include_usage=include_usage, top_logprobs=top_logprobs),
+        2 if include_usage else 1)
     plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                     waits=_waits(timing, paced, seed_int(seed, "pace", completion_id)))
+                     schedule=schedule(timing, seed_int(seed, "pace", completion_id)))
     fault = timing.fault if timing else None
     if fault is not None:
         plan.stream_fault = fault
-        plan.fault_at = fault_position(fault, len(events))
+        plan.fault_at = fault_position(fault, events.count)
         if fault.kind == "error":
             plan.fault_event = _error_event(fault, completion_id, created, draft.model)
         elif fault.kind == "malformed":

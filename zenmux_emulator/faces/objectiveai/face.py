@@ -23,8 +23,8 @@ from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.pipeline.headers import RULE_HEADER, WARNINGS_HEADER, list_header
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
 from zenmux_emulator.scenario.schema import StreamFault
-from zenmux_emulator.write.pacing import fault_position, waits
-from zenmux_emulator.write.plan import ReplyPlan
+from zenmux_emulator.write.pacing import fault_position, schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan
 
 from .compute import Context, Outcome, compute
 from .errors import QueryRejected, error_message
@@ -125,14 +125,15 @@ class QueryFace:
         if not request.stream:
             status, body = unary(outcome)
             return ReplyPlan(status=status, headers=all_headers, body=body, usage=outcome.charged)
-        events = stream_events(outcome)
-        paced = len(events) - (3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
+        # made whole: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
+        made = stream_events(outcome)
+        events = Events.paced_but_last(lambda: iter(made), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
         plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                         waits=waits(timing, paced, seed_int(seed, "pace", outcome.id)), usage=outcome.charged)
+                         schedule=schedule(timing, seed_int(seed, "pace", outcome.id)), usage=outcome.charged)
         fault = timing.fault if timing else None
         if fault is not None:
             plan.stream_fault = fault
-            plan.fault_at = fault_position(fault, len(events))
+            plan.fault_at = fault_position(fault, events.count)
             plan.fault_event = fault_item(fault) if fault.kind == "error" else MALFORMED_EVENT
         return plan
 

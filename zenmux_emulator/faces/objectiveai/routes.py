@@ -114,9 +114,12 @@ def routes(core: Core) -> list[web.RouteDef]:
 
     async def credits(request: web.Request, key: str) -> Any:
         scenarios = core.registry.current.scenarios
-        session = core.sessions.get(session_name(request.headers, key))
+        name = session_name(request.headers, key)
         purchased = float(scenarios.gateway.balances.get(key, 0.0))
-        used = float(session.gateway.spent.get(key, 0.0))
+        if core.shared is not None:
+            used = await core.shared.spent(name, key)
+        else:
+            used = float(core.sessions.get(name).gateway.spent.get(key, 0.0))
         return {"credits": purchased - used, "total_credits_purchased": purchased, "total_credits_used": used}
 
     async def list_completions(request: web.Request, key: str) -> Any:

@@ -21,6 +21,7 @@ from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/responses"
+PRELOADED = 1_000
 
 
 def response_id(generation: str) -> str:
@@ -36,6 +37,32 @@ class ResponsesFace:
     def __init__(self, core: Core, store: ResponseStore | None = None) -> None:
         self.core = core
         self.store = store if store is not None else ResponseStore()
+        self.preloaded: dict[tuple[str, str], StoredResponse] = {}
+        """With a shared state: the responses requests continue, fetched before `parse` reads them."""
+
+    async def preload(self, body: Any, headers: Mapping[str, str]) -> None:
+        """With a shared state: fetch the response `previous_response_id` names, for `parse`."""
+        previous = body.get("previous_response_id") if isinstance(body, dict) else None
+        if isinstance(previous, str):
+            session = self.session(headers)
+            stored = await self.stored(session, previous)
+            if stored is not None:
+                if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
+                    self.preloaded.clear()
+                self.preloaded[(session, previous)] = stored
+
+    async def stored(self, session: str, response_id: str) -> StoredResponse | None:
+        """A stored response, wherever the state lives."""
+        shared = self.core.shared
+        if shared is None:
+            return self.store.get(session, response_id)
+        blob = await shared.response(session, response_id)
+        return StoredResponse.decode(blob) if blob is not None else None
+
+    def _continued(self, session: str, response_id: str) -> StoredResponse | None:
+        if self.core.shared is None:
+            return self.store.get(session, response_id)
+        return self.preloaded.pop((session, response_id), None)
 
     def session(self, headers: Mapping[str, str]) -> str:
         """The caller's session (the key is checked first, as the shared path does)."""
@@ -47,7 +74,7 @@ class ResponsesFace:
         earlier: list[Mapping[str, Any]] = []
         previous = validated.body.previous_response_id
         if previous is not None:
-            stored = self.store.get(self.session(headers), previous)
+            stored = self._continued(self.session(headers), previous)
             if stored is None:
                 raise invalid_params(f"Previous response with id '{previous}' not found.")
             earlier = stored.conversation
@@ -81,8 +108,11 @@ class ResponsesFace:
         if not request.store:
             return
         conversation = [*request.items, *body["output"]]
-        self.store.put(self.session(request.headers), body["id"],
-                       StoredResponse(body, listed(request.input_items, body["id"]), conversation))
+        stored = StoredResponse(body, listed(request.input_items, body["id"]), conversation)
+        if self.core.shared is not None:
+            self.core.shared.keep_response(self.session(request.headers), body["id"], stored.encode())
+        else:
+            self.store.put(self.session(request.headers), body["id"], stored)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

@@ -10,6 +10,7 @@ scripted `error` fault sends an `error` event and `response.failed` in place of 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -17,23 +18,19 @@ import orjson
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
-from zenmux_emulator.write.pacing import fault_position, marked_waits
-from zenmux_emulator.write.plan import ReplyPlan
+from zenmux_emulator.write.pacing import fault_position, schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan
 
 MALFORMED_EVENT = (b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", '
                    b'"delta": "unterminated\n\n')
 
 
-class Events:
-    """The events of one stream, numbered as they are added; `paced` marks the delta events."""
+Event = tuple[str, bool, dict[str, Any]]
+"""An event before it is numbered: its type, whether it is paced (the deltas), its fields."""
 
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-        self.paced: list[bool] = []
 
-    def add(self, kind: str, paced: bool = False, **fields: Any) -> None:
-        self.frames.append(frame(kind, len(self.frames), fields))
-        self.paced.append(paced)
+def event(kind: str, paced: bool = False, **fields: Any) -> Event:
+    return kind, paced, fields
 
 
 def frame(kind: str, sequence: int, fields: dict[str, Any]) -> bytes:
@@ -41,86 +38,92 @@ def frame(kind: str, sequence: int, fields: dict[str, Any]) -> bytes:
     return b"event: " + kind.encode() + b"\ndata: " + data + b"\n\n"
 
 
-def _pieces(text: str, chunk_tokens: int) -> list[str]:
-    parts = tokens.pieces(text)
-    return ["".join(parts[i : i + chunk_tokens]) for i in range(0, len(parts), chunk_tokens)] or [""]
+def _pieces(text: str, chunk_tokens: int) -> Iterator[str]:
+    if not text:
+        yield ""  # an empty text still gets its one delta
+    for group in tokens.groups(text, chunk_tokens):
+        yield "".join(group)
 
 
-def _reasoning(events: Events, item: dict[str, Any], index: int, chunk_tokens: int) -> None:
+def _reasoning(item: dict[str, Any], index: int, chunk_tokens: int) -> Iterator[Event]:
     where = {"item_id": item["id"], "output_index": index}
-    events.add("response.output_item.added", output_index=index, item={**item, "summary": []})
+    yield event("response.output_item.added", output_index=index, item={**item, "summary": []})
     for n, part in enumerate(item["summary"]):
-        events.add("response.reasoning_summary_part.added", **where, summary_index=n,
-                   part={"type": "summary_text", "text": ""})
+        yield event("response.reasoning_summary_part.added", **where, summary_index=n,
+                    part={"type": "summary_text", "text": ""})
         for piece in _pieces(part["text"], chunk_tokens):
-            events.add("response.reasoning_summary_text.delta", True, **where, summary_index=n, delta=piece)
-        events.add("response.reasoning_summary_text.done", **where, summary_index=n, text=part["text"])
-        events.add("response.reasoning_summary_part.done", **where, summary_index=n, part=part)
+            yield event("response.reasoning_summary_text.delta", True, **where, summary_index=n, delta=piece)
+        yield event("response.reasoning_summary_text.done", **where, summary_index=n, text=part["text"])
+        yield event("response.reasoning_summary_part.done", **where, summary_index=n, part=part)
 
 
-def _message(events: Events, item: dict[str, Any], index: int, chunk_tokens: int) -> None:
-    events.add("response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []})
+def _message(item: dict[str, Any], index: int, chunk_tokens: int) -> Iterator[Event]:
+    yield event("response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []})
     for n, part in enumerate(item["content"]):
         where = {"item_id": item["id"], "output_index": index, "content_index": n}
         if part["type"] == "output_text":
-            events.add("response.content_part.added", **where,
-                       part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
+            yield event("response.content_part.added", **where,
+                        part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
             for piece in _pieces(part["text"], chunk_tokens):
-                events.add("response.output_text.delta", True, **where, delta=piece, logprobs=[])
+                yield event("response.output_text.delta", True, **where, delta=piece, logprobs=[])
             for n_note, note in enumerate(part["annotations"]):
-                events.add("response.output_text.annotation.added", **where, annotation_index=n_note,
-                           annotation=note)
-            events.add("response.output_text.done", **where, text=part["text"], logprobs=[])
+                yield event("response.output_text.annotation.added", **where, annotation_index=n_note,
+                            annotation=note)
+            yield event("response.output_text.done", **where, text=part["text"], logprobs=[])
         else:
-            events.add("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
+            yield event("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
             for piece in _pieces(part["refusal"], chunk_tokens):
-                events.add("response.refusal.delta", True, **where, delta=piece)
-            events.add("response.refusal.done", **where, refusal=part["refusal"])
-        events.add("response.content_part.done", **where, part=part)
+                yield event("response.refusal.delta", True, **where, delta=piece)
+            yield event("response.refusal.done", **where, refusal=part["refusal"])
+        yield event("response.content_part.done", **where, part=part)
 
 
-def _call(events: Events, item: dict[str, Any], index: int, argument_chars: int) -> None:
+def _call(item: dict[str, Any], index: int, argument_chars: int) -> Iterator[Event]:
     custom = item["type"] == "custom_tool_call"
     field = "input" if custom else "arguments"
     kind = "response.custom_tool_call_input" if custom else "response.function_call_arguments"
-    events.add("response.output_item.added", output_index=index, item={**item, "status": "in_progress", field: ""})
+    yield event("response.output_item.added", output_index=index, item={**item, "status": "in_progress", field: ""})
     text = item[field]
     where = {"item_id": item["id"], "output_index": index}
     for i in range(0, len(text), argument_chars):
-        events.add(f"{kind}.delta", True, **where, delta=text[i : i + argument_chars])
+        yield event(f"{kind}.delta", True, **where, delta=text[i : i + argument_chars])
     done = {"name": item["name"]} if not custom else {}
-    events.add(f"{kind}.done", **where, **done, **{field: text})
+    yield event(f"{kind}.done", **where, **done, **{field: text})
 
 
-def stream_events(opening: dict[str, Any], final: dict[str, Any], timing: StreamTiming | None) -> Events:
-    """Every event of the stream; `opening` is the response in progress, `final` the finished one."""
+def _unnumbered(opening: dict[str, Any], final: dict[str, Any], timing: StreamTiming | None) -> Iterator[Event]:
     chunk_tokens = timing.chunk_tokens if timing else 1
     argument_chars = timing.argument_chars if timing else 16
-    events = Events()
-    events.add("response.created", response=opening)
-    events.add("response.in_progress", response=opening)
+    yield event("response.created", response=opening)
+    yield event("response.in_progress", response=opening)
     for index, item in enumerate(final["output"]):
         if item["type"] == "reasoning":
-            _reasoning(events, item, index, chunk_tokens)
+            yield from _reasoning(item, index, chunk_tokens)
         elif item["type"] == "message":
-            _message(events, item, index, chunk_tokens)
+            yield from _message(item, index, chunk_tokens)
         else:
-            _call(events, item, index, argument_chars)
-        events.add("response.output_item.done", output_index=index, item=item)
-    events.add("response.incomplete" if final["status"] == "incomplete" else "response.completed", response=final)
-    return events
+            yield from _call(item, index, argument_chars)
+        yield event("response.output_item.done", output_index=index, item=item)
+    yield event("response.incomplete" if final["status"] == "incomplete" else "response.completed", response=final)
+
+
+def stream_events(opening: dict[str, Any], final: dict[str, Any], timing: StreamTiming | None
+                  ) -> Iterator[tuple[bytes, bool]]:
+    """Every event of the stream, numbered, each made when it is asked for, with whether it is
+    paced; `opening` is the response in progress, `final` the finished one."""
+    for sequence, (kind, paced, fields) in enumerate(_unnumbered(opening, final, timing)):
+        yield frame(kind, sequence, fields), paced
 
 
 def stream_plan(opening: dict[str, Any], final: dict[str, Any], failed: dict[str, Any] | None,
                 timing: StreamTiming | None, headers: dict[str, str], seed: int) -> ReplyPlan:
     """The streamed reply; `failed` is the `response.failed` response a scripted error fault sends."""
-    events = stream_events(opening, final, timing)
-    plan = ReplyPlan(headers=headers, events=events.frames, content_type="text/event-stream",
-                     waits=marked_waits(timing, events.paced, seed_int(seed, "pace", final["id"])))
+    events = Events(lambda: stream_events(opening, final, timing))
+    plan = ReplyPlan(headers=headers, events=events, content_type="text/event-stream",
+                     schedule=schedule(timing, seed_int(seed, "pace", final["id"])))
     fault: StreamFault | None = timing.fault if timing else None
     if fault is not None:
-        count = len(events.frames)
-        plan.stream_fault, plan.fault_at = fault, fault_position(fault, count)
+        plan.stream_fault, plan.fault_at = fault, fault_position(fault, events.count)
         if fault.kind == "error" and failed is not None:
             plan.fault_event = (frame("error", plan.fault_at, {"code": fault.code, "message": fault.message,
                                                                "param": None})

@@ -29,27 +29,31 @@ class StoredRoutes:
     def __init__(self, face: ResponsesFace) -> None:
         self.face = face
 
-    def find(self, request: web.Request) -> tuple[str, str, StoredResponse]:
+    async def find(self, request: web.Request) -> tuple[str, str, StoredResponse]:
         """The session, the id and the stored response, or OpenAI's 404 (after the key check)."""
         session = self.face.session(request.headers)
         request[ENTRY].session = session
         wanted = request.match_info["response_id"]
-        stored = self.face.store.get(session, wanted)
+        stored = await self.face.stored(session, wanted)
         if stored is None:
             raise RequestRejected(404, NOT_FOUND, f"Response with id '{wanted}' not found.")
         return session, wanted, stored
 
     async def get(self, request: web.Request) -> web.Response:
-        return _json(self.find(request)[2].body)
+        return _json((await self.find(request))[2].body)
 
     async def delete(self, request: web.Request) -> web.Response:
-        session, wanted, _ = self.find(request)
-        self.face.store.delete(session, wanted)
+        session, wanted, _ = await self.find(request)
+        shared = self.face.core.shared
+        if shared is not None:
+            await shared.delete_response(session, wanted)
+        else:
+            self.face.store.delete(session, wanted)
         return _json({"id": wanted, "object": "response", "deleted": True})
 
     async def input_items(self, request: web.Request) -> web.Response:
         """The input items, newest first unless `order=asc`; `limit` (1–100, default 20) and `after`."""
-        _, _, stored = self.find(request)
+        _, _, stored = await self.find(request)
         query = request.query
         order = query.get("order", "desc")
         if order not in ("asc", "desc"):
@@ -75,7 +79,7 @@ def routes(core: Core) -> list[web.RouteDef]:
     face = ResponsesFace(core)
     stored = StoredRoutes(face)
     return [
-        web.post(ROUTE, Endpoint(face, core).handle),
+        web.post(ROUTE, Endpoint(face, core, face.preload).handle),
         web.get(ROUTE + "/{response_id}", stored.get),
         web.delete(ROUTE + "/{response_id}", stored.delete),
         web.get(ROUTE + "/{response_id}/input_items", stored.input_items),

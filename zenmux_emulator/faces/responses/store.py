@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 PER_SESSION = 1_000
 SESSIONS = 10_000
 
@@ -24,6 +26,15 @@ class StoredResponse:
     body: Mapping[str, Any]
     input_items: list[dict[str, Any]]
     conversation: list[Mapping[str, Any]]
+
+    def encode(self) -> bytes:
+        """As the shared state (`--state`) keeps it."""
+        return orjson.dumps({"body": self.body, "input_items": self.input_items, "conversation": self.conversation})
+
+    @classmethod
+    def decode(cls, blob: bytes) -> StoredResponse:
+        data = orjson.loads(blob)
+        return cls(data["body"], data["input_items"], data["conversation"])
 
 
 class ResponseStore:

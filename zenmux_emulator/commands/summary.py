@@ -1,0 +1,58 @@
+"""The lines `serve` prints once it listens: where, and what it serves (as text, or JSON lines)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from zenmux_emulator.app import FACES
+from zenmux_emulator.logs import JsonFormatter
+from zenmux_emulator.pipeline.keys import REGISTRY
+from zenmux_emulator.settings import Settings
+
+
+def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]:
+    """What a started server serves: its URL, faces, scenarios, keys and catalogue."""
+    scenarios = app[REGISTRY].current.scenarios
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    keys = set(settings.api_keys) | scenarios.api_keys
+    return {
+        "url": f"http://{host}:{port}/api/v1",
+        "faces": [face.__name__.split(".")[-2] for face in FACES],
+        "scenario_files": len(scenarios.files),
+        "rules": len(scenarios.rules),
+        "scenario_warnings": len(scenarios.warnings),
+        "api_keys": len(keys),
+        "catalogue": "closed" if scenarios.catalogue_closed else "open",
+        "models": len(scenarios.catalogue),
+    }
+
+
+def _sentences(data: dict[str, Any]) -> tuple[str, str]:
+    keys = (f"restricted to {data['api_keys']} key(s)" if data["api_keys"]
+            else "not restricted (any non-empty key; --api-key restricts them)")
+    warned = f" ({data['scenario_warnings']} warning(s): see the log)" if data["scenario_warnings"] else ""
+    return (f"ZenMux emulator listening on {data['url']}",
+            f"serving {', '.join(data['faces'])}; {data['rules']} rules from {data['scenario_files']} "
+            f"scenario files{warned}; API keys {keys}; catalogue {data['catalogue']} ({data['models']} models)")
+
+
+def start_lines(app: web.Application, settings: Settings, port: int) -> list[str]:
+    """Two lines: `ZenMux emulator listening on URL`, then the summary; one JSON object each under
+    `--log-format json` (the facts as fields)."""
+    data = facts(app, settings, port)
+    listening, summary = _sentences(data)
+    if settings.log_format != "json":
+        return [listening, summary]
+    formatter = JsonFormatter()
+    lines = []
+    for message, fields in ((listening, {"url": data["url"]}), (summary, data)):
+        record = logging.LogRecord("emulator", logging.INFO, __file__, 0, message, None, None)
+        record.__dict__.update(fields)
+        lines.append(formatter.format(record))
+    return lines
+
+
+__all__ = ["facts", "start_lines"]

@@ -1,0 +1,300 @@
+"""`--state redis://HOST:PORT/DB`: the shared state in Redis, through redis-py's asyncio client.
+
+Keys (all under `zenmux:`): `session:<name>` a hash of one session's counters (`h:<rule>` reply
+positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `requests`, `arrivals`,
+`s:<key id>` credits spent, `b:<key id>:<kind>:l|a` rate buckets); `sessions` the set of session
+names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
+stored Responses; `clock` the frozen clock; `scenarios:api` and `scenarios:version` the control
+API's scenarios. API keys are never stored: a key is known by a digest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import orjson
+import redis.asyncio as redis
+
+from zenmux_emulator.foundation.ids import digest
+from zenmux_emulator.state.redis_server import shown
+from zenmux_emulator.state.sessions import Session
+from zenmux_emulator.state.shared import Admission, AdmissionAsk, Opened, StaleScenarios, StateUnavailable
+
+P = "zenmux:"
+VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (P + "scenarios:version", P + "scenarios:api", P + "seq",
+                                               P + "sessions", P + "clock", P + "journal")
+
+OPEN = """
+local version = redis.call('GET', KEYS[1]) or '0'
+if version ~= ARGV[1] then return {'stale', version} end
+local seq = redis.call('INCR', KEYS[2])
+redis.call('SADD', KEYS[3], ARGV[2])
+local h = KEYS[4]
+local clock = redis.call('GET', KEYS[5])
+local now = tonumber(clock or ARGV[3])
+local verdict = 'ok'
+local levels = {}
+local wait = 0
+if ARGV[4] == '1' then
+  local key, eps, n = ARGV[5], 1e-9, tonumber(ARGV[7])
+  local state = {}
+  for i = 0, n - 1 do
+    local kind, cap = ARGV[8 + i * 4], tonumber(ARGV[9 + i * 4])
+    local need, window = tonumber(ARGV[10 + i * 4]), tonumber(ARGV[11 + i * 4])
+    local f = 'b:' .. key .. ':' .. kind
+    local level = tonumber(redis.call('HGET', h, f .. ':l') or cap)
+    local at = tonumber(redis.call('HGET', h, f .. ':a') or now)
+    if now > at then level = math.min(cap, level + (now - at) * cap / window) end
+    state[i + 1] = {f, level, need}
+    if level + eps < need then
+      local short = cap
+      if need <= cap then short = need - level end
+      wait = math.max(wait, short * window / cap)
+    end
+  end
+  if wait > 0 then verdict = 'limited' end
+  for i, s in ipairs(state) do
+    local level = s[2]
+    if verdict == 'ok' then level = math.max(0, level - s[3]) end
+    levels[i] = string.format('%.17g', level)
+    redis.call('HSET', h, s[1] .. ':l', levels[i], s[1] .. ':a', string.format('%.17g', now))
+  end
+  if verdict == 'ok' and ARGV[6] ~= '' then
+    local spent = tonumber(redis.call('HGET', h, 's:' .. key) or '0')
+    if tonumber(ARGV[6]) - spent <= eps then verdict = 'broke' end
+  end
+end
+if verdict == 'ok' then redis.call('HINCRBY', h, 'arrivals', 1) end
+return {verdict, seq, clock or '', levels, string.format('%.17g', wait), redis.call('HGETALL', h)}
+"""
+
+CLEAR = """
+local items = redis.call('LRANGE', KEYS[1], 0, -1)
+local kept, removed = {}, 0
+for _, item in ipairs(items) do
+  local ok, entry = pcall(cjson.decode, item)
+  if ok and entry.session == ARGV[1] then removed = removed + 1 else kept[#kept + 1] = item end
+end
+redis.call('DEL', KEYS[1])
+for i = 1, #kept, 1000 do redis.call('RPUSH', KEYS[1], unpack(kept, i, math.min(i + 999, #kept))) end
+return removed
+"""
+
+
+@lru_cache(maxsize=1024)
+def key_id(api_key: str) -> str:
+    """How the store names an API key: a digest, never the key."""
+    return digest("state-key", api_key, size=8)
+
+
+class SharedSession(Session):
+    """A session as `open` read it: the request changes it as it would an in-process one, and
+    `changes` turns what moved into increments (so concurrent requests add up, never overwrite)."""
+
+    __slots__ = ("base_hits", "base_providers", "base_requests", "base_rotations", "base_spent", "key")
+
+    def __init__(self, name: str, fields: Mapping[str, str], api_key: str | None) -> None:
+        super().__init__(name)
+        self.key = api_key
+        kid = key_id(api_key) if api_key is not None else None
+        for field, value in fields.items():
+            kind, _, rest = field.partition(":")
+            if kind == "h":
+                self.hits[rest] = int(value)
+            elif kind == "r":
+                self.rotations[rest] = int(value)
+            elif kind == "p":
+                self.provider_requests[rest] = int(value)
+            elif kind == "s" and rest == kid and api_key is not None:
+                self.gateway.spent[api_key] = float(value)
+            elif field == "requests":
+                self.requests = int(value)
+            elif field == "arrivals":
+                self.gateway.arrivals = int(value)
+        self.rebase()
+
+    def rebase(self) -> None:
+        """What is stored now: the point the next changes are counted from."""
+        self.base_hits = dict(self.hits)
+        self.base_rotations = dict(self.rotations)
+        self.base_providers = dict(self.provider_requests)
+        self.base_requests = self.requests
+        self.base_spent = self.gateway.spent.get(self.key, 0.0) if self.key is not None else 0.0
+
+    def changes(self) -> list[tuple[str, str, int | float]]:
+        """(command, field, increment) for every counter that moved since `open` (or the last save)."""
+        moved: list[tuple[str, str, int | float]] = []
+        for prefix, now, base in (("h:", self.hits, self.base_hits), ("r:", self.rotations, self.base_rotations),
+                                  ("p:", self.provider_requests, self.base_providers)):
+            for name, count in now.items():
+                if count != base.get(name, 0):
+                    moved.append(("HINCRBY", prefix + name, count - base.get(name, 0)))
+        if self.requests != self.base_requests:
+            moved.append(("HINCRBY", "requests", self.requests - self.base_requests))
+        if self.key is not None:
+            spent = self.gateway.spent.get(self.key, 0.0)
+            if spent != self.base_spent:
+                moved.append(("HINCRBYFLOAT", "s:" + key_id(self.key), spent - self.base_spent))
+        return moved
+
+
+def session_key(name: str) -> str:
+    return P + "session:" + name
+
+
+class RedisStore:
+    """The shared state in one Redis database (see the module's docstring for its keys)."""
+
+    def __init__(self, url: str, journal_size: int) -> None:
+        self.url = url
+        self.journal_size = journal_size
+        self.scenarios_version = 0
+        self.client: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
+        self._open = self.client.register_script(OPEN)
+        self._clear = self.client.register_script(CLEAR)
+        self._responses: list[tuple[str, str, bytes]] = []
+
+    async def start(self, clock: float | None) -> None:
+        """Check the server answers (a wrong URL stops start-up) and take the scenarios' version;
+        `--clock` freezes the shared clock unless it is frozen already (a worker started again)."""
+        try:
+            await self.client.ping()
+        except redis.RedisError as exc:
+            raise StateUnavailable(f"the shared state {shown(self.url)} does not answer: {exc}") from None
+        if clock is not None:
+            await self.client.set(CLOCK, repr(float(clock)), nx=True)
+        self.scenarios_version = int(await self.client.get(VERSION) or 0)
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    async def open(self, name: str, ask: AdmissionAsk | None, now: float) -> Opened:
+        args: list[Any] = [self.scenarios_version, name, repr(now)]
+        api_key = None
+        if ask is None:
+            args += ["0", "", "", 0]
+        else:
+            api_key = ask.key
+            args += ["1", key_id(ask.key), "" if ask.balance is None else repr(ask.balance), len(ask.buckets)]
+            for bucket in ask.buckets:
+                args += [bucket.kind, bucket.capacity, bucket.need, repr(bucket.window)]
+        found = await self._open(keys=[VERSION, SEQ, SESSIONS, session_key(name), CLOCK], args=args)
+        if found[0] == "stale":
+            raise StaleScenarios(int(found[1]))
+        verdict, seq, clock, levels, wait, fields = found
+        admission = None
+        if ask is not None:
+            admission = Admission(verdict, {b.kind: float(v) for b, v in zip(ask.buckets, levels, strict=True)},
+                                  float(wait))
+        flat = dict(zip(fields[::2], fields[1::2], strict=True))
+        return Opened(int(seq), SharedSession(name, flat, api_key), admission, float(clock) if clock else None)
+
+    async def next_seq(self) -> int:
+        return int(await self.client.incr(SEQ))
+
+    def _write(self, pipe: Any, session: Session | None) -> None:
+        if isinstance(session, SharedSession):
+            key = session_key(session.name)
+            for command, field, amount in session.changes():
+                if command == "HINCRBY":
+                    pipe.hincrby(key, field, int(amount))
+                else:
+                    pipe.hincrbyfloat(key, field, float(amount))
+            session.rebase()
+        for owner, response_id, blob in self._responses:
+            pipe.hset(P + "responses:" + owner, response_id, blob)
+        self._responses.clear()
+
+    async def save(self, session: Session) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        self._write(pipe, session)
+        if len(pipe):
+            await pipe.execute()
+
+    async def finish(self, session: Session | None, entry: Mapping[str, Any] | None) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        self._write(pipe, session)
+        if entry is not None and self.journal_size:
+            pipe.rpush(JOURNAL, orjson.dumps(entry, default=str))
+            pipe.ltrim(JOURNAL, -self.journal_size, -1)
+        if len(pipe):
+            await pipe.execute()
+
+    async def journal(self) -> list[dict[str, Any]]:
+        entries = [orjson.loads(item) for item in await self.client.lrange(JOURNAL, 0, -1)]
+        entries.sort(key=lambda e: int(e.get("seq") or 0))
+        return entries
+
+    async def journal_len(self) -> int:
+        return int(await self.client.llen(JOURNAL))
+
+    async def clear_journal(self, session: str | None) -> int:
+        if session is None:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.llen(JOURNAL)
+            pipe.delete(JOURNAL)
+            count, _ = await pipe.execute()
+            return int(count)
+        return int(await self._clear(keys=[JOURNAL], args=[session]))
+
+    async def known(self, name: str) -> bool:
+        return bool(await self.client.sismember(SESSIONS, name))
+
+    async def hits(self, name: str) -> dict[str, int]:
+        fields = await self.client.hgetall(session_key(name))
+        return {str(field)[2:]: int(value) for field, value in fields.items() if str(field).startswith("h:")}
+
+    async def total_hits(self) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        for name in map(str, await self.client.smembers(SESSIONS)):
+            for rule, count in (await self.hits(name)).items():
+                totals[rule] = totals.get(rule, 0) + count
+        return totals
+
+    async def reset(self, name: str | None) -> int:
+        names = list(map(str, await self.client.smembers(SESSIONS))) if name is None else [name]
+        known = [n for n in names if name is None or await self.known(n)]
+        if known:
+            await self.client.delete(*(session_key(n) for n in known))
+        return len(known)
+
+    async def spent(self, name: str, api_key: str) -> float:
+        return float(await self.client.hget(session_key(name), "s:" + key_id(api_key)) or 0.0)
+
+    async def clock(self) -> float | None:
+        value = await self.client.get(CLOCK)
+        return float(value) if value else None
+
+    async def set_clock(self, frozen_at: float | None) -> None:
+        if frozen_at is None:
+            await self.client.delete(CLOCK)
+        else:
+            await self.client.set(CLOCK, repr(frozen_at))
+
+    async def api_scenarios(self) -> tuple[int, dict[str, str]]:
+        pipe = self.client.pipeline(transaction=True)
+        pipe.get(VERSION)
+        pipe.get(API)
+        version, api = await pipe.execute()
+        pairs = orjson.loads(api) if api else []
+        return int(version or 0), {name: text for name, text in pairs}
+
+    async def publish_scenarios(self, api: Mapping[str, str]) -> int:
+        pipe = self.client.pipeline(transaction=True)
+        pipe.set(API, orjson.dumps(list(api.items())))
+        pipe.incr(VERSION)
+        _, version = await pipe.execute()
+        self.scenarios_version = int(version)
+        return self.scenarios_version
+
+    def keep_response(self, session: str, response_id: str, blob: bytes) -> None:
+        self._responses.append((session, response_id, blob))
+
+    async def response(self, session: str, response_id: str) -> bytes | None:
+        found = await self.client.hget(P + "responses:" + session, response_id)
+        return found.encode() if isinstance(found, str) else found
+
+    async def delete_response(self, session: str, response_id: str) -> bool:
+        return bool(await self.client.hdel(P + "responses:" + session, response_id))

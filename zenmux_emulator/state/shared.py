@@ -1,0 +1,125 @@
+"""The state that workers and instances share (`--state redis://…`): what the request path and the
+control API ask of it. Without `--state` there is no shared store and the state lives in the
+process (`state.sessions`, the journal's ring, each Responses face's store), as it always did.
+
+A request takes two round trips: `open` (journal number, the session's counters, rate buckets,
+balance and chaos count, atomically) before it is matched, `finish` (the session's changes, the
+journal entry, stored responses) before its answer leaves; a stream saves its changes before its
+first byte and its journal entry after its last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from zenmux_emulator.state.sessions import Session
+
+
+@dataclass(frozen=True, slots=True)
+class BucketAsk:
+    """One rate bucket a request takes from: `need` out of `capacity` per `window` seconds."""
+
+    kind: str
+    capacity: int
+    need: int
+    window: float
+
+
+@dataclass(frozen=True, slots=True)
+class AdmissionAsk:
+    """What a metered request asks of the gateway: its key's buckets and balance (None: unlimited)."""
+
+    key: str
+    buckets: tuple[BucketAsk, ...]
+    balance: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """The verdict on an `AdmissionAsk`: `ok`, `limited` (429, wait `wait` seconds) or `broke` (402),
+    with each bucket's level after it."""
+
+    verdict: str
+    levels: dict[str, float] = field(default_factory=dict)
+    wait: float = 0.0
+
+
+@dataclass(slots=True)
+class Opened:
+    """What `open` returns: the request's journal number, the session as it stands (changes to it
+    are written by `save`/`finish`), the admission (None when not metered) and the shared clock."""
+
+    seq: int
+    session: Session
+    admission: Admission | None
+    frozen_at: float | None
+
+
+class StateUnavailable(RuntimeError):
+    """The shared store did not answer at start-up (its URL is shown without a password)."""
+
+
+class StaleScenarios(Exception):
+    """The control API changed the scenarios since this worker last looked: sync, then open again."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"scenarios are at version {version}")
+        self.version = version
+
+
+class SharedStore(Protocol):
+    """The shared state's operations, one round trip each."""
+
+    scenarios_version: int
+    """The version of the control API's scenarios this worker has in force."""
+
+    async def start(self, clock: float | None) -> None:
+        """Check the store answers; freeze its clock at `clock` unless another worker did."""
+
+    async def close(self) -> None: ...
+
+    async def open(self, name: str, ask: AdmissionAsk | None, now: float) -> Opened:
+        """Raises StaleScenarios (having changed nothing) when the scenarios moved on."""
+
+    async def next_seq(self) -> int: ...
+
+    async def save(self, session: Session) -> None:
+        """Write the session's changes since `open` (and responses kept meanwhile) now."""
+
+    async def finish(self, session: Session | None, entry: Mapping[str, Any] | None) -> None:
+        """Write the session's changes, the journal entry and the responses kept meanwhile."""
+
+    async def journal(self) -> list[dict[str, Any]]: ...
+
+    async def journal_len(self) -> int: ...
+
+    async def clear_journal(self, session: str | None) -> int: ...
+
+    async def known(self, name: str) -> bool: ...
+
+    async def hits(self, name: str) -> dict[str, int]: ...
+
+    async def total_hits(self) -> dict[str, int]: ...
+
+    async def reset(self, name: str | None) -> int: ...
+
+    async def spent(self, name: str, api_key: str) -> float:
+        """The credits a key spent in a session."""
+
+    async def clock(self) -> float | None: ...
+
+    async def set_clock(self, frozen_at: float | None) -> None: ...
+
+    async def api_scenarios(self) -> tuple[int, dict[str, str]]: ...
+
+    async def publish_scenarios(self, api: Mapping[str, str]) -> int:
+        """Put these API scenarios in force everywhere; the new version."""
+
+    def keep_response(self, session: str, response_id: str, blob: bytes) -> None:
+        """Queue a stored response, written by the next `save` or `finish`."""
+
+    async def response(self, session: str, response_id: str) -> bytes | None: ...
+
+    async def delete_response(self, session: str, response_id: str) -> bool: ...
