@@ -146,11 +146,13 @@ def create_app(settings: Settings | None = None) -> web.Application:
     """A ready-to-run emulator; nothing is loaded until the app starts."""
     settings = settings or Settings()
     core = create_core(settings)
-    journal = Journal(settings.journal_size)
+    journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
         middlewares=[journal_middleware(journal, settings.seed, core.clock, writer, core.shared)],
         client_max_size=settings.max_body_bytes,
+        # bodies are inflated by pipeline/body.py, bounded and with the face's envelope on failure
+        handler_args={"auto_decompress": False},
     )
     app[SETTINGS] = settings
     app[REGISTRY] = core.registry

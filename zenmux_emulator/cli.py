@@ -66,6 +66,10 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--max-connections", type=int, metavar="N",
                    help="open connections at most (default: the open-file limit less 64)")
     p.add_argument("--journal-size", type=int, help="requests kept in the in-memory journal (default 1000)")
+    p.add_argument("--journal-bytes", type=int,
+                   help="bytes of bodies and responses the in-memory journal keeps, at most (default 32 MiB)")
+    p.add_argument("--journal-body-bytes", type=int,
+                   help="a body or response larger than this is journaled as its size and hash (default 256 KiB)")
     p.add_argument("--journal", dest="journal_file", metavar="FILE",
                    help="append every finished request to FILE as one JSON line")
     p.add_argument("--admin-token", help="token that opens the control API to non-loopback clients")

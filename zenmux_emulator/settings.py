@@ -3,6 +3,7 @@ only the command line reads `ZENMUX_EMULATOR_*` (commands/environment.py)."""
 
 from __future__ import annotations
 
+import math
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +34,9 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+LATEST_CLOCK = 253_402_300_799
+"""9999-12-31T23:59:59Z: the latest clock, so `created` stays a four-digit-year time."""
+
 CommaList = Annotated[list[str], BeforeValidator(_split_list)]
 
 
@@ -41,6 +45,8 @@ def parse_clock(value: str | float | None) -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise ValueError(f"clock must be unix seconds or an ISO 8601 time, got {value!r}")
         return int(value)
     text = value.strip()
     if text.lstrip("-").isdigit():
@@ -78,6 +84,10 @@ class Settings(BaseModel):
     """Open connections at most; default: the open-file limit less 64."""
     max_body_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
     journal_size: int = Field(default=1000, ge=0)
+    journal_bytes: int = Field(default=32 * 1024 * 1024, ge=0)
+    """The journal's bodies and responses kept in memory, at most (oldest entries forgotten first)."""
+    journal_body_bytes: int = Field(default=256 * 1024, ge=0)
+    """A request body or response larger than this is journaled as its size and hash."""
     journal_file: Path | None = None
     """Append every finished request to this file as one JSON line."""
     admin_token: str | None = None
@@ -127,7 +137,11 @@ class Settings(BaseModel):
     @classmethod
     def _clock(cls, value: object) -> int | None:
         if value is None or isinstance(value, (str, int, float)):
-            return parse_clock(value)
+            at = parse_clock(value)
+            if at is not None and not 0 <= at <= LATEST_CLOCK:
+                raise ValueError(f"clock must be between 1970-01-01 and 9999-12-31 (0 to {LATEST_CLOCK} unix "
+                                 f"seconds), got {value!r}")
+            return at
         raise ValueError("clock must be unix seconds or an ISO 8601 time")
 
     @field_validator("chaos_failure")

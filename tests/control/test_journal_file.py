@@ -29,6 +29,7 @@ ADMIN = "admin-token-never-written"
 ENTRY_KEYS = {"seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule", "reply_index",
               "near_misses", "warnings", "status", "error_type", "stream", "response", "events_sent",
               "client_gone", "duration_ms", "unmet_expectations", "response_headers", "arrived", "fault", "dropped", "routing",
+              "bytes",
               "recorded"}
 
 RULES = """\
@@ -123,8 +124,8 @@ def test_a_second_run_appends(make_server: MakeServer, open_client: OpenClient, 
 def test_health_names_the_journal_file(make_server: MakeServer, tmp_path: Path):
     journal = tmp_path / "journal.jsonl"
     assert ok(control(make_server(RULES, journal_file=str(journal)), "GET", "health"))["journal"] == {
-        "entries": 0, "file": str(journal)}
-    assert ok(control(make_server(RULES), "GET", "health"))["journal"] == {"entries": 0, "file": None}
+        "entries": 0, "bytes": 0, "max_bytes": 32 << 20, "file": str(journal)}
+    assert ok(control(make_server(RULES), "GET", "health"))["journal"]["file"] is None
 
 
 def test_the_setting_reads_the_environment_and_checks_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

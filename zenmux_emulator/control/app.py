@@ -42,7 +42,8 @@ async def health(request: web.Request) -> web.Response:
         "pid": os.getpid(),  # which worker of --workers answered
         "state": "in process" if shared is None else "shared",
         "watcher": request.config_dict[WATCHER].as_dict(),
-        "journal": {"entries": entries, "file": None if writer is None else str(writer.path)},
+        "journal": {"entries": entries, "bytes": journal.bytes, "max_bytes": journal.max_bytes,
+                    "file": None if writer is None else str(writer.path)},
         # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
         "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
     })

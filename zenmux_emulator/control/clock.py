@@ -11,9 +11,9 @@ from zenmux_emulator.control.wire import json_object, json_response, only_keys, 
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.pipeline.keys import CLOCK
-from zenmux_emulator.settings import parse_clock
+from zenmux_emulator.settings import LATEST_CLOCK, parse_clock
 
-LATEST = 253_402_300_799.0  # 9999-12-31T23:59:59Z: `created` stays a four-digit-year time
+LATEST = float(LATEST_CLOCK)
 ACTIONS = ("freeze_at", "advance", "unfreeze")
 
 
@@ -66,7 +66,8 @@ async def set_clock(request: web.Request) -> web.Response:
     elif "advance" in body:
         seconds = _number(body["advance"])
         if seconds is None or seconds < 0 or clock.now() + seconds > LATEST:
-            raise invalid_params(f"Parameter advance is not valid: expected seconds ≥ 0, got {body['advance']!r}")
+            raise invalid_params(f"Parameter advance is not valid: expected seconds ≥ 0 that keep the clock "
+                                 f"before 9999-12-31, got {body['advance']!r}")
         clock.advance(seconds)
     elif body["unfreeze"] is True:
         clock.unfreeze()

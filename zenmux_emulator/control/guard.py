@@ -10,6 +10,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.header_text import header_text
 from zenmux_emulator.pipeline.keys import SETTINGS
 
 TOKEN_HEADER = "X-Emulator-Admin-Token"
@@ -25,7 +26,7 @@ def is_loopback(remote: str | None) -> bool:
 @web.middleware
 async def control_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     token = request.app[SETTINGS].admin_token
-    given = request.headers.get(TOKEN_HEADER, "")
+    given = header_text(request.headers, TOKEN_HEADER) or ""
     if token and hmac.compare_digest(given.encode(), token.encode()):
         return await handler(request)
     if not token and is_loopback(request.remote):

@@ -46,7 +46,15 @@ NAME_PARAMETER: dict[str, Any] = {
 
 BAD_REQUEST = _error("a bad parameter or body (ZenMux's error envelope)")
 FORBIDDEN = _error("not a loopback client, or the admin token is missing or wrong")
-INVALID_SCENARIO = _json("the scenario does not load; every problem is located", _ref("InvalidScenario"))
+INVALID_SCENARIO = _json("invalid_scenario: the scenario does not load (every problem located); or invalid_params: "
+                         "a bad name, or a body that is empty, null, not UTF-8 or nested too deeply",
+                         {"anyOf": [_ref("InvalidScenario"), _ref("Error")]})
+
+JOURNAL_FIELDS = ["seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule",
+                  "reply_index", "near_misses", "warnings", "unmet_expectations", "status", "error_type",
+                  "response_headers", "arrived", "stream", "response", "events_sent", "client_gone", "fault",
+                  "dropped", "routing", "duration_ms", "bytes", "recorded"]
+"""Every field of a journal entry, as `JournalEntry.as_dict` writes it (a test holds them to real entries)."""
 
 OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -116,10 +124,19 @@ OPENAPI: dict[str, Any] = {
                     _query("path", "only requests to this path, e.g. /api/v1/chat/completions"),
                     _query("unmatched", "true: only chat requests no rule answered",
                            {"type": "string", "enum": ["true", "false", "1", "0"]}),
-                    _query("limit", "only the newest N", {"type": "integer", "minimum": 0}),
+                    _query("limit", "only the newest N (a page)", {"type": "integer", "minimum": 0}),
+                    _query("before", "only entries whose seq is below this: the cursor of the page before, "
+                           "given as `older` by the last answer", {"type": "integer", "minimum": 0}),
+                    _query("after", "only entries whose seq is above this (new ones since a seq)",
+                           {"type": "integer", "minimum": 0}),
                 ],
-                "responses": {"200": _json("the entries", {"type": "object", "properties": {
-                    "count": {"type": "integer"}, "entries": {"type": "array", "items": _ref("JournalEntry")}}}),
+                "responses": {"200": _json("a page of entries, oldest first", {
+                    "type": "object", "required": ["count", "total", "older", "entries"], "properties": {
+                        "count": {"type": "integer", "description": "entries on this page"},
+                        "total": {"type": "integer", "description": "entries the filters match, pages aside"},
+                        "older": {"type": ["integer", "null"], "description": "pass as `before` for the page "
+                                  "before this one; null when no older entry matches"},
+                        "entries": {"type": "array", "items": _ref("JournalEntry")}}}),
                     "400": BAD_REQUEST, "403": FORBIDDEN},
             },
             "delete": {
@@ -207,7 +224,10 @@ OPENAPI: dict[str, Any] = {
                                            "folders": {"type": "array", "items": {"type": "string"}},
                                            "reason": {"type": "string"}}},
                 "journal": {"type": "object", "properties": {
-                    "entries": {"type": "integer"}, "file": {"type": ["string", "null"]}}},
+                    "entries": {"type": "integer"},
+                    "bytes": {"type": "integer", "description": "bodies and responses the entries keep"},
+                    "max_bytes": {"type": "integer", "description": "--journal-bytes"},
+                    "file": {"type": ["string", "null"]}}},
                 "collector": {"type": "object", "description": "Python's garbage collector: paused during "
                               "start-up, on while serving; start-up's objects are frozen out of its scans",
                               "properties": {"enabled": {"type": "boolean"},
@@ -235,7 +255,7 @@ OPENAPI: dict[str, Any] = {
                 "rules": {"type": "array", "items": {"type": "string"}}, "generation": {"type": "integer"}}},
             "Clock": {"type": "object", "required": ["now", "frozen"], "properties": {
                 "now": {"type": "number", "description": "unix seconds"}, "frozen": {"type": "boolean"}}},
-            "JournalEntry": {"type": "object", "properties": {
+            "JournalEntry": {"type": "object", "required": JOURNAL_FIELDS, "properties": {
                 "seq": {"type": "integer"}, "request_id": {"type": "string"}, "time": {"type": "number"},
                 "method": {"type": "string"}, "path": {"type": "string"},
                 "api": {"type": ["string", "null"], "description": "the face that answered: chat"},
@@ -257,6 +277,9 @@ OPENAPI: dict[str, Any] = {
                     "model": {"type": "string"}, "provider": {"type": "string"},
                     "outcome": {"type": "string"}, "latency_ms": {"type": "number"}}}},
                 "duration_ms": {"type": ["number", "null"]},
+                "bytes": {"type": "integer", "description": "the body's and response's bytes this entry keeps in "
+                          "the journal; past --journal-body-bytes each is a summary {summary, bytes, xxh3_128}"},
+
                 "recorded": {"type": "boolean", "description": "forwarded to the upstream and recorded"}}},
             "NearMiss": {"type": "object", "properties": {
                 "rule": {"type": "string"}, "where": {"type": "string"},

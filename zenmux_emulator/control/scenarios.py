@@ -7,6 +7,7 @@ import logging
 import re
 from typing import Any
 
+import yaml
 from aiohttp import web
 
 from zenmux_emulator.control.shared import fresh, publish, shared_of
@@ -22,6 +23,7 @@ from zenmux_emulator.foundation.errors import (
     invalid_params,
 )
 from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.pipeline.body import read_body
 from zenmux_emulator.pipeline.keys import ENTRY, REGISTRY, SESSIONS
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import (
@@ -108,13 +110,27 @@ async def _scenario_text(request: web.Request) -> str:
     if request.content_type not in SCENARIO_TYPES:
         raise RequestRejected(415, "invalid_params", "Content-Type must be application/yaml, text/yaml or "
                               f"application/json, got {request.content_type}")
-    raw = await request.read()
+    raw = await read_body(request, request.client_max_size)
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a scenario in YAML or JSON")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise invalid_params(f"Request body is not UTF-8: {exc}") from None
+    if is_null_document(text):
+        raise invalid_params("Request body is a null document: expected a scenario (a mapping of settings, "
+                             "models and rules)")
+    return text
+
+
+def is_null_document(text: str) -> bool:
+    """Whether YAML reads the text as nothing (`null`, `~`, only comments or `---`): a file may be
+    empty, a scenario sent to be loaded may not. Composed, not constructed: aliases stay shared."""
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return False  # the loader locates what is wrong
+    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null")
 
 
 def _failed(request: web.Request, what: str) -> RequestRejected:

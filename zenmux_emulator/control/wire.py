@@ -14,6 +14,8 @@ from zenmux_emulator.foundation.errors import (
     ScenarioError,
     invalid_params,
 )
+from zenmux_emulator.foundation.nesting import nesting_problem
+from zenmux_emulator.pipeline.body import read_body
 
 TRUE, FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 
@@ -44,14 +46,14 @@ def count(params: Mapping[str, str], name: str) -> int | None:
     value = params.get(name)
     if value is None:
         return None
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()) or len(value) > 18:
         raise invalid_params(f"Parameter {name} is not valid: expected a whole number ≥ 0, got {value!r}")
     return int(value)
 
 
 async def json_object(request: web.Request, *, required: bool) -> dict[str, Any] | None:
     """The body as a JSON object; None for an empty body when it is optional."""
-    raw = await request.read()
+    raw = await read_body(request, request.client_max_size)
     if not raw.strip():
         if required:
             raise invalid_params("Request body is empty: expected a JSON object")
@@ -62,6 +64,9 @@ async def json_object(request: web.Request, *, required: bool) -> dict[str, Any]
         raise invalid_params(f"Request body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise invalid_params(f"Request body must be a JSON object, got {type(data).__name__}")
+    problem = nesting_problem(raw, data)
+    if problem is not None:
+        raise invalid_params(problem)
     return data
 
 

@@ -15,7 +15,7 @@ import orjson
 from zenmux_emulator.draft import citations, reasoning
 from zenmux_emulator.draft.budget import call_tokens, cut_calls, cut_text
 from zenmux_emulator.draft.compiled import CompiledReply
-from zenmux_emulator.draft.schema_values import SchemaValues
+from zenmux_emulator.draft.schema_values import schema_value
 from zenmux_emulator.draft.structured import misfit
 from zenmux_emulator.draft.text import SeededFake, render
 from zenmux_emulator.draft.tool_calls import tool_calls
@@ -91,7 +91,7 @@ def default_text(kit: Kit, facts: NeutralRequest) -> str:
     kit.faker.seed_instance(request_seed(kit.seed, facts, "default"))
     schema = facts.output_schema
     if schema is not None:
-        return orjson.dumps(SchemaValues(kit.faker, schema).value(schema)).decode()
+        return orjson.dumps(schema_value(kit.faker, schema)).decode()
     return kit.faker.paragraph(nb_sentences=3)
 
 

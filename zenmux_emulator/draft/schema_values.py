@@ -5,6 +5,10 @@ Covers what tool schemas use: types (and type lists), `enum` / `const`, objects 
 string `format`s (date, date-time, time, email, uri, uuid, ipv4) and length bounds, numeric
 bounds, `anyOf` / `oneOf` / `allOf` (first branch / merged), and local `$ref`s into `$defs`.
 Strings are chosen by the property name when it says what it holds (city, email, name, ...).
+
+`schema_value` is the entry point: a schema it cannot satisfy within its bounds (a string of
+more than `MAX_TEXT` characters, an array of more than `MAX_ITEMS`, more than `MAX_VALUES` values
+in all) gets `FALLBACK`, the same every time.
 """
 
 from __future__ import annotations
@@ -18,6 +22,26 @@ if TYPE_CHECKING:
     from faker import Faker  # imported when first used (see draft.draft.Kit)
 
 _MAX_DEPTH = 8
+MAX_TEXT = 10_000
+MAX_ITEMS = 100
+MAX_VALUES = 10_000
+FALLBACK: dict[str, Any] = {}
+"""What a schema the generator cannot satisfy gets: an empty object (JSON, and tool arguments)."""
+
+
+class Unsatisfiable(Exception):
+    """The schema asks for more than the generator makes, or for something it cannot make."""
+
+
+def schema_value(faker: Faker, schema: Any) -> Any:
+    """A value for `schema` (its own `$defs` resolve `$ref`s), or `FALLBACK` when it cannot be made.
+    Schemas reaching here passed the meta-schema check; what is left to fail is the generator's
+    reach (sizes, empty ranges, shapes it does not know), so any failure falls back the same way."""
+    try:
+        return SchemaValues(faker, schema if isinstance(schema, Mapping) else {}).value(schema)
+    except (Unsatisfiable, ArithmeticError, AttributeError, KeyError, IndexError, TypeError, ValueError,
+            RecursionError):
+        return dict(FALLBACK)
 _BY_NAME = {
     "city": "city", "country": "country", "email": "email", "name": "name", "first_name": "first_name",
     "last_name": "last_name", "company": "company", "address": "address", "street": "street_address",
@@ -35,10 +59,14 @@ class SchemaValues:
     def __init__(self, faker: Faker, root: Mapping[str, Any]) -> None:
         self.faker = faker
         self.root = root
+        self.made = 0
 
     def value(self, schema: Any, name: str = "", depth: int = 0) -> Any:
         if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
             return None
+        self.made += 1
+        if self.made > MAX_VALUES:
+            raise Unsatisfiable(f"more than {MAX_VALUES} values")
         schema = self._resolved(schema)
         if "const" in schema:
             return schema["const"]
@@ -50,6 +78,8 @@ class SchemaValues:
         if schema.get("allOf"):
             merged: dict[str, Any] = {}
             for part in schema["allOf"]:
+                if not isinstance(part, Mapping):
+                    continue  # `true` adds nothing; `false` cannot be met, and is not tried
                 part = self._resolved(part)
                 for k, v in part.items():
                     merged[k] = {**merged[k], **v} if isinstance(v, dict) and isinstance(merged.get(k), dict) else v
@@ -76,6 +106,8 @@ class SchemaValues:
 
     def _array(self, schema: Mapping[str, Any], name: str, depth: int) -> list[Any]:
         low = int(schema.get("minItems", 1))
+        if low > MAX_ITEMS:
+            raise Unsatisfiable(f"minItems {low} is more than {MAX_ITEMS}")
         high = max(low, int(schema.get("maxItems", max(low, 2))))
         count = self.faker.random_int(low, min(high, low + 2))
         return [self.value(schema.get("items", {}), name, depth + 1) for _ in range(count)]
@@ -84,6 +116,8 @@ class SchemaValues:
         generator = _BY_FORMAT.get(str(schema.get("format", ""))) or _BY_NAME.get(name.lower())
         text = str(generate(self.faker, generator)) if generator else self.faker.word()
         low, high = int(schema.get("minLength", 0)), schema.get("maxLength")
+        if low > MAX_TEXT:
+            raise Unsatisfiable(f"minLength {low} is more than {MAX_TEXT}")
         while len(text) < low:
             text += self.faker.word()
         return text[: int(high)] if high is not None else text
@@ -105,7 +139,10 @@ class SchemaValues:
         low, high = self._range(schema)
         low = int(low) + (1 if "minimum" not in schema and "exclusiveMinimum" in schema else 0)
         high = int(high) - (1 if "maximum" not in schema and "exclusiveMaximum" in schema else 0)
-        return self.faker.random_int(low, max(low, high))
+        value = self.faker.random_int(low, max(low, high))
+        if not -(2**63) <= value < 2**64:
+            raise Unsatisfiable(f"{value} is out of JSON's 64-bit integer range")
+        return value
 
     def _number(self, schema: Mapping[str, Any], name: str, depth: int) -> float:
         low, high = self._range(schema)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.draft.schema_values import SchemaValues
+from zenmux_emulator.draft.schema_values import FALLBACK, schema_value
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.neutral.request import ToolOptions
 from zenmux_emulator.scenario.schema import ToolCallSpec
@@ -54,7 +54,9 @@ def _synthesised(name: str, tool: Mapping[str, Any], faker: Faker) -> ToolCallSp
     if tool.get("type") == "custom":
         return ToolCallSpec(name=name, type="custom", input=faker.sentence())
     schema = tool.get("parameters") or {"type": "object", "properties": {}}
-    return ToolCallSpec(name=name, arguments=SchemaValues(faker, schema).value(schema))
+    arguments = schema_value(faker, schema)
+    # arguments are a JSON object: a schema whose value is not one (`{"not": {}}`) gets the fallback
+    return ToolCallSpec(name=name, arguments=arguments if isinstance(arguments, dict) else dict(FALLBACK))
 
 
 def tool_calls(

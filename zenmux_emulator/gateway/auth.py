@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from zenmux_emulator.foundation.envelope import ACCESS_DENIED
 from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.header_text import header_text
 
 
 @lru_cache(maxsize=1024)
@@ -21,12 +22,14 @@ def bearer_token(authorization: str) -> str | None:
 def api_key(headers: Mapping[str, str]) -> str | None:
     """The key from `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`, in that order."""
     authorization = headers.get("Authorization")
+    if authorization is not None and not authorization.isascii():  # the usual key is ASCII: no call
+        authorization = header_text(headers, "Authorization")
     if authorization:
         token = bearer_token(authorization)
         if token is not None:
             return token
     for name in ("x-api-key", "x-goog-api-key"):
-        value = headers.get(name, "").strip()
+        value = (header_text(headers, name) or "").strip()
         if value:
             return value
     return None

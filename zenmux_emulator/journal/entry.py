@@ -58,6 +58,12 @@ class JournalEntry:
     dropped: bool = False
     """The connection was closed or reset before any response: `status` stays empty."""
     duration_ms: float | None = None
+    body_bytes: int = 0
+    """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
+    kept_bytes: int = 0
+    """What the entry holds in the journal once finished: `body_bytes` plus the response's bytes."""
+    kept: bool = field(default=False, repr=False, compare=False)
+    """In the journal's ring (its bytes counted there when it finishes)."""
     recorded: bool = False
     """Forwarded to the upstream and written to a scenario file (`record`, `--record-missing`)."""
     _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
@@ -118,5 +124,6 @@ class JournalEntry:
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
             "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
             "routing": [attempt.as_dict() for attempt in self.routing], "duration_ms": self.duration_ms,
+            "bytes": self.kept_bytes,
             "recorded": self.recorded,
         }

@@ -16,6 +16,7 @@ from pathlib import Path
 import orjson
 
 from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.safe_json import dumps
 
 log = logging.getLogger("emulator.journal")
 
@@ -120,4 +121,4 @@ _TAIL = 64 * 1024
 
 
 def _line(entry: JournalEntry) -> bytes:
-    return orjson.dumps(entry.as_dict(), default=str) + b"\n"
+    return dumps(entry.as_dict()) + b"\n"

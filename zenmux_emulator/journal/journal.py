@@ -1,32 +1,69 @@
-"""The request journal: a bounded ring of entries, newest last."""
+"""The request journal: a ring of entries, newest last, bounded by count and by bytes."""
 
 from __future__ import annotations
 
 from collections import deque
 
 from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.summary import summarise
 
 
 class Journal:
-    """Keeps the last `size` requests in memory (0 keeps none)."""
+    """Keeps the last `size` requests in memory (0 keeps none), and no more than `max_bytes` of
+    their bodies and responses (counted as the JSON bytes received and sent, each one past
+    `body_bytes` kept as a summary: its size and hash). In-flight entries count when they finish."""
 
-    def __init__(self, size: int) -> None:
-        self._entries: deque[JournalEntry] = deque(maxlen=size)
+    def __init__(self, size: int, max_bytes: int = 32 << 20, body_bytes: int = 256 << 10) -> None:
+        self._entries: deque[JournalEntry] = deque()
+        self.size = size
+        self.max_bytes = max_bytes
+        self.body_bytes = body_bytes
+        self.bytes = 0
+        """What the finished entries kept hold, as `JournalEntry.kept_bytes` counts it."""
         self.received = 0
         """Requests the server received, control API included: the next entry's `seq`."""
 
     def add(self, entry: JournalEntry) -> None:
-        if self._entries.maxlen:
-            self._entries.append(entry)
+        entries = self._entries
+        if len(entries) >= self.size:
+            if not self.size:
+                return
+            forgotten = entries.popleft()
+            forgotten.kept = False
+            self.bytes -= forgotten.kept_bytes
+        entry.kept = True
+        entries.append(entry)
+
+    def settle(self, entry: JournalEntry) -> None:
+        """A finished entry: its body and response summarised past the limit, its bytes counted,
+        the oldest entries forgotten while the journal holds more than `max_bytes`."""
+        if not entry.kept:
+            return
+        response = entry.response
+        if type(response) is bytes and len(response) <= self.body_bytes:  # the usual case, without a call
+            entry.kept_bytes = entry.body_bytes + len(response)
+        else:
+            summarise(entry, self.body_bytes)
+        self.bytes += entry.kept_bytes
+        while self.bytes > self.max_bytes and len(self._entries) > 1:
+            self._forget(self._entries.popleft())
+
+    def _forget(self, entry: JournalEntry) -> None:
+        entry.kept = False
+        self.bytes -= entry.kept_bytes
 
     def entries(self, *, session: str | None = None, rule: str | None = None, path: str | None = None,
-                unmatched: bool = False, limit: int | None = None) -> list[JournalEntry]:
-        """Entries in arrival order, filtered by whatever is given; `limit` keeps the newest."""
+                unmatched: bool = False, limit: int | None = None, before: int | None = None,
+                after: int | None = None) -> list[JournalEntry]:
+        """Entries in arrival order, filtered by whatever is given (`before`/`after`: by `seq`);
+        `limit` keeps the newest."""
         found = [
             entry for entry in list(self._entries)  # a copy: other threads may read while the loop appends
             if (session is None or entry.session == session)
             and (rule is None or entry.rule == rule)
             and (path is None or entry.path == path)
+            and (before is None or entry.seq < before)
+            and (after is None or entry.seq > after)
             and (not unmatched or entry.unmatched)
         ]
         if limit is not None:
@@ -35,12 +72,15 @@ class Journal:
 
     def clear(self, session: str | None = None) -> None:
         """Forget every entry, or one session's."""
-        if session is None:
-            self._entries.clear()
-        else:
-            kept = [e for e in self._entries if e.session != session]
-            self._entries.clear()
-            self._entries.extend(kept)
+        kept = [] if session is None else [e for e in self._entries if e.session != session]
+        for entry in self._entries:
+            entry.kept = False
+        self._entries.clear()
+        self.bytes = 0
+        for entry in kept:
+            entry.kept = True
+            self.bytes += entry.kept_bytes
+        self._entries.extend(kept)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
+import orjson
 from aiohttp import web
 
 from zenmux_emulator.draft.draft import Kit, draft_reply
@@ -50,15 +51,16 @@ from zenmux_emulator.gateway.limits import charge, recharge
 from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.generations import Generations
+from zenmux_emulator.journal.summary import body_summary
 from zenmux_emulator.match.expect import unmet_expectations
 from zenmux_emulator.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.match.outcome import outcome_of
 from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.pipeline.body import NOT_YET, arrived_json, read_json
+from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_body
 from zenmux_emulator.pipeline.face import Face, R
 from zenmux_emulator.pipeline.generation_record import served_generation
-from zenmux_emulator.pipeline.headers import reply_headers
+from zenmux_emulator.pipeline.headers import ascii_header, reply_headers
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.pipeline.shared import open_shared
 from zenmux_emulator.rules.compiled import ScenarioSet
@@ -144,10 +146,15 @@ class Endpoint(Generic[R]):
         if shared is None:
             session = core.sessions.get(name)
 
-        body = arrived_json(request, settings.max_body_bytes)
-        if body is NOT_YET:
-            body = await read_json(request, settings.max_body_bytes)
-        entry.body = body
+        raw = arrived_body(request, settings.max_body_bytes)
+        if isinstance(raw, NotYet):
+            raw = await read_body(request, settings.max_body_bytes)
+        body = decode(raw)
+        if len(raw) <= settings.journal_body_bytes:
+            entry.body, entry.body_bytes = body, len(raw)
+        else:  # kept as its size and hash: a large body must not stay in memory with the journal
+            entry.body = body_summary(raw, settings.journal_body_bytes)
+            entry.body_bytes = len(orjson.dumps(entry.body))
         if self.preload is not None:
             await self.preload(body, request.headers)
         try:
@@ -241,7 +248,8 @@ class Endpoint(Generic[R]):
         headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if gate:
             headers.update(gate)
-        headers[ROUTING_HEADER] = summary(routed)
+        routing = summary(routed)
+        headers[ROUTING_HEADER] = routing if routing.isascii() and routing.isprintable() else ascii_header(routing)
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,

@@ -13,8 +13,11 @@ MAX_WARNINGS_HEADER = 1000
 
 @lru_cache(maxsize=4096)
 def ascii_header(text: str) -> str:
-    """Header values travel as latin-1: anything beyond ASCII is escaped, never garbled."""
-    return text.encode("ascii", "backslashreplace").decode()
+    """Header values travel as latin-1 and may not hold control characters: anything beyond
+    printable ASCII (a line break in a model name, say) is escaped, never garbled or refused."""
+    if text.isascii() and text.isprintable():
+        return text
+    return text.encode("unicode_escape").decode("ascii")
 
 
 def list_header(items: Sequence[str]) -> str:

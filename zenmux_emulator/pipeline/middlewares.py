@@ -82,7 +82,9 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                     raise
                 entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
                 message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
-                response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason))
+                allow = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None
+                response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason),
+                                          allow)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -100,8 +102,10 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
             return response
         finally:
             entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
-            if journaled and writer is not None:
-                writer.submit(entry)
+            if journaled:
+                journal.settle(entry)
+                if writer is not None:
+                    writer.submit(entry)
             if access_log.isEnabledFor(logging.INFO):
                 access_log.info(
                     "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from zenmux_emulator.foundation.header_text import header_text
 from zenmux_emulator.foundation.ids import digest
 
 SESSION_HEADER = "X-Emulator-Session"
@@ -48,6 +49,8 @@ class GatewayState:
 def session_name(headers: Mapping[str, str], api_key: str) -> str:
     """The session a request belongs to; never the key itself."""
     named = headers.get(SESSION_HEADER)
+    if named is not None and not named.isascii():  # the usual name is ASCII: no call
+        named = header_text(headers, SESSION_HEADER)
     if named:
         return named[:128]
     return _key_session(api_key)

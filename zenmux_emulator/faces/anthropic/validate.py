@@ -21,6 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
+from zenmux_emulator.faces.common.json_schema import JsonSchema
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 _OPEN = ConfigDict(extra="allow")
@@ -113,7 +114,7 @@ class CustomTool(BaseModel):
     type: Literal["custom"] | None = None
     name: str = Field(min_length=1, max_length=128, pattern=r"^[a-zA-Z0-9_-]{1,128}$")
     description: str | None = None
-    input_schema: dict[str, Any]
+    input_schema: JsonSchema
     cache_control: CacheControl | None = None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zenmux_emulator.draft.schema_values import SchemaValues
+from zenmux_emulator.draft.schema_values import schema_value
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 
@@ -21,7 +21,7 @@ def generate_content(seed: int, messages: Any, schema: dict[str, Any] | None, js
     faker = Faker("en_US")
     faker.seed_instance(seed_int(seed, "objectiveai:default", ids.jdump(messages)))
     if schema is not None:
-        return ids.jdump(SchemaValues(faker, schema).value(schema))
+        return ids.jdump(schema_value(faker, schema))
     prose = faker.paragraph(nb_sentences=3)
     return ids.jdump({"response": prose}) if json_object else prose
 

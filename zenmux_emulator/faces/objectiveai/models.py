@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Discriminator, Field
 
+from zenmux_emulator.faces.common.json_schema import JsonSchema as ToolSchema
 from zenmux_emulator.scenario.query_model import _TAG, Wire, by_key, by_shape, tag
 
 
@@ -126,7 +127,7 @@ class JsonSchema(Wire):
     name: str
     description: str | None = None
     strict: bool | None = None
-    schema_: dict[str, Any] | None = Field(default=None, alias="schema")
+    schema_: ToolSchema | None = Field(default=None, alias="schema")
 
 
 class JsonSchemaFormat(Wire):
@@ -144,7 +145,7 @@ ResponseFormat = Annotated[
 class FunctionDef(Wire):
     name: str
     description: str | None = None
-    parameters: dict[str, Any] | None = None
+    parameters: ToolSchema | None = None
     strict: bool | None = None
 
 

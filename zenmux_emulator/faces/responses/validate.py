@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
+from zenmux_emulator.faces.common.json_schema import JsonSchema
 from zenmux_emulator.faces.common.zenmux import (
     ModelRoutingConfig,
     ProviderOptions,
@@ -210,7 +211,7 @@ class FunctionTool(Model):
     type: Literal["function"]
     name: Name
     description: str | None = None
-    parameters: dict[str, Any] | None = None
+    parameters: JsonSchema | None = None
     strict: bool | None = None
 
 
@@ -303,7 +304,7 @@ class FormatJsonObject(Model):
 class FormatJsonSchema(Model):
     type: Literal["json_schema"]
     name: Annotated[str, Field(pattern=r"^[a-zA-Z0-9_-]{1,64}$")]
-    schema_: dict[str, Any] = Field(alias="schema")
+    schema_: JsonSchema = Field(alias="schema")
     description: str | None = None
     strict: bool | None = None
 

@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Tag, model_validator
 
+from zenmux_emulator.faces.common.json_schema import JsonSchema
 from zenmux_emulator.faces.common.validation import Model, by_shape
 
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
@@ -17,7 +18,7 @@ class FunctionDefinition(Model):
 
     name: Name
     description: str | None = None
-    parameters: dict[str, Any] | None = None
+    parameters: JsonSchema | None = None
     strict: bool | None = None
 
 
@@ -142,7 +143,7 @@ class JsonSchemaSpec(Model):
 
     name: Name
     description: str | None = None
-    schema_: dict[str, Any] | None = Field(default=None, alias="schema")
+    schema_: JsonSchema | None = Field(default=None, alias="schema")
     strict: bool | None = None
 
 

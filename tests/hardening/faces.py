@@ -1,0 +1,128 @@
+"""The four faces as the hardening tests and the fuzz suite drive them: the route, a minimal valid
+body, how to put a tool (or anything else) into it, and the face's error envelope."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+
+from tests.support.clients import API_KEY
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+
+Headers = list[tuple[str, str | bytes]]
+QUERY_MODEL = {"models": [{"id": "openai/gpt-5-nano", "mode": "generate", "weight": {"type": "static", "weight": 1}}],
+               "weight": {"type": "static"}}
+
+
+@dataclass(frozen=True)
+class Face:
+    """One wire API: where it listens, a body it accepts, and the shape of its errors."""
+
+    name: str
+    route: str
+    valid: Callable[[], dict[str, Any]]
+    with_tool: Callable[[dict[str, Any]], dict[str, Any]]
+    """A valid body offering one function tool with these `parameters`, its call forced."""
+    headers: tuple[tuple[str, str], ...] = ()
+    """What every request of this face carries besides the key and the JSON content type."""
+
+    def envelope(self, status: int, body: bytes) -> dict[str, Any]:
+        """The error object of a 4xx answer in this face's envelope (an AssertionError otherwise)."""
+        data = orjson.loads(body)
+        if self.name == "objectiveai":
+            assert data.keys() == {"kind", "error"} and data["kind"] == "query", data
+            error = data["error"]
+            assert isinstance(error["kind"], str) and isinstance(error["error"], str) and error["error"], data
+            return {"type": error["kind"], "message": error["error"]}
+        return zenmux_error(status, data)
+
+
+def zenmux_error(status: int, data: Any) -> dict[str, Any]:
+    """The `error` of ZenMux's envelope `{"error": {"code", "type", "message"}}` with this status."""
+    assert isinstance(data, dict) and isinstance(data.get("error"), dict), data
+    error = data["error"]
+    assert error["code"] == str(status), data
+    assert isinstance(error["type"], str) and isinstance(error["message"], str) and error["message"], data
+    return dict(error)
+
+
+def _chat() -> dict[str, Any]:
+    return {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "hi"}]}
+
+
+def _anthropic() -> dict[str, Any]:
+    return {"model": "anthropic/claude-sonnet-4", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}
+
+
+def _responses() -> dict[str, Any]:
+    return {"model": "openai/gpt-5.4-mini", "input": "hi"}
+
+
+def _objectiveai() -> dict[str, Any]:
+    return {"model": QUERY_MODEL, "messages": [{"role": "user", "content": "hi"}]}
+
+
+FACES = (
+    Face("chat", "/api/v1/chat/completions", _chat, lambda p: {
+        **_chat(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}],
+        "tool_choice": "required"}),
+    Face("anthropic", "/api/anthropic/v1/messages", _anthropic, lambda p: {
+        **_anthropic(), "tools": [{"name": "f", "input_schema": p}], "tool_choice": {"type": "any"}},
+        (("anthropic-version", "2023-06-01"),)),
+    Face("responses", "/api/v1/responses", _responses, lambda p: {
+        **_responses(), "tools": [{"type": "function", "name": "f", "parameters": p}], "tool_choice": "required"}),
+    Face("objectiveai", "/objectiveai/query/completions", _objectiveai, lambda p: {
+        **_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]}),
+)
+FACE_IDS = [face.name for face in FACES]
+
+
+class Wire:
+    """Raw HTTP on one kept-alive connection: any header bytes, any body, statuses returned."""
+
+    def __init__(self, server: EmulatorServer) -> None:
+        parts = urlsplit(server.origin)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+
+    def send(self, method: str, path: str, body: bytes = b"", headers: Headers | None = None,
+             *, key: bool = True) -> tuple[int, dict[str, str], bytes]:
+        for attempt in (0, 1):
+            try:
+                self.conn.putrequest(method, path, skip_accept_encoding=True)
+                sent = list(headers or [])
+                if key and not any(name.lower() in ("authorization", "x-api-key") for name, _ in sent):
+                    sent.append(("Authorization", f"Bearer {API_KEY}"))
+                for name, value in sent:
+                    self.conn.putheader(name, value)
+                self.conn.putheader("Content-Length", str(len(body)))
+                self.conn.endheaders(body)
+                response = self.conn.getresponse()
+                data = response.read()
+                answer = response.status, {k.lower(): v for k, v in response.getheaders()}, data
+                if response.will_close:
+                    self.close()
+                return answer
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def post_json(self, path: str, body: Any, headers: Headers | None = None) -> tuple[int, dict[str, str], bytes]:
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        return self.send("POST", path, raw, [("Content-Type", "application/json"), *(headers or [])])
+
+    def ask(self, face: Face, body: Any, headers: Headers | None = None) -> tuple[int, dict[str, str], bytes]:
+        """POST `body` to the face's route with the face's headers."""
+        return self.post_json(face.route, body, [*face.headers, *(headers or [])])
+
+    def close(self) -> None:
+        self.conn.close()
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)

@@ -1,0 +1,51 @@
+"""How deep a JSON document may nest: the parsers accept ~1,024 levels, the serialiser (orjson)
+writes ~255, so a body deeper than `MAX_DEPTH` is refused where it is parsed, naming where."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_DEPTH = 64
+"""Levels of objects and arrays a request body may nest (the top-level object is level 1): far
+beyond what an API needs (a tool schema of 30 nested properties is 61 levels), far under 255."""
+_SHOWN_KEY = 40
+
+
+def deepest(value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """The path (`x[0].y`) of the first object or array nested past `limit` levels, else None."""
+    found = _past(value, 1, limit)
+    if found is None:
+        return None
+    path = ""
+    for key in reversed(found):
+        if isinstance(key, int):
+            path += f"[{key}]"
+        else:
+            shown = key if len(key) <= _SHOWN_KEY else key[:_SHOWN_KEY] + "…"
+            path += f".{shown}" if path else shown
+    return path or "the body"
+
+
+def _past(value: Any, depth: int, limit: int) -> list[str | int] | None:
+    """The keys (innermost first) down to a container past `limit`; only containers are visited."""
+    if depth > limit:
+        return []
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(item, (dict, list)):
+            found = _past(item, depth + 1, limit)
+            if found is not None:
+                found.append(key)
+                return found
+    return None
+
+
+def nesting_problem(raw: bytes, value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """Why a decoded JSON body nests too deeply, or None. A body with no more than `limit` opening
+    brackets cannot nest past it: counting them (at C speed) spares the walk for most bodies."""
+    if not isinstance(value, (dict, list)) or raw.count(b"[") + raw.count(b"{") <= limit:
+        return None
+    path = deepest(value, limit)
+    if path is None:
+        return None
+    return f"Request body is nested more than {limit} levels deep at {path}"
