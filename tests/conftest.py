@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import textwrap
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,14 @@ SHIPPED = REPO / "scenarios"
 FROZEN = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 MakeServer = Callable[..., EmulatorServer]
+
+
+@contextmanager
+def served_yaml(folder: Path, text: str) -> Iterator[EmulatorServer]:
+    """A server over one scenario file written into `folder`, frozen at FROZEN, for a module's tests."""
+    (folder / "scenario.yaml").write_text(text, encoding="utf-8")
+    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], clock=FROZEN, watch=False)) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -9,10 +9,9 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.conftest import FROZEN
+from tests.conftest import served_yaml
 from tests.hardening.faces import Wire
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.settings import Settings
 
 RULES = """\
 rules:
@@ -31,9 +30,7 @@ def fuzzing(examples: int) -> settings:
 @pytest.fixture(scope="module")
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
     """One server for a module's fuzzing: a rule, the default reply for the rest, a frozen clock."""
-    folder = tmp_path_factory.mktemp("fuzz")
-    (folder / "rules.yaml").write_text(RULES, encoding="utf-8")
-    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], clock=FROZEN, watch=False)) as server:
+    with served_yaml(tmp_path_factory.mktemp("fuzz"), RULES) as server:
         yield server
 
 

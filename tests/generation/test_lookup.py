@@ -11,11 +11,10 @@ from typing import Any
 import openai
 import pytest
 
-from tests.conftest import FROZEN, MakeServer
+from tests.conftest import MakeServer, served_yaml
 from tests.faces.anthropic.helpers import sdk as anthropic_sdk
 from tests.support.clients import API_KEY, Raw, http, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.settings import Settings
 
 SCENARIO = """\
 models:
@@ -42,9 +41,7 @@ CREATED = "2026-01-01T00:00:00.000Z"  # the frozen clock (FROZEN)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
-    folder = tmp_path_factory.mktemp("generation")
-    (folder / "s.yaml").write_text(SCENARIO, encoding="utf-8")
-    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], clock=FROZEN, watch=False)) as running:
+    with served_yaml(tmp_path_factory.mktemp("generation"), SCENARIO) as running:
         yield running
 
 
