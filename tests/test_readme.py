@@ -9,6 +9,8 @@ import re
 import shutil
 import subprocess
 
+import openai
+
 from tests.conftest import REPO
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -22,9 +24,12 @@ def blocks(language: str) -> list[str]:
 
 def test_the_python_example_prints_what_the_readme_says(shipped: EmulatorServer) -> None:
     [example] = [b for b in blocks("python") if DOCUMENTED_URL in b]
-    out = io.StringIO()
+    out, names = io.StringIO(), dict[str, object]()
     with contextlib.redirect_stdout(out):
-        exec(compile(example.replace(DOCUMENTED_URL, shipped.base_url), "README.md", "exec"), {})
+        exec(compile(example.replace(DOCUMENTED_URL, shipped.base_url), "README.md", "exec"), names)
+    for value in names.values():  # the example leaves its client open, as a script may; a test closes it
+        if isinstance(value, openai.OpenAI):
+            value.close()
     greeting, streamed = out.getvalue().split("\n", 1)
     assert greeting == "Hi hello there! How can I help?"
     assert streamed == "one two three four five"

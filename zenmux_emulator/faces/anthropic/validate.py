@@ -315,6 +315,17 @@ def conversation(messages: Sequence[Message]) -> None:
         previous = message
 
 
+def _tool_choice(request: MessagesRequest) -> None:
+    """A choice of `any` or of one tool needs tools, and the named tool must be one of them."""
+    choice = request.tool_choice
+    if not isinstance(choice, AnyChoice | ToolChoiceTool):
+        return
+    if not request.tools:
+        raise invalid_params(f"tool_choice.{choice.type} may only be specified while providing tools")
+    if isinstance(choice, ToolChoiceTool) and all(tool.name != choice.name for tool in request.tools):
+        raise invalid_params(f"tool_choice.name: tool `{choice.name}` is not one of the tools provided")
+
+
 def validate(body: object, model: type[MessagesRequest] = MessagesRequest) -> tuple[MessagesRequest, tuple[str, ...]]:
     """The validated request and the warnings about fields the emulator does not know; 400 otherwise."""
     if not isinstance(body, dict):
@@ -324,6 +335,7 @@ def validate(body: object, model: type[MessagesRequest] = MessagesRequest) -> tu
     except ValidationError as exc:
         raise invalid_params(problem(exc, body)) from None
     conversation(request.messages)
+    _tool_choice(request)
     if isinstance(request.thinking, ThinkingEnabled) and request.max_tokens is not None \
             and request.thinking.budget_tokens >= request.max_tokens:
         raise invalid_params("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
