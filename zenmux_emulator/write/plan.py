@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zenmux_emulator.scenario.schema import RawReply, StreamFault
-from zenmux_emulator.write.pacing import Schedule
+from zenmux_emulator.write.pacing import Schedule, fault_position
 
 
 class Events:
@@ -76,3 +76,19 @@ def raw_plan(raw: RawReply) -> ReplyPlan:
     """Exactly the scripted bytes, status and content type: for hardening clients."""
     return ReplyPlan(status=raw.status, headers=dict(raw.headers or {}), body=raw.body.encode(),
                      content_type=raw.content_type)
+
+
+def sse_plan(headers: dict[str, str], events: Events, schedule: Schedule | None, fault: StreamFault | None,
+             malformed: bytes, error_event: Callable[[StreamFault, int], bytes] | None,
+             usage: Mapping[str, Any] | None = None, reply_id: str = "") -> ReplyPlan:
+    """A streamed reply; with a stream fault, where it strikes and what it sends there: the face's
+    `malformed` bytes, or its `error_event(fault, position)` (none: the stream just ends)."""
+    plan = ReplyPlan(headers=headers, events=events, schedule=schedule, content_type="text/event-stream",
+                     usage=usage, reply_id=reply_id)
+    if fault is not None:
+        plan.stream_fault, plan.fault_at = fault, fault_position(fault, events.count)
+        if fault.kind == "malformed":
+            plan.fault_event = malformed
+        elif fault.kind == "error" and error_event is not None:
+            plan.fault_event = error_event(fault, plan.fault_at)
+    return plan

@@ -20,8 +20,8 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import digest, seed_int
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
-from zenmux_emulator.write.pacing import fault_position, schedule
-from zenmux_emulator.write.plan import Events, ReplyPlan
+from zenmux_emulator.write.pacing import schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 STOP_REASONS = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use", "function_call": "tool_use",
                 "content_filter": "refusal"}
@@ -169,14 +169,5 @@ def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers
         return ReplyPlan(headers=all_headers, body=orjson.dumps(message))
     timing = draft.timing
     events = Events.paced_but_last(lambda: stream_events(message, timing), 2)  # message_delta, message_stop
-    plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                     schedule=schedule(timing, seed_int(seed, "pace", generation)))
-    fault = timing.fault if timing else None
-    if fault is not None:
-        plan.stream_fault = fault
-        plan.fault_at = fault_position(fault, events.count)
-        if fault.kind == "error":
-            plan.fault_event = error_event(fault)
-        elif fault.kind == "malformed":
-            plan.fault_event = MALFORMED_EVENT
-    return plan
+    return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", generation)),
+                    timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: error_event(fault))

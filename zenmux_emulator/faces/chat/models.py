@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.faces.common.catalogue import named_model
 from zenmux_emulator.gateway.catalogue import model_object
 from zenmux_emulator.pipeline.keys import REGISTRY
 
@@ -19,8 +19,4 @@ async def list_models(request: web.Request) -> web.Response:
 
 async def get_model(request: web.Request) -> web.Response:
     """One model by its `vendor/model` id; 404 `invalid_model` when it is not in the catalogue."""
-    model_id = request.match_info["model_id"]
-    spec = request.config_dict[REGISTRY].current.scenarios.catalogue.get(model_id)
-    if spec is None:
-        raise RequestRejected(404, "invalid_model", f"Model {model_id} is not valid")
-    return web.Response(body=orjson.dumps(model_object(model_id, spec)), content_type="application/json")
+    return web.Response(body=orjson.dumps(model_object(*named_model(request))), content_type="application/json")

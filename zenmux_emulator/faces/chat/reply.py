@@ -10,8 +10,8 @@ from zenmux_emulator.faces.chat.chunks import stream_events
 from zenmux_emulator.faces.chat.completion import completion_body
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import StreamFault
-from zenmux_emulator.write.pacing import fault_position, schedule
-from zenmux_emulator.write.plan import Events, ReplyPlan
+from zenmux_emulator.write.pacing import schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 
@@ -44,14 +44,6 @@ def plan_reply(
     events = Events.paced_but_last(  # the usage chunk and [DONE] follow the finish chunk at once
         lambda: stream_events(draft, completion_id, created, include_usage=include_usage, top_logprobs=top_logprobs),
         2 if include_usage else 1)
-    plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                     schedule=schedule(timing, seed_int(seed, "pace", completion_id)))
-    fault = timing.fault if timing else None
-    if fault is not None:
-        plan.stream_fault = fault
-        plan.fault_at = fault_position(fault, events.count)
-        if fault.kind == "error":
-            plan.fault_event = _error_event(fault, completion_id, created, draft.model)
-        elif fault.kind == "malformed":
-            plan.fault_event = MALFORMED_EVENT
-    return plan
+    return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", completion_id)),
+                    timing.fault if timing else None, MALFORMED_EVENT,
+                    lambda fault, _: _error_event(fault, completion_id, created, draft.model))

@@ -23,8 +23,8 @@ from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.pipeline.headers import RULE_HEADER, WARNINGS_HEADER, list_header
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
 from zenmux_emulator.scenario.schema import StreamFault
-from zenmux_emulator.write.pacing import fault_position, schedule
-from zenmux_emulator.write.plan import Events, ReplyPlan
+from zenmux_emulator.write.pacing import schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 from .compute import Context, Outcome, compute
 from .errors import QueryRejected, error_message
@@ -129,15 +129,9 @@ class QueryFace:
         # made whole: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
         made = stream_events(outcome)
         events = Events.paced_but_last(lambda: iter(made), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
-        plan = ReplyPlan(headers=all_headers, events=events, content_type="text/event-stream",
-                         schedule=schedule(timing, seed_int(seed, "pace", outcome.id)), usage=outcome.charged,
-                         reply_id=outcome.id)
-        fault = timing.fault if timing else None
-        if fault is not None:
-            plan.stream_fault = fault
-            plan.fault_at = fault_position(fault, events.count)
-            plan.fault_event = fault_item(fault) if fault.kind == "error" else MALFORMED_EVENT
-        return plan
+        return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", outcome.id)),
+                        timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: fault_item(fault),
+                        usage=outcome.charged, reply_id=outcome.id)
 
     def _price(self, slug: str, prompt: int, completion: int) -> float | None:
         """The cost of an upstream LLM's tokens at its catalogue pricing (USD per million), None when unknown."""

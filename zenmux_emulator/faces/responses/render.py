@@ -18,8 +18,8 @@ import orjson
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
-from zenmux_emulator.write.pacing import fault_position, schedule
-from zenmux_emulator.write.plan import Events, ReplyPlan
+from zenmux_emulator.write.pacing import schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 MALFORMED_EVENT = (b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", '
                    b'"delta": "unterminated\n\n')
@@ -119,18 +119,13 @@ def stream_plan(opening: dict[str, Any], final: dict[str, Any], failed: dict[str
                 timing: StreamTiming | None, headers: dict[str, str], seed: int) -> ReplyPlan:
     """The streamed reply; `failed` is the `response.failed` response a scripted error fault sends."""
     events = Events(lambda: stream_events(opening, final, timing))
-    plan = ReplyPlan(headers=headers, events=events, content_type="text/event-stream",
-                     schedule=schedule(timing, seed_int(seed, "pace", final["id"])))
-    fault: StreamFault | None = timing.fault if timing else None
-    if fault is not None:
-        plan.stream_fault, plan.fault_at = fault, fault_position(fault, events.count)
-        if fault.kind == "error" and failed is not None:
-            plan.fault_event = (frame("error", plan.fault_at, {"code": fault.code, "message": fault.message,
-                                                               "param": None})
-                                + frame("response.failed", plan.fault_at + 1, {"response": failed}))
-        elif fault.kind == "malformed":
-            plan.fault_event = MALFORMED_EVENT
-    return plan
+
+    def failure(fault: StreamFault, at: int) -> bytes:
+        return (frame("error", at, {"code": fault.code, "message": fault.message, "param": None})
+                + frame("response.failed", at + 1, {"response": failed}))
+
+    return sse_plan(headers, events, schedule(timing, seed_int(seed, "pace", final["id"])),
+                    timing.fault if timing else None, MALFORMED_EVENT, failure if failed is not None else None)
 
 
 def json_plan(response: dict[str, Any], headers: dict[str, str]) -> ReplyPlan:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 from pydantic_core import ErrorDetails
 
 from zenmux_emulator.faces.common.json_schema import JsonSchema
+from zenmux_emulator.faces.common.validation import WRONG_SHAPE, by_shape
 from zenmux_emulator.faces.common.zenmux import (
     ModelRoutingConfig,
     ProviderOptions,
@@ -30,28 +31,12 @@ UNSUPPORTED_TOOLS = ("code_interpreter", "image_generation", "file_search")
 """Hosted tools ZenMux does not support: accepted, not offered to the rules, warned about."""
 ACTED_ON_TOOLS = ("function", "custom", "namespace")
 MIN_OUTPUT_TOKENS = 16
-WRONG_SHAPE = "wrong_shape"
 
 
 class Model(BaseModel):
     """Strict JSON types, unknown keys ignored (OpenAI adds fields often), immutable."""
 
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True, protected_namespaces=())
-
-
-def _shape(value: Any) -> str | None:
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict | BaseModel):
-        return "object"
-    return None
-
-
-def by_shape(expected: str) -> Discriminator:
-    """A union chosen by JSON type (`string`, `array`, `object`); `expected` says what may be sent."""
-    return Discriminator(_shape, custom_error_type=WRONG_SHAPE, custom_error_message=expected)
 
 
 def _typed(default: str) -> Discriminator:
