@@ -39,7 +39,9 @@ def _lacks_content(message: dict[str, Any]) -> bool:
     return True
 
 
-def _check_messages(body: dict[str, Any]) -> None:
+def _check_messages(body: dict[str, Any]) -> bool:
+    """The checks on `messages`, in one pass that also tells whether any message carries tool
+    calls or a tool result: only then can the tool flow fail (`check_tool_flow`)."""
     messages = body.get("messages")
     if messages is None:
         raise invalid_params("Parameter messages is required")
@@ -47,14 +49,18 @@ def _check_messages(body: dict[str, Any]) -> None:
         raise invalid_params("Parameter messages is not valid: expected an array")
     if not messages:
         raise invalid_params("Parameter messages can not be empty")
-    lacking = False
+    lacking = tooled = False
     for message in messages:  # one pass: a null element is reported before one without content
         if message is None:
             raise invalid_params("Parameter messages can not contain null elements")
-        if not lacking and isinstance(message, dict) and message.get("content") is None:
-            lacking = _lacks_content(message)
+        if isinstance(message, dict):
+            if not lacking and message.get("content") is None:
+                lacking = _lacks_content(message)
+            if not tooled:
+                tooled = "tool_calls" in message or "tool_call_id" in message
     if lacking:
         raise invalid_params("Parameter messages can not contain elements without content")
+    return tooled
 
 
 def _check_conflicts(body: dict[str, Any]) -> None:
@@ -69,10 +75,14 @@ def _check_conflicts(body: dict[str, Any]) -> None:
         raise invalid_params("Parameter include_reasoning conflict with reasoning.exclude")
 
 
+_OPTIONS_CHECKED = frozenset(
+    {"stream_options", "n", "temperature", "usage", "reasoning", "include_reasoning", "provider"})
+"""The fields `_check_options` reads: a body with none of them (most) skips it."""
 
 
-def precheck(body: object) -> dict[str, Any]:
-    """Apply ZenMux's documented 400 checks in order; return the body known to be an object."""
+def precheck(body: object) -> tuple[dict[str, Any], bool]:
+    """Apply ZenMux's documented 400 checks in order; return the body known to be an object, and
+    whether any message carries tool calls or a tool result (see `_check_messages`)."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
     model = body.get("model")
@@ -80,7 +90,14 @@ def precheck(body: object) -> dict[str, Any]:
         raise invalid_params("Parameter model is required")
     if not isinstance(model, str):
         raise invalid_params("Parameter model is not valid: expected a string")
-    _check_messages(body)
+    tooled = _check_messages(body)
+    if not _OPTIONS_CHECKED.isdisjoint(body):
+        _check_options(body)
+    return body, tooled
+
+
+def _check_options(body: dict[str, Any]) -> None:
+    """The checks on options, in ZenMux's order."""
     if body.get("stream_options") is not None and body.get("stream") is not True:
         raise invalid_params("Parameter stream_options is not supported while stream is false")
     n = body.get("n")
@@ -93,7 +110,6 @@ def precheck(body: object) -> dict[str, Any]:
         _check_conflicts(body)
     if "provider" in body:
         check_provider_routing(body)
-    return body
 
 
 def _ascii(text: str) -> str:
@@ -105,6 +121,8 @@ def _ascii(text: str) -> str:
 
 def ignored_field_warnings(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
     """One ASCII warning per unsupported (non-null) or unknown top-level key, in body order."""
+    if known.issuperset(body):  # the common case, in one call
+        return ()
     warnings: list[str] = []
     for key, value in body.items():
         if key in known:

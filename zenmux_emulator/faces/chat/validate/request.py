@@ -1,7 +1,7 @@
 """The top-level `ChatCompletionRequest` and `validate_request`, step 2 of the request flow."""
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Tag, ValidationError
 
@@ -120,12 +120,13 @@ class ValidatedRequest:
 
 def validate_request(body: object) -> ValidatedRequest:
     """Check a parsed JSON body against ZenMux's contract; raise the 400 `invalid_params` rejection if it fails."""
-    checked: dict[str, Any] = precheck(body)
-    try:
-        request = ChatCompletionRequest.model_validate(checked)
+    checked, tooled = precheck(body)
+    try:  # the model's validator, without `model_validate`'s wrapper and its keyword arguments
+        request: ChatCompletionRequest = ChatCompletionRequest.__pydantic_validator__.validate_python(checked)
     except ValidationError as error:
         raise invalid_params(explain(error, checked)) from None
-    check_tool_flow(checked["messages"])
+    if tooled:
+        check_tool_flow(checked["messages"])
     if request.tool_choice is not None or request.top_logprobs is not None or request.logit_bias:
         check_options(request)
     return ValidatedRequest(request, ignored_field_warnings(checked, KNOWN_FIELDS))
