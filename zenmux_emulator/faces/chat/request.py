@@ -55,8 +55,11 @@ class ChatRequest(ChatMessagesRequest):
         )
         self.chat = chat
         self.messages: list[dict[str, Any]] = body["messages"]
-        if body.get("tool_choice") is None:  # the common case, known now: drafting reads it every time
-            self.__dict__["stated_tool_choice"] = None
+        facts = self.__dict__  # the common cases, known now: drafting reads these every time
+        if body.get("tool_choice") is None:
+            facts["stated_tool_choice"] = None
+        if chat.response_format is None:
+            facts["output_schema"] = None
 
     @property
     def include_usage(self) -> bool:
@@ -67,11 +70,6 @@ class ChatRequest(ChatMessagesRequest):
     def top_logprobs(self) -> int | None:
         """How many alternatives each token's logprobs list; None when logprobs were not asked for."""
         return (self.chat.top_logprobs or 0) if self.chat.logprobs else None
-
-
-
-
-
 
     @classmethod
     def of(cls, body: Mapping[str, Any], headers: Mapping[str, str] | None = None) -> ChatRequest:

@@ -107,6 +107,8 @@ class ChatCompletionRequest(Model):
 
 
 KNOWN_FIELDS = frozenset(ChatCompletionRequest.model_fields)
+CROSS_CHECKED = frozenset({"tool_choice", "top_logprobs", "logit_bias"})
+"""The fields `check_options` reads: a body with none of them (most) skips it."""
 
 
 @dataclass(slots=True)
@@ -127,6 +129,6 @@ def validate_request(body: object) -> ValidatedRequest:
         raise invalid_params(explain(error, checked)) from None
     if tooled:
         check_tool_flow(checked["messages"])
-    if request.tool_choice is not None or request.top_logprobs is not None or request.logit_bias:
+    if not CROSS_CHECKED.isdisjoint(checked):
         check_options(request)
     return ValidatedRequest(request, ignored_field_warnings(checked, KNOWN_FIELDS))
