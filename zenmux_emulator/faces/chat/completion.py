@@ -31,7 +31,7 @@ def completion_body(draft: Draft, completion_id: str, created: int, top_logprobs
     if draft.reasoning is not None:
         message["reasoning"] = draft.reasoning
         message["reasoning_details"] = draft.reasoning_details
-    legacy = function_call(draft)
+    legacy = function_call(draft) if draft.finish_reason == "function_call" else None  # rare: no call
     if legacy is not None:
         message["function_call"] = legacy
     elif draft.tool_calls:

@@ -29,7 +29,6 @@ def plan_reply(
     draft: Draft,
     completion_id: str,
     created: int,
-    *,
     stream: bool,
     include_usage: bool,
     top_logprobs: int | None,
