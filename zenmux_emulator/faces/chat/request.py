@@ -56,7 +56,7 @@ class ChatRequest(ChatMessagesRequest):
         self.chat = chat
         self.messages: list[dict[str, Any]] = body["messages"]
         facts = self.__dict__  # the common cases, known now: drafting reads these every time
-        if body.get("tool_choice") is None:
+        if chat.tool_choice is None:
             facts["stated_tool_choice"] = None
         if chat.response_format is None:
             facts["output_schema"] = None
