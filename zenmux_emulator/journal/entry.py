@@ -30,8 +30,6 @@ class JournalEntry:
     body: Any = None
     rule: str | None = None
     reply_index: int | None = None
-    near_misses: Sequence[dict[str, Any]] = ()
-    unmet_expectations: Sequence[str] = ()
     sent_headers: Mapping[str, str] | None = None
     """The response's headers as they went; `response_headers` is their JSON-ready copy."""
     status: int | None = None
@@ -71,6 +69,8 @@ class JournalEntry:
         self.arrived = arrived
         """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
         self.warnings: list[str] = []
+        self.near_misses: list[dict[str, Any]] = []
+        self.unmet_expectations: list[str] = []
 
     def __repr__(self) -> str:
         return f"<JournalEntry {self.seq} {self.method} {self.path} {self.status}>"
