@@ -211,11 +211,12 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
             hit = first_stop(content, facts.stop)
             if hit is not None:
                 content, cut_reason, stop_sequence = content[: hit[0]], "stop", hit[1]
-        content, budget, cut = cut_text(content, budget)
-        refusal, budget, refusal_cut = cut_text(refusal, budget)
-        calls, calls_cut = cut_calls(calls, budget)
-        if cut or refusal_cut or calls_cut:
-            cut_reason, stop_sequence = "length", None
+        if budget is not None:  # cut to the tokens left after the reasoning
+            content, budget, cut = cut_text(content, budget)
+            refusal, budget, refusal_cut = cut_text(refusal, budget)
+            calls, calls_cut = cut_calls(calls, budget)
+            if cut or refusal_cut or calls_cut:
+                cut_reason, stop_sequence = "length", None
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
 
     annotations: list[dict[str, Any]] = []

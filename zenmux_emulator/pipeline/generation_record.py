@@ -15,12 +15,12 @@ APIS = {"chat": "chat.completions", "anthropic": "messages", "responses": "respo
 
 
 def served_generation(face: str, generation: str, draft: Draft, plan: ReplyPlan, spec: ModelSpec | None,
-                      stream: StreamOutcome | None, *, created: float, provider_ms: float, retries: int) -> Generation:
+                      stream: StreamOutcome | None, created: float, provider_s: float, retries: int) -> Generation:
     """The record of a completion about to be written: its timings are the scripted ones (the
     provider's latency, the stream's first wait, then its later waits as `stream` is written), so
     the same request always reports the same. Only references to what is at hand are kept; the
     lookup works out the rest."""
     first = plan.schedule.first if stream is not None and plan.schedule is not None else 0.0
-    return Generation(APIS.get(face, face), generation, draft.model, created, provider_ms / 1000 + first, stream,
+    return Generation(APIS.get(face, face), generation, draft.model, created, provider_s + first, stream,
                       plan.usage if plan.usage is not None else draft.usage,
                       spec.pricing if spec is not None else None, draft.finish_reason, retries)
