@@ -7,7 +7,8 @@ the same content and usage.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -33,31 +34,35 @@ DEFAULT_EFFORT = "medium"
 """The effort a reasoning model reasons at when the request does not say (OpenAI's and ZenMux's default)."""
 
 
-@dataclass(slots=True)
 class Draft:
-    """Everything about a reply except its framing."""
+    """Everything about a reply except its framing. Made for every reply, so it sets only what
+    the reply has: the fields after the first five read the class's defaults below (immutable
+    ones, shared by every draft) until `draft_reply` sets them."""
 
-    model: str
-    content: str | None
-    refusal: str | None
-    finish_reason: str
-    usage: dict[str, Any]
     reasoning: str | None = None
     reasoning_details: list[dict[str, Any]] | None = None
     reasoning_shape: str = "openai"
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: Sequence[dict[str, Any]] = ()
     service_tier: str | None = None
     system_fingerprint: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = MappingProxyType({})
     timing: StreamTiming | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: Sequence[str] = ()
     stop_sequence: str | None = None
     """The stop sequence the content was cut at (finish_reason `stop`); faces that name it read this."""
-    annotations: list[dict[str, Any]] = field(default_factory=list)
+    annotations: Sequence[dict[str, Any]] = ()
     """`url_citation` annotations of the content, in chat's shape (see `draft.citations`)."""
     spec: Reply | None = None
     """The scripted reply drafted (None for the default reply), for what a face reads beyond the
     neutral fields."""
+
+    def __init__(self, model: str, content: str | None, refusal: str | None, finish_reason: str,
+                 usage: dict[str, Any]) -> None:
+        self.model = model
+        self.content = content
+        self.refusal = refusal
+        self.finish_reason = finish_reason
+        self.usage = usage
 
 
 class Kit:
@@ -206,11 +211,12 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
             hit = first_stop(content, facts.stop)
             if hit is not None:
                 content, cut_reason, stop_sequence = content[: hit[0]], "stop", hit[1]
-        content, budget, cut = cut_text(content, budget)
-        refusal, budget, refusal_cut = cut_text(refusal, budget)
-        calls, calls_cut = cut_calls(calls, budget)
-        if cut or refusal_cut or calls_cut:
-            cut_reason, stop_sequence = "length", None
+        if budget is not None:  # cut to the tokens left after the reasoning
+            content, budget, cut = cut_text(content, budget)
+            refusal, budget, refusal_cut = cut_text(refusal, budget)
+            calls, calls_cut = cut_calls(calls, budget)
+            if cut or refusal_cut or calls_cut:
+                cut_reason, stop_sequence = "length", None
     finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
 
     annotations: list[dict[str, Any]] = []
@@ -234,22 +240,26 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     completion += reasoning_tokens
     for call in calls:
         completion += call_tokens(call)
-    return Draft(
-        model=(spec.model if spec and spec.model else model),
-        content=content,
-        refusal=refusal,
-        finish_reason=finish,
-        usage=usage_object(facts.prompt_tokens, completion, reasoning_tokens, 0, spec.usage if spec else None),
-        reasoning=thinking,
-        reasoning_details=details,
-        reasoning_shape=shape,
-        tool_calls=calls,
-        service_tier=spec.service_tier if spec else None,
-        system_fingerprint=spec.system_fingerprint if spec else None,
-        headers=dict(spec.headers) if spec and spec.headers else {},
-        timing=spec.stream if spec else None,
-        warnings=warnings,
-        stop_sequence=stop_sequence,
-        annotations=annotations,
-        spec=spec,
-    )
+    draft = Draft(spec.model if spec is not None and spec.model else model, content, refusal, finish,
+                  usage_object(facts.prompt_tokens, completion, reasoning_tokens, 0,
+                               spec.usage if spec is not None else None))
+    if thinking is not None:
+        draft.reasoning = thinking
+    if details is not None:
+        draft.reasoning_details = details
+    if shape != "openai":
+        draft.reasoning_shape = shape
+    if calls:
+        draft.tool_calls = calls
+    if warnings:
+        draft.warnings = warnings
+    if stop_sequence is not None:
+        draft.stop_sequence = stop_sequence
+    if annotations:
+        draft.annotations = annotations
+    if spec is not None:
+        draft.spec, draft.timing = spec, spec.stream
+        draft.service_tier, draft.system_fingerprint = spec.service_tier, spec.system_fingerprint
+        if spec.headers:
+            draft.headers = dict(spec.headers)
+    return draft

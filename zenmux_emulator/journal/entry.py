@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol
 
@@ -20,30 +19,19 @@ class Record(Protocol):
     def as_dict(self) -> dict[str, Any]: ...
 
 
-@dataclass(slots=True)
 class JournalEntry:
-    """A request from arrival to the last byte; filled in as the request moves along."""
+    """A request from arrival to the last byte; filled in as the request moves along. Made for
+    every request, so only what is known at arrival is set on it: the rest reads the class's
+    defaults below until the request sets it."""
 
-    seq: int
-    request_id: str
-    time: float
-    method: str
-    path: str
-    received_headers: Mapping[str, str] = field(repr=False)
-    """The request's headers as they came, secrets included: read `headers`, which masks them."""
     api: str | None = None
     """The face that answered (`chat`, …); None for the control API, the models list and unknown paths."""
     session: str | None = None
     body: Any = None
     rule: str | None = None
     reply_index: int | None = None
-    near_misses: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    unmet_expectations: list[str] = field(default_factory=list)
-    sent_headers: Mapping[str, str] | None = field(default=None, repr=False)
+    sent_headers: Mapping[str, str] | None = None
     """The response's headers as they went; `response_headers` is their JSON-ready copy."""
-    arrived: float = 0.0
-    """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
     status: int | None = None
     error_type: str | None = None
     stream: bool = False
@@ -62,12 +50,30 @@ class JournalEntry:
     """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
     kept_bytes: int = 0
     """What the entry holds in the journal once finished: `body_bytes` plus the response's bytes."""
-    kept: bool = field(default=False, repr=False, compare=False)
+    kept: bool = False
     """In the journal's ring (its bytes counted there when it finishes)."""
     recorded: bool = False
     """Forwarded to the upstream and written to a scenario file (`record`, `--record-missing`)."""
-    _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
-    _sent: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _headers: dict[str, str] | None = None
+    _sent: dict[str, str] | None = None
+
+    def __init__(self, seq: int, request_id: str, time: float, method: str, path: str,
+                 received_headers: Mapping[str, str], arrived: float = 0.0) -> None:
+        self.seq = seq
+        self.request_id = request_id
+        self.time = time
+        self.method = method
+        self.path = path
+        self.received_headers = received_headers
+        """The request's headers as they came, secrets included: read `headers`, which masks them."""
+        self.arrived = arrived
+        """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
+        self.warnings: list[str] = []
+        self.near_misses: list[dict[str, Any]] = []
+        self.unmet_expectations: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"<JournalEntry {self.seq} {self.method} {self.path} {self.status}>"
 
     @property
     def headers(self) -> dict[str, str]:

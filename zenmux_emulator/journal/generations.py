@@ -7,10 +7,12 @@ is forgotten once `size` are kept."""
 from __future__ import annotations
 
 from collections import deque
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
 import orjson
 
+from zenmux_emulator.scenario.schema import Pricing
 from zenmux_emulator.write.sse import StreamOutcome
 
 GENERATIONS_KEPT = 2_000
@@ -18,33 +20,73 @@ GENERATIONS_KEPT = 2_000
 each, so at most about 1.5 MB."""
 
 
-class Generation(NamedTuple):
-    """One completion as the lookup reports it: what was at hand when it was served, worked into
-    ZenMux's shape only when looked up (a tuple: cheap to make on every completion)."""
+class _Unpriced:
+    """The rates are not worked out yet (from `pricing`, when first read)."""
 
-    api: str
-    """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
-    generation_id: str
-    model: str
-    """The model that served (after routing and fallback)."""
-    created: float
-    """When the request arrived, on the emulator's clock (Unix seconds)."""
-    latency_s: float
-    """Time to the first token: the provider's latency and the first chunk's scripted wait."""
-    stream: StreamOutcome | None
-    """A stream's progress, whose later scripted waits are the generation time as far as it got
-    (None for a JSON reply: 0)."""
-    tokens: tuple[int, int, int, int, int]
-    """Prompt, completion, total, reasoning and cached tokens, as the reply counted them."""
-    streamed: bool
-    finish_reason: str | None
-    rates: tuple[float, float] | None
-    """USD per prompt token and per completion token at the catalogue's prices for a prompt of this
-    size; None for a model the catalogue does not list."""
-    cost: float | None
-    """The face's own figure in USD (ObjectiveAI's), else None: the tokens at the prices."""
-    retries: int
-    """Provider attempts before the one that served."""
+
+UNPRICED = _Unpriced()
+Rates = tuple[float, float]
+
+
+class Generation:
+    """One completion as the lookup reports it: what was at hand when it was served (the reply's
+    usage object, the catalogue's prices), worked into ZenMux's shape only when looked up. Made on
+    every completion, so it holds references and counts nothing until it is read."""
+
+    __slots__ = ("_rates", "api", "created", "finish_reason", "generation_id", "latency_s", "model", "pricing",
+                 "retries", "stream", "usage")
+
+    def __init__(self, api: str, generation_id: str, model: str, created: float, latency_s: float,
+                 stream: StreamOutcome | None, usage: Mapping[str, Any], pricing: Pricing | None,
+                 finish_reason: str | None, retries: int, rates: Rates | _Unpriced | None = UNPRICED) -> None:
+        self.api = api
+        """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
+        self.generation_id = generation_id
+        self.model = model
+        """The model that served (after routing and fallback)."""
+        self.created = created
+        """When the request arrived, on the emulator's clock (Unix seconds)."""
+        self.latency_s = latency_s
+        """Time to the first token: the provider's latency and the first chunk's scripted wait."""
+        self.stream = stream
+        """A stream's progress, whose later scripted waits are the generation time as far as it got
+        (None for a JSON reply: 0)."""
+        self.usage = usage
+        """The usage object the client got (chat's keys; a face's `cost` in USD among them)."""
+        self.pricing = pricing
+        """The catalogue's prices of the model; None for a model the catalogue does not list."""
+        self.finish_reason = finish_reason
+        self.retries = retries
+        """Provider attempts before the one that served."""
+        self._rates = rates
+
+    @property
+    def streamed(self) -> bool:
+        return self.stream is not None
+
+    @property
+    def tokens(self) -> tuple[int, int, int, int, int]:
+        """Prompt, completion, total, reasoning and cached tokens, as the reply counted them."""
+        usage = self.usage
+        completion = usage.get("completion_tokens_details") or {}
+        cached = usage.get("prompt_tokens_details") or {}
+        return (usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0, usage.get("total_tokens") or 0,
+                completion.get("reasoning_tokens") or 0, cached.get("cached_tokens") or 0)
+
+    @property
+    def rates(self) -> Rates | None:
+        """USD per prompt token and per completion token at the catalogue's prices for a prompt of
+        this size; None for a model the catalogue does not list."""
+        if isinstance(self._rates, _Unpriced):
+            prices = None if self.pricing is None else self.pricing.for_prompt(self.tokens[0])
+            self._rates = None if prices is None else (prices.prompt / 1_000_000, prices.completion / 1_000_000)
+        return self._rates
+
+    @property
+    def cost(self) -> float | None:
+        """The face's own figure in USD (ObjectiveAI's), else None: the tokens at the prices."""
+        cost: float | None = self.usage.get("cost")
+        return cost
 
     @property
     def generation_s(self) -> float:
@@ -61,15 +103,17 @@ class Generation(NamedTuple):
 
     def blob(self) -> bytes:
         """The record as JSON, for the shared store (`--state`)."""
-        return orjson.dumps((*self[:5], self.generation_s, *self[6:]))
+        return orjson.dumps((self.api, self.generation_id, self.model, self.created, self.latency_s,
+                             self.generation_s, self.usage, self.streamed, self.finish_reason, self.rates,
+                             self.retries))
 
     @classmethod
     def of_blob(cls, blob: bytes) -> Generation:
         """A record `blob()` wrote."""
-        (api, generation_id, model, created, latency_s, generation_s, tokens, streamed, finish_reason, rates, cost,
+        (api, generation_id, model, created, latency_s, generation_s, usage, streamed, finish_reason, rates,
          retries) = orjson.loads(blob)
         return cls(api, generation_id, model, created, latency_s, StreamOutcome(waited=generation_s) if streamed else None,
-                   tuple(tokens), streamed, finish_reason, tuple(rates) if rates is not None else None, cost, retries)
+                   usage, None, finish_reason, retries, tuple(rates) if rates is not None else None)
 
 
 class Generations:

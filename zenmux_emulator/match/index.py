@@ -9,7 +9,7 @@ in rank order (priority, then file order), so bucketing never changes which rule
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from zenmux_emulator.match.predicates import is_glob
 from zenmux_emulator.match.rule import CompiledRule
@@ -41,11 +41,14 @@ class RuleIndex:
             else:
                 self.anywhere.append(rule)
 
-    def candidates(self, facts: NeutralRequest) -> Iterator[CompiledRule]:
-        """Every rule that could match, in rank order."""
-        by_model = self.by_model.get(facts.model) if self.by_model else None
+    def candidates(self, facts: NeutralRequest) -> Iterable[CompiledRule]:
+        """Every rule that could match, in rank order (one bucket's list as it is: the usual case)."""
         by_text = self.by_text.get(facts.last_user) if self.by_text else None
-        lists = [rules for rules in (self.anywhere, by_model, by_text) if rules]
-        if len(lists) == 1:
-            return iter(lists[0])
-        return heapq.merge(*lists, key=_rank)
+        by_model = self.by_model.get(facts.model) if self.by_model else None
+        anywhere = self.anywhere
+        if by_model is None:
+            if by_text is None or not anywhere:
+                return by_text or anywhere
+        elif by_text is None and not anywhere:
+            return by_model
+        return heapq.merge(*(rules for rules in (anywhere, by_model, by_text) if rules), key=_rank)

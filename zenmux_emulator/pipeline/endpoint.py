@@ -228,8 +228,9 @@ class Endpoint(Generic[R]):
                 entry.response = plan.body
                 return json_response(plan)
             rule = selection.rule.name if selection is not None else None
+            listed = window if served == ask.model else scenarios.catalogue.get(served)
+            """The catalogue's entry of the model that serves (routing may have fallen back)."""
             try:
-                listed = scenarios.catalogue.get(served)
                 draft = draft_reply(outcome.reply, rule, ask, served, core.kit,
                                     listed.reasoning if listed is not None else None)
             except BaseException:
@@ -242,24 +243,21 @@ class Endpoint(Generic[R]):
         if draft.warnings:
             entry.warnings.extend(draft.warnings)
         if metered:
-            gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, scenarios.catalogue.get(served)))
+            gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, listed))
         session.requests += 1
         generation = completion_id(settings.seed, session.name, session.requests)
         headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if gate:
             headers.update(gate)
-        routing = summary(routed)
-        headers[ROUTING_HEADER] = routing if routing.isascii() and routing.isprintable() else ascii_header(routing)
+        headers[ROUTING_HEADER] = ascii_header(summary(routed))
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
-            plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage,
-                                         scenarios.catalogue.get(served), plan.usage))
+            plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage, listed, plan.usage))
         streamed = StreamOutcome() if plan.events is not None else None
         record = None
         if plan.status == 200:
-            record = served_generation(self.face.name, generation, draft, plan, scenarios.catalogue.get(served),
-                                       streamed, created=entry.time, provider_ms=routed.delay_s * 1000,
-                                       retries=len(routed.attempts) - 1)
+            record = served_generation(self.face.name, generation, draft, plan, listed, streamed, entry.time,
+                                       routed.delay_s, len(routed.attempts) - 1)
             ids = (generation, plan.reply_id) if plan.reply_id else (generation,)
             core.generations.add(record, *ids)
             if shared is not None:

@@ -52,15 +52,8 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
         journal.received += 1
         path = request.path
         number = journal.received if shared is None else 0  # shared: numbered by the store
-        entry = JournalEntry(
-            seq=number,
-            request_id=request_id(seed, number) if number else "",
-            time=clock.now(),
-            method=request.method,
-            path=path,
-            received_headers=request.headers,
-            arrived=time.time(),
-        )
+        entry = JournalEntry(number, request_id(seed, number) if number else "", clock.now(), request.method, path,
+                             request.headers, time.time())
         request[ENTRY] = entry
         journaled = not path.startswith(CONTROL_PREFIX)
         if journaled and shared is None:

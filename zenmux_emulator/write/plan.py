@@ -4,7 +4,6 @@ written, with their pacing and any fault to inject, all decided before any byte 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from zenmux_emulator.scenario.schema import RawReply, StreamFault
@@ -48,13 +47,12 @@ def _all_but_last(events: Iterator[bytes], last: int) -> Iterator[tuple[bytes, b
         yield event, False
 
 
-@dataclass(slots=True)
 class ReplyPlan:
-    """A reply: JSON (`body`) or SSE (`events`), how long to wait, and what to break."""
+    """A reply: JSON (`body`) or SSE (`events`), how long to wait, and what to break. Made for
+    every reply, so it is made with its headers and body only: a builder sets what else it has
+    (`sse_plan`, `raw_plan`), and the rest reads the class's defaults below."""
 
     status: int = 200
-    headers: dict[str, str] = field(default_factory=dict)
-    body: bytes | None = None
     events: Events | None = None
     schedule: Schedule | None = None
     """The waits before the paced events, in order; None: the events go out at once."""
@@ -71,11 +69,16 @@ class ReplyPlan:
     """The usage to charge to the key's balance instead of the draft's, for a face whose reply is
     not the draft's text (ObjectiveAI's total over its LLMs, with its `cost` in USD); None: the draft's."""
 
+    def __init__(self, headers: dict[str, str], body: bytes | None = None) -> None:
+        self.headers = headers
+        self.body = body
+
 
 def raw_plan(raw: RawReply) -> ReplyPlan:
     """Exactly the scripted bytes, status and content type: for hardening clients."""
-    return ReplyPlan(status=raw.status, headers=dict(raw.headers or {}), body=raw.body.encode(),
-                     content_type=raw.content_type)
+    plan = ReplyPlan(dict(raw.headers or {}), raw.body.encode())
+    plan.status, plan.content_type = raw.status, raw.content_type
+    return plan
 
 
 def sse_plan(headers: dict[str, str], events: Events, schedule: Schedule | None, fault: StreamFault | None,
@@ -83,8 +86,9 @@ def sse_plan(headers: dict[str, str], events: Events, schedule: Schedule | None,
              usage: Mapping[str, Any] | None = None, reply_id: str = "") -> ReplyPlan:
     """A streamed reply; with a stream fault, where it strikes and what it sends there: the face's
     `malformed` bytes, or its `error_event(fault, position)` (none: the stream just ends)."""
-    plan = ReplyPlan(headers=headers, events=events, schedule=schedule, content_type="text/event-stream",
-                     usage=usage, reply_id=reply_id)
+    plan = ReplyPlan(headers)
+    plan.events, plan.schedule, plan.content_type = events, schedule, "text/event-stream"
+    plan.usage, plan.reply_id = usage, reply_id
     if fault is not None:
         plan.stream_fault, plan.fault_at = fault, fault_position(fault, events.count)
         if fault.kind == "malformed":

@@ -7,8 +7,7 @@ from zenmux_emulator.journal.generations import Generation, Generations
 
 def record(name: str) -> Generation:
     return Generation(api="chat.completions", generation_id=name, model="openai/gpt-5", created=0.0, latency_s=0.0,
-                      stream=None, tokens=(0, 0, 0, 0, 0), streamed=False, finish_reason="stop", rates=None,
-                      cost=None, retries=0)
+                      stream=None, usage={}, pricing=None, finish_reason="stop", retries=0)
 
 
 def test_found_by_each_of_its_ids() -> None:

@@ -15,8 +15,11 @@ PATHS = {"chat": "/api/v1/chat/completions", "anthropic": "/api/anthropic/v1/mes
 def entry(seq: int, body: Mapping[str, object], *, status: int = 200, response: object = None, arrived: float = 0.0,
           api: str = "chat", **more: object) -> JournalEntry:
     raw = orjson.dumps(response) if isinstance(response, dict) else response
-    return JournalEntry(seq=seq, request_id=str(seq), time=0, method="POST", path=PATHS[api], api=api, received_headers={},
-                        body=body, status=status, response=raw, arrived=arrived, **more)  # type: ignore[arg-type]
+    made = JournalEntry(seq=seq, request_id=str(seq), time=0, method="POST", path=PATHS[api], received_headers={},
+                        arrived=arrived)
+    for name, value in {"api": api, "body": body, "status": status, "response": raw, **more}.items():
+        setattr(made, name, value)
+    return made
 
 
 def with_calls(*ids: str) -> dict[str, object]:

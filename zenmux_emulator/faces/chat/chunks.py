@@ -11,7 +11,7 @@ of every chunk (id, object, created, model) is encoded once per reply.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -44,7 +44,7 @@ def reasoning_deltas(details: list[dict[str, Any]] | None, chunk_tokens: int) ->
         yield {"reasoning": None, "reasoning_details": closing}
 
 
-def tool_call_deltas(calls: list[dict[str, Any]], argument_chars: int, interleaved: bool) -> list[dict[str, Any]]:
+def tool_call_deltas(calls: Sequence[dict[str, Any]], argument_chars: int, interleaved: bool) -> list[dict[str, Any]]:
     """Each call opens with index, id, type and name (empty arguments); fragments follow with only
     the index, call after call or round-robin across calls."""
     per_call = []

@@ -124,8 +124,9 @@ class QueryFace:
         self._store(request, outcome)
         if not request.stream:
             status, body = unary(outcome)
-            return ReplyPlan(status=status, headers=all_headers, body=body, usage=outcome.charged,
-                             reply_id=outcome.id)
+            plan = ReplyPlan(all_headers, body)
+            plan.status, plan.usage, plan.reply_id = status, outcome.charged, outcome.id
+            return plan
         # made whole: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
         made = stream_events(outcome)
         events = Events.paced_but_last(lambda: iter(made), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
