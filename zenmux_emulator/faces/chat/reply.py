@@ -38,7 +38,7 @@ def plan_reply(
     """The finished reply; `headers` are added to the draft's scripted ones."""
     all_headers = {**draft.headers, **headers} if draft.headers else headers
     if not stream:
-        return ReplyPlan(headers=all_headers, body=completion_body(draft, completion_id, created, top_logprobs))
+        return ReplyPlan(all_headers, completion_body(draft, completion_id, created, top_logprobs))
     timing = draft.timing
     events = Events.paced_but_last(  # the usage chunk and [DONE] follow the finish chunk at once
         lambda: stream_events(draft, completion_id, created, include_usage=include_usage, top_logprobs=top_logprobs),
