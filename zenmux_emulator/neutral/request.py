@@ -86,6 +86,11 @@ class NeutralRequest:
 
     face: ClassVar[str] = ""
 
+    token_limit: int | None = None
+    """Where counting the prompt may stop: the model's context window, set before `prompt_tokens`
+    is first read. Up to it the count is exact; past it, some number above it (the request is
+    refused 413 whatever its size). A class default until then: one store less per request."""
+
     def __init__(
         self,
         body: Mapping[str, Any],
@@ -115,10 +120,6 @@ class NeutralRequest:
         """ZenMux's `provider` routing options."""
         self.model_routing = model_routing or {}
         """ZenMux's `model_routing_config` (for `zenmux/auto`)."""
-        self.token_limit: int | None = None
-        """Where counting the prompt may stop: the model's context window, set before `prompt_tokens`
-        is first read. Up to it the count is exact; past it, some number above it (the request is
-        refused 413 whatever its size)."""
 
     # the face's facts ------------------------------------------------------------------------
 
