@@ -18,7 +18,11 @@ class CompiledReply:
     reasoning: str | Any | None = None
     templated: bool = field(init=False)
     """Some text is a template, rendered per request; otherwise the texts are used as they are."""
+    completes: bool = field(init=False)
+    """The reply is a completion to draft: it scripts no fault, error or raw body."""
 
     def __post_init__(self) -> None:
         texts = (self.content, self.refusal, self.reasoning)
         object.__setattr__(self, "templated", any(not isinstance(t, str | None) for t in texts))
+        spec = self.spec
+        object.__setattr__(self, "completes", spec.fault is None and spec.error is None and spec.raw is None)

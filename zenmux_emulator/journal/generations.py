@@ -126,7 +126,7 @@ class Generations:
         self._by_id: dict[str, Generation] = {}
         self._order: deque[tuple[Generation, tuple[str, ...]]] = deque()
 
-    def add(self, generation: Generation, *ids: str) -> None:
+    def add(self, generation: Generation, ids: tuple[str, ...]) -> None:
         """Keep a completion under each of its ids (a reused id now finds this one); forget the
         oldest past `size`."""
         if self.size <= 0:

@@ -35,9 +35,9 @@ def outcome_of(selection: Selection | None) -> Outcome:
     reply = selection.reply
     if reply is None:
         return Outcome(error=sequence_exhausted(selection.rule.name, len(selection.rule.replies)))
+    if reply.completes:
+        return Outcome(None, None, None, reply)
     spec = reply.spec
-    if spec.fault is None and spec.error is None and spec.raw is None:
-        return Outcome(reply=reply)
     fault = FaultFailure(spec.fault.kind, spec.fault.delay_ms) if spec.fault is not None else None
     if spec.error is not None:
         error = spec.error

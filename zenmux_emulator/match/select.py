@@ -56,8 +56,11 @@ def select(index: RuleIndex, facts: NeutralRequest, session: Session) -> Selecti
                 break
         else:
             hit = session.hits.get(rule.name, 0)
-            if hit < len(rule.replies):  # within the sequence: the usual case, without a call
-                return Selection(rule, rule.replies[hit], hit)
+            replies = rule.replies
+            if hit < len(replies):  # within the sequence, or past it repeating the last: without a call
+                return Selection(rule, replies[hit], hit)
+            if rule.rule.then == "repeat_last":
+                return Selection(rule, replies[-1], hit)
             answers, reply = reply_at(rule, hit)
             if not answers:
                 continue

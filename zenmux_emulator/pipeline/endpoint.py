@@ -139,9 +139,9 @@ class Endpoint(Generic[R]):
             return error_response(exc.status, self.face.error_body(exc.status, exc.type, exc.message), exc.headers)
 
     async def answer(self, request: web.Request, entry: JournalEntry) -> web.StreamResponse:
-        core, settings = self.core, self.core.settings
-        key = authenticate(request.headers, core.accepted_keys())
-        name = entry.session = session_name(request.headers, key)
+        core, settings, headers = self.core, self.core.settings, request.headers
+        key = authenticate(headers, core.accepted_keys())
+        name = entry.session = session_name(headers, key)
         shared = core.shared
         if shared is None:
             session = core.sessions.get(name)
@@ -156,9 +156,9 @@ class Endpoint(Generic[R]):
             entry.body = body_summary(raw, settings.journal_body_bytes)
             entry.body_bytes = len(orjson.dumps(entry.body))
         if self.preload is not None:
-            await self.preload(body, request.headers)
+            await self.preload(body, headers)
         try:
-            ask = self.face.parse(body, request.headers)
+            ask = self.face.parse(body, headers)
         except RequestRejected:
             if core.forward is None:
                 raise
@@ -171,7 +171,7 @@ class Endpoint(Generic[R]):
         window = scenarios.catalogue.get(ask.model)
         if window is not None:
             ask.token_limit = window.context_length  # counting a huge prompt stops once past it
-        control = read_control(request.headers) if settings.control_headers else NO_CONTROL
+        control = read_control(headers) if settings.control_headers else NO_CONTROL
         if shared is not None:  # the store admits the request (and may bring newer scenarios)
             session, gate = await open_shared(shared, core.registry, core.clock, settings.seed, request, entry,
                                               key, ask.prompt_tokens)
@@ -246,11 +246,11 @@ class Endpoint(Generic[R]):
             gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, listed))
         session.requests += 1
         generation = completion_id(settings.seed, session.name, session.requests)
-        headers = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
+        sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if gate:
-            headers.update(gate)
-        headers[ROUTING_HEADER] = ascii_header(summary(routed))
-        plan = self.face.render(draft, ask, generation, int(core.clock.now()), headers, settings.seed)
+            sent.update(gate)
+        sent[ROUTING_HEADER] = ascii_header(summary(routed))
+        plan = self.face.render(draft, ask, generation, int(core.clock.now()), sent, settings.seed)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage, listed, plan.usage))
         streamed = StreamOutcome() if plan.events is not None else None
@@ -259,7 +259,7 @@ class Endpoint(Generic[R]):
             record = served_generation(self.face.name, generation, draft, plan, listed, streamed, entry.time,
                                        routed.delay_s, len(routed.attempts) - 1)
             ids = (generation, plan.reply_id) if plan.reply_id else (generation,)
-            core.generations.add(record, *ids)
+            core.generations.add(record, ids)
             if shared is not None:
                 shared.keep_generation(ids, record.blob())
         if streamed is None:
