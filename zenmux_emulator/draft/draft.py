@@ -41,7 +41,6 @@ class Draft:
 
     reasoning: str | None = None
     reasoning_details: list[dict[str, Any]] | None = None
-    reasoning_shape: str = "openai"
     tool_calls: Sequence[dict[str, Any]] = ()
     service_tier: str | None = None
     system_fingerprint: str | None = None
@@ -226,11 +225,9 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         kit.faker.seed_instance(request_seed(kit.seed, facts, "citations"))
         annotations = citations.searched(content, kit.faker)
 
-    shape: str = (spec.reasoning_shape if spec and spec.reasoning_shape else None) or "openai"
     details = None
-    if thinking is not None:
-        if not (spec and spec.reasoning_shape):
-            shape = reasoning.shape_of(model)
+    if thinking is not None:  # in the rule's shape, else the one of the model's vendor
+        shape = spec.reasoning_shape if spec is not None and spec.reasoning_shape else reasoning.shape_of(model)
         details = reasoning.details(shape, thinking, kit.signer, kit.seed, spec)
         if asked.exclude:
             thinking = details = None
@@ -247,8 +244,6 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
         draft.reasoning = thinking
     if details is not None:
         draft.reasoning_details = details
-    if shape != "openai":
-        draft.reasoning_shape = shape
     if calls:
         draft.tool_calls = calls
     if warnings:

@@ -118,12 +118,14 @@ def provider_order(providers: list[ProviderSpec], routing: Mapping[str, Any], ro
 
 
 @lru_cache(maxsize=1024)
-def _implicit(model: str) -> tuple[str, str, tuple[Attempt, ...], float]:
+def _implicit(model: str) -> tuple[str, str, tuple[Attempt, ...], str, float]:
     """A model's one implicit provider: its name, its `model@provider` key, the one attempt it
-    takes (made once per model: the attempts of a route are never changed once made)."""
+    takes and that attempt's summary (made once per model: the attempts of a route are never
+    changed once made)."""
     provider = _default_provider(model.split("/", 1)[0])
     attempt = Attempt(model, provider.name, "ok", provider.latency_ms)
-    return provider.name, f"{model}@{provider.name}", (attempt,), provider.latency_ms / 1000
+    key = f"{model}@{provider.name}"
+    return provider.name, key, (attempt,), f"{key}=ok", provider.latency_ms / 1000
 
 
 def route(model: str, pinned: str | None, options: Mapping[str, Any], model_routing: Mapping[str, Any],
@@ -136,10 +138,10 @@ def route(model: str, pinned: str | None, options: Mapping[str, Any], model_rout
     if pinned is None and not options and (spec is None or not spec.providers):
         # the common case, answered without building a plan: the model's one implicit provider,
         # which never fails, serves at once (what the plan below concludes, counters included)
-        name, key, attempts, delay_s = _implicit(model)
+        name, key, attempts, said, delay_s = _implicit(model)
         session.rotations[model] = session.rotations.get(model, 0) + 1
         session.provider_requests[key] = session.provider_requests.get(key, 0) + 1
-        return Route(model, name, attempts, summary=key + "=ok", delay_s=delay_s)
+        return Route(model, name, attempts, None, said, delay_s)
     # a pinned provider is the only one: its error comes back as it is (ZenMux's routing guide)
     fallback = "false" if pinned is not None else str(options.get("fallback", "true"))
     providers = _providers(model, catalogue)
