@@ -19,6 +19,12 @@ class Record(Protocol):
     def as_dict(self) -> dict[str, Any]: ...
 
 
+_NONE: list[Any] = []
+"""The default of the lists an entry gets only when there is something to list: one empty list
+shared by every entry (typed as a read-only `Sequence`, so nothing appends to it), which still
+compares equal to `[]`."""
+
+
 class JournalEntry:
     """A request from arrival to the last byte; filled in as the request moves along. Made for
     every request, so only what is known at arrival is set on it: the rest reads the class's
@@ -27,7 +33,13 @@ class JournalEntry:
     api: str | None = None
     """The face that answered (`chat`, …); None for the control API, the models list and unknown paths."""
     session: str | None = None
-    body: Any = None
+    near_misses: Sequence[dict[str, Any]] = _NONE
+    """The rules that nearly answered an unmatched request (set, never changed in place)."""
+    unmet_expectations: Sequence[str] = _NONE
+    """The answering rule's expectations the request did not meet (set, never changed in place)."""
+    raw_body: bytes | None = None
+    """The request's JSON bytes as received, decoded into `body` when first read: bytes are one
+    object the garbage collector never scans, where the decoded body is a tree of them."""
     rule: str | None = None
     reply_index: int | None = None
     sent_headers: Mapping[str, str] | None = None
@@ -55,6 +67,7 @@ class JournalEntry:
     recorded: bool = False
     """Forwarded to the upstream and written to a scenario file (`record`, `--record-missing`)."""
     _headers: dict[str, str] | None = None
+    _body: Any = None
     _sent: dict[str, str] | None = None
 
     def __init__(self, seq: int, request_id: str, time: float, method: str, path: str,
@@ -69,11 +82,20 @@ class JournalEntry:
         self.arrived = arrived
         """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
         self.warnings: list[str] = []
-        self.near_misses: list[dict[str, Any]] = []
-        self.unmet_expectations: list[str] = []
 
     def __repr__(self) -> str:
         return f"<JournalEntry {self.seq} {self.method} {self.path} {self.status}>"
+
+    @property
+    def body(self) -> Any:
+        """The request's JSON body (or its summary, past the journal's limit)."""
+        if self._body is None and self.raw_body is not None:
+            self._body = orjson.loads(self.raw_body)
+        return self._body
+
+    @body.setter
+    def body(self, value: Any) -> None:
+        self._body, self.raw_body = value, None
 
     @property
     def headers(self) -> dict[str, str]:

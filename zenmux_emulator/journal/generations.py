@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -20,45 +20,33 @@ GENERATIONS_KEPT = 2_000
 each, so at most about 1.5 MB."""
 
 
-class _Unpriced:
-    """The rates are not worked out yet (from `pricing`, when first read)."""
-
-
-UNPRICED = _Unpriced()
 Rates = tuple[float, float]
 
 
-class Generation:
+class Generation(NamedTuple):
     """One completion as the lookup reports it: what was at hand when it was served (the reply's
     usage object, the catalogue's prices), worked into ZenMux's shape only when looked up. Made on
-    every completion, so it holds references and counts nothing until it is read."""
+    every completion (with `_make`, a tuple), so it holds references and counts nothing until read."""
 
-    __slots__ = ("_rates", "api", "created", "finish_reason", "generation_id", "latency_s", "model", "pricing",
-                 "retries", "stream", "usage")
-
-    def __init__(self, api: str, generation_id: str, model: str, created: float, latency_s: float,
-                 stream: StreamOutcome | None, usage: Mapping[str, Any], pricing: Pricing | None,
-                 finish_reason: str | None, retries: int, rates: Rates | _Unpriced | None = UNPRICED) -> None:
-        self.api = api
-        """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
-        self.generation_id = generation_id
-        self.model = model
-        """The model that served (after routing and fallback)."""
-        self.created = created
-        """When the request arrived, on the emulator's clock (Unix seconds)."""
-        self.latency_s = latency_s
-        """Time to the first token: the provider's latency and the first chunk's scripted wait."""
-        self.stream = stream
-        """A stream's progress, whose later scripted waits are the generation time as far as it got
-        (None for a JSON reply: 0)."""
-        self.usage = usage
-        """The usage object the client got (chat's keys; a face's `cost` in USD among them)."""
-        self.pricing = pricing
-        """The catalogue's prices of the model; None for a model the catalogue does not list."""
-        self.finish_reason = finish_reason
-        self.retries = retries
-        """Provider attempts before the one that served."""
-        self._rates = rates
+    api: str
+    """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
+    generation_id: str
+    model: str
+    """The model that served (after routing and fallback)."""
+    created: float
+    """When the request arrived, on the emulator's clock (Unix seconds)."""
+    latency_s: float
+    """Time to the first token: the provider's latency and the first chunk's scripted wait."""
+    stream: StreamOutcome | None
+    """A stream's progress, whose later scripted waits are the generation time as far as it got
+    (None for a JSON reply: 0)."""
+    usage: Mapping[str, Any]
+    """The usage object the client got (chat's keys; a face's `cost` in USD among them)."""
+    pricing: Pricing | None
+    """The catalogue's prices of the model; None for a model the catalogue does not list."""
+    finish_reason: str | None
+    retries: int
+    """Provider attempts before the one that served."""
 
     @property
     def streamed(self) -> bool:
@@ -77,10 +65,10 @@ class Generation:
     def rates(self) -> Rates | None:
         """USD per prompt token and per completion token at the catalogue's prices for a prompt of
         this size; None for a model the catalogue does not list."""
-        if isinstance(self._rates, _Unpriced):
-            prices = None if self.pricing is None else self.pricing.for_prompt(self.tokens[0])
-            self._rates = None if prices is None else (prices.prompt / 1_000_000, prices.completion / 1_000_000)
-        return self._rates
+        if self.pricing is None:
+            return None
+        prices = self.pricing.for_prompt(self.tokens[0])
+        return prices.prompt / 1_000_000, prices.completion / 1_000_000
 
     @property
     def cost(self) -> float | None:
@@ -103,17 +91,19 @@ class Generation:
 
     def blob(self) -> bytes:
         """The record as JSON, for the shared store (`--state`)."""
+        pricing = self.pricing.model_dump(mode="json") if self.pricing is not None else None
         return orjson.dumps((self.api, self.generation_id, self.model, self.created, self.latency_s,
-                             self.generation_s, self.usage, self.streamed, self.finish_reason, self.rates,
+                             self.generation_s, self.streamed, self.usage, pricing, self.finish_reason,
                              self.retries))
 
     @classmethod
     def of_blob(cls, blob: bytes) -> Generation:
         """A record `blob()` wrote."""
-        (api, generation_id, model, created, latency_s, generation_s, usage, streamed, finish_reason, rates,
+        (api, generation_id, model, created, latency_s, generation_s, streamed, usage, pricing, finish_reason,
          retries) = orjson.loads(blob)
-        return cls(api, generation_id, model, created, latency_s, StreamOutcome(waited=generation_s) if streamed else None,
-                   usage, None, finish_reason, retries, tuple(rates) if rates is not None else None)
+        return cls(api, generation_id, model, created, latency_s,
+                   StreamOutcome(waited=generation_s) if streamed else None, usage,
+                   Pricing.model_validate(pricing) if pricing is not None else None, finish_reason, retries)
 
 
 class Generations:

@@ -151,7 +151,7 @@ class Endpoint(Generic[R]):
             raw = await read_body(request, settings.max_body_bytes)
         body = decode(raw)
         if len(raw) <= settings.journal_body_bytes:
-            entry.body, entry.body_bytes = body, len(raw)
+            entry.raw_body, entry.body_bytes = raw, len(raw)  # decoded again only if the journal is read
         else:  # kept as its size and hash: a large body must not stay in memory with the journal
             entry.body = body_summary(raw, settings.journal_body_bytes)
             entry.body_bytes = len(orjson.dumps(entry.body))
@@ -185,10 +185,11 @@ class Endpoint(Generic[R]):
                 gate = {}
                 session.gateway.arrivals += 1
         number = session.gateway.arrivals
-        if control.fault is not None:
-            await self.fail(request, entry, control.fault, gate)
-        if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
-            await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
+        if control is not NO_CONTROL:  # the request's own fault or chaos (X-Emulator-Fault, X-Emulator-Chaos)
+            if control.fault is not None:
+                await self.fail(request, entry, control.fault, gate)
+            if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
+                await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
         admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
         if ask.model == AUTO:
             admit_candidates(ask.model_routing, scenarios.catalogue, scenarios.catalogue_closed)
@@ -213,8 +214,7 @@ class Endpoint(Generic[R]):
             if selection is not None and selection.reply is None:
                 used = selection
             outcome = outcome_of(selection)
-            if used is None and control.chaos_rate is None and (
-                    settings.chaos_rate or (selection is not None and selection.rule.rule.chaos is not None)):
+            if used is None and control.chaos_rate is None and (settings.chaos_rate or scenarios.chaotic):
                 struck = self.chaos(selection, session.name, number)
                 if struck is not None:
                     await self.fail(request, entry, struck, gate)

@@ -21,6 +21,6 @@ def served_generation(face: str, generation: str, draft: Draft, plan: ReplyPlan,
     the same request always reports the same. Only references to what is at hand are kept; the
     lookup works out the rest."""
     first = plan.schedule.first if stream is not None and plan.schedule is not None else 0.0
-    return Generation(APIS.get(face, face), generation, draft.model, created, provider_s + first, stream,
-                      plan.usage if plan.usage is not None else draft.usage,
-                      spec.pricing if spec is not None else None, draft.finish_reason, retries)
+    return Generation._make((APIS.get(face, face), generation, draft.model, created, provider_s + first, stream,
+                             plan.usage if plan.usage is not None else draft.usage,
+                             spec.pricing if spec is not None else None, draft.finish_reason, retries))

@@ -38,8 +38,12 @@ class ScenarioSet:
     by_name: dict[str, CompiledRule] = field(init=False, repr=False, compare=False)
     """The rules by name (names are unique in a set), for `X-Emulator-Rule` and the control API."""
 
+    chaotic: bool = field(init=False, repr=False, compare=False)
+    """Some rule has chaos of its own (worked out once: most sets have none)."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_name", {r.name: r for r in self.rules})
+        object.__setattr__(self, "chaotic", any(r.rule.chaos is not None for r in self.rules))
 
     def rule(self, name: str) -> CompiledRule | None:
         return self.by_name.get(name)
