@@ -33,6 +33,8 @@ class JournalEntry:
     api: str | None = None
     """The face that answered (`chat`, …); None for the control API, the models list and unknown paths."""
     session: str | None = None
+    warnings: Sequence[str] = _NONE
+    """What the request did that the emulator accepted but ignored or doubted (`warn` adds)."""
     near_misses: Sequence[dict[str, Any]] = _NONE
     """The rules that nearly answered an unmatched request (set, never changed in place)."""
     unmet_expectations: Sequence[str] = _NONE
@@ -81,7 +83,10 @@ class JournalEntry:
         """The request's headers as they came, secrets included: read `headers`, which masks them."""
         self.arrived = arrived
         """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
-        self.warnings: list[str] = []
+
+    def warn(self, warnings: Iterable[str]) -> None:
+        """Add warnings (a new list: the default one is shared)."""
+        self.warnings = [*self.warnings, *warnings]
 
     def __repr__(self) -> str:
         return f"<JournalEntry {self.seq} {self.method} {self.path} {self.status}>"

@@ -47,6 +47,14 @@ class Generation(NamedTuple):
     finish_reason: str | None
     retries: int
     """Provider attempts before the one that served."""
+    reply_id: str = ""
+    """The id in the reply's body when it is not the generation id (`msg_…`, `resp_…`): the
+    lookup finds the completion by it too."""
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Every id the client got, by which the lookup finds this completion."""
+        return (self.generation_id, self.reply_id) if self.reply_id else (self.generation_id,)
 
     @property
     def streamed(self) -> bool:
@@ -94,16 +102,17 @@ class Generation(NamedTuple):
         pricing = self.pricing.model_dump(mode="json") if self.pricing is not None else None
         return orjson.dumps((self.api, self.generation_id, self.model, self.created, self.latency_s,
                              self.generation_s, self.streamed, self.usage, pricing, self.finish_reason,
-                             self.retries))
+                             self.retries, self.reply_id))
 
     @classmethod
     def of_blob(cls, blob: bytes) -> Generation:
         """A record `blob()` wrote."""
         (api, generation_id, model, created, latency_s, generation_s, streamed, usage, pricing, finish_reason,
-         retries) = orjson.loads(blob)
+         retries, reply_id) = orjson.loads(blob)
         return cls(api, generation_id, model, created, latency_s,
                    StreamOutcome(waited=generation_s) if streamed else None, usage,
-                   Pricing.model_validate(pricing) if pricing is not None else None, finish_reason, retries)
+                   Pricing.model_validate(pricing) if pricing is not None else None, finish_reason, retries,
+                   reply_id)
 
 
 class Generations:
@@ -114,21 +123,23 @@ class Generations:
     def __init__(self, size: int = GENERATIONS_KEPT) -> None:
         self.size = size
         self._by_id: dict[str, Generation] = {}
-        self._order: deque[tuple[Generation, tuple[str, ...]]] = deque()
+        self._order: deque[Generation] = deque()
 
-    def add(self, generation: Generation, ids: tuple[str, ...]) -> None:
+    def add(self, generation: Generation) -> None:
         """Keep a completion under each of its ids (a reused id now finds this one); forget the
         oldest past `size`."""
         if self.size <= 0:
             return
-        for name in ids:
-            self._by_id[name] = generation
-        self._order.append((generation, ids))
+        by_id = self._by_id
+        by_id[generation.generation_id] = generation
+        if generation.reply_id:
+            by_id[generation.reply_id] = generation
+        self._order.append(generation)
         while len(self._order) > self.size:
-            old, names = self._order.popleft()
-            for name in names:
-                if self._by_id.get(name) is old:
-                    del self._by_id[name]
+            old = self._order.popleft()
+            for name in old.ids:
+                if by_id.get(name) is old:
+                    del by_id[name]
 
     def get(self, name: str) -> Generation | None:
         return self._by_id.get(name)

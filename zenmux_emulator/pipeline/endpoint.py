@@ -164,7 +164,7 @@ class Endpoint(Generic[R]):
                 raise
             return await core.forward(request, entry, self.face, None)  # the upstream may read it: not recorded
         if ask.warnings:
-            entry.warnings.extend(ask.warnings)
+            entry.warn(ask.warnings)
         entry.stream = ask.stream
 
         scenarios = core.registry.current.scenarios
@@ -202,7 +202,7 @@ class Endpoint(Generic[R]):
             with core.waits.interruptible():
                 await asyncio.sleep(routed.delay_s)
         if ask.reasoning.enabled:
-            entry.warnings.extend(check_reasoning(ask, shape_of(served), core.signer_for(scenarios),
+            entry.warn(check_reasoning(ask, shape_of(served), core.signer_for(scenarios),
                                                   settings.reasoning_check))
 
         selection = self.match(ask, entry, scenarios, session, control.rule, served)
@@ -241,7 +241,7 @@ class Endpoint(Generic[R]):
                 used.commit(session)
 
         if draft.warnings:
-            entry.warnings.extend(draft.warnings)
+            entry.warn(draft.warnings)
         if metered:
             gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, listed))
         session.requests += 1
@@ -258,10 +258,9 @@ class Endpoint(Generic[R]):
         if plan.status == 200:
             record = served_generation(self.face.name, generation, draft, plan, listed, streamed, entry.time,
                                        routed.delay_s, len(routed.attempts) - 1)
-            ids = (generation, plan.reply_id) if plan.reply_id else (generation,)
-            core.generations.add(record, ids)
+            core.generations.add(record)
             if shared is not None:
-                shared.keep_generation(ids, record.blob())
+                shared.keep_generation(record.ids, record.blob())
         if streamed is None:
             entry.response = plan.body
             return json_response(plan)
@@ -275,7 +274,7 @@ class Endpoint(Generic[R]):
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
             entry.fault = streamed.fault or entry.fault
             if shared is not None and record is not None:  # its generation time, with the journal entry
-                shared.keep_generation(ids, record.blob())
+                shared.keep_generation(record.ids, record.blob())
 
     def match(self, ask: NeutralRequest, entry: JournalEntry, scenarios: ScenarioSet, session: Session,
               forced_rule: str | None, served: str) -> Selection | None:

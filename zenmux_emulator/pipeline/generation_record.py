@@ -23,4 +23,4 @@ def served_generation(face: str, generation: str, draft: Draft, plan: ReplyPlan,
     first = plan.schedule.first if stream is not None and plan.schedule is not None else 0.0
     return Generation._make((APIS.get(face, face), generation, draft.model, created, provider_s + first, stream,
                              plan.usage if plan.usage is not None else draft.usage,
-                             spec.pricing if spec is not None else None, draft.finish_reason, retries))
+                             spec.pricing if spec is not None else None, draft.finish_reason, retries, plan.reply_id))

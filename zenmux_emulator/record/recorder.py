@@ -77,15 +77,15 @@ class Recorder:
     async def record(self, entry: JournalEntry, face: Face[Any], ask: NeutralRequest | None, exchange: Exchange,
                      headers: Mapping[str, str]) -> None:
         if ask is None:
-            entry.warnings.append("recording: the emulator cannot read this request (its validation refuses it, "
-                                  "or it continues a response stored upstream); forwarded, not recorded")
+            entry.warn(("recording: the emulator cannot read this request (its validation refuses it, "
+                        "or it continues a response stored upstream); forwarded, not recorded",))
             return
         if exchange.client_gone:
-            entry.warnings.append("recording: the client left before the stream ended; not recorded")
+            entry.warn(("recording: the client left before the stream ended; not recorded",))
             return
         decoded = decode(face.name, exchange, ask.model, self.shown)
         if decoded.failed and not self.record_errors:
-            entry.warnings.append("recording: the upstream call failed; not recorded (see --record-errors)")
+            entry.warn(("recording: the upstream call failed; not recorded (see --record-errors)",))
             return
         redactor = self.redactor.with_secrets(credentials(headers))
         match = match_of(ask, redactor)

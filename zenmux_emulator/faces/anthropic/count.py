@@ -35,7 +35,7 @@ class CountTokens:
         validated, warnings = validate(body, CountTokensRequest)
         checked: dict[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
         ask = AnthropicRequest(checked, request.headers, validated, beta_warnings + warnings, asked)
-        entry.warnings.extend(ask.warnings)
+        entry.warn(ask.warnings)
         answer = orjson.dumps({"input_tokens": ask.prompt_tokens})
         entry.response = answer
         headers = {WARNINGS_HEADER: list_header(ask.warnings)} if ask.warnings else {}

@@ -56,7 +56,7 @@ class QueryEndpoint(Endpoint[QueryAsk]):
             return await super().answer(request, entry)
         finally:
             COMPUTED_WARNINGS.reset(token)
-            entry.warnings.extend(computed)  # the computation's warnings, as X-Emulator-Warnings says
+            entry.warn(computed)  # the computation's warnings, as X-Emulator-Warnings says
 
 
 def _json(value: Any, status: int = 200) -> web.Response:
