@@ -59,7 +59,10 @@ class JournalEntry:
     """Every provider attempt: model, provider, outcome (`ok` or the error), latency."""
     dropped: bool = False
     """The connection was closed or reset before any response: `status` stays empty."""
-    duration_ms: float | None = None
+    started: float = 0.0
+    """`time.perf_counter()` when the middleware began the request."""
+    finished: float | None = None
+    """`time.perf_counter()` when the answer was given (None while the request is in flight)."""
     body_bytes: int = 0
     """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
     kept_bytes: int = 0
@@ -83,6 +86,11 @@ class JournalEntry:
         """The request's headers as they came, secrets included: read `headers`, which masks them."""
         self.arrived = arrived
         """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
+
+    @property
+    def duration_ms(self) -> float | None:
+        """How long the answer took, in milliseconds (None while the request is in flight)."""
+        return None if self.finished is None else round((self.finished - self.started) * 1000, 3)
 
     def warn(self, warnings: Iterable[str]) -> None:
         """Add warnings (a new list: the default one is shared)."""

@@ -58,14 +58,14 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
         journaled = not path.startswith(CONTROL_PREFIX)
         if journaled and shared is None:
             journal.add(entry)  # visible at once; filled in as the request moves along
-        started = time.perf_counter()
+        entry.started = time.perf_counter()
         try:
             try:
                 response = await handler(request)
             except ConnectionDropped:
                 entry.dropped = True
                 if shared is not None:
-                    await _share(shared, request, entry, journaled, seed, started, None)
+                    await _share(shared, request, entry, journaled, seed, None)
                 return web.Response()  # aiohttp wants a response; the closed transport sends none of it
             except RequestRejected as exc:
                 entry.error_type = exc.type
@@ -91,10 +91,10 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                 # the error envelope as sent, so the journal (and the client verdict) can read its message
                 entry.response = response.body if isinstance(response.body, bytes) else None
             if shared is not None:
-                response = await _share(shared, request, entry, journaled, seed, started, response)
+                response = await _share(shared, request, entry, journaled, seed, response)
             return response
         finally:
-            entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+            entry.finished = time.perf_counter()
             if journaled:
                 journal.settle(entry)
                 if writer is not None:
@@ -111,7 +111,7 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
 
 
 async def _share(shared: SharedStore, request: web.Request, entry: JournalEntry, journaled: bool, seed: int,
-                 started: float, response: web.StreamResponse | None) -> web.StreamResponse:
+                 response: web.StreamResponse | None) -> web.StreamResponse:
     """Number the entry (unless the endpoint did), then write the session's changes and the entry to
     the shared store before the answer leaves; a store that fails turns the answer into a 500."""
     try:
@@ -121,7 +121,7 @@ async def _share(shared: SharedStore, request: web.Request, entry: JournalEntry,
         if response is not None and not response.prepared:
             response.headers.setdefault(REQUEST_ID_HEADER, entry.request_id)
             response.headers.setdefault("x-request-id", entry.request_id)
-        entry.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        entry.finished = time.perf_counter()
         await shared.finish(request.get(SHARED_SESSION), entry.as_dict() if journaled else None)
     except Exception:
         log.exception("the shared state failed while finishing request %s", entry.request_id or "-")
