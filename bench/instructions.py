@@ -12,7 +12,9 @@ difference divided by the number of requests is printed.
 commit, say), to compare two commits on the same machine.
 
 It needs valgrind. Without it, it prints the wall time per request of the same loop, which is
-only comparable between runs on one quiet machine. Repeated counts agree within about 0.5 %.
+only comparable between runs on one quiet machine. A repeated run gives the same count to within
+0.01 %, but the memory layout (the environment's size, the package's path) moves it by up to 2 %:
+compare commits alternately, at a few layouts (docs/performance.md), with `--requests 1000`.
 """
 
 from __future__ import annotations
