@@ -19,10 +19,17 @@ class Record(Protocol):
     def as_dict(self) -> dict[str, Any]: ...
 
 
-_NONE: list[Any] = []
-"""The default of the lists an entry gets only when there is something to list: one empty list
-shared by every entry (typed as a read-only `Sequence`, so nothing appends to it), which still
-compares equal to `[]`."""
+class _NoneListed(list[Any]):
+    """An empty list that refuses to grow: the one default every entry shares for the lists it
+    gets only when there is something to list (it still compares equal to `[]`)."""
+
+    def _refuse(self, *args: object) -> None:
+        raise TypeError("an entry's default list is shared: assign a new list instead")
+
+    append = extend = insert = __setitem__ = __iadd__ = _refuse  # type: ignore[assignment]
+
+
+_NONE: Sequence[Any] = _NoneListed()
 
 
 class JournalEntry:

@@ -202,8 +202,7 @@ class Endpoint(Generic[R]):
             with core.waits.interruptible():
                 await asyncio.sleep(routed.delay_s)
         if ask.reasoning.enabled:
-            entry.warn(check_reasoning(ask, shape_of(served), core.signer_for(scenarios),
-                                                  settings.reasoning_check))
+            entry.warn(check_reasoning(ask, shape_of(served), core.signer_for(scenarios), settings.reasoning_check))
 
         selection = self.match(ask, entry, scenarios, session, control.rule, served)
         if selection is None and core.forward is not None:
