@@ -47,8 +47,9 @@ class JournalEntry:
     unmet_expectations: Sequence[str] = _NONE
     """The answering rule's expectations the request did not meet (set, never changed in place)."""
     raw_body: bytes | None = None
-    """The request's JSON bytes as received, decoded into `body` when first read: bytes are one
-    object the garbage collector never scans, where the decoded body is a tree of them."""
+    """The request's JSON bytes as received, until `body` is first read and decodes them (then
+    None): bytes are one object the garbage collector never scans, where the decoded body is a
+    tree of them, and most entries are never read."""
     rule: str | None = None
     reply_index: int | None = None
     sent_headers: Mapping[str, str] | None = None
@@ -109,8 +110,10 @@ class JournalEntry:
     @property
     def body(self) -> Any:
         """The request's JSON body (or its summary, past the journal's limit)."""
-        if self._body is None and self.raw_body is not None:
-            self._body = orjson.loads(self.raw_body)
+        raw = self.raw_body  # once: the journal file's thread may read the entry too
+        if raw is not None:  # decoded once, and the bytes let go: never both held
+            self._body = orjson.loads(raw)
+            self.raw_body = None  # after the body: a reader that sees None finds the body
         return self._body
 
     @body.setter

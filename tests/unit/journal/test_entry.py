@@ -19,6 +19,7 @@ def test_the_body_is_kept_as_the_bytes_received_and_decoded_when_read() -> None:
     raw = b'{"model":"openai/gpt-5","messages":[{"role":"user","content":"hi"}]}'
     made.raw_body = raw
     assert made.body == orjson.loads(raw)
+    assert made.raw_body is None  # decoded once: the bytes are let go
     assert made.as_dict()["body"] == orjson.loads(raw)
     made.body = {"summary": "a large body"}  # a summary replaces the bytes
     assert made.raw_body is None and made.body == {"summary": "a large body"}
