@@ -10,7 +10,8 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from zenmux_emulator.scenario.query_model import _TAG, BAD_TAG, QueryLlm, QueryModel, inconsistency
+from zenmux_emulator.faces.common.validation import BAD_TAG, is_tag
+from zenmux_emulator.scenario.query_model import QueryLlm, QueryModel, inconsistency
 
 from . import ids
 from .deterministic import NotEnumerable, enumerate_values
@@ -58,7 +59,7 @@ def _path(loc: tuple[str | int, ...], prefix: str = "") -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif not part.startswith(_TAG):
+        elif not is_tag(part):
             out += f".{part}" if out else part
     return out
 
