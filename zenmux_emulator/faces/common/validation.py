@@ -13,12 +13,13 @@ from zenmux_emulator.foundation.strict import (
     by_key,
     by_shape,
     is_tag,
+    locate_error,
     tag,
     tag_names,
 )
 
 __all__ = ["BAD_TAG", "NOT_VALID", "TAG", "WRONG_SHAPE", "StrictModel", "at_least", "between", "by_key", "by_shape",
-           "is_tag", "not_valid", "tag", "tag_names"]
+           "is_tag", "locate_error", "not_valid", "tag", "tag_names"]
 
 NOT_VALID = "not_valid"
 """Error type whose `msg` is a ready "expected ..." text (`explain` renders it as the detail)."""

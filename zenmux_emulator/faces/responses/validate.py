@@ -17,7 +17,15 @@ from pydantic import Discriminator, Field, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
 from zenmux_emulator.faces.common.json_schema import JsonSchema
-from zenmux_emulator.faces.common.validation import WRONG_SHAPE, StrictModel, by_key, by_shape, tag, tag_names
+from zenmux_emulator.faces.common.validation import (
+    WRONG_SHAPE,
+    StrictModel,
+    by_key,
+    by_shape,
+    locate_error,
+    tag,
+    tag_names,
+)
 from zenmux_emulator.faces.common.zenmux import (
     ModelRoutingConfig,
     ProviderOptions,
@@ -346,17 +354,8 @@ def _json_type(value: Any) -> str:
 def _path(loc: tuple[str | int, ...], body: Any, missing: bool) -> tuple[str, Any]:
     """The JSON path `loc` points at in `body` (pydantic's union and tag segments dropped), and the
     value there."""
-    text, node = "", body
-    for position, segment in enumerate(loc):
-        found_key = isinstance(node, dict) and isinstance(segment, str) and segment in node
-        if found_key or (isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node)):
-            node = node[segment]
-        elif missing and position == len(loc) - 1 and isinstance(segment, str):
-            node = None
-        else:
-            continue
-        text += f"[{segment}]" if isinstance(segment, int) else (f".{segment}" if text else segment)
-    return text, node
+    located = locate_error(loc, body, missing)
+    return located.dotted(), located.node
 
 
 def _supported(values: Any) -> str:
