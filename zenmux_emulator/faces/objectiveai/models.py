@@ -1,4 +1,5 @@
-"""Pydantic models of a Query request's parts (§2.1): messages, Query LLM, Query Model, options."""
+"""Pydantic models of a Query request's parts (§2.1): messages (over the chat parts faces/common
+shares with the chat face; the audio part is this API's own), Query LLM, Query Model, options."""
 
 from __future__ import annotations
 
@@ -6,28 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import Discriminator, Field
 
+from zenmux_emulator.faces.common.chat_parts import FilePart, FunctionToolCall, ImagePart, RefusalPart, TextPart
 from zenmux_emulator.faces.common.json_schema import JsonSchema as ToolSchema
 from zenmux_emulator.faces.common.validation import TAG, StrictModel, by_key, by_shape, tag
-
-
-class TextPart(StrictModel):
-    type: Literal["text"]
-    text: str
-
-
-class RefusalPart(StrictModel):
-    type: Literal["refusal"]
-    refusal: str
-
-
-class ImageUrl(StrictModel):
-    url: str
-    detail: Literal["auto", "low", "high"] | None = None
-
-
-class ImagePart(StrictModel):
-    type: Literal["image_url"]
-    image_url: ImageUrl
 
 
 class InputAudio(StrictModel):
@@ -38,17 +20,6 @@ class InputAudio(StrictModel):
 class AudioPart(StrictModel):
     type: Literal["input_audio", "audio_url"]
     input_audio: InputAudio
-
-
-class FileData(StrictModel):
-    file_data: str | None = None
-    file_id: str | None = None
-    filename: str | None = None
-
-
-class FilePart(StrictModel):
-    type: Literal["file"]
-    file: FileData
 
 
 _TEXT_PARTS = "expected a part of type 'text'"
@@ -65,17 +36,6 @@ AssistantPart = Annotated[
 ]
 _STRING_OR_PARTS = "expected a string or an array of content parts"
 TextContent = Annotated[Annotated[str, tag("string")] | Annotated[TextParts, tag("array")], by_shape(_STRING_OR_PARTS)]
-
-
-class Function(StrictModel):
-    name: str
-    arguments: str
-
-
-class ToolCall(StrictModel):
-    id: str
-    type: Literal["function"]
-    function: Function
 
 
 class SystemMessage(StrictModel):
@@ -96,7 +56,7 @@ class AssistantMessage(StrictModel):
     content: Annotated[Annotated[str, tag("string")] | Annotated[list[AssistantPart], tag("array")],
                        by_shape(_STRING_OR_PARTS)] | None = None
     refusal: str | None = None
-    tool_calls: list[ToolCall] | None = None
+    tool_calls: list[FunctionToolCall] | None = None
     name: str | None = None
 
 

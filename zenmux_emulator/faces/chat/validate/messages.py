@@ -11,45 +11,18 @@ from pydantic import (
     model_validator,
 )
 
+from zenmux_emulator.faces.common.chat_parts import (
+    CustomToolCall,
+    FilePart,
+    FunctionCallBody,
+    FunctionToolCall,
+    ImagePart,
+    RefusalPart,
+    TextPart,
+)
 from zenmux_emulator.faces.common.validation import StrictModel, by_shape, not_valid, tag
 
 # --- content parts ---------------------------------------------------------------------------
-
-
-class CacheControl(StrictModel):
-    """Anthropic-style prompt-cache breakpoint on a text part."""
-
-    type: Literal["ephemeral"]
-    ttl: Literal["5m", "1h"] | None = None
-
-
-class TextPart(StrictModel):
-    """`{"type": "text", "text": ...}`."""
-
-    type: Literal["text"]
-    text: str
-    cache_control: CacheControl | None = None
-
-
-class RefusalPart(StrictModel):
-    """`{"type": "refusal", "refusal": ...}` (assistant history only)."""
-
-    type: Literal["refusal"]
-    refusal: str
-
-
-class ImageUrl(StrictModel):
-    """The `image_url` object of an image part."""
-
-    url: str
-    detail: Literal["auto", "low", "high"] | None = None
-
-
-class ImagePart(StrictModel):
-    """`{"type": "image_url", "image_url": {...}}`."""
-
-    type: Literal["image_url"]
-    image_url: ImageUrl
 
 
 class InputAudio(StrictModel):
@@ -64,21 +37,6 @@ class AudioPart(StrictModel):
 
     type: Literal["input_audio"]
     input_audio: InputAudio
-
-
-class FileRef(StrictModel):
-    """The `file` object of a file part; every key is optional."""
-
-    file_id: str | None = None
-    file_data: str | None = None
-    filename: str | None = None
-
-
-class FilePart(StrictModel):
-    """`{"type": "file", "file": {...}}`."""
-
-    type: Literal["file"]
-    file: FileRef
 
 
 UserPart = Annotated[TextPart | ImagePart | AudioPart | FilePart, Field(discriminator="type")]
@@ -116,36 +74,6 @@ def _part_text(part: Part) -> str | None:
 
 
 # --- assistant history -----------------------------------------------------------------------
-
-
-class FunctionCallBody(StrictModel):
-    """`{name, arguments}` of a function tool call (or the legacy `function_call`)."""
-
-    name: str
-    arguments: str
-
-
-class FunctionToolCall(StrictModel):
-    """`{"id", "type": "function", "function": {name, arguments}}`."""
-
-    id: str
-    type: Literal["function"]
-    function: FunctionCallBody
-
-
-class CustomCallBody(StrictModel):
-    """`{name, input}` of a custom tool call."""
-
-    name: str
-    input: str
-
-
-class CustomToolCall(StrictModel):
-    """`{"id", "type": "custom", "custom": {name, input}}`."""
-
-    id: str
-    type: Literal["custom"]
-    custom: CustomCallBody
 
 
 ToolCall = Annotated[FunctionToolCall | CustomToolCall, Field(discriminator="type")]
