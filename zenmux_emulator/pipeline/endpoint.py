@@ -94,6 +94,8 @@ class Core:
     """The state workers and instances share (`--state`); None keeps it in this process."""
     forward: Forward | None = None
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
+    api_names: dict[str, str] = field(default_factory=dict)
+    """The `api` each registered face's generation records report, by face name (`FaceSpec.api_name`)."""
     _accepting: tuple[object, Signer] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
@@ -255,7 +257,7 @@ class Endpoint(Generic[R]):
         streamed = StreamOutcome() if plan.events is not None else None
         record = None
         if plan.status == 200:
-            record = served_generation(self.face.name, generation, draft, plan, listed, streamed, entry.time,
+            record = served_generation(core.api_names.get(self.face.name, self.face.name), generation, draft, plan, listed, streamed, entry.time,
                                        routed.delay_s, len(routed.attempts) - 1)
             core.generations.add(record)
             if shared is not None:
