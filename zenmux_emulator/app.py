@@ -42,7 +42,7 @@ from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
     journal_middleware,
 )
-from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec, api_names, checked
+from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec, api_names, checked, face_names
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
@@ -115,11 +115,11 @@ def shared_store(settings: Settings) -> SharedStore | None:
     return RedisStore(settings.state, settings.journal_size)
 
 
-def create_core(settings: Settings) -> Core:
+def create_core(settings: Settings, faces: Sequence[FaceSpec] = FACES) -> Core:
     """The holders every face's requests share."""
     return Core(
         settings=settings,
-        registry=ScenarioRegistry(settings.scenario_paths()),
+        registry=ScenarioRegistry(settings.scenario_paths(), face_names(faces)),
         sessions=SessionStore(),
         clock=Clock(settings.clock),
         kit=Kit(settings.seed, Signer.from_settings(settings.seed, settings.reasoning_secret)),
@@ -148,7 +148,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     is registered by passing its `FaceSpec` with them); nothing is loaded until the app starts."""
     settings = settings or Settings()
     registered = checked(faces)
-    core = create_core(settings)
+    core = create_core(settings, registered)
     core.api_names = api_names(registered)
     journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None

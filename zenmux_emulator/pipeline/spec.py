@@ -3,7 +3,8 @@ pytest plugin need to know of a wire API, in one value its folder exports.
 
 `create_app(settings, faces=...)` registers a list of them (`app.FACES` by default); the routes,
 the `api` of a generation record, the verdict's readers and the plugin's base URLs are read from
-that list, so a new face is its folder and one more entry in it.
+that list, and so are the `api` names scenario files may give (`scenario/faces.py`), so a new
+face is its folder and one more entry in it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from aiohttp import web
 
 from zenmux_emulator.journal.verdict import Shapes
 from zenmux_emulator.pipeline.endpoint import Core
+from zenmux_emulator.scenario.faces import ZENMUX_FACE, FaceNames, FaceTraits
 
 Routes = Callable[[Core], list[web.RouteDef]]
 """A face's routes for one app: its POST route (an `Endpoint` over its `Face`) and any beside it
@@ -35,6 +37,9 @@ class FaceSpec:
     readers: Shapes | None = None
     """How its journal bodies carry tool calls and their answers, for the client verdict
     (`journal/verdict.py`); None: the verdict reads no tool calls on it."""
+    traits: FaceTraits = ZENMUX_FACE
+    """What rules need to know of it: whether `api: zenmux` names it, whether rules without `api`
+    answer it."""
 
 
 REGISTERED: web.AppKey[tuple[FaceSpec, ...]] = web.AppKey("faces")
@@ -44,6 +49,11 @@ REGISTERED: web.AppKey[tuple[FaceSpec, ...]] = web.AppKey("faces")
 def api_names(faces: Iterable[FaceSpec]) -> dict[str, str]:
     """Each face's generation `api`, by its name."""
     return {face.name: face.api_name for face in faces}
+
+
+def face_names(faces: Iterable[FaceSpec]) -> FaceNames:
+    """The faces the app's scenario files may name, with their traits."""
+    return FaceNames({face.name: face.traits for face in faces})
 
 
 def readers_of(faces: Iterable[FaceSpec]) -> Mapping[str, Shapes]:

@@ -16,6 +16,7 @@ from zenmux_emulator.pipeline.body import read_json
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.state.sessions import session_name
 
 from . import ids
@@ -185,5 +186,6 @@ def _rfc3339(created: int) -> str:
     return datetime.datetime.fromtimestamp(created, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-SPEC = FaceSpec(name="objectiveai", api_name="query.completions", base_path=PREFIX, routes=routes)
+SPEC = FaceSpec(name="objectiveai", api_name="query.completions", base_path=PREFIX, routes=routes,
+                traits=FaceTraits(zenmux=False, unnamed_rules=False))
 """The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""
