@@ -29,8 +29,7 @@ class StrictModel(BaseModel):
     """Base of every wire model: strict JSON types, no infinities, unknown keys ignored (APIs grow
     fields often), immutable."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, allow_inf_nan=False,
-                              protected_namespaces=())
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, allow_inf_nan=False, protected_namespaces=())
 
 
 def tag(name: str) -> Tag:
@@ -120,7 +119,9 @@ def _key_is_tag(node: Mapping[str, Any], segment: str, following: str | int | No
     return following not in child and not missing_next
 
 
-def locate_error(loc: Sequence[str | int], data: Any = NO_DATA, missing: bool = False, keyed_tags: bool = False) -> Location:
+def locate_error(
+    loc: Sequence[str | int], data: Any = NO_DATA, missing: bool = False, keyed_tags: bool = False
+) -> Location:
     """Follow a pydantic error's `loc` through `data`, keeping the real keys and indices and dropping
     what pydantic adds (union branches, tags, validators). `missing`: the error is a missing key,
     which the last segment names. `keyed_tags`: the unions are pydantic's own `discriminator=` ones,
@@ -136,8 +137,14 @@ def locate_error(loc: Sequence[str | int], data: Any = NO_DATA, missing: bool = 
         if isinstance(node, Mapping) and isinstance(segment, str) and segment in node:
             following = loc[position + 1] if position < last else None
             missing_next = missing and position + 1 == last
-            if keyed_tags and not passed_tag and (_key_is_tag(node, segment, following, missing_next)
-                                                  or (missing_next and node.get("type") == segment)):
+            if (
+                keyed_tags
+                and not passed_tag
+                and (
+                    _key_is_tag(node, segment, following, missing_next)
+                    or (missing_next and node.get("type") == segment)
+                )
+            ):
                 passed_tag = True
                 continue
             located.step(segment, list(node).index(segment), node[segment])

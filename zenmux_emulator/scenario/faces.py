@@ -66,12 +66,14 @@ class FaceNames:
         raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
 
 
-SHIPPED = FaceNames({
-    "chat": ZENMUX_FACE,
-    "anthropic": ZENMUX_FACE,
-    "responses": ZENMUX_FACE,
-    "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
-})
+SHIPPED = FaceNames(
+    {
+        "chat": ZENMUX_FACE,
+        "anthropic": ZENMUX_FACE,
+        "responses": ZENMUX_FACE,
+        "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
+    }
+)
 """The faces this package ships (their `FaceSpec`s carry the same traits)."""
 
 
