@@ -30,6 +30,7 @@ from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.verdict import Call, Shapes
 from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.pipeline.spec import FaceSpec
 from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -37,6 +38,7 @@ from zenmux_emulator.record.command import record_settings
 from zenmux_emulator.record.store import FILENAME
 from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
 # --- the toy face, as a third party would write it -------------------------------------------------
@@ -93,19 +95,30 @@ class ToyRequest(NeutralRequest):
 class ToyFace:
     name = "toy"
 
-    def parse(self, body: object, headers: Mapping[str, str]) -> ToyRequest:
+    def parse(self, body: object, ctx: FaceContext) -> ToyRequest:
         if not isinstance(body, dict):
             raise invalid_params("expected an object")
         for field in ("model", "say"):
             if not isinstance(body.get(field), str):
                 raise invalid_params(f"{field}: expected a string")
-        return ToyRequest(body, headers)
+        return ToyRequest(body, ctx.headers)
 
     def render(
-        self, draft: Draft, request: ToyRequest, generation: str, created: int, headers: dict[str, str], seed: int
+        self,
+        draft: Draft,
+        request: ToyRequest,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
     ) -> ReplyPlan:
         calls = [{"id": call["id"], "name": call["function"]["name"]} for call in draft.tool_calls]
-        body = {"id": generation, "model": draft.model, "heard": draft.content, "calls": calls}
+        voice = ctx.params.get("voice", "plain")
+        if voice == "whisper":
+            ctx.warnings.append("toy: whispering is heard as plain speech")
+        body = {"id": generation, "model": draft.model, "heard": draft.content, "calls": calls, "voice": voice}
+        body["session"], body["rule"] = ctx.session, ctx.rule
         return ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
@@ -122,7 +135,8 @@ def toy_answers(body: dict[str, Any]) -> Iterator[Any]:
 
 
 def toy_routes(core: Core) -> list[web.RouteDef]:
-    return [web.post("/toy/v1/say", Endpoint(ToyFace(), core).handle)]
+    endpoint = Endpoint(ToyFace(), core)
+    return [web.post("/toy/v1/say", endpoint.handle), web.post("/toy/v1/say/{voice}", endpoint.handle)]
 
 
 TOY = FaceSpec(
@@ -183,8 +197,8 @@ def post(url: str, body: object, key: str = KEY) -> Raw:
     )
 
 
-def say(base: str, text: str, key: str = KEY, **more: Any) -> Raw:
-    return post(f"{base}/say", {"model": MODEL, "say": text, **more}, key)
+def say(base: str, text: str, key: str = KEY, path: str = "", **more: Any) -> Raw:
+    return post(f"{base}/say{path}", {"model": MODEL, "say": text, **more}, key)
 
 
 def test_the_plugin_gives_the_toy_face_its_base_url(server: EmulatorServer) -> None:
@@ -206,6 +220,23 @@ def test_a_rule_naming_the_toy_face_answers_it_and_only_it(server: EmulatorServe
         f"{server.base_url}/chat/completions", {"model": MODEL, "messages": [{"role": "user", "content": "hello"}]}
     )
     assert chat.json()["choices"][0]["message"]["content"] == "a chat reply"
+
+
+def test_the_face_reads_its_url_parameters_session_and_rule_and_warns_into_the_journal(
+    server: EmulatorServer,
+) -> None:
+    reply = say(server.url("toy"), "hello", path="/whisper")
+    assert reply.json() | {"id": ""} == {
+        "id": "",
+        "model": MODEL,
+        "heard": "hi there",
+        "calls": [],
+        "voice": "whisper",
+        "session": session_name({}, KEY),
+        "rule": "greeting",
+    }
+    [entry] = server.state.journal.entries()
+    assert entry.warnings == ["toy: whispering is heard as plain speech"]
 
 
 def test_a_sequence_advances_per_session(server: EmulatorServer) -> None:

@@ -12,6 +12,7 @@ from zenmux_emulator.faces.anthropic.request import AnthropicRequest
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
 
 PREFIX = "/api/anthropic/v1"
@@ -36,11 +37,11 @@ class AnthropicFace:
     def __init__(self, signer: Signer) -> None:
         self.signer = signer
 
-    def parse(self, body: object, headers: Mapping[str, str]) -> AnthropicRequest:
-        return parse_request(body, headers)
+    def parse(self, body: object, ctx: FaceContext) -> AnthropicRequest:
+        return parse_request(body, ctx.headers)
 
     def render(self, draft: Draft, request: AnthropicRequest, generation: str, created: int,
-               headers: dict[str, str], seed: int) -> ReplyPlan:
+               headers: dict[str, str], seed: int, ctx: FaceContext) -> ReplyPlan:
         plan = plan_reply(draft, request, generation, headers, seed, self.signer)
         plan.reply_id = message_id(generation)
         return plan
