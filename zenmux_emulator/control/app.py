@@ -11,6 +11,7 @@ from aiohttp import web
 from zenmux_emulator.control.clock import get_clock, set_clock
 from zenmux_emulator.control.guard import control_guard
 from zenmux_emulator.control.journal import clear_journal, list_journal, list_unmatched
+from zenmux_emulator.control.misbehave import list_misbehave, set_misbehave
 from zenmux_emulator.control.openapi import openapi
 from zenmux_emulator.control.scenarios import (
     add_scenario,
@@ -65,6 +66,8 @@ def create_control_app(settings: Settings) -> web.Application:
         web.delete("/journal", clear_journal),
         web.get("/journal/unmatched", list_unmatched),
         web.post("/sessions/reset", reset_sessions),
+        web.get("/misbehave", list_misbehave),
+        web.post("/misbehave", set_misbehave),
         web.get("/clock", get_clock),
         web.post("/clock", set_clock),
         web.get("/openapi.json", openapi),
