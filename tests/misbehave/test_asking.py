@@ -105,7 +105,7 @@ def test_the_header_wins_over_the_session_and_the_rule(server: EmulatorServer) -
 
 def test_the_server_wide_fault_is_last(server_wide: EmulatorServer) -> None:
     plain = post(server_wide, body("hello", tools=False), "wide")
-    ruled = post(server_wide, body("please refuse", tools=False), "wide")
+    ruled = post(server_wide, body("refuse to answer", tools=False), "wide")
     assert plain.headers[APPLIED] == "content-filter"
     assert plain.json()["choices"][0]["finish_reason"] == "content_filter"
     assert ruled.headers[APPLIED] == "refusal"
