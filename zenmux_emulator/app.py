@@ -63,7 +63,7 @@ async def journal_file_ctx(app: web.Application) -> AsyncIterator[None]:
     if writer is None:
         yield
         return
-    writer.start()
+    await writer.start()
     try:
         yield
     finally:
