@@ -50,6 +50,8 @@ def test_marker_handle_journal_and_report_name_the_faults(pytester: pytest.Pytes
     result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines([
         "*_ test_fails_on_broken_arguments _*",
+        "zenmux: 1 reply(ies) misbehaved on purpose (docs: Models that misbehave):",
+        "  #* POST /api/v1/chat/completions: tool-args-invalid-json;single-quotes",
         "*JSONDecodeError*",
         "*- zenmux journal -*",
         "#* POST /api/v1/chat/completions 200 rule=- misbehaved=tool-args-invalid-json;single-quotes",
