@@ -13,6 +13,7 @@ from zenmux_emulator.settings import Settings
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[EmulatorServer]:
-    with EmulatorServer(Settings(port=0, scenarios=[str(SHIPPED / "misbehaving.yaml")], clock=FROZEN,
-                                 watch=False)) as running:
+    with EmulatorServer(
+        Settings(port=0, scenarios=[str(SHIPPED / "misbehaving.yaml")], clock=FROZEN, watch=False)
+    ) as running:
         yield running

@@ -19,8 +19,11 @@ OPENAI_MODEL = "openai/gpt-5.4-mini"
 ANTHROPIC_MODEL = "anthropic/claude-sonnet-4.5"
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-                   "days": {"type": "integer"}},
+    "properties": {
+        "city": {"type": "string"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        "days": {"type": "integer"},
+    },
     "required": ["city", "unit"],
     "additionalProperties": False,
 }
@@ -47,13 +50,24 @@ class Seen:
 
 def chat_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
     completion = sdk(server, session, headers=headers).chat.completions.create(
-        model=OPENAI_MODEL, messages=[{"role": "user", "content": text}], tools=CHAT_TOOLS,  # type: ignore[list-item]
-        tool_choice={"type": "function", "function": {"name": TOOL}}, reasoning_effort="low")
+        model=OPENAI_MODEL,
+        messages=[{"role": "user", "content": text}],
+        tools=CHAT_TOOLS,  # type: ignore[list-item]
+        tool_choice={"type": "function", "function": {"name": TOOL}},
+        reasoning_effort="low",
+    )
     choice = choice_of(completion)
     message = choice.message
-    return Seen([(c.id, c.function.name, c.function.arguments) for c in message.tool_calls or []  # type: ignore[union-attr]
-                 ], choice.finish_reason, message.content, message.refusal,
-                (message.model_extra or {}).get("reasoning"))
+    return Seen(
+        [
+            (c.id, c.function.name, c.function.arguments)
+            for c in message.tool_calls or []  # type: ignore[union-attr]
+        ],
+        choice.finish_reason,
+        message.content,
+        message.refusal,
+        (message.model_extra or {}).get("reasoning"),
+    )
 
 
 def choice_of(completion: Any) -> Any:
@@ -63,8 +77,13 @@ def choice_of(completion: Any) -> Any:
 
 def chat_stream(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
     stream = sdk(server, session, headers=headers).chat.completions.create(
-        model=OPENAI_MODEL, messages=[{"role": "user", "content": text}], tools=CHAT_TOOLS,  # type: ignore[list-item]
-        tool_choice={"type": "function", "function": {"name": TOOL}}, reasoning_effort="low", stream=True)
+        model=OPENAI_MODEL,
+        messages=[{"role": "user", "content": text}],
+        tools=CHAT_TOOLS,  # type: ignore[list-item]
+        tool_choice={"type": "function", "function": {"name": TOOL}},
+        reasoning_effort="low",
+        stream=True,
+    )
     calls: dict[int, list[str]] = {}
     seen = Seen()
     for chunk in stream:
@@ -92,8 +111,9 @@ def chat_stream(server: EmulatorServer, session: str, headers: dict[str, str], t
 
 
 def _responses_seen(response: Any) -> Seen:
-    seen = Seen(finish=response.status + (f":{response.incomplete_details.reason}"
-                                          if response.incomplete_details else ""))
+    seen = Seen(
+        finish=response.status + (f":{response.incomplete_details.reason}" if response.incomplete_details else "")
+    )
     for item in response.output:
         if item.type == "function_call":
             seen.calls.append((item.call_id, item.name, item.arguments))
@@ -111,15 +131,24 @@ def _responses_seen(response: Any) -> Seen:
 
 def responses_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
     response = sdk(server, session, headers=headers).responses.create(
-        model=OPENAI_MODEL, input=text, tools=RESPONSES_TOOLS,  # type: ignore[arg-type]
-        tool_choice={"type": "function", "name": TOOL}, reasoning={"effort": "low", "summary": "auto"})
+        model=OPENAI_MODEL,
+        input=text,
+        tools=RESPONSES_TOOLS,  # type: ignore[arg-type]
+        tool_choice={"type": "function", "name": TOOL},
+        reasoning={"effort": "low", "summary": "auto"},
+    )
     return _responses_seen(response)
 
 
 def responses_stream(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
     stream = sdk(server, session, headers=headers).responses.create(
-        model=OPENAI_MODEL, input=text, tools=RESPONSES_TOOLS,  # type: ignore[arg-type]
-        tool_choice={"type": "function", "name": TOOL}, reasoning={"effort": "low", "summary": "auto"}, stream=True)
+        model=OPENAI_MODEL,
+        input=text,
+        tools=RESPONSES_TOOLS,  # type: ignore[arg-type]
+        tool_choice={"type": "function", "name": TOOL},
+        reasoning={"effort": "low", "summary": "auto"},
+        stream=True,
+    )
     kinds, final, arguments = [], None, {}
     for event in stream:
         kinds.append(event.type)
@@ -136,10 +165,14 @@ def responses_stream(server: EmulatorServer, session: str, headers: dict[str, st
 
 def anthropic_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
     message = anthropic_sdk(server, session).messages.create(
-        model=ANTHROPIC_MODEL, max_tokens=2048, messages=[{"role": "user", "content": text}],
+        model=ANTHROPIC_MODEL,
+        max_tokens=2048,
+        messages=[{"role": "user", "content": text}],
         tools=ANTHROPIC_TOOLS,  # type: ignore[arg-type]
-        tool_choice={"type": "tool", "name": TOOL}, thinking={"type": "enabled", "budget_tokens": 1024},
-        extra_headers=headers)
+        tool_choice={"type": "tool", "name": TOOL},
+        thinking={"type": "enabled", "budget_tokens": 1024},
+        extra_headers=headers,
+    )
     seen = Seen(finish=str(message.stop_reason))
     for block in message.content:
         if block.type == "tool_use":
@@ -157,10 +190,15 @@ def anthropic_plain(server: EmulatorServer, session: str, headers: dict[str, str
 def anthropic_stream(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
     client: anthropic.Anthropic = anthropic_sdk(server, session)
     stream = client.messages.create(
-        model=ANTHROPIC_MODEL, max_tokens=2048, messages=[{"role": "user", "content": text}],
+        model=ANTHROPIC_MODEL,
+        max_tokens=2048,
+        messages=[{"role": "user", "content": text}],
         tools=ANTHROPIC_TOOLS,  # type: ignore[arg-type]
-        tool_choice={"type": "tool", "name": TOOL}, thinking={"type": "enabled", "budget_tokens": 1024},
-        extra_headers=headers, stream=True)
+        tool_choice={"type": "tool", "name": TOOL},
+        thinking={"type": "enabled", "budget_tokens": 1024},
+        extra_headers=headers,
+        stream=True,
+    )
     seen, blocks, kinds = Seen(), {}, []
     for event in stream:
         kinds.append(event.type)
@@ -169,7 +207,9 @@ def anthropic_stream(server: EmulatorServer, session: str, headers: dict[str, st
             blocks[event.index] = [block.type, getattr(block, "id", ""), getattr(block, "name", ""), ""]
         elif event.type == "content_block_delta":
             delta = event.delta
-            piece = getattr(delta, "partial_json", None) or getattr(delta, "text", None) or getattr(delta, "thinking", "")
+            piece = (
+                getattr(delta, "partial_json", None) or getattr(delta, "text", None) or getattr(delta, "thinking", "")
+            )
             blocks[event.index][3] += piece or ""
         elif event.type == "message_delta":
             seen.finish = str(event.delta.stop_reason)
@@ -187,11 +227,15 @@ def anthropic_stream(server: EmulatorServer, session: str, headers: dict[str, st
 
 
 Ask = Callable[[EmulatorServer, str, dict[str, str]], Seen]
-FACES: dict[str, Ask] = {"chat": chat_plain, "chat-stream": chat_stream, "responses": responses_plain,
-                         "responses-stream": responses_stream, "anthropic": anthropic_plain,
-                         "anthropic-stream": anthropic_stream}
+FACES: dict[str, Ask] = {
+    "chat": chat_plain,
+    "chat-stream": chat_stream,
+    "responses": responses_plain,
+    "responses-stream": responses_stream,
+    "anthropic": anthropic_plain,
+    "anthropic-stream": anthropic_stream,
+}
 
 
 def misbehave(fault: str, variant: str = "") -> dict[str, str]:
     return {HEADER: f"{fault};{variant}" if variant else fault}
-

@@ -30,20 +30,29 @@ def body(text: str, *, tools: bool = True, stream: bool = False) -> dict[str, An
 
 
 def post(server: EmulatorServer, payload: dict[str, Any], session: str, **headers: str) -> Raw:
-    sent = {"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}", SESSION_HEADER: session,
-            **headers}
+    sent = {
+        "Content-Type": "application/json",
+        "Authorization": f"Bearer {API_KEY}",
+        SESSION_HEADER: session,
+        **headers,
+    }
     return http(server.base_url + "/chat/completions", json.dumps(payload).encode(), method="POST", headers=sent)
 
 
 def control(server: EmulatorServer, method: str, path: str, payload: Any = None) -> Raw:
     data = None if payload is None else json.dumps(payload).encode()
-    return http(f"{server.origin}/_emulator{path}", data, method=method,
-                headers={"Content-Type": "application/json"} if data else {})
+    return http(
+        f"{server.origin}/_emulator{path}",
+        data,
+        method=method,
+        headers={"Content-Type": "application/json"} if data else {},
+    )
 
 
 def serve(**settings: Any) -> EmulatorServer:
-    return EmulatorServer(Settings(port=0, scenarios=[str(SHIPPED / "misbehaving.yaml")], clock=FROZEN,
-                                   watch=False, **settings))
+    return EmulatorServer(
+        Settings(port=0, scenarios=[str(SHIPPED / "misbehaving.yaml")], clock=FROZEN, watch=False, **settings)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +66,7 @@ def finished(server: EmulatorServer, session: str) -> list[Any]:
 
 
 # seeded draws --------------------------------------------------------------------------------
+
 
 def test_the_same_seed_gives_the_same_bytes_and_other_seeds_other_variants() -> None:
     ask = {HEADER: "tool-args-schema-violation"}  # the variant is drawn
@@ -82,12 +92,16 @@ def test_a_rule_rate_and_times_are_seeded_per_session(server: EmulatorServer) ->
     assert control(server, "POST", "/sessions/reset", {"session": "agent"}).status == 200
     assert pattern("agent") == first  # the same session, replayed: the same requests misbehave
     assert [i for i, hit in enumerate(first) if hit] == [7, 10]  # rate 0.34 struck at 7, 10 and 11; times 2
-    refusals = [json.loads(e.response)["choices"][0]["message"]["refusal"] for e in finished(server, "agent")
-                if e.misbehaved is not None]
+    refusals = [
+        json.loads(e.response)["choices"][0]["message"]["refusal"]
+        for e in finished(server, "agent")
+        if e.misbehaved is not None
+    ]
     assert len(refusals) == 4 and all(refusals)
 
 
 # precedence ----------------------------------------------------------------------------------
+
 
 def test_the_header_wins_over_the_session_and_the_rule(server: EmulatorServer) -> None:
     assert control(server, "POST", "/misbehave", {"session": "order", "fault": "empty-response"}).status == 200
@@ -98,7 +112,10 @@ def test_the_header_wins_over_the_session_and_the_rule(server: EmulatorServer) -
         assert control(server, "POST", "/misbehave", {"session": "order", "fault": None}).status == 200
     by_rule = post(server, body("broken arguments"), "order")
     assert [a.headers[APPLIED] for a in (by_header, by_session, by_rule)] == [
-        "refusal", "empty-response", "tool-args-invalid-json;trailing-comma"]
+        "refusal",
+        "empty-response",
+        "tool-args-invalid-json;trailing-comma",
+    ]
     sources = [e.misbehaved.as_dict()["source"] for e in finished(server, "order")]
     assert sources == ["header", "session", "rule"]
 
@@ -120,6 +137,7 @@ def test_no_control_headers_ignores_the_header() -> None:
 
 # the catalogue and bad asks ------------------------------------------------------------------
 
+
 def test_the_catalogue_lists_every_fault_with_its_variants(server_wide: EmulatorServer) -> None:
     listed = control(server_wide, "GET", "/misbehave").json()
     assert [f["fault"] for f in listed["faults"]] == list(CATALOGUE)
@@ -129,13 +147,16 @@ def test_the_catalogue_lists_every_fault_with_its_variants(server_wide: Emulator
     assert listed["server"] == ["content-filter:1"] and listed["header"] == HEADER
 
 
-@pytest.mark.parametrize(("payload", "named"), [
-    ({"session": "s", "fault": "hallucinate"}, "Parameter fault"),
-    ({"session": "s", "fault": "refusal", "variant": "polite"}, "Parameter variant"),
-    ({"fault": "refusal"}, "Parameter session"),
-    ({"session": "s", "fault": "refusal", "rate": 2}, "Parameter rate"),
-    ({"session": "s", "fault": "refusal", "times": 2}, "times"),
-])
+@pytest.mark.parametrize(
+    ("payload", "named"),
+    [
+        ({"session": "s", "fault": "hallucinate"}, "Parameter fault"),
+        ({"session": "s", "fault": "refusal", "variant": "polite"}, "Parameter variant"),
+        ({"fault": "refusal"}, "Parameter session"),
+        ({"session": "s", "fault": "refusal", "rate": 2}, "Parameter rate"),
+        ({"session": "s", "fault": "refusal", "times": 2}, "times"),
+    ],
+)
 def test_a_bad_session_ask_is_a_400_naming_the_field(server: EmulatorServer, payload: Any, named: str) -> None:
     answer = control(server, "POST", "/misbehave", payload)
     assert answer.status == 400 and named in answer.json()["error"]["message"], answer.text
@@ -150,8 +171,12 @@ def test_a_bad_header_is_the_faces_400_naming_it(server: EmulatorServer) -> None
 
 def test_an_unknown_fault_in_a_rule_fails_at_load_with_its_line(server: EmulatorServer) -> None:
     text = "rules:\n  - name: r\n    misbehave: {fault: hallucinate}\n    reply: {content: x}\n"
-    answer = http(f"{server.origin}/_emulator/scenarios?name=bad-fault", text.encode(), method="POST",
-                  headers={"Content-Type": "application/yaml"})
+    answer = http(
+        f"{server.origin}/_emulator/scenarios?name=bad-fault",
+        text.encode(),
+        method="POST",
+        headers={"Content-Type": "application/yaml"},
+    )
     assert answer.status == 400, answer.text
     [problem] = answer.json()["error"]["problems"]
     assert (problem["line"], problem["path"]) == (3, "rules[0].misbehave")
@@ -160,11 +185,16 @@ def test_an_unknown_fault_in_a_rule_fails_at_load_with_its_line(server: Emulator
 
 # no handle -----------------------------------------------------------------------------------
 
+
 def test_a_fault_without_a_handle_is_warned_of_and_not_claimed(server: EmulatorServer) -> None:
     no_tools = post(server, body("hello", tools=False), "handle", **{HEADER: "tool-call-id-duplicate"})
     tools = [{"type": "function", "function": {"name": "ping", "parameters": {"type": "object", "properties": {}}}}]
-    no_enum = post(server, {**body("hello", tools=False), "tools": tools}, "handle",
-                   **{HEADER: "tool-args-schema-violation;enum-mismatch"})
+    no_enum = post(
+        server,
+        {**body("hello", tools=False), "tools": tools},
+        "handle",
+        **{HEADER: "tool-args-schema-violation;enum-mismatch"},
+    )
     for answer in (no_tools, no_enum):
         assert answer.status == 200 and APPLIED not in answer.headers
     entries = finished(server, "handle")

@@ -26,34 +26,75 @@ class GetWeather(pydantic.BaseModel):
 
 STRICT_CHAT = openai.pydantic_function_tool(GetWeather, name=TOOL)
 STRICT_RESPONSES = [{"type": "function", "name": TOOL, "parameters": SCHEMA, "strict": True}]
-FAULTS = ["tool-args-invalid-json;trailing-comma", "tool-args-schema-violation;missing-required", "tool-unknown-name",
-          "tool-call-id-duplicate", "stop-length-mid-tool", "empty-response", "refusal", "content-filter",
-          "reasoning-only"]
+FAULTS = [
+    "tool-args-invalid-json;trailing-comma",
+    "tool-args-schema-violation;missing-required",
+    "tool-unknown-name",
+    "tool-call-id-duplicate",
+    "stop-length-mid-tool",
+    "empty-response",
+    "refusal",
+    "content-filter",
+    "reasoning-only",
+]
 
 OK = "passes"
 REACTIONS: dict[str, dict[str, str]] = {
     "chat.completions.parse": {
-        "tool-args-invalid-json;trailing-comma": "ValidationError", "tool-args-schema-violation;missing-required":
-        "ValidationError", "tool-unknown-name": OK, "tool-call-id-duplicate": OK,
-        "stop-length-mid-tool": "LengthFinishReasonError", "empty-response": OK, "refusal": OK,
-        "content-filter": "ContentFilterFinishReasonError", "reasoning-only": "LengthFinishReasonError"},
+        "tool-args-invalid-json;trailing-comma": "ValidationError",
+        "tool-args-schema-violation;missing-required": "ValidationError",
+        "tool-unknown-name": OK,
+        "tool-call-id-duplicate": OK,
+        "stop-length-mid-tool": "LengthFinishReasonError",
+        "empty-response": OK,
+        "refusal": OK,
+        "content-filter": "ContentFilterFinishReasonError",
+        "reasoning-only": "LengthFinishReasonError",
+    },
     "chat.completions.stream": {
-        "tool-args-invalid-json;trailing-comma": "ValueError", "tool-args-schema-violation;missing-required":
-        "ValidationError", "tool-unknown-name": OK, "tool-call-id-duplicate": OK,
-        "stop-length-mid-tool": "LengthFinishReasonError", "empty-response": OK, "refusal": OK,
-        "content-filter": "ContentFilterFinishReasonError", "reasoning-only": "LengthFinishReasonError"},
+        "tool-args-invalid-json;trailing-comma": "ValueError",
+        "tool-args-schema-violation;missing-required": "ValidationError",
+        "tool-unknown-name": OK,
+        "tool-call-id-duplicate": OK,
+        "stop-length-mid-tool": "LengthFinishReasonError",
+        "empty-response": OK,
+        "refusal": OK,
+        "content-filter": "ContentFilterFinishReasonError",
+        "reasoning-only": "LengthFinishReasonError",
+    },
     "responses.parse": {
-        "tool-args-invalid-json;trailing-comma": "JSONDecodeError", "tool-args-schema-violation;missing-required": OK,
-        "tool-unknown-name": OK, "tool-call-id-duplicate": OK, "stop-length-mid-tool": "JSONDecodeError",
-        "empty-response": OK, "refusal": OK, "content-filter": OK, "reasoning-only": OK},
+        "tool-args-invalid-json;trailing-comma": "JSONDecodeError",
+        "tool-args-schema-violation;missing-required": OK,
+        "tool-unknown-name": OK,
+        "tool-call-id-duplicate": OK,
+        "stop-length-mid-tool": "JSONDecodeError",
+        "empty-response": OK,
+        "refusal": OK,
+        "content-filter": OK,
+        "reasoning-only": OK,
+    },
     "responses.stream": {
-        "tool-args-invalid-json;trailing-comma": "JSONDecodeError", "tool-args-schema-violation;missing-required": OK,
-        "tool-unknown-name": OK, "tool-call-id-duplicate": "RuntimeError", "stop-length-mid-tool": "RuntimeError",
-        "empty-response": OK, "refusal": OK, "content-filter": "RuntimeError", "reasoning-only": "RuntimeError"},
+        "tool-args-invalid-json;trailing-comma": "JSONDecodeError",
+        "tool-args-schema-violation;missing-required": OK,
+        "tool-unknown-name": OK,
+        "tool-call-id-duplicate": "RuntimeError",
+        "stop-length-mid-tool": "RuntimeError",
+        "empty-response": OK,
+        "refusal": OK,
+        "content-filter": "RuntimeError",
+        "reasoning-only": "RuntimeError",
+    },
     "messages.stream": {
-        "tool-args-invalid-json;trailing-comma": "ValueError", "tool-args-schema-violation;missing-required": OK,
-        "tool-unknown-name": OK, "tool-call-id-duplicate": OK, "stop-length-mid-tool": OK,
-        "empty-response": OK, "refusal": OK, "content-filter": OK, "reasoning-only": OK},
+        "tool-args-invalid-json;trailing-comma": "ValueError",
+        "tool-args-schema-violation;missing-required": OK,
+        "tool-unknown-name": OK,
+        "tool-call-id-duplicate": OK,
+        "stop-length-mid-tool": OK,
+        "empty-response": OK,
+        "refusal": OK,
+        "content-filter": OK,
+        "reasoning-only": OK,
+    },
 }
 """What each helper does with each fault: `passes` (the wrong output reaches the caller) or the
 exception it raises."""
@@ -61,39 +102,58 @@ exception it raises."""
 
 def _chat_parse(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
     return sdk(server, session, headers=headers).chat.completions.parse(
-        model=OPENAI_MODEL, messages=[{"role": "user", "content": "weather"}], tools=[STRICT_CHAT],
-        tool_choice="required")
+        model=OPENAI_MODEL,
+        messages=[{"role": "user", "content": "weather"}],
+        tools=[STRICT_CHAT],
+        tool_choice="required",
+    )
 
 
 def _chat_stream(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
     with sdk(server, session, headers=headers).chat.completions.stream(
-            model=OPENAI_MODEL, messages=[{"role": "user", "content": "weather"}], tools=[STRICT_CHAT],
-            tool_choice="required") as stream:
+        model=OPENAI_MODEL,
+        messages=[{"role": "user", "content": "weather"}],
+        tools=[STRICT_CHAT],
+        tool_choice="required",
+    ) as stream:
         return stream.get_final_completion()
 
 
 def _responses_parse(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
     return sdk(server, session, headers=headers).responses.parse(
-        model=OPENAI_MODEL, input="weather", tools=STRICT_RESPONSES, tool_choice="required")  # type: ignore[arg-type]
+        model=OPENAI_MODEL, input="weather", tools=STRICT_RESPONSES, tool_choice="required"
+    )  # type: ignore[arg-type]
 
 
 def _responses_stream(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
     with sdk(server, session, headers=headers).responses.stream(
-            model=OPENAI_MODEL, input="weather", tools=STRICT_RESPONSES,  # type: ignore[arg-type]
-            tool_choice="required") as stream:
+        model=OPENAI_MODEL,
+        input="weather",
+        tools=STRICT_RESPONSES,  # type: ignore[arg-type]
+        tool_choice="required",
+    ) as stream:
         return stream.get_final_response()
 
 
 def _messages_stream(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
     with anthropic_sdk(server, session).messages.stream(
-            model=ANTHROPIC_MODEL, max_tokens=1024, messages=[{"role": "user", "content": "weather"}],
-            tools=ANTHROPIC_TOOLS, tool_choice={"type": "any"}, extra_headers=headers) as stream:  # type: ignore[arg-type]
+        model=ANTHROPIC_MODEL,
+        max_tokens=1024,
+        messages=[{"role": "user", "content": "weather"}],
+        tools=ANTHROPIC_TOOLS,
+        tool_choice={"type": "any"},
+        extra_headers=headers,
+    ) as stream:  # type: ignore[arg-type]
         return stream.get_final_message()
 
 
 HELPERS: dict[str, Callable[[EmulatorServer, str, dict[str, str]], Any]] = {
-    "chat.completions.parse": _chat_parse, "chat.completions.stream": _chat_stream,
-    "responses.parse": _responses_parse, "responses.stream": _responses_stream, "messages.stream": _messages_stream}
+    "chat.completions.parse": _chat_parse,
+    "chat.completions.stream": _chat_stream,
+    "responses.parse": _responses_parse,
+    "responses.stream": _responses_stream,
+    "messages.stream": _messages_stream,
+}
 
 
 @pytest.mark.parametrize("helper", list(HELPERS))
@@ -104,6 +164,6 @@ def test_what_the_sdk_helper_does(server: EmulatorServer, helper: str, fault: st
     if expected == OK:
         assert call(server, f"react-{helper}-{fault}", misbehave(*fault.split(";"))) is not None
     else:
-        with pytest.raises(Exception) as raised:  # noqa: PT011 - the class is checked by name below
+        with pytest.raises(Exception) as raised:
             call(server, f"react-{helper}-{fault}", misbehave(*fault.split(";")))
         assert type(raised.value).__name__ == expected, repr(raised.value)

@@ -9,8 +9,8 @@ import json
 import jsonschema
 import pytest
 
-from tests.support.polling import wait_for
 from tests.misbehave.helpers import FACES, SCHEMA, TOOL, Seen, misbehave
+from tests.support.polling import wait_for
 from zenmux_emulator.draft.misbehave import EXTRA_PROPERTY
 from zenmux_emulator.foundation.misbehaviours import CATALOGUE
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -36,15 +36,26 @@ def check_tool_fault(fault: str, variant: str, face: str, seen: Seen) -> None:
     ident, name, arguments = seen.calls[0]
     if fault == "tool-args-invalid-json":
         assert not_json(arguments), arguments
-        assert {"truncated": not arguments.endswith("}"), "trailing-comma": arguments.endswith(",}"),
-                "single-quotes": "'" in arguments}[variant], arguments
+        assert {
+            "truncated": not arguments.endswith("}"),
+            "trailing-comma": arguments.endswith(",}"),
+            "single-quotes": "'" in arguments,
+        }[variant], arguments
     elif fault == "tool-args-schema-violation":
         value = json.loads(arguments)
         with pytest.raises(jsonschema.ValidationError) as refused:
             jsonschema.validate(value, SCHEMA)
         reason = refused.value.validator
-        assert reason == {"missing-required": "required", "wrong-type": "type", "extra-property":
-                          "additionalProperties", "enum-mismatch": "enum", "not-object": "type"}[variant], reason
+        assert (
+            reason
+            == {
+                "missing-required": "required",
+                "wrong-type": "type",
+                "extra-property": "additionalProperties",
+                "enum-mismatch": "enum",
+                "not-object": "type",
+            }[variant]
+        ), reason
         if variant == "extra-property":
             assert value[EXTRA_PROPERTY] is True
         if variant == "not-object":
@@ -76,8 +87,10 @@ def check_reply_fault(fault: str, face: str, seen: Seen) -> None:
         assert seen.finish == {"chat": "stop", "anthropic": "refusal", "responses": "completed"}[kind]
     elif fault == "content-filter":
         assert not seen.text and not seen.refusal and not seen.reasoning, seen
-        assert seen.finish == {"chat": "content_filter", "anthropic": "refusal",
-                               "responses": "incomplete:content_filter"}[kind]
+        assert (
+            seen.finish
+            == {"chat": "content_filter", "anthropic": "refusal", "responses": "incomplete:content_filter"}[kind]
+        )
     elif fault == "reasoning-only":
         assert seen.reasoning and not seen.text and not seen.refusal, seen
         assert seen.finish == LENGTH[kind]
@@ -92,8 +105,9 @@ def test_fault_on_every_face(server: EmulatorServer, face: str, fault: str, vari
         check_tool_fault(fault, variant, face, seen)
     else:
         check_reply_fault(fault, face, seen)
-    entry = wait_for(lambda: next((e for e in server.state.journal.entries(session=session)
-                                   if e.finished is not None), None))
+    entry = wait_for(
+        lambda: next((e for e in server.state.journal.entries(session=session) if e.finished is not None), None)
+    )
     assert entry.status == 200
     assert entry.misbehaved is not None
     assert entry.misbehaved.as_dict() == {"fault": fault, "variant": variant, "source": "header"}

@@ -27,8 +27,9 @@ def test_each_rule_misbehaves_its_way(server: EmulatorServer, rule: dict[str, An
     session = f"shipped-{face}-{rule['name']}"
     text = rule["match"]["last_user"]["contains"]
     FACES[face](server, session, {}, text)
-    entry = wait_for(lambda: next((e for e in server.state.journal.entries(session=session)
-                                   if e.finished is not None), None))
+    entry = wait_for(
+        lambda: next((e for e in server.state.journal.entries(session=session) if e.finished is not None), None)
+    )
     assert entry.rule == rule["name"]
     assert entry.misbehaved is not None and entry.misbehaved.as_dict()["fault"] == fault_of(rule)
     assert entry.misbehaved.as_dict()["source"] == "rule"

@@ -7,7 +7,9 @@ import pytest
 
 from tests.plugin.helpers import AGENT, write_example
 
-MISBEHAVING = AGENT + '''
+MISBEHAVING = (
+    AGENT
+    + """
 
 @pytest.mark.zenmux(misbehave="refusal")
 def test_the_marker_refuses(zenmux):
@@ -40,26 +42,32 @@ def test_fails_on_broken_arguments(zenmux):
 def test_the_session_is_clean_after_the_marker(zenmux):
     assert ask(zenmux.openai_client(), "hello").choices[0].message.content
     assert zenmux.misbehaved() == []
-'''
+"""
+)
 
 
 def test_marker_handle_journal_and_report_name_the_faults(pytester: pytest.Pytester) -> None:
     write_example(pytester, **{"tests/test_misbehaving.py": MISBEHAVING})
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly", "--zenmux-report",
-                                           "tests/test_misbehaving.py")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-p", "no:randomly", "--zenmux-report", "tests/test_misbehaving.py"
+    )
     result.assert_outcomes(passed=4, failed=1)
-    result.stdout.fnmatch_lines([
-        "*_ test_fails_on_broken_arguments _*",
-        "zenmux: 1 reply(ies) misbehaved on purpose (docs: Models that misbehave):",
-        "  #* POST /api/v1/chat/completions: tool-args-invalid-json;single-quotes",
-        "*JSONDecodeError*",
-        "*- zenmux journal -*",
-        "#* POST /api/v1/chat/completions 200 rule=- misbehaved=tool-args-invalid-json;single-quotes",
-    ])
-    result.stdout.fnmatch_lines([
-        "*= zenmux report =*",
-        "tests whose replies misbehaved: 3",
-        "  tests/test_misbehaving.py::test_the_marker_refuses: refusal",
-        "  tests/test_misbehaving.py::test_the_handle_duplicates_ids: tool-call-id-duplicate",
-        "  tests/test_misbehaving.py::test_fails_on_broken_arguments: tool-args-invalid-json;single-quotes",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_fails_on_broken_arguments _*",
+            "zenmux: 1 reply(ies) misbehaved on purpose (docs: Models that misbehave):",
+            "  #* POST /api/v1/chat/completions: tool-args-invalid-json;single-quotes",
+            "*JSONDecodeError*",
+            "*- zenmux journal -*",
+            "#* POST /api/v1/chat/completions 200 rule=- misbehaved=tool-args-invalid-json;single-quotes",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*= zenmux report =*",
+            "tests whose replies misbehaved: 3",
+            "  tests/test_misbehaving.py::test_the_marker_refuses: refusal",
+            "  tests/test_misbehaving.py::test_the_handle_duplicates_ids: tool-call-id-duplicate",
+            "  tests/test_misbehaving.py::test_fails_on_broken_arguments: tool-args-invalid-json;single-quotes",
+        ]
+    )

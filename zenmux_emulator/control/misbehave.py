@@ -14,9 +14,13 @@ PRECEDENCE = ("header", "session", "rule", "server")
 
 
 def _state(request: web.Request) -> dict[str, object]:
-    return {"faults": catalogue_json(), "header": HEADER, "precedence": list(PRECEDENCE),
-            "server": request.config_dict[SETTINGS].misbehave,
-            "sessions": request.config_dict[MISBEHAVING].as_dict()}
+    return {
+        "faults": catalogue_json(),
+        "header": HEADER,
+        "precedence": list(PRECEDENCE),
+        "server": request.config_dict[SETTINGS].misbehave,
+        "sessions": request.config_dict[MISBEHAVING].as_dict(),
+    }
 
 
 async def list_misbehave(request: web.Request) -> web.Response:

@@ -32,8 +32,11 @@ from zenmux_emulator.neutral.request import NeutralRequest
 
 EXTRA_PROPERTY = "__emulator_extra"
 """The property `extra-property` adds (the tool schema must refuse extra properties)."""
-REFUSALS = ("I'm sorry, but I can't help with that.", "I can't assist with that request.",
-            "I'm unable to help with this.")
+REFUSALS = (
+    "I'm sorry, but I can't help with that.",
+    "I can't assist with that request.",
+    "I'm unable to help with this.",
+)
 UNKNOWN_TOOL = "unknown_tool"
 """The name of the call `tool-unknown-name` makes when the request offers no tool."""
 
@@ -53,13 +56,16 @@ def misbehave(draft: Draft, ask: Ask, source: str, facts: NeutralRequest, kit: K
             if _TOOL_FAULTS[ask.fault](draft, index, variant, facts, rng):
                 return Applied(ask.fault, variant, source)
         tried = ", ".join(variants)
-        raise NotApplicable(f"fault {ask.fault} ({tried}) cannot be committed on the tool call "
-                            f"{_name(draft.tool_calls[index])!r}: its schema allows it")
+        raise NotApplicable(
+            f"fault {ask.fault} ({tried}) cannot be committed on the tool call "
+            f"{_name(draft.tool_calls[index])!r}: its schema allows it"
+        )
     _REPLY_FAULTS[ask.fault](draft, facts, kit, rng)
     return Applied(ask.fault, "", source)
 
 
 # tool calls -----------------------------------------------------------------------------------
+
 
 def _name(call: Mapping[str, Any]) -> str:
     return str(call[call["type"]]["name"])
@@ -79,8 +85,12 @@ def _target(draft: Draft, fault: str, facts: NeutralRequest, kit: Kit) -> int:
     name = facts.stated_tool_choice if facts.stated_tool_choice in functions else None
     name = name or (functions[0] if functions else UNKNOWN_TOOL)
     kit.faker.seed_instance(kit.seed)
-    made = synthesised_call(name, offered.get(name, {}), kit.faker,
-                            call_id(draft.model, kit.seed, "misbehave", facts.seed_material.hex()[:32]))
+    made = synthesised_call(
+        name,
+        offered.get(name, {}),
+        kit.faker,
+        call_id(draft.model, kit.seed, "misbehave", facts.seed_material.hex()[:32]),
+    )
     draft.tool_calls = [*calls, made]
     draft.content = draft.refusal = None
     draft.finish_reason = "tool_calls"
@@ -118,7 +128,9 @@ def _invalid_json(draft: Draft, index: int, variant: str, facts: NeutralRequest,
     if variant == "truncated":
         wrong = text[: max(1, len(text) * 2 // 3)] if len(text) > 1 else "{"
     elif variant == "trailing-comma":
-        wrong = text[:-1] + ",}" if isinstance(value, dict) else text[:-1] + ",]" if isinstance(value, list) else text + ","
+        wrong = (
+            text[:-1] + ",}" if isinstance(value, dict) else text[:-1] + ",]" if isinstance(value, list) else text + ","
+        )
     else:  # single-quotes: Python's spelling of the value
         if not isinstance(value, dict) or not value:
             value = {"value": value} if not isinstance(value, dict) else {"note": "x"}
@@ -143,8 +155,15 @@ def _rejects(schema: Mapping[str, Any], value: Any) -> bool:
         return False
 
 
-_WRONG_VALUES: dict[str, Any] = {"string": 12345, "number": "twelve", "integer": "twelve", "boolean": "yes",
-                                 "object": "not an object", "array": "not an array", "null": "not null"}
+_WRONG_VALUES: dict[str, Any] = {
+    "string": 12345,
+    "number": "twelve",
+    "integer": "twelve",
+    "boolean": "yes",
+    "object": "not an object",
+    "array": "not an array",
+    "null": "not null",
+}
 
 
 def _violation(variant: str, value: dict[str, Any], schema: Mapping[str, Any], rng: random.Random) -> Any:
@@ -162,13 +181,18 @@ def _violation(variant: str, value: dict[str, Any], schema: Mapping[str, Any], r
         key = rng.choice(required)
         return {k: v for k, v in value.items() if k != key}
     if variant == "wrong-type":
-        typed = [key for key, sub in properties.items()
-                 if isinstance(sub, Mapping) and isinstance(sub.get("type"), str) and sub["type"] in _WRONG_VALUES]
+        typed = [
+            key
+            for key, sub in properties.items()
+            if isinstance(sub, Mapping) and isinstance(sub.get("type"), str) and sub["type"] in _WRONG_VALUES
+        ]
         if not typed:
             return None
         key = rng.choice(typed)
         return {**value, key: _WRONG_VALUES[properties[key]["type"]]}
-    enumerated = [key for key, sub in properties.items() if isinstance(sub, Mapping) and isinstance(sub.get("enum"), list)]
+    enumerated = [
+        key for key, sub in properties.items() if isinstance(sub, Mapping) and isinstance(sub.get("enum"), list)
+    ]
     if not enumerated:
         return None
     key = rng.choice(enumerated)
@@ -224,12 +248,16 @@ def _stop_length(draft: Draft, index: int, variant: str, facts: NeutralRequest, 
 
 
 _TOOL_FAULTS: dict[str, Callable[[Draft, int, str, NeutralRequest, random.Random], bool]] = {
-    "tool-args-invalid-json": _invalid_json, "tool-args-schema-violation": _schema_violation,
-    "tool-unknown-name": _unknown_name, "tool-call-id-duplicate": _duplicate_id, "stop-length-mid-tool": _stop_length,
+    "tool-args-invalid-json": _invalid_json,
+    "tool-args-schema-violation": _schema_violation,
+    "tool-unknown-name": _unknown_name,
+    "tool-call-id-duplicate": _duplicate_id,
+    "stop-length-mid-tool": _stop_length,
 }
 
 
 # the whole reply ------------------------------------------------------------------------------
+
 
 def _spent(draft: Draft, completion: int, reasoning_tokens: int = 0) -> None:
     prompt = int(draft.usage["prompt_tokens"])
@@ -275,7 +303,8 @@ def _reasoning_only(draft: Draft, facts: NeutralRequest, kit: Kit, rng: random.R
 
 
 _REPLY_FAULTS: dict[str, Callable[[Draft, NeutralRequest, Kit, random.Random], None]] = {
-    "empty-response": _empty, "refusal": _refusal, "content-filter": _content_filter,
+    "empty-response": _empty,
+    "refusal": _refusal,
+    "content-filter": _content_filter,
     "reasoning-only": _reasoning_only,
 }
-

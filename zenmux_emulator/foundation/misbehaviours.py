@@ -26,21 +26,35 @@ class FaultKind:
     """What is wrong, in one line (the catalogue endpoint and the docs show it)."""
 
 
-CATALOGUE: dict[str, FaultKind] = {kind.name: kind for kind in (
-    FaultKind("tool-args-invalid-json", ("truncated", "trailing-comma", "single-quotes"), True,
-              "a tool call's arguments are not JSON"),
-    FaultKind("tool-args-schema-violation",
-              ("missing-required", "wrong-type", "extra-property", "enum-mismatch", "not-object"), True,
-              "a tool call's arguments are JSON that the request's own tool schema rejects"),
-    FaultKind("tool-unknown-name", (), True, "a tool call names a tool the request did not offer"),
-    FaultKind("tool-call-id-duplicate", (), True, "two parallel tool calls share one id"),
-    FaultKind("stop-length-mid-tool", (), True,
-              "the reply stops for length after a proper prefix of a tool call's arguments"),
-    FaultKind("empty-response", (), False, "the reply has no text, no tool call and no reasoning"),
-    FaultKind("refusal", (), False, "the model refuses instead of answering"),
-    FaultKind("content-filter", (), False, "the content filter stops the reply before any output"),
-    FaultKind("reasoning-only", (), False, "the reply reasons and stops for length before any answer"),
-)}
+CATALOGUE: dict[str, FaultKind] = {
+    kind.name: kind
+    for kind in (
+        FaultKind(
+            "tool-args-invalid-json",
+            ("truncated", "trailing-comma", "single-quotes"),
+            True,
+            "a tool call's arguments are not JSON",
+        ),
+        FaultKind(
+            "tool-args-schema-violation",
+            ("missing-required", "wrong-type", "extra-property", "enum-mismatch", "not-object"),
+            True,
+            "a tool call's arguments are JSON that the request's own tool schema rejects",
+        ),
+        FaultKind("tool-unknown-name", (), True, "a tool call names a tool the request did not offer"),
+        FaultKind("tool-call-id-duplicate", (), True, "two parallel tool calls share one id"),
+        FaultKind(
+            "stop-length-mid-tool",
+            (),
+            True,
+            "the reply stops for length after a proper prefix of a tool call's arguments",
+        ),
+        FaultKind("empty-response", (), False, "the reply has no text, no tool call and no reasoning"),
+        FaultKind("refusal", (), False, "the model refuses instead of answering"),
+        FaultKind("content-filter", (), False, "the content filter stops the reply before any output"),
+        FaultKind("reasoning-only", (), False, "the reply reasons and stops for length before any answer"),
+    )
+}
 
 HEADER = "X-Emulator-Misbehave"
 """The request header that asks for a fault: `NAME[;variant]`."""
@@ -113,5 +127,7 @@ def parse_server(text: str) -> Ask:
 
 def catalogue_json() -> list[dict[str, object]]:
     """The catalogue as `GET /_emulator/misbehave` lists it."""
-    return [{"fault": kind.name, "variants": list(kind.variants), "tool_call": kind.tool, "wrong": kind.wrong}
-            for kind in CATALOGUE.values()]
+    return [
+        {"fault": kind.name, "variants": list(kind.variants), "tool_call": kind.tool, "wrong": kind.wrong}
+        for kind in CATALOGUE.values()
+    ]

@@ -61,8 +61,18 @@ def _rule_strikes(ask: Ask, seed: int, session: str, rule: str, hit: int) -> ran
     return rng if _struck(ask.rate, rng) else None
 
 
-def choose(*, header: Ask | None, standing: Ask | None, rule_ask: Ask | None, rule: str | None, hit: int,
-           server: Sequence[Ask], seed: int, session: str, ordinal: int) -> Chosen | None:
+def choose(
+    *,
+    header: Ask | None,
+    standing: Ask | None,
+    rule_ask: Ask | None,
+    rule: str | None,
+    hit: int,
+    server: Sequence[Ask],
+    seed: int,
+    session: str,
+    ordinal: int,
+) -> Chosen | None:
     """The fault this request gets, or None."""
     if header is not None:
         return Chosen(header, "header", _generator(seed, "header", session, rule or "", ordinal))

@@ -29,5 +29,7 @@ class Misbehaving:
             self._asks[session] = ask
 
     def as_dict(self) -> dict[str, dict[str, object]]:
-        return {name: {"fault": ask.fault, "variant": ask.variant, "rate": ask.rate, "times": ask.times}
-                for name, ask in self._asks.items()}
+        return {
+            name: {"fault": ask.fault, "variant": ask.variant, "rate": ask.rate, "times": ask.times}
+            for name, ask in self._asks.items()
+        }
