@@ -48,14 +48,20 @@ class Seen:
     """Responses: each function_call item's status."""
 
 
-def chat_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
-    completion = sdk(server, session, headers=headers).chat.completions.create(
+def _chat(server: EmulatorServer, session: str, headers: dict[str, str], text: str, **more: Any) -> Any:
+    """One chat request forcing the tool (`more`: `stream=True`)."""
+    return sdk(server, session, headers=headers).chat.completions.create(
         model=OPENAI_MODEL,
         messages=[{"role": "user", "content": text}],
-        tools=CHAT_TOOLS,  # type: ignore[list-item]
+        tools=CHAT_TOOLS,  # type: ignore[arg-type]
         tool_choice={"type": "function", "function": {"name": TOOL}},
         reasoning_effort="low",
+        **more,
     )
+
+
+def chat_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
+    completion = _chat(server, session, headers, text)
     choice = choice_of(completion)
     message = choice.message
     return Seen(
@@ -76,14 +82,7 @@ def choice_of(completion: Any) -> Any:
 
 
 def chat_stream(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
-    stream = sdk(server, session, headers=headers).chat.completions.create(
-        model=OPENAI_MODEL,
-        messages=[{"role": "user", "content": text}],
-        tools=CHAT_TOOLS,  # type: ignore[list-item]
-        tool_choice={"type": "function", "function": {"name": TOOL}},
-        reasoning_effort="low",
-        stream=True,
-    )
+    stream = _chat(server, session, headers, text, stream=True)
     calls: dict[int, list[str]] = {}
     seen = Seen()
     for chunk in stream:
@@ -129,26 +128,24 @@ def _responses_seen(response: Any) -> Seen:
     return seen
 
 
-def responses_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
-    response = sdk(server, session, headers=headers).responses.create(
+def _responses(server: EmulatorServer, session: str, headers: dict[str, str], text: str, **more: Any) -> Any:
+    """One Responses request forcing the tool, with a reasoning summary (`more`: `stream=True`)."""
+    return sdk(server, session, headers=headers).responses.create(
         model=OPENAI_MODEL,
         input=text,
         tools=RESPONSES_TOOLS,  # type: ignore[arg-type]
         tool_choice={"type": "function", "name": TOOL},
         reasoning={"effort": "low", "summary": "auto"},
+        **more,
     )
-    return _responses_seen(response)
+
+
+def responses_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
+    return _responses_seen(_responses(server, session, headers, text))
 
 
 def responses_stream(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
-    stream = sdk(server, session, headers=headers).responses.create(
-        model=OPENAI_MODEL,
-        input=text,
-        tools=RESPONSES_TOOLS,  # type: ignore[arg-type]
-        tool_choice={"type": "function", "name": TOOL},
-        reasoning={"effort": "low", "summary": "auto"},
-        stream=True,
-    )
+    stream = _responses(server, session, headers, text, stream=True)
     kinds, final, arguments = [], None, {}
     for event in stream:
         kinds.append(event.type)
@@ -163,8 +160,10 @@ def responses_stream(server: EmulatorServer, session: str, headers: dict[str, st
     return seen
 
 
-def anthropic_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
-    message = anthropic_sdk(server, session).messages.create(
+def _messages(server: EmulatorServer, session: str, headers: dict[str, str], text: str, **more: Any) -> Any:
+    """One Messages request forcing the tool, with thinking on (`more`: `stream=True`)."""
+    client: anthropic.Anthropic = anthropic_sdk(server, session)
+    return client.messages.create(
         model=ANTHROPIC_MODEL,
         max_tokens=2048,
         messages=[{"role": "user", "content": text}],
@@ -172,34 +171,45 @@ def anthropic_plain(server: EmulatorServer, session: str, headers: dict[str, str
         tool_choice={"type": "tool", "name": TOOL},
         thinking={"type": "enabled", "budget_tokens": 1024},
         extra_headers=headers,
+        **more,
     )
-    seen = Seen(finish=str(message.stop_reason))
-    for block in message.content:
-        if block.type == "tool_use":
-            given = block.input
-            seen.calls.append((block.id, block.name, given if isinstance(given, str) else json.dumps(given)))
-        elif block.type == "text":
-            seen.text = (seen.text or "") + block.text
-        elif block.type == "thinking":
-            seen.reasoning = block.thinking
-    if message.stop_reason == "refusal":
+
+
+def _blocks_seen(blocks: list[tuple[str, str, str, str]], finish: str) -> Seen:
+    """(type, id, name, text) per block: a tool_use's text is its `input` (as sent, or as JSON)."""
+    seen = Seen(finish=finish)
+    for kind, made, name, body in blocks:
+        if kind == "tool_use":
+            seen.calls.append((made, name, body))
+        elif kind == "text":
+            seen.text = (seen.text or "") + body
+        elif kind == "thinking":
+            seen.reasoning = body
+    if finish == "refusal":
         seen.refusal, seen.text = seen.text, None
     return seen
 
 
+def anthropic_plain(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
+    message = _messages(server, session, headers, text)
+    blocks = []
+    for block in message.content:
+        given = getattr(block, "input", None)
+        body = given if isinstance(given, str) else json.dumps(given) if block.type == "tool_use" else ""
+        blocks.append(
+            (
+                block.type,
+                getattr(block, "id", ""),
+                getattr(block, "name", ""),
+                body or getattr(block, "text", None) or getattr(block, "thinking", ""),
+            )
+        )
+    return _blocks_seen(blocks, str(message.stop_reason))
+
+
 def anthropic_stream(server: EmulatorServer, session: str, headers: dict[str, str], text: str = "weather") -> Seen:
-    client: anthropic.Anthropic = anthropic_sdk(server, session)
-    stream = client.messages.create(
-        model=ANTHROPIC_MODEL,
-        max_tokens=2048,
-        messages=[{"role": "user", "content": text}],
-        tools=ANTHROPIC_TOOLS,  # type: ignore[arg-type]
-        tool_choice={"type": "tool", "name": TOOL},
-        thinking={"type": "enabled", "budget_tokens": 1024},
-        extra_headers=headers,
-        stream=True,
-    )
-    seen, blocks, kinds = Seen(), {}, []
+    stream = _messages(server, session, headers, text, stream=True)
+    finish, blocks, kinds = "", {}, []
     for event in stream:
         kinds.append(event.type)
         if event.type == "content_block_start":
@@ -212,18 +222,9 @@ def anthropic_stream(server: EmulatorServer, session: str, headers: dict[str, st
             )
             blocks[event.index][3] += piece or ""
         elif event.type == "message_delta":
-            seen.finish = str(event.delta.stop_reason)
+            finish = str(event.delta.stop_reason)
     assert kinds[0] == "message_start" and kinds[-1] == "message_stop", kinds
-    for kind, made, name, body in (blocks[i] for i in sorted(blocks)):
-        if kind == "tool_use":
-            seen.calls.append((made, name, body))
-        elif kind == "text":
-            seen.text = (seen.text or "") + body
-        elif kind == "thinking":
-            seen.reasoning = body
-    if seen.finish == "refusal":
-        seen.refusal, seen.text = seen.text, None
-    return seen
+    return _blocks_seen([tuple(blocks[i]) for i in sorted(blocks)], finish)  # type: ignore[misc]
 
 
 Ask = Callable[[EmulatorServer, str, dict[str, str]], Seen]

@@ -39,99 +39,65 @@ FAULTS = [
 ]
 
 OK = "passes"
+_CHAT_PARSE = {
+    "tool-args-invalid-json;trailing-comma": "ValidationError",
+    "tool-args-schema-violation;missing-required": "ValidationError",
+    "tool-unknown-name": OK,
+    "tool-call-id-duplicate": OK,
+    "stop-length-mid-tool": "LengthFinishReasonError",
+    "empty-response": OK,
+    "refusal": OK,
+    "content-filter": "ContentFilterFinishReasonError",
+    "reasoning-only": "LengthFinishReasonError",
+}
+_RESPONSES_PARSE = {fault: OK for fault in FAULTS} | {
+    "tool-args-invalid-json;trailing-comma": "JSONDecodeError",
+    "stop-length-mid-tool": "JSONDecodeError",
+}
 REACTIONS: dict[str, dict[str, str]] = {
-    "chat.completions.parse": {
-        "tool-args-invalid-json;trailing-comma": "ValidationError",
-        "tool-args-schema-violation;missing-required": "ValidationError",
-        "tool-unknown-name": OK,
-        "tool-call-id-duplicate": OK,
-        "stop-length-mid-tool": "LengthFinishReasonError",
-        "empty-response": OK,
-        "refusal": OK,
-        "content-filter": "ContentFilterFinishReasonError",
-        "reasoning-only": "LengthFinishReasonError",
+    "chat.completions.parse": _CHAT_PARSE,
+    "chat.completions.stream": _CHAT_PARSE | {"tool-args-invalid-json;trailing-comma": "ValueError"},
+    "responses.parse": _RESPONSES_PARSE,
+    "responses.stream": _RESPONSES_PARSE
+    | {
+        fault: "RuntimeError"  # a duplicate call_id; no response.completed event
+        for fault in ("tool-call-id-duplicate", "stop-length-mid-tool", "content-filter", "reasoning-only")
     },
-    "chat.completions.stream": {
-        "tool-args-invalid-json;trailing-comma": "ValueError",
-        "tool-args-schema-violation;missing-required": "ValidationError",
-        "tool-unknown-name": OK,
-        "tool-call-id-duplicate": OK,
-        "stop-length-mid-tool": "LengthFinishReasonError",
-        "empty-response": OK,
-        "refusal": OK,
-        "content-filter": "ContentFilterFinishReasonError",
-        "reasoning-only": "LengthFinishReasonError",
-    },
-    "responses.parse": {
-        "tool-args-invalid-json;trailing-comma": "JSONDecodeError",
-        "tool-args-schema-violation;missing-required": OK,
-        "tool-unknown-name": OK,
-        "tool-call-id-duplicate": OK,
-        "stop-length-mid-tool": "JSONDecodeError",
-        "empty-response": OK,
-        "refusal": OK,
-        "content-filter": OK,
-        "reasoning-only": OK,
-    },
-    "responses.stream": {
-        "tool-args-invalid-json;trailing-comma": "JSONDecodeError",
-        "tool-args-schema-violation;missing-required": OK,
-        "tool-unknown-name": OK,
-        "tool-call-id-duplicate": "RuntimeError",
-        "stop-length-mid-tool": "RuntimeError",
-        "empty-response": OK,
-        "refusal": OK,
-        "content-filter": "RuntimeError",
-        "reasoning-only": "RuntimeError",
-    },
-    "messages.stream": {
-        "tool-args-invalid-json;trailing-comma": "ValueError",
-        "tool-args-schema-violation;missing-required": OK,
-        "tool-unknown-name": OK,
-        "tool-call-id-duplicate": OK,
-        "stop-length-mid-tool": OK,
-        "empty-response": OK,
-        "refusal": OK,
-        "content-filter": OK,
-        "reasoning-only": OK,
-    },
+    "messages.stream": {fault: OK for fault in FAULTS} | {"tool-args-invalid-json;trailing-comma": "ValueError"},
 }
 """What each helper does with each fault: `passes` (the wrong output reaches the caller) or the
 exception it raises."""
 
 
+CHAT_ASK: dict[str, Any] = {
+    "model": OPENAI_MODEL,
+    "messages": [{"role": "user", "content": "weather"}],
+    "tools": [STRICT_CHAT],
+    "tool_choice": "required",
+}
+RESPONSES_ASK: dict[str, Any] = {
+    "model": OPENAI_MODEL,
+    "input": "weather",
+    "tools": STRICT_RESPONSES,
+    "tool_choice": "required",
+}
+
+
 def _chat_parse(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
-    return sdk(server, session, headers=headers).chat.completions.parse(
-        model=OPENAI_MODEL,
-        messages=[{"role": "user", "content": "weather"}],
-        tools=[STRICT_CHAT],
-        tool_choice="required",
-    )
+    return sdk(server, session, headers=headers).chat.completions.parse(**CHAT_ASK)
 
 
 def _chat_stream(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
-    with sdk(server, session, headers=headers).chat.completions.stream(
-        model=OPENAI_MODEL,
-        messages=[{"role": "user", "content": "weather"}],
-        tools=[STRICT_CHAT],
-        tool_choice="required",
-    ) as stream:
+    with sdk(server, session, headers=headers).chat.completions.stream(**CHAT_ASK) as stream:
         return stream.get_final_completion()
 
 
 def _responses_parse(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
-    return sdk(server, session, headers=headers).responses.parse(
-        model=OPENAI_MODEL, input="weather", tools=STRICT_RESPONSES, tool_choice="required"
-    )  # type: ignore[arg-type]
+    return sdk(server, session, headers=headers).responses.parse(**RESPONSES_ASK)
 
 
 def _responses_stream(server: EmulatorServer, session: str, headers: dict[str, str]) -> Any:
-    with sdk(server, session, headers=headers).responses.stream(
-        model=OPENAI_MODEL,
-        input="weather",
-        tools=STRICT_RESPONSES,  # type: ignore[arg-type]
-        tool_choice="required",
-    ) as stream:
+    with sdk(server, session, headers=headers).responses.stream(**RESPONSES_ASK) as stream:
         return stream.get_final_response()
 
 
