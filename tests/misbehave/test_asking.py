@@ -202,3 +202,17 @@ def test_a_fault_without_a_handle_is_warned_of_and_not_claimed(server: EmulatorS
     assert "needs a tool call" in entries[0].warnings[-1]
     assert "its schema allows it" in entries[1].warnings[-1]
     assert "sent as drafted" in no_enum.headers["x-emulator-warnings"]
+
+
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        (["hallucinate:0.1"], "unknown fault 'hallucinate'"),
+        (["refusal:lots"], "must be a number"),
+        (["refusal:1.5"], "not between 0 and 1"),
+        (["refusal:0.6", "empty-response:0.6"], "add up to 1.2"),
+    ],
+)
+def test_a_bad_server_wide_fault_is_refused_at_start(given: list[str], reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        Settings(misbehave=given)
