@@ -216,3 +216,28 @@ def test_a_fault_without_a_handle_is_warned_of_and_not_claimed(server: EmulatorS
 def test_a_bad_server_wide_fault_is_refused_at_start(given: list[str], reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
         Settings(misbehave=given)
+
+
+def test_objectiveai_answers_from_its_script_and_warns(server: EmulatorServer) -> None:
+    query = {
+        "messages": [{"role": "user", "content": "capital of France?"}],
+        "model": {
+            "models": [{"id": "openai/gpt-5-nano", "mode": "generate", "weight": {"type": "static", "weight": 1}}],
+            "weight": {"type": "static"},
+        },
+    }
+    answer = http(
+        f"{server.origin}/objectiveai/query/completions",
+        json.dumps(query).encode(),
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {API_KEY}",
+            SESSION_HEADER: "query",
+            HEADER: "refusal",
+        },
+    )
+    assert answer.status == 200 and APPLIED not in answer.headers
+    [entry] = finished(server, "query")
+    assert entry.misbehaved is None
+    assert "not shown on the objectiveai face" in entry.warnings[-1]
