@@ -21,7 +21,7 @@ def generate_content(seed: int, messages: Any, schema: dict[str, Any] | None, js
     faker = Faker("en_US")
     faker.seed_instance(seed_int(seed, "objectiveai:default", ids.jdump(messages)))
     if schema is not None:
-        return ids.jdump(schema_value(faker, schema))
+        return ids.jdump(schema_value(faker, schema, "response_format.json_schema.schema"))
     prose = faker.paragraph(nb_sentences=3)
     return ids.jdump({"response": prose}) if json_object else prose
 

@@ -1,0 +1,64 @@
+"""Issue 31: small requests that cost the server much, on every face. Each answers (or is refused)
+promptly, never with a 5xx, while a health probe sent meanwhile answers promptly too (see stalls)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from tests.conftest import MakeServer
+from tests.hardening.conftest import WireTo
+from tests.hardening.faces import FACE_IDS, FACES, Face, structured_text
+from tests.hardening.stalls import assert_no_stall, timed_with_probes
+
+DEFAULT = "rules:\n  - name: never\n    match: {last_user: never}\n    reply: {content: hi}\n"
+WIDE = {"type": "object", "properties": {"a": {"type": "array", "minItems": 10, "maxItems": 10, "items": {
+    "type": "array", "minItems": 100, "maxItems": 100, "items": {"type": "string", "minLength": 10_000}}}},
+    "required": ["a"]}
+"""Issue 31's reproduction: ~400 bytes asking for 10 MB, made a word at a time, 12.3 s on the loop."""
+MANY = {"type": "object", "properties": {"a": {"type": "array", "minItems": 100, "items": {
+    "type": "array", "minItems": 100, "items": {"type": "object", "properties": {
+        "x": {"type": "string", "minLength": 100}, "y": {"type": "integer"}}}}}}, "required": ["a"]}
+PATTERNED = {"type": "object", "properties": {"p": {"type": "string", "pattern": "^(a{1000}){1000}$"}},
+             "required": ["p"]}
+
+
+PLACES = [(face, where) for face in FACES for where in ("tool", "format")
+          if (face.name, where) != ("objectiveai", "tool")]  # ObjectiveAI makes no tool calls
+"""Where each face takes a schema it makes values from: a forced tool's parameters, structured output."""
+
+
+@pytest.mark.parametrize(("face", "where"), PLACES, ids=[f"{face.name}-{where}" for face, where in PLACES])
+@pytest.mark.parametrize("schema", [WIDE, MANY, PATTERNED], ids=["wide", "many", "patterned"])
+def test_a_costly_schema_is_refused_promptly_without_holding_the_loop(
+        make_server: MakeServer, wire_to: WireTo, face: Face, schema: dict[str, Any], where: str):
+    server = make_server(DEFAULT)
+    wire = wire_to(server)
+    body = face.with_tool(schema) if where == "tool" else face.with_format(schema)
+
+    def send() -> tuple[int, bytes]:
+        status, _, answer = wire.ask(face, body)
+        return status, answer
+
+    timed = timed_with_probes(server, send)
+    assert_no_stall(timed)
+    assert timed.status == 400, timed.body[:300]
+    assert "cannot make a value for this JSON Schema at #/properties/" in face.envelope(400, timed.body)["message"]
+
+
+@pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
+def test_a_schema_within_the_budget_is_made_whole_and_the_same_every_time(
+        make_server: MakeServer, wire_to: WireTo, face: Face):
+    schema = {"type": "object", "properties": {"rows": {"type": "array", "minItems": 40, "maxItems": 40, "items": {
+        "type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "note": {
+            "type": "string", "minLength": 500}}, "required": ["id", "note"]}}}, "required": ["rows"]}
+    wire = wire_to(make_server(DEFAULT))
+    body = face.with_format(schema) | ({"max_tokens": 32_000} if face.name == "anthropic" else {})
+    first = wire.ask(face, body)
+    again = wire.ask(face, body, [("X-Emulator-Session", "again")])
+    assert first[0] == again[0] == 200, first[2][:300]
+    made = orjson.loads(structured_text(face, first[2]))
+    assert len(made["rows"]) == 40 and all(len(row["note"]) >= 500 for row in made["rows"])
+    assert structured_text(face, again[2]) == structured_text(face, first[2])
