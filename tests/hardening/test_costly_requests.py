@@ -62,3 +62,59 @@ def test_a_schema_within_the_budget_is_made_whole_and_the_same_every_time(
     made = orjson.loads(structured_text(face, first[2]))
     assert len(made["rows"]) == 40 and all(len(row["note"]) >= 500 for row in made["rows"])
     assert structured_text(face, again[2]) == structured_text(face, first[2])
+
+
+def ensemble(llms: int, selects: int = 0) -> dict[str, Any]:
+    """A Query Model of `llms` LLMs, the last `selects` of them voting."""
+    models = [{"id": f"openai/gpt-{i}", "mode": "generate", "weight": {"type": "static", "weight": 1}}
+              for i in range(llms - selects)]
+    models += [{"id": f"openai/judge-{i}", "mode": "select_thinking", "weight": {"type": "static", "weight": 1}}
+               for i in range(selects)]
+    return {"models": models, "weight": {"type": "static"}}
+
+
+OBJECTIVEAI = FACES[3]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["unary", "streamed"])
+@pytest.mark.parametrize("llms", [2000, 3000])
+def test_an_ensemble_past_the_llm_cap_is_objectiveais_400_at_once(
+        make_server: MakeServer, wire_to: WireTo, llms: int, stream: bool):
+    """Issue 31, item 2: 2,000 LLMs x 16 stalled the server 28 s (3,000: past 60 s)."""
+    server = make_server(DEFAULT)
+    wire = wire_to(server)
+    body = {**OBJECTIVEAI.valid(), "model": ensemble(llms), "n": 16, "stream": stream}
+
+    def send() -> tuple[int, bytes]:
+        status, _, answer = wire.ask(OBJECTIVEAI, body)
+        return status, answer
+
+    timed = timed_with_probes(server, send)
+    assert_no_stall(timed)
+    assert timed.status == 400
+    error = OBJECTIVEAI.envelope(400, timed.body)
+    assert error["type"] == "invalid_request" and error["message"].startswith("model.models: must have at most 64")
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["unary", "streamed"])
+def test_the_largest_ensemble_answers_whole_without_holding_the_loop(
+        make_server: MakeServer, wire_to: WireTo, stream: bool):
+    """64 LLMs (32 voting) x 16: 1,024 choices, computed in linear time, streamed as made."""
+    server = make_server(DEFAULT)
+    wire = wire_to(server)
+    body = {**OBJECTIVEAI.valid(), "model": ensemble(64, 32), "n": 16, "stream": stream}
+
+    def send() -> tuple[int, bytes]:
+        status, _, answer = wire.ask(OBJECTIVEAI, body)
+        return status, answer
+
+    timed = timed_with_probes(server, send, warm=lambda: wire_to(server).ask(OBJECTIVEAI, OBJECTIVEAI.valid()))
+    assert_no_stall(timed)
+    assert timed.status == 200
+    if stream:
+        items = [orjson.loads(line[6:]) for line in timed.body.split(b"\n\n") if line.startswith(b"data: {")]
+        finals = items[-1]["choices"]
+    else:
+        finals = orjson.loads(timed.body)["choices"]
+    assert len(finals) == 1024
+    assert all(c.get("confidence") is not None for c in finals)

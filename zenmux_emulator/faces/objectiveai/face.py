@@ -29,7 +29,7 @@ from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 from .compute import Context, Outcome, compute
 from .errors import QueryRejected, error_message
 from .registry import QueryModelRegistry
-from .render import stream_events, unary, unary_json
+from .render import iter_events, unary, unary_json
 from .request import QueryAsk
 from .wire import parse
 
@@ -127,9 +127,8 @@ class QueryFace:
             plan = ReplyPlan(all_headers, body)
             plan.status, plan.usage, plan.reply_id = status, outcome.charged, outcome.id
             return plan
-        # made whole: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
-        made = stream_events(outcome)
-        events = Events.paced_but_last(lambda: iter(made), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
+        # made as written: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
+        events = Events.paced_but_last(lambda: iter_events(outcome), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
         return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", outcome.id)),
                         timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: fault_item(fault),
                         usage=outcome.charged, reply_id=outcome.id)

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from zenmux_emulator.scenario.query_model import _TAG, BAD_TAG, QueryLlm, QueryModel, inconsistency
+from zenmux_emulator.scenario.query_model import _TAG, BAD_TAG, MAX_LLMS, QueryLlm, QueryModel, inconsistency
 
 from . import ids
 from .deterministic import NotEnumerable, enumerate_values
@@ -88,6 +88,9 @@ def _first_error(exc: ValidationError, prefix: str = "") -> QueryRejected:
         return invalid_request(_path(loc, prefix) + f".{key}" if _path(loc, prefix) else key, text)
     if error["type"] == "too_short" and loc and loc[-1] in ("messages", "models"):
         return invalid_request(_path(loc, prefix), "must not be empty")
+    if error["type"] == "too_long" and loc and loc[-1] == "models":
+        return invalid_request(_path(loc, prefix), f"must have at most {MAX_LLMS} LLMs (the emulator's limit), "
+                                                   f"not {error.get('ctx', {}).get('actual_length', 'more')}")
     return invalid_request(_path(loc, prefix), _text(error))
 
 
