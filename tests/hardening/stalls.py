@@ -19,6 +19,9 @@ ANSWER_WITHIN_S = 3.0
 """A costly request's answer (or refusal), end to end: the defect took 12 s and more."""
 PROBE_WITHIN_S = 0.5
 """A health probe sent while the costly request runs: held behind it, it took as long."""
+BIG_BODY_PROBE_S = 2.5
+"""The same for a 30 MB body, whose reading, decoding, validating and hashing (each linear, each
+on the loop) still take some hundreds of milliseconds together; counting it took 2 to 4.5 s more."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,8 @@ def timed_with_probes(server: EmulatorServer, send: Callable[[], tuple[int, byte
     return Timed(status, body, seconds, max(probes), len(probes))
 
 
-def assert_no_stall(timed: Timed) -> None:
+def assert_no_stall(timed: Timed, probe_within: float = PROBE_WITHIN_S) -> None:
     """The costly request answered promptly, never with a 5xx, and no probe waited behind it."""
     assert timed.status < 500, timed.body[:500]
     assert timed.seconds < ANSWER_WITHIN_S, f"the costly request took {timed.seconds:.2f} s"
-    assert timed.slowest_probe < PROBE_WITHIN_S, f"a health probe took {timed.slowest_probe:.2f} s"
+    assert timed.slowest_probe < probe_within, f"a health probe took {timed.slowest_probe:.2f} s"

@@ -11,7 +11,8 @@ import pytest
 from tests.conftest import MakeServer
 from tests.hardening.conftest import WireTo
 from tests.hardening.faces import FACE_IDS, FACES, Face, structured_text
-from tests.hardening.stalls import assert_no_stall, timed_with_probes
+from tests.hardening.stalls import BIG_BODY_PROBE_S, assert_no_stall, timed_with_probes
+from zenmux_emulator.foundation import tokens
 
 DEFAULT = "rules:\n  - name: never\n    match: {last_user: never}\n    reply: {content: hi}\n"
 WIDE = {"type": "object", "properties": {"a": {"type": "array", "minItems": 10, "maxItems": 10, "items": {
@@ -118,3 +119,36 @@ def test_the_largest_ensemble_answers_whole_without_holding_the_loop(
         finals = orjson.loads(timed.body)["choices"]
     assert len(finals) == 1024
     assert all(c.get("confidence") is not None for c in finals)
+
+
+UNIT = "Lorem ipsum dolor sit amet, 12345 consectetur adipiscing. "
+THIRTY_MB = UNIT * (30 * 1024 * 1024 // len(UNIT))
+PROMPTS = {
+    "objectiveai": (OBJECTIVEAI, {**OBJECTIVEAI.valid(), "messages": [{"role": "user", "content": THIRTY_MB}]}),
+    "count_tokens": (FACES[1], {"model": "anthropic/claude-sonnet-4", "messages": [
+        {"role": "user", "content": THIRTY_MB}]}),
+    "chat-no-window": (FACES[0], {"model": "acme/unlisted", "messages": [{"role": "user", "content": THIRTY_MB}]}),
+}
+
+
+@pytest.mark.parametrize("case", list(PROMPTS))
+def test_a_30_mb_prompt_where_no_context_window_stops_the_count(make_server: MakeServer, wire_to: WireTo, case: str):
+    """Issue 31, item 6: counting a 30 MB prompt took 2 to 4.5 s on the loop; past 1 MiB of text
+    it is estimated from samples. (What remains is the body's own reading, decoding and hashing.)"""
+    face, body = PROMPTS[case]
+    server = make_server(DEFAULT)
+    wire = wire_to(server)
+    route = "/api/anthropic/v1/messages/count_tokens" if case == "count_tokens" else face.route
+    raw = orjson.dumps(body)
+
+    def send() -> tuple[int, bytes]:
+        status, _, answer = wire.post_json(route, raw, list(face.headers))
+        return status, answer
+
+    timed = timed_with_probes(server, send, warm=lambda: wire_to(server).ask(face, face.valid()))
+    assert_no_stall(timed, probe_within=BIG_BODY_PROBE_S)
+    if case == "count_tokens":
+        assert timed.status == 200
+        counted = orjson.loads(timed.body)["input_tokens"]
+        exact = len(tokens.pieces(UNIT * 2)) - len(tokens.pieces(UNIT))  # a unit's tokens amid others
+        assert abs(counted - exact * len(THIRTY_MB) // len(UNIT)) < counted * 0.03

@@ -181,7 +181,7 @@ class _Builder:
 
     def _default_content(self) -> str:
         if self.default is None:
-            self.default = defaults.generate_content(self.ctx.seed, self.request.raw.get("messages"), self.schema,
+            self.default = defaults.generate_content(self.ctx.seed, self.conversation, self.schema,
                                                      isinstance(self.body.response_format, JsonObjectFormat))
         return self.default
 
