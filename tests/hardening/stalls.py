@@ -50,8 +50,9 @@ def health(server: EmulatorServer) -> float:
         conn.close()
 
 
-def timed_with_probes(server: EmulatorServer, send: Callable[[], tuple[int, bytes]],
-                      warm: Callable[[], object] | None = None) -> Timed:
+def timed_with_probes(
+    server: EmulatorServer, send: Callable[[], tuple[int, bytes]], warm: Callable[[], object] | None = None
+) -> Timed:
     """Run `send` (the costly request) in a thread and probe health until it answers; `warm`
     first, a cheap request of the same kind that does the server's one-time work (lazy imports)."""
     if warm is not None:

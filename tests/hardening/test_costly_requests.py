@@ -15,26 +15,60 @@ from tests.hardening.stalls import BIG_BODY_PROBE_S, assert_no_stall, timed_with
 from zenmux_emulator.foundation import tokens
 
 DEFAULT = "rules:\n  - name: never\n    match: {last_user: never}\n    reply: {content: hi}\n"
-WIDE = {"type": "object", "properties": {"a": {"type": "array", "minItems": 10, "maxItems": 10, "items": {
-    "type": "array", "minItems": 100, "maxItems": 100, "items": {"type": "string", "minLength": 10_000}}}},
-    "required": ["a"]}
+WIDE = {
+    "type": "object",
+    "properties": {
+        "a": {
+            "type": "array",
+            "minItems": 10,
+            "maxItems": 10,
+            "items": {
+                "type": "array",
+                "minItems": 100,
+                "maxItems": 100,
+                "items": {"type": "string", "minLength": 10_000},
+            },
+        }
+    },
+    "required": ["a"],
+}
 """Issue 31's reproduction: ~400 bytes asking for 10 MB, made a word at a time, 12.3 s on the loop."""
-MANY = {"type": "object", "properties": {"a": {"type": "array", "minItems": 100, "items": {
-    "type": "array", "minItems": 100, "items": {"type": "object", "properties": {
-        "x": {"type": "string", "minLength": 100}, "y": {"type": "integer"}}}}}}, "required": ["a"]}
-PATTERNED = {"type": "object", "properties": {"p": {"type": "string", "pattern": "^(a{1000}){1000}$"}},
-             "required": ["p"]}
+MANY = {
+    "type": "object",
+    "properties": {
+        "a": {
+            "type": "array",
+            "minItems": 100,
+            "items": {
+                "type": "array",
+                "minItems": 100,
+                "items": {
+                    "type": "object",
+                    "properties": {"x": {"type": "string", "minLength": 100}, "y": {"type": "integer"}},
+                },
+            },
+        }
+    },
+    "required": ["a"],
+}
+PATTERNED = {
+    "type": "object",
+    "properties": {"p": {"type": "string", "pattern": "^(a{1000}){1000}$"}},
+    "required": ["p"],
+}
 
 
-PLACES = [(face, where) for face in FACES for where in ("tool", "format")
-          if (face.name, where) != ("objectiveai", "tool")]  # ObjectiveAI makes no tool calls
+PLACES = [
+    (face, where) for face in FACES for where in ("tool", "format") if (face.name, where) != ("objectiveai", "tool")
+]  # ObjectiveAI makes no tool calls
 """Where each face takes a schema it makes values from: a forced tool's parameters, structured output."""
 
 
 @pytest.mark.parametrize(("face", "where"), PLACES, ids=[f"{face.name}-{where}" for face, where in PLACES])
 @pytest.mark.parametrize("schema", [WIDE, MANY, PATTERNED], ids=["wide", "many", "patterned"])
 def test_a_costly_schema_is_refused_promptly_without_holding_the_loop(
-        make_server: MakeServer, wire_to: WireTo, face: Face, schema: dict[str, Any], where: str):
+    make_server: MakeServer, wire_to: WireTo, face: Face, schema: dict[str, Any], where: str
+):
     server = make_server(DEFAULT)
     wire = wire_to(server)
     body = face.with_tool(schema) if where == "tool" else face.with_format(schema)
@@ -51,10 +85,27 @@ def test_a_costly_schema_is_refused_promptly_without_holding_the_loop(
 
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
 def test_a_schema_within_the_budget_is_made_whole_and_the_same_every_time(
-        make_server: MakeServer, wire_to: WireTo, face: Face):
-    schema = {"type": "object", "properties": {"rows": {"type": "array", "minItems": 40, "maxItems": 40, "items": {
-        "type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "note": {
-            "type": "string", "minLength": 500}}, "required": ["id", "note"]}}}, "required": ["rows"]}
+    make_server: MakeServer, wire_to: WireTo, face: Face
+):
+    schema = {
+        "type": "object",
+        "properties": {
+            "rows": {
+                "type": "array",
+                "minItems": 40,
+                "maxItems": 40,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "format": "uuid"},
+                        "note": {"type": "string", "minLength": 500},
+                    },
+                    "required": ["id", "note"],
+                },
+            }
+        },
+        "required": ["rows"],
+    }
     wire = wire_to(make_server(DEFAULT))
     body = face.with_format(schema) | ({"max_tokens": 32_000} if face.name == "anthropic" else {})
     first = wire.ask(face, body)
@@ -67,10 +118,14 @@ def test_a_schema_within_the_budget_is_made_whole_and_the_same_every_time(
 
 def ensemble(llms: int, selects: int = 0) -> dict[str, Any]:
     """A Query Model of `llms` LLMs, the last `selects` of them voting."""
-    models = [{"id": f"openai/gpt-{i}", "mode": "generate", "weight": {"type": "static", "weight": 1}}
-              for i in range(llms - selects)]
-    models += [{"id": f"openai/judge-{i}", "mode": "select_thinking", "weight": {"type": "static", "weight": 1}}
-               for i in range(selects)]
+    models = [
+        {"id": f"openai/gpt-{i}", "mode": "generate", "weight": {"type": "static", "weight": 1}}
+        for i in range(llms - selects)
+    ]
+    models += [
+        {"id": f"openai/judge-{i}", "mode": "select_thinking", "weight": {"type": "static", "weight": 1}}
+        for i in range(selects)
+    ]
     return {"models": models, "weight": {"type": "static"}}
 
 
@@ -80,7 +135,8 @@ OBJECTIVEAI = FACES[3]
 @pytest.mark.parametrize("stream", [False, True], ids=["unary", "streamed"])
 @pytest.mark.parametrize("llms", [2000, 3000])
 def test_an_ensemble_past_the_llm_cap_is_objectiveais_400_at_once(
-        make_server: MakeServer, wire_to: WireTo, llms: int, stream: bool):
+    make_server: MakeServer, wire_to: WireTo, llms: int, stream: bool
+):
     """Issue 31, item 2: 2,000 LLMs x 16 stalled the server 28 s (3,000: past 60 s)."""
     server = make_server(DEFAULT)
     wire = wire_to(server)
@@ -99,7 +155,8 @@ def test_an_ensemble_past_the_llm_cap_is_objectiveais_400_at_once(
 
 @pytest.mark.parametrize("stream", [False, True], ids=["unary", "streamed"])
 def test_the_largest_ensemble_answers_whole_without_holding_the_loop(
-        make_server: MakeServer, wire_to: WireTo, stream: bool):
+    make_server: MakeServer, wire_to: WireTo, stream: bool
+):
     """64 LLMs (32 voting) x 16: 1,024 choices, computed in linear time, streamed as made."""
     server = make_server(DEFAULT)
     wire = wire_to(server)
@@ -125,8 +182,10 @@ UNIT = "Lorem ipsum dolor sit amet, 12345 consectetur adipiscing. "
 THIRTY_MB = UNIT * (30 * 1024 * 1024 // len(UNIT))
 PROMPTS = {
     "objectiveai": (OBJECTIVEAI, {**OBJECTIVEAI.valid(), "messages": [{"role": "user", "content": THIRTY_MB}]}),
-    "count_tokens": (FACES[1], {"model": "anthropic/claude-sonnet-4", "messages": [
-        {"role": "user", "content": THIRTY_MB}]}),
+    "count_tokens": (
+        FACES[1],
+        {"model": "anthropic/claude-sonnet-4", "messages": [{"role": "user", "content": THIRTY_MB}]},
+    ),
     "chat-no-window": (FACES[0], {"model": "acme/unlisted", "messages": [{"role": "user", "content": THIRTY_MB}]}),
 }
 

@@ -15,7 +15,7 @@ import re
 from random import Random
 from typing import Any
 
-from rstr import Xeger
+from rstr.xeger import Xeger
 
 try:  # the parser rstr reads patterns with
     import re._parser as sre_parse  # type: ignore[import-not-found,unused-ignore]
@@ -60,20 +60,27 @@ class PatternStrings:
             raise ValueError(f"{pattern!r} is not a regular expression the emulator reads ({exc})") from None
         longest, work = reach(parsed, {})
         if work > MAX_WORK or longest > max(left, 0):
-            raise ValueError(f"strings matching {pattern!r} may need more than the budget allows "
-                             f"({longest} characters, {work} steps of work)")
+            raise ValueError(
+                f"strings matching {pattern!r} may need more than the budget allows "
+                f"({longest} characters, {work} steps of work)"
+            )
         schedule: list[int | None] = [None] * (TRIES // 2) + [max(0, low - 1), low, 2 * low, SPREAD]
         for stretch in schedule[:TRIES]:
             self._xeger.stretch = stretch
             try:
                 text = self._xeger.xeger(pattern)
             except (KeyError, IndexError, ValueError) as exc:
-                raise ValueError(f"{pattern!r} uses a construct the emulator cannot make strings for "
-                                 f"({type(exc).__name__}: {exc})") from None
+                raise ValueError(
+                    f"{pattern!r} uses a construct the emulator cannot make strings for ({type(exc).__name__}: {exc})"
+                ) from None
             finally:
                 self._xeger.stretch = None
-            if (low <= len(text) and (high is None or len(text) <= high) and len(text.encode()) <= left
-                    and compiled.search(text) is not None):
+            if (
+                low <= len(text)
+                and (high is None or len(text) <= high)
+                and len(text.encode()) <= left
+                and compiled.search(text) is not None
+            ):
                 return text
         span = f"{low} to {high}" if high is not None else f"at least {low}"
         raise ValueError(f"no string of {span} characters matching {pattern!r} was found in {TRIES} tries")

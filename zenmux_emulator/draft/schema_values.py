@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 import time
-from decimal import Decimal
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -135,21 +135,21 @@ class SchemaValues:
             return self._spent(schema["const"], path)
         if "enum" in schema:
             if not schema["enum"]:
-                raise Unsatisfiable(path + ("enum",), "an empty `enum` admits no value")
+                raise Unsatisfiable((*path, "enum"), "an empty `enum` admits no value")
             return self._spent(self.faker.random_element(list(schema["enum"])), path)
         if schema.get("not") in ({}, True):
-            raise Unsatisfiable(path + ("not",), "`not` refuses every value")
+            raise Unsatisfiable((*path, "not"), "`not` refuses every value")
         for key in ("anyOf", "oneOf"):
             if schema.get(key):
                 rest = {k: v for k, v in schema.items() if k != key}
                 branch = self._resolved(schema[key][0]) if isinstance(schema[key][0], Mapping) else {}
-                return self.value(_merged([rest, branch]), name, path + (key, 0), depth + 1)
+                return self.value(_merged([rest, branch]), name, (*path, key, 0), depth + 1)
         if schema.get("allOf"):
             if any(part is False for part in schema["allOf"]):
-                raise Unsatisfiable(path + ("allOf",), "a part is `false`, which admits no value")
+                raise Unsatisfiable((*path, "allOf"), "a part is `false`, which admits no value")
             rest = {k: v for k, v in schema.items() if k != "allOf"}
             parts = [self._resolved(p) for p in schema["allOf"] if isinstance(p, Mapping)]
-            return self.value(_merged([rest, *parts]), name, path + ("allOf",), depth + 1)
+            return self.value(_merged([rest, *parts]), name, (*path, "allOf"), depth + 1)
         kind = schema.get("type")
         top = self.untyped if not path else "string"
         if isinstance(kind, list):
@@ -195,7 +195,7 @@ class SchemaValues:
             while len(made) < wanted:
                 key = f"{self.faker.word()}_{len(made)}"
                 self.spend(len(key) + 4, path)
-                made[key] = self.value(extra, key, path + ("additionalProperties",), depth + 1)
+                made[key] = self.value(extra, key, (*path, "additionalProperties"), depth + 1)
         self.spend(2, path)
         return made
 
@@ -219,7 +219,7 @@ class SchemaValues:
             if len(made) == count:
                 break
             i = len(made)
-            sub, where = (prefix[i], path + ("prefixItems", i)) if i < len(prefix) else (items, path + ("items",))
+            sub, where = (prefix[i], (*path, "prefixItems", i)) if i < len(prefix) else (items, (*path, "items"))
             self.spend(1, path)
             item = self.value(sub, name, where, depth + 1)
             if unique:
@@ -277,7 +277,7 @@ class SchemaValues:
         try:
             return self._patterns.matching(pattern, low, high, self.left)
         except ValueError as exc:
-            raise Unsatisfiable(path + ("pattern",), str(exc)) from None
+            raise Unsatisfiable((*path, "pattern"), str(exc)) from None
 
     def _integer(self, schema: Mapping[str, Any], name: str, path: Path, depth: int) -> int:
         low, high = _range(schema)

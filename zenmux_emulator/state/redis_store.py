@@ -73,6 +73,17 @@ if verdict == 'ok' then redis.call('HINCRBY', h, 'arrivals', 1) end
 return {verdict, seq, clock or '', levels, string.format('%.17g', wait), redis.call('HGETALL', h)}
 """
 
+CLAIM = """
+local now = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if now == tonumber(ARGV[2]) then
+  redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+  return -1
+end
+return now
+"""
+"""Take one position of a rule's reply sequence: it moves on only from the position the request
+read, so two requests in flight never both serve it (the second gets the position stored now)."""
+
 CLEAR = """
 local items = redis.call('LRANGE', KEYS[1], 0, -1)
 local kept, removed = {}, 0
@@ -157,6 +168,7 @@ class RedisStore:
         self.client: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
         self._open = self.client.register_script(OPEN)
         self._clear = self.client.register_script(CLEAR)
+        self._claim = self.client.register_script(CLAIM)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
 
@@ -194,6 +206,15 @@ class RedisStore:
                                   float(wait))
         flat = dict(zip(fields[::2], fields[1::2], strict=True))
         return Opened(int(seq), SharedSession(name, flat, api_key), admission, float(clock) if clock else None)
+
+    async def claim(self, session: Session, rule: str, hit: int) -> int | None:
+        field = "h:" + rule
+        now = int(await self._claim(keys=[session_key(session.name)], args=[field, hit]))
+        taken = hit + 1 if now < 0 else now
+        session.hits[rule] = taken
+        if isinstance(session, SharedSession):
+            session.base_hits[rule] = taken  # what is stored: the commit that follows adds nothing
+        return None if now < 0 else now
 
     async def next_seq(self) -> int:
         return int(await self.client.incr(SEQ))

@@ -83,6 +83,11 @@ class SharedStore(Protocol):
     async def open(self, name: str, ask: AdmissionAsk | None, now: float) -> Opened:
         """Raises StaleScenarios (having changed nothing) when the scenarios moved on."""
 
+    async def claim(self, session: Session, rule: str, hit: int) -> int | None:
+        """Take position `hit` of the rule's reply sequence in the session, atomically: None when
+        taken (the stored position is now `hit + 1`); else the position stored now, which another
+        request moved on (the session's `hits` hold it, to match again)."""
+
     async def next_seq(self) -> int: ...
 
     async def save(self, session: Session) -> None:
