@@ -3,6 +3,7 @@ order, stop reasons and usage mapped from the draft, headers and ZenMux's error 
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ rules:
     reply: {refusal: "I can't help with that."}
 """
 LOOKUP = {"name": "lookup", "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}}}
-CAPTURES = Path("/work/scratch/clients/captures/claude_code")
+CAPTURES = Path(__file__).parent / "captures"  # where they come from: captures/README.md
 
 
 @pytest.fixture
@@ -202,14 +203,14 @@ def test_models_need_no_key_and_have_zenmux_s_shape(server: EmulatorServer) -> N
 
 
 def replay(server: EmulatorServer, session: str, capture: str, model: str = SONNET) -> Any:
-    recorded = json.loads((CAPTURES / capture).read_text(encoding="utf-8"))
+    recorded = json.loads(gzip.decompress((CAPTURES / capture).read_bytes()))
     sent = {**recorded["body"], "model": model}
     assert len(json.dumps(sent)) > 75_000
     return post(server, sent, session, path="/v1/messages?beta=true",
                 headers={"anthropic-beta": recorded["headers"]["anthropic-beta"], "anthropic-version": "2023-06-01"})
 
 
-@pytest.mark.parametrize("capture", ["01_turn1_bash_sonnet45.json", "03_turn1_bash_default_opus.json"])
+@pytest.mark.parametrize("capture", ["01_turn1_bash_sonnet45.json.gz", "03_turn1_bash_default_opus.json.gz"])
 def test_claude_code_s_captured_bodies_are_accepted(server: EmulatorServer, session: str, capture: str) -> None:
     """Real Claude Code 2.1.197 requests (76-128 KB, a `role: system` message, adaptive thinking,
     output_config, context_management, cache_control everywhere), with a catalogue model name."""
@@ -220,7 +221,7 @@ def test_claude_code_s_captured_bodies_are_accepted(server: EmulatorServer, sess
     assert names[0] == "message_start" and names[-2:] == ["message_delta", "message_stop"]
 
 
-@pytest.mark.parametrize("capture", ["02_turn2_tool_result_sonnet45.json", "04_turn2_tool_result_default_opus.json"])
+@pytest.mark.parametrize("capture", ["02_turn2_tool_result_sonnet45.json.gz", "04_turn2_tool_result_default_opus.json.gz"])
 def test_a_captured_second_turn_without_thinking_is_refused_for_claude(server: EmulatorServer, session: str,
                                                                        capture: str) -> None:
     """The capture's stub answered turn 1 without thinking; with thinking on, Anthropic (and so
