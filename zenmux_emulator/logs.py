@@ -46,7 +46,7 @@ class TextFormatter(logging.Formatter):
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+    def formatMessage(self, record: logging.LogRecord) -> str:
         record.message = escaped(record.message)
         return super().formatMessage(record)
 

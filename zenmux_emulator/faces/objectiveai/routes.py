@@ -128,13 +128,13 @@ def routes(core: Core) -> list[web.RouteDef]:
             offset = int(request.query.get("offset", "0"))
         except ValueError:
             raise RequestRejected(400, "invalid_request", "count and offset must be integers") from None
-        newest = list(reversed(face.completions.values()))[max(offset, 0):max(offset, 0) + max(count, 0)]
-        return {"data": [{"id": response["id"], "created": _rfc3339(response["created"])}
-                         for _, response in newest]}
+        newest = list(face.completions.newest_first())[max(offset, 0):max(offset, 0) + max(count, 0)]
+        # a completion's id ends with its `created` (`qrycpl-<hex>-<created>`): nothing stored is decoded
+        return {"data": [{"id": name, "created": _rfc3339(int(name.rsplit("-", 1)[1]))} for name, _ in newest]}
 
     def stored_completion(request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
         name = request.match_info["id"]
-        found = face.completions.get(name)
+        found = face.completion(name)
         if found is None:
             raise RequestRejected(404, "completion_not_found", f"no completion {name}")
         return name, found
