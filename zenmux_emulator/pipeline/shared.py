@@ -18,7 +18,7 @@ from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.match.select import Selection
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.state.sessions import Session
-from zenmux_emulator.state.shared import SharedStore, StaleScenarios
+from zenmux_emulator.state.shared import SharedStore, StaleScenarios, StateLost
 
 log = logging.getLogger("emulator.state")
 
@@ -52,6 +52,8 @@ async def open_shared(shared: SharedStore, registry: ScenarioRegistry, clock: Cl
             break
         except StaleScenarios:
             await sync_scenarios(shared, registry)
+        except StateLost:  # Redis restarted empty, or flushed: what this worker has in force, again
+            await shared.restore(clock.frozen_at, registry.api_sources)
     else:
         raise RuntimeError("the shared scenarios kept changing while a request was opened")
     clock.frozen_at = opened.frozen_at
