@@ -15,7 +15,7 @@ import pytest
 
 from tests.cli.test_cli import clean_env
 from tests.conftest import MakeServer
-from tests.state.helpers import ask, content
+from tests.state.helpers import SCENARIO, ask, content
 from tests.state.test_workers import origin, pids, said, serve  # noqa: F401  (serve: the fixture)
 
 STEPS = 60
@@ -24,16 +24,8 @@ SEQUENCE = (
     + "".join(f"      - content: step {i}\n" for i in range(STEPS))
     + "    then: error\n"
 )
-FLAKY = """
-rules:
-  - name: flaky
-    match: {last_user: {contains: flaky}}
-    replies:
-      - error: {status: 429, type: rate_limit}
-      - error: {status: 429, type: rate_limit}
-      - content: at last
-    then: error
-"""
+FLAKY = SCENARIO.split("  - name: steps")[0] + "    then: error\n"
+"""The shared scenario's `flaky` rule, ending: a fourth request is a 400, so a repeated step shows."""
 
 
 def served_in_flight(origins: list[str], session: str, text: str, count: int, in_flight: int) -> list[Any]:
