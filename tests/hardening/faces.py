@@ -104,10 +104,11 @@ FACE_IDS = [face.name for face in FACES]
 class Wire:
     """Raw HTTP on one kept-alive connection: any header bytes, any body, statuses returned."""
 
-    def __init__(self, server: EmulatorServer) -> None:
+    def __init__(self, server: EmulatorServer, timeout: float = 30) -> None:
         parts = urlsplit(server.origin)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        self.timeout = timeout
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
 
     def send(self, method: str, path: str, body: bytes = b"", headers: Headers | None = None,
              *, key: bool = True) -> tuple[int, dict[str, str], bytes]:
@@ -143,4 +144,4 @@ class Wire:
 
     def close(self) -> None:
         self.conn.close()
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)

@@ -31,6 +31,8 @@ def rss() -> int:
 
 def test_thirty_mb_query_prompts_are_stored_as_their_size_and_hash(make_server: MakeServer, wire_to: WireTo):
     wire = wire_to(make_server(RULES, max_body_bytes=40 * 1024 * 1024))
+    wire.timeout = 300  # 30 MB a request, on a loaded machine
+    wire.close()
     huge = "x" * (30 * 1024 * 1024)
     ids = []
     start = 0

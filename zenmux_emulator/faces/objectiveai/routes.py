@@ -4,7 +4,6 @@ the Query Model registry, credits and stored completions beside it."""
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,7 +21,6 @@ from . import ids
 from .errors import UNAUTHORIZED, QueryRejected
 from .face import COMPUTED_WARNINGS, QueryFace, rejection
 from .registry import normalised
-from .render import error_body
 from .request import QueryAsk
 from .wire import model_ids, validate_llm, validate_model
 
@@ -180,25 +178,7 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.post(f"{PREFIX}/query_llms", guarded(face, core, validate_query_llm)),
         web.get(f"{PREFIX}/auth/credits", guarded(face, core, credits)),
     ]
-    return [*served, *unrouted(served)]
-
-
-def unrouted(served: list[web.RouteDef]) -> list[web.RouteDef]:
-    """The routes that answer what no other route under the prefix does, in this API's envelope
-    (the router's own 404 and 405 would be ZenMux's): 405 naming the methods a path takes, else 404."""
-    paths = [(re.compile(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(route.path)) + "$"), route.method)
-             for route in served]
-
-    async def answer(request: web.Request) -> web.Response:
-        allowed = sorted({method for pattern, method in paths if pattern.match(request.path)})
-        if allowed:
-            return web.Response(status=405, body=error_body("method_not_allowed", f"{request.method} is not allowed "
-                                f"on {request.path} (allowed: {', '.join(allowed)})"),
-                                content_type="application/json", headers={"Allow": ", ".join(allowed)})
-        return web.Response(status=404, body=error_body("not_found", f"no route {request.path}"),
-                            content_type="application/json")
-
-    return [web.route("*", PREFIX, answer), web.route("*", f"{PREFIX}/{{tail:.*}}", answer)]
+    return served
 
 
 def _rfc3339(created: int) -> str:
