@@ -10,8 +10,8 @@ from typing import Any
 
 import anthropic
 
-from tests.faces.anthropic.helpers import sdk as anthropic_sdk
-from tests.support.clients import sdk
+from tests.faces.anthropic import helpers as anthropic_helpers
+from tests.support import clients
 from zenmux_emulator.foundation.misbehaviours import HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -31,6 +31,25 @@ TOOL = "get_weather"
 CHAT_TOOLS = [{"type": "function", "function": {"name": TOOL, "parameters": SCHEMA}}]
 RESPONSES_TOOLS = [{"type": "function", "name": TOOL, "parameters": SCHEMA, "strict": False}]
 ANTHROPIC_TOOLS = [{"name": TOOL, "input_schema": SCHEMA}]
+
+
+OPEN: list[Any] = []
+"""The SDK clients made for the running test: the folder's conftest closes them after it (a client
+left to the collector warns of its unclosed socket, and warnings are errors)."""
+
+
+def sdk(server: EmulatorServer, session: str, **options: Any) -> Any:
+    """The openai SDK in the session, closed after the test."""
+    client = clients.sdk(server, session, **options)
+    OPEN.append(client)
+    return client
+
+
+def anthropic_sdk(server: EmulatorServer, session: str) -> anthropic.Anthropic:
+    """The anthropic SDK in the session, closed after the test."""
+    client = anthropic_helpers.sdk(server, session)
+    OPEN.append(client)
+    return client
 
 
 @dataclass

@@ -11,9 +11,16 @@ import openai
 import pydantic
 import pytest
 
-from tests.faces.anthropic.helpers import sdk as anthropic_sdk
-from tests.misbehave.helpers import ANTHROPIC_MODEL, ANTHROPIC_TOOLS, OPENAI_MODEL, SCHEMA, TOOL, misbehave
-from tests.support.clients import sdk
+from tests.misbehave.helpers import (
+    ANTHROPIC_MODEL,
+    ANTHROPIC_TOOLS,
+    OPENAI_MODEL,
+    SCHEMA,
+    TOOL,
+    anthropic_sdk,
+    misbehave,
+    sdk,
+)
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 
