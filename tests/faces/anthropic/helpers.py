@@ -12,7 +12,7 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
 
 VERSION = {"anthropic-version": "2023-06-01"}
-"""The anthropic SDK 2.x sends a newer anthropic-version; ZenMux documents only this one."""
+"""The version ZenMux's docs name (the SDK's own default is tested in test_newest_sdk.py)."""
 SONNET = "anthropic/claude-sonnet-4.5"
 
 
