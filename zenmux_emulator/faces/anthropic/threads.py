@@ -53,8 +53,10 @@ class ThreadStore:
     def claim(self, session: str, reply_id: str) -> None:
         """Mark a reply continued: a second `continue` from it is refused, as Anthropic refuses it."""
         if (session, reply_id) in self._continued:
-            raise invalid_params(f"thread.previous_message_id: message '{reply_id}' has already been continued; "
-                                 "continue from the thread's most recent message id")
+            raise invalid_params(
+                f"thread.previous_message_id: message '{reply_id}' has already been continued; "
+                "continue from the thread's most recent message id"
+            )
         if len(self._continued) > 100_000:
             self._continued.clear()
         self._continued.add((session, reply_id))
@@ -84,12 +86,16 @@ def continued(body: Mapping[str, Any], thread: Mapping[str, Any], turn: ThreadTu
     messages. 400 naming `thread` when the reply is unknown or a create-only field is sent again."""
     previous = thread["previous_message_id"]
     if turn is None:
-        raise invalid_params(f"thread.previous_message_id: no thread holds message '{previous}' (threads are "
-                             "kept per session; start a new one with thread: {\"type\": \"create\"})")
+        raise invalid_params(
+            f"thread.previous_message_id: no thread holds message '{previous}' (threads are "
+            'kept per session; start a new one with thread: {"type": "create"})'
+        )
     again = [field for field in CREATE_ONLY if field in body]
     if again:
-        raise invalid_params(f"{again[0]}: a thread keeps the `{again[0]}` it was created with; do not send it "
-                             "with thread.type `continue`")
+        raise invalid_params(
+            f"{again[0]}: a thread keeps the `{again[0]}` it was created with; do not send it "
+            "with thread.type `continue`"
+        )
     messages = body.get("messages")
     if not isinstance(messages, list):
         raise invalid_params("messages: Field required")
