@@ -15,7 +15,7 @@ NODE_SDK := $(VENV)/node-sdk/node_modules/@anthropic-ai/sdk/package.json
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: help run test test-latest lint validate bench clean redis-server
+.PHONY: help run test test-latest lint validate docs dist bench clean redis-server
 .DEFAULT_GOAL := help
 
 ## help: list the targets (the default)
@@ -42,6 +42,10 @@ $(VENV)/constraints.txt: clients.lock | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -c $(VENV)/constraints.txt -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
@@ -72,16 +76,17 @@ $(AIMOCK): bench/aimock.py | $(BIN)/python
 run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-# redis-server from Debian's packages: the shared-state tests (--state, --workers) run against a real one
+# redis-server and jq from Debian's packages: the shared-state tests (--state, --workers) run against a real
+# Redis, and the documentation's journal recipes (tests/docs) run jq
 redis-server:
-	@command -v redis-server >/dev/null || { \
+	@command -v redis-server >/dev/null && command -v jq >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
 	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
-	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server; \
-	  else echo "make test needs redis-server on PATH (Debian/Ubuntu: apt-get install redis-server)" >&2; exit 1; fi; }
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
+	  else echo "make test needs redis-server and jq on PATH (Debian/Ubuntu: apt-get install redis-server jq)" >&2; exit 1; fi; }
 
-## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, the Node SDK and aimock from npm, redis-server from apt), then run the whole suite against real servers
+## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, the Node SDK and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
 test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(NODE_SDK) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
@@ -99,10 +104,19 @@ lint: $(VENV)/.installed-lint
 validate: $(VENV)/.installed
 	$(BIN)/zenmux-emulator validate scenarios
 
+## docs: build the documentation site from docs/ into site/ (strict: a broken link or anchor fails it)
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+## dist: build the wheel into dist/, for `pip install dist/zenmux_emulator-*.whl`
+DIST ?= dist
+dist: | $(BIN)/python
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(DIST) .
+
 ## bench: the emulator against a bare aiohttp baseline and aimock (bench/run.py; ARGS=--quick for 1 s runs)
 bench: $(VENV)/.installed $(AIMOCK)
 	$(BIN)/python bench/run.py $(ARGS)
 
 ## clean: remove the virtualenv and build files
 clean:
-	rm -rf $(VENV) .venv-latest .pytest_cache build *.egg-info
+	rm -rf $(VENV) .venv-latest .pytest_cache build dist site *.egg-info

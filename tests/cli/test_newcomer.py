@@ -19,13 +19,14 @@ import pytest
 
 from tests.cli.test_cli import CONSOLE_SCRIPT, PYTHON_M, Served, chat, clean_env, run, serve
 from tests.conftest import REPO, SHIPPED
+from tests.docs.pages import page
 from zenmux_emulator.cli import build_parser, serve_parser, settings_from
 from zenmux_emulator.commands.environment import EnvironmentProblem, variables
 from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.settings import Settings
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-README = (REPO / "README.md").read_text(encoding="utf-8")
+GETTING_STARTED = page("getting-started.md")
 SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai; (\d+) rules from (\d+) scenario files; "
                      r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)")
 
@@ -34,8 +35,9 @@ __all__ = ["serve"]  # the fixture that starts (and always stops) `serve` proces
 
 
 def readme_curl_body() -> dict[str, object]:
-    """The JSON body of the README's first curl request."""
-    [body] = re.findall(r"curl -s http://127\.0\.0\.1:8000/api/v1/chat/completions.*?-d '(.*?)'", README, re.DOTALL)
+    """The JSON body of the first curl request of docs/getting-started.md."""
+    [body] = re.findall(r"curl -s http://127\.0\.0\.1:8000/api/v1/chat/completions.*?-d '(.*?)'", GETTING_STARTED,
+                        re.DOTALL)
     return dict(json.loads(body))
 
 

@@ -1,4 +1,4 @@
-"""The recipes a newcomer copies (issue 18): the README's GitHub Actions start-up step run as written,
+"""The recipes a newcomer copies (issue 18): the CI guide's GitHub Actions start-up step run as written,
 the Dockerfile and compose file read against the emulator's own rules, and `make` with no target."""
 
 from __future__ import annotations
@@ -16,17 +16,19 @@ import yaml
 
 from tests.cli.test_cli import CONSOLE_SCRIPT, clean_env
 from tests.conftest import REPO, SHIPPED
+from tests.docs.pages import page
 from tests.support.polling import wait_for
 from zenmux_emulator.cli import serve_parser
 from zenmux_emulator.commands.environment import variables
 from zenmux_emulator.settings import Settings
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+CI_GUIDE = page("guide/ci-and-scaling.md")
 ACCEPTED = variables(serve_parser(), Settings.model_fields)
 
 
 def workflow() -> dict[str, object]:
-    [block] = [b for b in re.findall(r"```yaml\n(.*?)```", README, re.DOTALL) if "runs-on: ubuntu-latest" in b]
+    [block] = [b for b in re.findall(r"```yaml\n(.*?)```", CI_GUIDE, re.DOTALL) if "runs-on: ubuntu-latest" in b]
     return dict(yaml.safe_load(block))
 
 

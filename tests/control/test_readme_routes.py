@@ -1,4 +1,4 @@
-"""The README's control API table names every route, and each row's curl example works as written
+"""The control API reference's table names every route, and each row's curl example works as written
 (against a test server instead of localhost:8000)."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.conftest import REPO, MakeServer
+from tests.conftest import MakeServer
 from tests.control.test_openapi import control_routes
+from tests.docs.pages import page
 from tests.scenarios.helpers import post_chat
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
-SECTION = README[README.index("## Control API and journal"):README.index("## Limits chosen")]
+SECTION = page("reference/control-api.md")
 ROW = re.compile(r"^\| `(GET|POST|PUT|DELETE) /_emulator(/[^`?]*)[^`]*` \| .* \| `(curl [^`]*)` \|$", re.MULTILINE)
 ROWS = ROW.findall(SECTION)
 RULES = "rules:\n  - name: hi\n    match: {last_user: hi}\n    reply: {content: hi}\n"
@@ -35,7 +35,7 @@ def run_example(server: EmulatorServer, example: str, cwd: Path) -> str:
 
 
 def test_every_example_answers_2xx(make_server: MakeServer, tmp_path: Path):
-    assert shutil.which("curl"), "the README's examples use curl"
+    assert shutil.which("curl"), "the reference's examples use curl"
     (tmp_path / "extra.yaml").write_text("rules:\n  - name: extra\n    reply: {content: extra}\n", encoding="utf-8")
     server = make_server(RULES)
     chat = {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "hi"}]}

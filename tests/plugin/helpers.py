@@ -1,4 +1,4 @@
-"""The README's plugin example (a scenario and a test file) and helpers to write it for pytester."""
+"""The plugin guide's example (a scenario and a test file) and helpers to write it for pytester."""
 
 from __future__ import annotations
 
@@ -6,28 +6,28 @@ import re
 
 import pytest
 
-from tests.conftest import REPO
+from tests.docs.pages import page
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
+GUIDE = page("guide/pytest-plugin.md")
 SCENARIO = "tests/scenarios/weather.yaml"
 EXAMPLE = "tests/test_weather_agent.py"
 INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
 
 
 def readme_file(path: str) -> str:
-    """The README code block whose first line is `# <path>`."""
-    [block] = [b for b in re.findall(r"```\w+\n(.*?)```", README, flags=re.DOTALL) if b.startswith(f"# {path}\n")]
+    """The guide's code block whose first line is `# <path>`."""
+    [block] = [b for b in re.findall(r"```\w+\n(.*?)```", GUIDE, flags=re.DOTALL) if b.startswith(f"# {path}\n")]
     return block
 
 
 def rule_line(name: str) -> int:
-    """The line of the README scenario on which rule `name` is declared."""
+    """The line of the guide's scenario on which rule `name` is declared."""
     lines = readme_file(SCENARIO).splitlines()
     return next(i for i, line in enumerate(lines, 1) if line.strip() == f"- name: {name}")
 
 
 def write_example(pytester: pytest.Pytester, **more: str) -> None:
-    """The README's scenario and test file, an ini, and any further files (`path=text`, relative)."""
+    """The guide's scenario and test file, an ini, and any further files (`path=text`, relative)."""
     pytester.makeini(INI)
     for path, text in {SCENARIO: readme_file(SCENARIO), EXAMPLE: readme_file(EXAMPLE), **more}.items():
         target = pytester.path / path

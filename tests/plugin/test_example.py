@@ -1,4 +1,4 @@
-"""The README's plugin example runs as written, alone and under pytest-xdist."""
+"""The plugin guide's example (docs/guide/pytest-plugin.md) runs as written, alone and under pytest-xdist."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 Every model forbids unknown keys so a typo fails at load with its line, not at request time.
 Numbers are finite (JSON has no NaN or Infinity), and free-form values that a reply sends as JSON
 (tool call `arguments`) are JSON data only. The field descriptions are the scenario reference;
-README.md repeats them with examples.
+docs/reference/scenario-schema.md lists them (written from these models), and docs/guide/scenarios.md
+explains them with examples.
 """
 
 from __future__ import annotations

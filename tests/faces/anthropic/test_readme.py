@@ -1,4 +1,4 @@
-"""The README's Anthropic examples run as written (against a test server instead of :8000)."""
+"""The Anthropic guide's examples run as written (against a test server instead of :8000)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ from pathlib import Path
 
 import anthropic
 
-from tests.conftest import REPO
+from tests.docs.pages import page
 from tests.faces.anthropic.test_claude_code import CLAUDE
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
+SECTION = page("guide/anthropic.md")
 DOCUMENTED_URL = "http://127.0.0.1:8000/api/anthropic"
-SECTION = README.split("## Anthropic Messages and Claude Code", 1)[1].split("\n## ", 1)[0]
 
 
 def block(language: str) -> str:
@@ -28,7 +27,7 @@ def block(language: str) -> str:
 def test_the_sdk_example_prints_what_the_readme_says(shipped: EmulatorServer) -> None:
     out, names = io.StringIO(), dict[str, object]()
     with contextlib.redirect_stdout(out):
-        exec(compile(block("python").replace(DOCUMENTED_URL, shipped.anthropic_url), "README.md", "exec"), names)
+        exec(compile(block("python").replace(DOCUMENTED_URL, shipped.anthropic_url), "docs/guide/anthropic.md", "exec"), names)
     for value in names.values():  # the example leaves its client open, as a script may; a test closes it
         if isinstance(value, anthropic.Anthropic):
             value.close()

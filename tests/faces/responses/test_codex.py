@@ -11,19 +11,20 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import REPO
+from tests.docs.pages import page
 from zenmux_emulator.journal.verdict import verdict
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 CODEX = Path(os.environ.get("ZENMUX_TEST_CODEX", REPO / ".venv/codex/node_modules/.bin/codex"))
 MODEL = "openai/gpt-5"
-README = (REPO / "README.md").read_text(encoding="utf-8")
+GUIDE = page("guide/responses.md")
 README_URL = "http://127.0.0.1:8000/api/v1"
 PROMPT = "Create codex.txt with a greeting"
 
 
 def readme_config() -> str:
-    """The README's Codex config.toml, which this test runs as written (the base URL aside)."""
-    [block] = re.findall(r"```toml\n# \$CODEX_HOME/config\.toml\n(.*?)```", README, flags=re.DOTALL)
+    """The Responses guide's Codex config.toml, which this test runs as written (the base URL aside)."""
+    [block] = re.findall(r"```toml\n# \$CODEX_HOME/config\.toml\n(.*?)```", GUIDE, flags=re.DOTALL)
     assert README_URL in block and 'wire_api = "responses"' in block
     return str(block)
 
@@ -50,7 +51,7 @@ def test_codex_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: Path) 
     workdir, home = tmp_path / "work", tmp_path / "home"
     workdir.mkdir()
     home.mkdir()
-    assert f'codex exec --skip-git-repo-check --sandbox workspace-write "{PROMPT}"' in README
+    assert f'codex exec --skip-git-repo-check --sandbox workspace-write "{PROMPT}"' in GUIDE
     done = run_codex(shipped, PROMPT, workdir, home)
     assert done.returncode == 0, f"codex exited {done.returncode}\nstdout: {done.stdout}\nstderr: {done.stderr}"
     # stdout carries only the final agent message; progress goes to stderr

@@ -1,4 +1,4 @@
-"""The README's Responses examples run as written against the shipped scenarios, and print what
+"""The Responses guide's examples run as written against the shipped scenarios, and print what
 their comments say."""
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ import re
 
 import openai
 
-from tests.conftest import REPO
+from tests.docs.pages import page
 from tests.support.clients import API_KEY
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
-SECTION = README[README.index("## Responses API"):README.index("## Command line")]
+SECTION = page("guide/responses.md")
 AGENTS_URL = "http://localhost:8000/api/v1"
 
 
@@ -31,7 +30,7 @@ def expected(block: str) -> list[str]:
 def run(block: str, namespace: dict[str, object]) -> list[str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(block, "README.md", "exec"), namespace)
+        exec(compile(block, "docs/guide/responses.md", "exec"), namespace)
     return out.getvalue().splitlines()
 
 
