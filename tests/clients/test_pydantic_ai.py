@@ -13,24 +13,23 @@ from tests.conftest import MakeServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
 
 
-def test_an_agent_with_a_tool(make_server: MakeServer, session: str) -> None:
+async def test_an_agent_with_a_tool(make_server: MakeServer, session: str) -> None:
     server = make_server(SCENARIO)
-    client = AsyncAnthropic(
-        base_url=server.anthropic_url,
-        api_key="sk-ai-v1-pydantic-ai",
-        max_retries=0,
-        default_headers={SESSION_HEADER: session},
-    )
-    agent = Agent(AnthropicModel(SONNET, provider=AnthropicProvider(anthropic_client=client)))
     cities: list[str] = []
 
-    @agent.tool_plain
     def get_weather(city: str) -> str:
         """The weather in a city."""
         cities.append(city)
         return "sunny"
 
-    result = agent.run_sync("What is the weather in Paris?")
+    async with AsyncAnthropic(
+        base_url=server.anthropic_url,
+        api_key="sk-ai-v1-pydantic-ai",
+        max_retries=0,
+        default_headers={SESSION_HEADER: session},
+    ) as client:
+        model = AnthropicModel(SONNET, provider=AnthropicProvider(anthropic_client=client))
+        result = await Agent(model, tools=[get_weather]).run("What is the weather in Paris?")
     assert result.output == "Paris is sunny today."
     assert cities == ["Paris"]
     entries = [e for e in server.state.journal.entries() if e.session == session]
