@@ -100,11 +100,14 @@ def install(venv: Path, clients: list[Client]) -> dict[str, str]:
 
 
 def first_failure(output: str) -> str:
-    for line in output.splitlines():
-        if line.startswith(("FAILED ", "ERROR ")):
-            return line.split(" ", 1)[1][:160]
-    errors = [line for line in output.splitlines() if line.startswith("E ")]
-    return errors[0][:160] if errors else output.strip().splitlines()[-1][:160] if output.strip() else "no output"
+    """The first test pytest's summary names, with the first line of its error; else its closing line."""
+    lines = output.splitlines()
+    failed = next((line.split(" ", 1)[1] for line in lines if line.startswith(("FAILED ", "ERROR "))), None)
+    error = next((line[1:].strip() for line in lines if line.startswith("E ") and line[1:].strip()), None)
+    if failed is not None:
+        return (failed.split(" - ", 1)[0] + (f" - {error}" if error else ""))[:200]
+    closing = [line for line in lines if re.search(r"\d+ (failed|errors?)\b", line)]
+    return (closing[-1] if closing else lines[-1] if lines else "no output").strip("= ")[:200]
 
 
 def test(venv: Path, clients: list[Client], client: Client) -> tuple[bool, str]:
@@ -114,7 +117,18 @@ def test(venv: Path, clients: list[Client], client: Client) -> tuple[bool, str]:
             variable, relative = NPM_BINARIES[other.name]
             env[variable] = str(npm_folder(venv, other) / relative)
     done = run(
-        [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *client.tests],
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pytest",
+            "-q",
+            "-rfE",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+            *client.tests,
+        ],
         cwd=REPO,
         env=env,
         timeout=1800,
