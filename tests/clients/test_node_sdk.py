@@ -27,8 +27,8 @@ def test_the_node_sdk_with_its_defaults(make_server: MakeServer, session: str) -
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got == {
-        "plain": "Hi there!",
-        "streamed": "Hi there!",
+        "plain": "Hi there! How can I help?",
+        "streamed": "Hi there! How can I help?",
         "first": ["thinking", "tool_use"],
         "input": {"city": "Paris"},
         "answer": "Paris is sunny today.",

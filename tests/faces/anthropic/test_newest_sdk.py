@@ -11,33 +11,13 @@ import pytest
 
 from tests.conftest import MakeServer
 from tests.faces.anthropic.helpers import SONNET, body, error_of, post
+from tests.faces.anthropic.helpers import WEATHER_SCENARIO as SCENARIO
+from tests.faces.anthropic.helpers import WEATHER_TOOL as WEATHER
 from tests.support.clients import API_KEY
 from zenmux_emulator.faces.anthropic.headers import NEWEST, VERSIONS
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
 
-SCENARIO = """\
-rules:
-  - name: greeting
-    match: {last_user: {contains: hello}}
-    reply: {content: "Hi there!"}
-  - name: call-weather
-    match: {tools: [get_weather], tool_result: false}
-    reply:
-      reasoning: "I will call get_weather for Paris."
-      tool_calls:
-        - {name: get_weather, arguments: {city: Paris}}
-  - name: answer-weather
-    match: {tool_result: {name: get_weather}}
-    expect: {reasoning_intact: true}
-    reply:
-      content: "Paris is {{ request.tool_result.content }} today."
-"""
-WEATHER: Any = {
-    "name": "get_weather",
-    "description": "The weather in a city",
-    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-}
 ASK: Any = [{"role": "user", "content": "What is the weather in Paris?"}]
 
 
@@ -65,7 +45,7 @@ def test_the_sdk_s_default_version_is_a_documented_one(server: EmulatorServer, s
         raw = client.messages.with_raw_response.create(
             model=SONNET, max_tokens=256, messages=[{"role": "user", "content": "hello"}]
         )
-    assert raw.parse().content[0].text == "Hi there!"  # type: ignore[union-attr]
+    assert raw.parse().content[0].text == "Hi there! How can I help?"  # type: ignore[union-attr]
     assert "x-emulator-warnings" not in raw.headers
     [entry] = entries(server, session)
     assert {k.lower(): v for k, v in entry.headers.items()}["anthropic-version"] == ANTHROPIC_API_VERSION
@@ -78,7 +58,7 @@ def test_streamed_with_get_final_message(server: EmulatorServer, session: str) -
     ):
         text = "".join(stream.text_stream)
         final = stream.get_final_message()
-    assert text == "Hi there!" and final.content[0].text == "Hi there!"  # type: ignore[union-attr]
+    assert text == "Hi there! How can I help?" and final.content[0].text == "Hi there! How can I help?"  # type: ignore[union-attr]
     assert final.stop_reason == "end_turn"
 
 
@@ -137,13 +117,13 @@ def test_every_documented_version_is_answered_without_a_warning(
     server: EmulatorServer, session: str, version: str
 ) -> None:
     raw = post(server, body("hello"), session, headers={"anthropic-version": version})
-    assert raw.status == 200 and raw.json()["content"][0]["text"] == "Hi there!"
+    assert raw.status == 200 and raw.json()["content"][0]["text"] == "Hi there! How can I help?"
     assert "x-emulator-warnings" not in raw.headers
 
 
 def test_a_later_dated_version_is_answered_as_the_newest_with_a_warning(server: EmulatorServer, session: str) -> None:
     raw = post(server, body("hello"), session, headers={"anthropic-version": "2031-02-28"})
-    assert raw.status == 200 and raw.json()["content"][0]["text"] == "Hi there!"
+    assert raw.status == 200 and raw.json()["content"][0]["text"] == "Hi there! How can I help?"
     assert raw.headers["x-emulator-warnings"] == (
         f"anthropic-version 2031-02-28: newer than the versions the emulator knows; answered as {NEWEST}"
     )
