@@ -18,7 +18,7 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline import generation
+from zenmux_emulator.pipeline import generation, signposts
 from zenmux_emulator.pipeline.connections import (
     SERVER_LOG,
     ConnectionLimits,
@@ -63,7 +63,7 @@ async def journal_file_ctx(app: web.Application) -> AsyncIterator[None]:
     if writer is None:
         yield
         return
-    writer.start()
+    await writer.start()
     try:
         yield
     finally:
@@ -170,6 +170,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     for face in FACES:
         app.add_routes(face.routes(core))
     app.add_routes(generation.routes(core))
+    app.add_routes(signposts.index_routes())
     app.add_subapp("/_emulator/", create_control_app(settings))
     app.on_response_prepare.append(add_request_id)
     app.cleanup_ctx.append(shared_ctx)
