@@ -19,9 +19,12 @@ from pydantic_core import ErrorDetails
 from zenmux_emulator.faces.common.json_schema import JsonSchema
 from zenmux_emulator.faces.common.validation import WRONG_SHAPE, by_shape
 from zenmux_emulator.faces.common.zenmux import (
+    EFFORTS,
+    Effort,
     ModelRoutingConfig,
     ProviderOptions,
     check_provider_routing,
+    effort_warnings,
 )
 from zenmux_emulator.foundation.errors import invalid_params
 
@@ -39,16 +42,19 @@ class Model(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True, protected_namespaces=())
 
 
-def _typed(default: str) -> Discriminator:
-    """A union chosen by the `type` key, `default` when it is absent (items without `type` are messages)."""
+def _typed(default: str, known: tuple[str, ...] | None = None) -> Discriminator:
+    """A union chosen by the `type` key, `default` when it is absent (items without `type` are messages);
+    with `known`, any other string type is tagged `other`."""
 
     def tag(value: Any) -> str | None:
+        kind: object = None
         if isinstance(value, dict):
             kind = value.get("type", default)
-            return kind if isinstance(kind, str) else None
-        if isinstance(value, BaseModel):
-            return str(getattr(value, "type", default))
-        return None
+        elif isinstance(value, BaseModel):
+            kind = str(getattr(value, "type", default))
+        if not isinstance(kind, str):
+            return None
+        return "other" if known is not None and kind not in known else kind
 
     return Discriminator(tag)
 
@@ -167,10 +173,10 @@ class CustomToolCallOutputItem(Model):
 
 
 class OtherItem(Model):
-    """Items the emulator keeps in the conversation but does not read (item references, web
-    search calls)."""
+    """Items the emulator keeps in the conversation but does not read: item references, web search
+    calls, and any item type it does not know (a newer SDK's), with a warning."""
 
-    type: Literal["item_reference", "web_search_call"]
+    type: str
     id: str | None = None
 
 
@@ -179,8 +185,9 @@ InputItem = Annotated[
     | Annotated[FunctionCallOutputItem, Tag("function_call_output")] | Annotated[ReasoningItem, Tag("reasoning")]
     | Annotated[CustomToolCallItem, Tag("custom_tool_call")]
     | Annotated[CustomToolCallOutputItem, Tag("custom_tool_call_output")]
-    | Annotated[OtherItem, Tag("item_reference")] | Annotated[OtherItem, Tag("web_search_call")],
-    _typed("message"),
+    | Annotated[OtherItem, Tag("other")],
+    _typed("message", known=("message", "function_call", "function_call_output", "reasoning", "custom_tool_call",
+                              "custom_tool_call_output")),
 ]
 Input = Annotated[
     Annotated[str, Tag("string")] | Annotated[list[InputItem], Tag("array")],
@@ -273,7 +280,7 @@ ToolChoice = Annotated[
 
 
 class ReasoningParam(Model):
-    effort: Literal["none", "minimal", "low", "medium", "high", "xhigh"] | None = None
+    effort: Effort | None = None
     summary: Literal["auto", "concise", "detailed"] | None = None
     generate_summary: Literal["auto", "concise", "detailed"] | None = None
 
@@ -307,11 +314,12 @@ class StreamOptions(Model):
     include_obfuscation: bool | None = None
 
 
-Include = Literal[
+INCLUDE = frozenset({
     "file_search_call.results", "web_search_call.results", "web_search_call.action.sources",
     "message.input_image.image_url", "computer_call_output.output.image_url", "code_interpreter_call.outputs",
     "reasoning.encrypted_content", "message.output_text.logprobs",
-]
+})
+"""The `include` values the emulator knows; a newer one is accepted and ignored, with a warning."""
 
 
 class ResponsesBody(Model):
@@ -332,7 +340,7 @@ class ResponsesBody(Model):
     stream_options: StreamOptions | None = None
     store: bool | None = None
     previous_response_id: str | None = None
-    include: list[Include] | None = None
+    include: list[str] | None = None
     truncation: Literal["auto", "disabled"] | None = None
     provider: ProviderOptions | None = None
     model_routing_config: ModelRoutingConfig | None = None
@@ -451,6 +459,9 @@ def _warnings(body: dict[str, Any], parsed: ResponsesBody) -> tuple[str, ...]:
     for i, item in enumerate(parsed.input if isinstance(parsed.input, list) else ()):
         if isinstance(item, OtherItem):
             warnings.append(f"input[{i}]: {item.type} items are kept but not read")
+    warnings += [f"include {value!r}: not a value the emulator knows; ignored" for value in parsed.include or ()
+                 if value not in INCLUDE]
+    warnings += effort_warnings(EFFORTS, reasoning__effort=parsed.reasoning.effort if parsed.reasoning else None)
     return tuple(warnings)
 
 
