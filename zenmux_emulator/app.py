@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from aiohttp import web
 
 from zenmux_emulator.control.app import create_control_app
 from zenmux_emulator.draft.draft import Kit
-from zenmux_emulator.faces.anthropic import routes as anthropic
-from zenmux_emulator.faces.chat import routes as chat
-from zenmux_emulator.faces.objectiveai import routes as objectiveai
-from zenmux_emulator.faces.responses import routes as responses
+from zenmux_emulator.faces.anthropic.routes import SPEC as ANTHROPIC
+from zenmux_emulator.faces.chat.routes import SPEC as CHAT
+from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
+from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
@@ -42,14 +42,15 @@ from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
     journal_middleware,
 )
+from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec, api_names, checked, face_names
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
 
-FACES = (chat, anthropic, responses, objectiveai)
-"""Each face's module of routes (`routes(core)`): the wire APIs this emulator speaks."""
+FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI)
+"""The wire APIs this emulator speaks, each registered by its folder's `FaceSpec`."""
 
 
 async def end_streams(app: web.Application) -> None:
@@ -114,11 +115,11 @@ def shared_store(settings: Settings) -> SharedStore | None:
     return RedisStore(settings.state, settings.journal_size)
 
 
-def create_core(settings: Settings) -> Core:
+def create_core(settings: Settings, faces: Sequence[FaceSpec] = FACES) -> Core:
     """The holders every face's requests share."""
     return Core(
         settings=settings,
-        registry=ScenarioRegistry(settings.scenario_paths()),
+        registry=ScenarioRegistry(settings.scenario_paths(), face_names(faces)),
         sessions=SessionStore(),
         clock=Clock(settings.clock),
         kit=Kit(settings.seed, Signer.from_settings(settings.seed, settings.reasoning_secret)),
@@ -142,10 +143,13 @@ def _record_missing(app: web.Application, core: Core) -> None:
     app.cleanup_ctx.append(upstream_ctx)
 
 
-def create_app(settings: Settings | None = None) -> web.Application:
-    """A ready-to-run emulator; nothing is loaded until the app starts."""
+def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FACES) -> web.Application:
+    """A ready-to-run emulator speaking `faces` (the shipped ones by default; a face of one's own
+    is registered by passing its `FaceSpec` with them); nothing is loaded until the app starts."""
     settings = settings or Settings()
-    core = create_core(settings)
+    registered = checked(faces)
+    core = create_core(settings, registered)
+    core.api_names = api_names(registered)
     journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
@@ -167,7 +171,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
         app[SHARED] = core.shared
     if settings.record_missing:
         _record_missing(app, core)
-    for face in FACES:
+    app[REGISTERED] = registered
+    for face in registered:
         app.add_routes(face.routes(core))
     app.add_routes(generation.routes(core))
     app.add_routes(signposts.index_routes())

@@ -7,9 +7,9 @@ from typing import Any
 
 from aiohttp import web
 
-from zenmux_emulator.app import FACES
 from zenmux_emulator.logs import JsonFormatter
 from zenmux_emulator.pipeline.keys import REGISTRY
+from zenmux_emulator.pipeline.spec import REGISTERED
 from zenmux_emulator.settings import Settings
 
 
@@ -20,7 +20,7 @@ def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]
     keys = set(settings.api_keys) | scenarios.api_keys
     return {
         "url": f"http://{host}:{port}/api/v1",
-        "faces": [face.__name__.split(".")[-2] for face in FACES],
+        "faces": [face.name for face in app[REGISTERED]],
         "scenario_files": len(scenarios.files),
         "rules": len(scenarios.rules),
         "scenario_warnings": len(scenarios.warnings),

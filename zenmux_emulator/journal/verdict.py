@@ -15,7 +15,7 @@ and `custom_tool_call` items answered by `*_output` items with the same `call_id
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,23 +139,25 @@ class Shapes:
     answers: Callable[[dict[str, Any]], Iterator[Any]]
 
 
-SHAPES = {
+SHAPES: Mapping[str, Shapes] = {
     "chat": Shapes(_chat_calls, _chat_answers),
     "anthropic": Shapes(_anthropic_calls, _anthropic_answers),
     "responses": Shapes(_responses_calls, _responses_answers),
 }
+"""The readers of the faces this package ships: their `FaceSpec`s carry them, and `verdict` reads
+them when it is given none."""
 
 
-def _returned_calls(entry: JournalEntry) -> list[Call]:
+def _returned_calls(entry: JournalEntry, readers: Mapping[str, Shapes]) -> list[Call]:
     """(id, name) of the tool calls a successful reply carried, JSON or streamed, once each."""
-    shapes = SHAPES.get(entry.api or "")
+    shapes = readers.get(entry.api or "")
     if shapes is None or entry.status != 200 or entry.response is None:
         return []
     return list(dict.fromkeys(call for call in shapes.calls(entry) if call is not None))
 
 
-def _answered_ids(entry: JournalEntry) -> set[str]:
-    shapes = SHAPES.get(entry.api or "")
+def _answered_ids(entry: JournalEntry, readers: Mapping[str, Shapes]) -> set[str]:
+    shapes = readers.get(entry.api or "")
     if shapes is None or not isinstance(entry.body, dict):
         return set()
     return {answer for answer in shapes.answers(entry.body) if isinstance(answer, str)}
@@ -194,8 +196,9 @@ def _retry_delay(entry: JournalEntry) -> float | None:
     return None
 
 
-def verdict(entries: Iterable[JournalEntry]) -> list[Finding]:
-    """Every finding over the face requests of one session, in arrival order."""
+def verdict(entries: Iterable[JournalEntry], readers: Mapping[str, Shapes] = SHAPES) -> list[Finding]:
+    """Every finding over the face requests of one session, in arrival order; `readers` read each
+    face's tool calls (the app's registered faces give theirs: `FaceSpec.readers`)."""
     requests: Sequence[JournalEntry] = [e for e in entries if e.api is not None]
     findings: list[Finding] = []
     for i, entry in enumerate(requests):
@@ -204,9 +207,9 @@ def verdict(entries: Iterable[JournalEntry]) -> list[Finding]:
         if rejection is not None:
             findings.append(Finding("reasoning", entry.seq, f"signed reasoning not passed back intact ({rejection})"))
         findings.extend(Finding("expectations", entry.seq, unmet) for unmet in entry.unmet_expectations)
-        calls = _returned_calls(entry)
+        calls = _returned_calls(entry, readers)
         if calls:
-            answered = set().union(*(_answered_ids(e) for e in later)) if later else set()
+            answered = set().union(*(_answered_ids(e, readers) for e in later)) if later else set()
             findings.extend(Finding("tool_calls", entry.seq, f"tool call {call_id} ({name}) was never answered")
                             for call_id, name in calls if call_id not in answered)
         delay = _retry_delay(entry) if entry.status in (429, 503) else None

@@ -11,17 +11,14 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
 from zenmux_emulator.scenario.schema import (
-    QUERY_API,
     Expect,
     Match,
     TextMatch,
     ToolResultMatch,
     TurnRange,
 )
-
-ZENMUX_FACES = frozenset({"chat", "anthropic", "responses"})
-"""The faces `api: zenmux` names."""
 
 TextTest = Callable[[str], bool]
 
@@ -203,10 +200,10 @@ def json_field(key: str, path: str, expected: object, document: Callable[[Neutra
     return Predicate(f"{key}.{path}", words, lambda f: holds(json_at(document(f), path)), actual)
 
 
-def compile_expect(expect: Expect) -> tuple[Predicate, ...]:
+def compile_expect(expect: Expect, faces: FaceNames = SHIPPED) -> tuple[Predicate, ...]:
     """An `expect` block's conditions (the signed-reasoning one is checked apart: it needs the key)."""
     body = tuple(json_field("body", path, value, lambda f: f.body) for path, value in (expect.body or {}).items())
-    return compile_match(expect, rule=False) + body
+    return compile_match(expect, faces, rule=False) + body
 
 
 def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[NeutralRequest, str], str | None]) -> list[Predicate]:
@@ -241,16 +238,18 @@ def _query_predicates(match: Match) -> list[Predicate]:
     return found
 
 
-def compile_match(match: Match, *, rule: bool = True) -> tuple[Predicate, ...]:
+def compile_match(match: Match, faces: FaceNames = SHIPPED, *, rule: bool = True) -> tuple[Predicate, ...]:
     """Every condition of a `match`, cheapest first so a miss is found early. A rule's match
     without `api` answers every face but ObjectiveAI's (spec §5: chat rules never answer Query
     requests); an `expect` without `api` says nothing about the face."""
     found: list[Predicate] = []
     if match.api is not None:
-        apis = match.apis - {"zenmux"} | (ZENMUX_FACES if "zenmux" in match.apis else frozenset())
+        apis = faces.expand(match.apis)
         found.append(Predicate("api", " or ".join(sorted(apis)), lambda f: f.face in apis, lambda f: f.face))
     elif rule:
-        found.append(Predicate("api", f"any face but {QUERY_API}", lambda f: f.face != QUERY_API, lambda f: f.face))
+        named_only = faces.named_only()
+        found.append(Predicate("api", f"any face but {' or '.join(sorted(named_only))}",
+                               lambda f: f.face not in named_only, lambda f: f.face))
     if match.query_model is not None or match.query_llms is not None:
         found.extend(_query_predicates(match))
     if match.stream is not None:

@@ -59,7 +59,7 @@ from zenmux_emulator.match.outcome import outcome_of
 from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_body
-from zenmux_emulator.pipeline.face import Face, R
+from zenmux_emulator.pipeline.face import Face, FaceContext, R
 from zenmux_emulator.pipeline.generation_record import served_generation
 from zenmux_emulator.pipeline.headers import ascii_header, reply_headers, unmatched_headers
 from zenmux_emulator.pipeline.keys import ENTRY
@@ -95,6 +95,8 @@ class Core:
     """The state workers and instances share (`--state`); None keeps it in this process."""
     forward: Forward | None = None
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
+    api_names: dict[str, str] = field(default_factory=dict)
+    """The `api` each registered face's generation records report, by face name (`FaceSpec.api_name`)."""
     _accepting: tuple[object, Signer] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
@@ -115,19 +117,24 @@ class Core:
         return from_files.union(self.settings.api_keys)
 
 
-Preload = Callable[[Any, Mapping[str, str]], Awaitable[None]]
+Preload = Callable[[Any, FaceContext], Awaitable[None]]
 """What a face fetches from the shared store before its (synchronous) `parse` reads it."""
+Authenticate = Callable[[Mapping[str, str], frozenset[str]], str]
+"""How a face checks the caller's key (the headers, the accepted keys; empty: any): the key, or
+the face's own `RequestRejected` (ZenMux's 403 by default)."""
 
 
 class Endpoint(Generic[R]):
     """The POST route of one face: the face's parse and render around the shared core."""
 
-    __slots__ = ("core", "face", "preload")
+    __slots__ = ("authenticate", "core", "face", "preload")
 
-    def __init__(self, face: Face[R], core: Core, preload: Preload | None = None) -> None:
+    def __init__(self, face: Face[R], core: Core, preload: Preload | None = None,
+                 authenticate: Authenticate = authenticate) -> None:
         self.face = face
         self.core = core
         self.preload = preload if core.shared is not None else None
+        self.authenticate = authenticate
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """The aiohttp handler: the answer, or the face's error envelope."""
@@ -141,8 +148,9 @@ class Endpoint(Generic[R]):
 
     async def answer(self, request: web.Request, entry: JournalEntry) -> web.StreamResponse:
         core, settings, headers = self.core, self.core.settings, request.headers
-        key = authenticate(headers, core.accepted_keys())
+        key = self.authenticate(headers, core.accepted_keys())
         name = entry.session = session_name(headers, key)
+        ctx = FaceContext(name, headers, request.match_info, request.query)
         shared = core.shared
         if shared is None:
             session = core.sessions.get(name)
@@ -157,9 +165,9 @@ class Endpoint(Generic[R]):
             entry.body = body_summary(raw, settings.journal_body_bytes)
             entry.body_bytes = len(orjson.dumps(entry.body))
         if self.preload is not None:
-            await self.preload(body, headers)
+            await self.preload(body, ctx)
         try:
-            ask = self.face.parse(body, headers)
+            ask = self.face.parse(body, ctx)
         except RequestRejected:
             if core.forward is None:
                 raise
@@ -255,13 +263,16 @@ class Endpoint(Generic[R]):
         if gate:
             sent.update(gate)
         sent[ROUTING_HEADER] = ascii_header(summary(routed))
-        plan = self.face.render(draft, ask, generation, int(core.clock.now()), sent, settings.seed)
+        ctx.rule = rule
+        plan = self.face.render(draft, ask, generation, int(core.clock.now()), sent, settings.seed, ctx)
+        if ctx.warnings:
+            entry.warn(ctx.warnings)
         if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
             plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage, listed, plan.usage))
         streamed = StreamOutcome() if plan.events is not None else None
         record = None
         if plan.status == 200:
-            record = served_generation(self.face.name, generation, draft, plan, listed, streamed, entry.time,
+            record = served_generation(core.api_names.get(self.face.name, self.face.name), generation, draft, plan, listed, streamed, entry.time,
                                        routed.delay_s, len(routed.attempts) - 1)
             core.generations.add(record)
             if shared is not None:

@@ -2,12 +2,15 @@
 
 A face turns its validated wire request into a `NeutralRequest` (`parse`), a drafted reply into
 its wire bytes (`render`), and an error into its envelope (`error_body`). Everything between,
-from authentication to drafting, is the core's (`pipeline.endpoint`).
+from authentication to drafting, is the core's (`pipeline.endpoint`). Both `parse` and `render`
+get the request's `FaceContext`: its session, its route's URL parameters and query, the request
+headers, the rule that answers and a sink for warnings, so no face works any of them out again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from zenmux_emulator.draft.draft import Draft
@@ -17,17 +20,35 @@ from zenmux_emulator.write.plan import ReplyPlan
 R = TypeVar("R", bound=NeutralRequest)
 
 
+@dataclass(slots=True)
+class FaceContext:
+    """One request as its face sees it besides the body."""
+
+    session: str
+    """The caller's session (the key was checked before the face is called)."""
+    headers: Mapping[str, str]
+    """The request's headers."""
+    params: Mapping[str, str]
+    """The route's URL parameters (`{model}` in a path, say)."""
+    query: Mapping[str, str]
+    """The URL's query."""
+    rule: str | None = None
+    """The rule that answers, once matched (None: no rule did)."""
+    warnings: list[str] = field(default_factory=list)
+    """Warnings the face finds while rendering: the journal entry gets them."""
+
+
 class Face(Protocol[R]):
     """One wire API: its name (the journal's `api`, the `api:` match key), parser, renderer and envelope."""
 
     name: str
 
-    def parse(self, body: object, headers: Mapping[str, str]) -> R:
+    def parse(self, body: object, ctx: FaceContext) -> R:
         """Validate the JSON body; raise `RequestRejected` (400) naming the offending field."""
         ...
 
     def render(self, draft: Draft, request: R, generation: str, created: int, headers: dict[str, str],
-               seed: int) -> ReplyPlan:
+               seed: int, ctx: FaceContext) -> ReplyPlan:
         """The reply as this face sends it: a JSON body, or SSE events with their pacing and faults."""
         ...
 

@@ -9,18 +9,14 @@ from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
 from zenmux_emulator.write.sse import StreamOutcome
 
-APIS = {"chat": "chat.completions", "anthropic": "messages", "responses": "responses",
-        "objectiveai": "query.completions"}
-"""The `api` a face's generation reports (ZenMux names the first three; ObjectiveAI is this emulator's)."""
 
-
-def served_generation(face: str, generation: str, draft: Draft, plan: ReplyPlan, spec: ModelSpec | None,
+def served_generation(api: str, generation: str, draft: Draft, plan: ReplyPlan, spec: ModelSpec | None,
                       stream: StreamOutcome | None, created: float, provider_s: float, retries: int) -> Generation:
     """The record of a completion about to be written: its timings are the scripted ones (the
     provider's latency, the stream's first wait, then its later waits as `stream` is written), so
     the same request always reports the same. Only references to what is at hand are kept; the
     lookup works out the rest."""
     first = plan.schedule.first if stream is not None and plan.schedule is not None else 0.0
-    return Generation._make((APIS.get(face, face), generation, draft.model, created, provider_s + first, stream,
+    return Generation._make((api, generation, draft.model, created, provider_s + first, stream,
                              plan.usage if plan.usage is not None else draft.usage,
                              spec.pricing if spec is not None else None, draft.finish_reason, retries, plan.reply_id))

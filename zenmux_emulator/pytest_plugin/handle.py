@@ -14,6 +14,7 @@ import yaml
 
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.verdict import Finding, verdict
+from zenmux_emulator.pipeline.spec import readers_of
 from zenmux_emulator.pytest_plugin.control import Control, ControlError
 from zenmux_emulator.pytest_plugin.report import UnusedRule, unused_rules_message
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -80,6 +81,10 @@ class ZenmuxHandle:
         return f"<zenmux handle: session {self.session} on {self.base_url}>"
 
     # where and who
+    def url(self, face: str) -> str:
+        """A registered face's base URL (`FaceSpec.base_path`), e.g. `url("chat")` is `base_url`."""
+        return self.server.url(face)
+
     @property
     def base_url(self) -> str:
         return self.server.base_url
@@ -283,7 +288,7 @@ class ZenmuxHandle:
 
     def verdict(self) -> list[Finding]:
         """What this test's client did wrong, read from its journal (see `emulator.journal.verdict`)."""
-        return verdict(self.requests)
+        return verdict(self.requests, readers_of(self.server.faces.values()))
 
     def assert_client_well_behaved(self) -> None:
         """Fail with every finding of `verdict()`, on every face: reasoning not echoed, tool calls

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import Future
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from aiohttp import web
 
-from zenmux_emulator.app import create_app, make_runner
+from zenmux_emulator.app import FACES, create_app, make_runner
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.pipeline.keys import CLOCK, JOURNAL, REGISTRY, SESSIONS, SETTINGS
+from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
@@ -42,12 +43,15 @@ class ServerState:
 
 class EmulatorServer:
     """`with EmulatorServer(settings) as server:` starts it; `server.base_url` ends in `/api/v1`,
-    `server.anthropic_url` in `/api/anthropic`."""
+    `server.anthropic_url` in `/api/anthropic`, `server.url(name)` in any registered face's base
+    path (`faces`: the shipped ones by default, or a list with one's own `FaceSpec`)."""
 
-    def __init__(self, settings: Settings | None = None, *, start_timeout: float = 30.0) -> None:
+    def __init__(self, settings: Settings | None = None, *, faces: Sequence[FaceSpec] = FACES,
+                 start_timeout: float = 30.0) -> None:
         self.settings = (settings or Settings()).model_copy(update={"host": "127.0.0.1"})
         self.start_timeout = start_timeout
-        self.app = create_app(self.settings)
+        self.app = create_app(self.settings, faces)
+        self.faces = {face.name: face for face in self.app[REGISTERED]}
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="zenmux-emulator", daemon=True)
         self._runner: web.AppRunner | None = None
@@ -61,19 +65,23 @@ class EmulatorServer:
     def origin(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def url(self, face: str) -> str:
+        """A registered face's base URL, as its clients take it (`FaceSpec.base_path`)."""
+        return self.origin + self.faces[face].base_path
+
     @property
     def base_url(self) -> str:
-        return f"{self.origin}/api/v1"
+        return self.url("chat")
 
     @property
     def anthropic_url(self) -> str:
         """The Anthropic face's base URL: the anthropic SDK and Claude Code add `/v1/messages`."""
-        return f"{self.origin}/api/anthropic"
+        return self.url("anthropic")
 
     @property
     def objectiveai_url(self) -> str:
         """The base URL of the ObjectiveAI Query Completions face (no `/v1`)."""
-        return f"{self.origin}/objectiveai"
+        return self.url("objectiveai")
 
     def start(self) -> Self:
         self._thread.start()

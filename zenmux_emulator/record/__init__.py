@@ -5,7 +5,7 @@ back to the client unchanged (a stream as it arrives) and is written as an ordin
 that matches only that request and replies with what the upstream said, verbatim.
 
     upstream.py   the forwarding: the only address contacted, the answer passed through, captured
-    exchange.py   what was captured: status, headers, body or SSE events with their arrival times
+    capture/      what was captured: status, headers, body or SSE events with their arrival times
     decode/       an exchange as a reply, per face (chat, anthropic, responses; raw for the rest)
     facts.py      the match a recorded rule carries: the request's face, model, turn, texts
     redact.py     credentials and `--redact` patterns masked in everything written

@@ -19,8 +19,8 @@ from zenmux_emulator.foundation.errors import ConnectionDropped, RequestRejected
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.face import Face
+from zenmux_emulator.record.capture.exchange import Exchange
 from zenmux_emulator.record.decode.reply import decode, unreachable
-from zenmux_emulator.record.exchange import Exchange
 from zenmux_emulator.record.facts import match_of, rule_name
 from zenmux_emulator.record.redact import Redactor, credentials
 from zenmux_emulator.record.store import RecordingFile

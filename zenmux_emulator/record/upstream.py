@@ -17,7 +17,7 @@ import aiohttp
 from aiohttp import web
 from yarl import URL
 
-from zenmux_emulator.record.exchange import EventSplitter, Exchange
+from zenmux_emulator.record.capture.exchange import EventSplitter, Exchange
 
 HOP_BY_HOP = frozenset({"host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te",
                         "trailer", "proxy-authorization", "proxy-authenticate", "accept-encoding", "expect"})

@@ -16,6 +16,7 @@ from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.warnings import shadowed, unknown_error_types
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
+from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
 from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_file, read_sources
 from zenmux_emulator.scenario.positions import locate, snippet
 from zenmux_emulator.scenario.query_model import QueryModel
@@ -71,12 +72,12 @@ def _salvage(exc: SchemaProblems) -> FileProblems:
     return FileProblems(sorted(problems, key=lambda p: (p.line or 0, p.column or 0)), names)
 
 
-def compile_file(text: str, filename: str, first_order: int = 0,
+def compile_file(text: str, filename: str, first_order: int = 0, faces: FaceNames = SHIPPED,
                  ) -> tuple[ScenarioFile, list[CompiledRule], list[ScenarioProblem]]:
     """Validate and compile one source (with its warnings); rule order continues from `first_order`.
     Raises FileProblems with every problem found: schema, templates, or both."""
     try:
-        spec, positions = parse_file(text, filename)
+        spec, positions = parse_file(text, filename, faces)
     except SchemaProblems as exc:
         raise _salvage(exc) from None
     problems: list[ScenarioProblem] = []
@@ -93,8 +94,8 @@ def compile_file(text: str, filename: str, first_order: int = 0,
                 reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), positions, problems, reply.verbatim),
             ))
         line = (locate(positions.rules, base) or (None, None))[0]
-        expectations = compile_expect(rule.expect) if rule.expect is not None else ()
-        rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match), tuple(replies),
+        expectations = compile_expect(rule.expect, faces) if rule.expect is not None else ()
+        rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match, faces), tuple(replies),
                                   expectations))
     if problems:
         raise FileProblems(problems, [(i, r.name, r.line) for i, r in enumerate(rules)])
@@ -112,8 +113,9 @@ def _name_clashes(filename: str, found: list[tuple[int, str, int | None]], names
     return clashes
 
 
-def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
-    """Compile (filename, text) sources into one set; every problem of every source is reported."""
+def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames = SHIPPED) -> ScenarioSet:
+    """Compile (filename, text) sources into one set, for the faces an app registered (`faces`);
+    every problem of every source is reported."""
     problems: list[ScenarioProblem] = []
     rules: list[CompiledRule] = []
     models: dict[str, ModelSpec] = {}
@@ -127,7 +129,7 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     for filename, text in sources:
         files.append(filename)
         try:
-            spec, compiled, file_warnings = compile_file(text, filename, len(rules))
+            spec, compiled, file_warnings = compile_file(text, filename, len(rules), faces)
         except FileProblems as exc:
             problems.extend(exc.problems)
             problems.extend(_name_clashes(filename, exc.names, names))
@@ -159,7 +161,7 @@ def build_set(sources: Iterable[tuple[str, str]]) -> ScenarioSet:
     ranked = tuple(sorted(rules, key=lambda r: r.rank))
     return ScenarioSet(ranked, models, mode != "open", served, frozenset(keys), tuple(files), gateway,
                        tuple(query_models), recorded=recorded_reasoning(rules),
-                       warnings=(*shadowed(ranked), *warnings), catalogue_mode=mode)
+                       warnings=(*shadowed(ranked, faces), *warnings), catalogue_mode=mode)
 
 
 def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:
@@ -175,6 +177,6 @@ def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:
     return RecordedReasoning(frozenset(signatures), frozenset(encrypted))
 
 
-def load_paths(paths: Iterable[Path]) -> ScenarioSet:
+def load_paths(paths: Iterable[Path], faces: FaceNames = SHIPPED) -> ScenarioSet:
     """Read and compile every scenario file under `paths`."""
-    return build_set(read_sources(paths))
+    return build_set(read_sources(paths), faces)

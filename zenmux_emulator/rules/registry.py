@@ -13,6 +13,7 @@ from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.match.index import RuleIndex
 from zenmux_emulator.rules.compile import build_set
 from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
 from zenmux_emulator.scenario.loader import read_sources
 
 log = logging.getLogger("emulator.scenarios")
@@ -57,8 +58,10 @@ class ScenarioRegistry:
     """Holds the current `Loaded`, built from the files' last good texts followed by the API's
     sources in the order they were added. A change that fails to build changes nothing."""
 
-    def __init__(self, paths: Sequence[Path]) -> None:
+    def __init__(self, paths: Sequence[Path], faces: FaceNames = SHIPPED) -> None:
         self.paths = list(paths)
+        self.faces = faces
+        """The faces the app registered: the `api` names its rules may give."""
         self.current = Loaded.of(ScenarioSet())
         self.last_error: ScenarioError | LoadFailed | None = None
         """Why the last file reload failed (the files' problems, or a fault of the emulator's own),
@@ -106,7 +109,7 @@ class ScenarioRegistry:
 
     async def _build(self, files: Sequence[Source], api: dict[str, str]) -> ScenarioSet:
         sources = [*files, *((API_PREFIX + name, text) for name, text in api.items())]
-        return await asyncio.to_thread(build_set, sources)
+        return await asyncio.to_thread(build_set, sources, self.faces)
 
     async def load(self) -> None:
         """The first load: raises ScenarioError so the server does not start on bad files."""

@@ -8,23 +8,22 @@ from collections.abc import Iterator, Sequence
 
 from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import ScenarioProblem
-from zenmux_emulator.match.predicates import ZENMUX_FACES
 from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
 from zenmux_emulator.scenario.loader import SourcePositions
 from zenmux_emulator.scenario.positions import KeyPath, dotted, locate, snippet
-from zenmux_emulator.scenario.schema import QUERY_API, ErrorReply, Match, ScenarioFile
+from zenmux_emulator.scenario.schema import ErrorReply, Match, ScenarioFile
 
 ZENMUX_TYPES = frozenset(kind for _, kind in CATALOGUE)
 """The error types of ZenMux's catalogue (foundation/envelope.py)."""
-ALL_FACES = frozenset({*ZENMUX_FACES, QUERY_API})
 _MATCH_KEYS = tuple(key for key in Match.model_fields if key != "api")
 
 
-def _faces(match: Match) -> frozenset[str]:
+def _faces(match: Match, faces: FaceNames) -> frozenset[str]:
     """The faces a rule answers on (as `compile_match` reads `api`)."""
     if match.api is None:
-        return ALL_FACES - {QUERY_API}
-    return frozenset(match.apis - {"zenmux"}) | (ZENMUX_FACES if "zenmux" in match.apis else frozenset())
+        return faces.everything() - faces.named_only()
+    return faces.expand(match.apis)
 
 
 def _answers_everything(rule: CompiledRule) -> bool:
@@ -33,15 +32,15 @@ def _answers_everything(rule: CompiledRule) -> bool:
     return rule.rule.then != "fall_through" and all(getattr(match, key) is None for key in _MATCH_KEYS)
 
 
-def shadowed(rules: Sequence[CompiledRule]) -> list[ScenarioProblem]:
+def shadowed(rules: Sequence[CompiledRule], faces: FaceNames = SHIPPED) -> list[ScenarioProblem]:
     """One warning per rule that answers every request on its faces while rules ranked after it
     answer only there: those are never reached (but through `X-Emulator-Rule`)."""
     found = []
     for i, rule in enumerate(rules):
         if not _answers_everything(rule):
             continue
-        faces = _faces(rule.rule.match)
-        hidden = [later for later in rules[i + 1:] if _faces(later.rule.match) <= faces]
+        answered = _faces(rule.rule.match, faces)
+        hidden = [later for later in rules[i + 1:] if _faces(later.rule.match, faces) <= answered]
         if hidden:
             names = ", ".join(f"{r.name!r} ({r.where})" for r in hidden[:5]) + (", ..." if len(hidden) > 5 else "")
             found.append(ScenarioProblem(

@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.scenario.faces import SHIPPED, FaceNames, context
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import (
     PositionMap,
@@ -64,7 +65,7 @@ class SourcePositions:
         return self._exact
 
 
-def parse_file(text: str, filename: str) -> tuple[ScenarioFile, SourcePositions]:
+def parse_file(text: str, filename: str, faces: FaceNames = SHIPPED) -> tuple[ScenarioFile, SourcePositions]:
     """One scenario source → its validated model (raises ScenarioError with lines).
 
     libyaml loads it when it can (`load_yaml_fast`); anything wrong is found again by the exact loader,
@@ -76,7 +77,7 @@ def parse_file(text: str, filename: str) -> tuple[ScenarioFile, SourcePositions]
             return ScenarioFile(), SourcePositions(text, filename, outline, outline)
         if isinstance(data, dict):
             try:
-                return ScenarioFile.model_validate(data), SourcePositions(text, filename, outline)
+                return ScenarioFile.model_validate(data, context=context(faces)), SourcePositions(text, filename, outline)
             except ValidationError:
                 pass
     data, positions = load_yaml(text, filename)
@@ -88,7 +89,7 @@ def parse_file(text: str, filename: str) -> tuple[ScenarioFile, SourcePositions]
                                   snippet(text, 1, 1))
         raise ScenarioError([problem])
     try:
-        return ScenarioFile.model_validate(data), located
+        return ScenarioFile.model_validate(data, context=context(faces)), located
     except ValidationError as exc:
         raise SchemaProblems(problems_from_validation_error(
             exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -12,6 +11,7 @@ import pydantic
 from pydantic_core import ErrorDetails
 
 from zenmux_emulator.foundation.errors import ScenarioProblem
+from zenmux_emulator.foundation.strict import NO_DATA, locate_error
 from zenmux_emulator.scenario.positions import (
     KeyPath,
     PositionMap,
@@ -22,28 +22,12 @@ from zenmux_emulator.scenario.positions import (
 from zenmux_emulator.scenario.schema import NOT_JSON
 from zenmux_emulator.scenario.wording import expected, reworded, shown, source_token, type_mismatch
 
-_NO_DATA = object()
-# Loc segments pydantic adds for unions and validators when the validated data is not at hand.
-_INTERNAL = re.compile(r"[\w-]+\[.*\]\Z|(str|int|float|bool|bytes|none|list|dict|tuple|set)\Z")
 _PREFIXES = ("Value error, ", "Assertion failed, ")
 
 
 def _real_path(loc: tuple[str | int, ...], data: object, missing: bool) -> KeyPath:
     """The loc segments that are real keys or indices of `data`; union tags and member names dropped."""
-    path: list[str | int] = []
-    for depth, segment in enumerate(loc):
-        if data is _NO_DATA:
-            if isinstance(segment, int) or not _INTERNAL.match(segment):
-                path.append(segment)
-        elif isinstance(segment, int) and isinstance(data, list) and -len(data) <= segment < len(data):  # noqa: SIM114  # apart, so mypy knows a list gets an int
-            path.append(segment)
-            data = data[segment]
-        elif isinstance(data, Mapping) and segment in data:
-            path.append(segment)
-            data = data[segment]
-        elif missing and depth == len(loc) - 1:
-            path.append(segment)  # the missing key itself
-    return tuple(path)
+    return tuple(locate_error(loc, data, missing).path)
 
 
 def _expand(tp: object) -> list[object]:
@@ -108,7 +92,7 @@ def problems_from_validation_error(
     filename: str,
     positions: PositionMap,
     root: KeyPath = (),
-    data: object = _NO_DATA,
+    data: object = NO_DATA,
     model: type[pydantic.BaseModel] | None = None,
 ) -> list[ScenarioProblem]:
     """Every error of `exc` located in the source, in document order.

@@ -12,52 +12,17 @@ import difflib
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
-_TAG = "§"  # prefix of union tags, dropped from error paths
-BAD_TAG = "bad_tag:"  # error type of a missing or unknown union tag, then the key
-
-
-def _tagged(key: str) -> Any:
-    def pick(value: Any) -> str | None:
-        found = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
-        return f"{_TAG}{found}" if isinstance(found, str) else None
-
-    return pick
-
-
-def _shape(value: Any) -> str | None:
-    return f"{_TAG}string" if isinstance(value, str) else f"{_TAG}array" if isinstance(value, list) else None
-
-
-def by_key(key: str, expected: str) -> Discriminator:
-    """A union chosen by the string at `key`; a missing or unknown one fails as `expected`."""
-    return Discriminator(_tagged(key), custom_error_type=f"{BAD_TAG}{key}", custom_error_message=expected)
-
-
-def by_shape(expected: str) -> Discriminator:
-    """A `string | array` union chosen by JSON type."""
-    return Discriminator(_shape, custom_error_type="bad_shape", custom_error_message=expected)
-
-
-def tag(name: str) -> Tag:
-    return Tag(f"{_TAG}{name}")
-
-
-class Wire(BaseModel):
-    """Base of the request models: strict JSON types, unknown keys ignored, immutable."""
-
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, allow_inf_nan=False,
-                              protected_namespaces=())
-
+from zenmux_emulator.foundation.strict import StrictModel, by_key, by_shape, tag
 
 Unit = Annotated[float, Field(ge=0, le=1)]
 Penalty = Annotated[float, Field(ge=-2, le=2)]
 Positive = Annotated[int, Field(ge=1)]
 Effort = Literal["low", "medium", "high"]
 
-class ProviderPrefs(Wire):
+class ProviderPrefs(StrictModel):
     order: list[str] | None = None
     allow_fallbacks: bool | None = None
     require_parameters: bool | None = None
@@ -68,18 +33,18 @@ class ProviderPrefs(Wire):
     sort: str | None = None
 
 
-class ReasoningPrefs(Wire):
+class ReasoningPrefs(StrictModel):
     max_tokens: Positive | None = None
     effort: Effort | None = None
     enabled: bool | None = None
 
 
-class StaticLlmWeight(Wire):
+class StaticLlmWeight(StrictModel):
     type: Literal["static"]
     weight: float
 
 
-class TrainingLlmWeight(Wire):
+class TrainingLlmWeight(StrictModel):
     type: Literal["training_table"]
     base_weight: float
     min_weight: float
@@ -95,7 +60,7 @@ Mode = Literal["generate", "select_thinking", "select_non_thinking", "select_thi
                "select_non_thinking_logprobs"]
 
 
-class QueryLlm(Wire):
+class QueryLlm(StrictModel):
     """One LLM of a Query Model (sampling parameters live here, not on the request)."""
 
     id: str
@@ -127,11 +92,11 @@ class QueryLlm(Wire):
         return self.mode != "generate"
 
 
-class StaticModelWeight(Wire):
+class StaticModelWeight(StrictModel):
     type: Literal["static"]
 
 
-class TrainingModelWeight(Wire):
+class TrainingModelWeight(StrictModel):
     type: Literal["training_table"]
     embeddings_model: str
     top: Positive
@@ -142,7 +107,7 @@ MAX_LLMS = 64
 LLMs x n, and 64 x 16 = 1,024 choices is past any ensemble in use."""
 
 
-class QueryModel(Wire):
+class QueryModel(StrictModel):
     """A Query Model: its LLMs and how their weights are found."""
 
     models: Annotated[list[QueryLlm], Field(min_length=1, max_length=MAX_LLMS)]

@@ -22,12 +22,14 @@ from pydantic import (
     ConfigDict,
     Field,
     NonNegativeInt,
+    PlainValidator,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from zenmux_emulator.foundation.patterns import regex_problem
+from zenmux_emulator.scenario.faces import known_api
 from zenmux_emulator.scenario.query import QueryScript
 from zenmux_emulator.scenario.query_model import StoredQueryModel
 
@@ -170,8 +172,9 @@ class ToolResultMatch(BaseModel):
 Globs = Annotated[list[str], Field(min_length=1)]
 
 
-APIS = Literal["chat", "anthropic", "responses", "objectiveai", "zenmux"]
-"""The faces a rule can be narrowed to with `match.api`; `zenmux` names the three ZenMux faces."""
+APIS = Annotated[str, PlainValidator(known_api)]
+"""A face a rule can be narrowed to with `match.api` (a registered face's name, `scenario/faces.py`);
+`zenmux` names the ZenMux faces."""
 QUERY_API = "objectiveai"
 """The face of ObjectiveAI Query requests: only rules that name it answer them (spec §5)."""
 NOT_IN_QUERY_RULES = ("model", "tool_choice", "tool_result", "metadata")

@@ -12,9 +12,8 @@ from zenmux_emulator.faces.anthropic.request import AnthropicRequest
 from zenmux_emulator.faces.anthropic.threads import ThreadStore, ThreadTurn, continued, next_turn, thread_of
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.gateway.auth import authenticate
 from zenmux_emulator.pipeline.endpoint import Core
-from zenmux_emulator.state.sessions import session_name
+from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
 
 PRELOADED = 1_000
@@ -45,50 +44,43 @@ class AnthropicFace:
         self.preloaded: dict[tuple[str, str], ThreadTurn] = {}
         """With a shared state: the thread turns requests continue, fetched before `parse` reads them."""
 
-    def session(self, headers: Mapping[str, str]) -> str:
-        """The caller's session (the key is checked first, as the shared path does)."""
-        return session_name(headers, authenticate(headers, self.core.accepted_keys()))
-
-    async def preload(self, body: Any, headers: Mapping[str, str]) -> None:
+    async def preload(self, body: Any, ctx: FaceContext) -> None:
         """With a shared state: fetch the thread turn a `continue` names, for `parse`."""
         thread = body.get("thread") if isinstance(body, dict) else None
         previous = thread.get("previous_message_id") if isinstance(thread, dict) else None
         if isinstance(previous, str) and self.core.shared is not None:
-            session = self.session(headers)
-            blob = await self.core.shared.response(session, previous)
+            blob = await self.core.shared.response(ctx.session, previous)
             if blob is not None:
                 if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
                     self.preloaded.clear()
-                self.preloaded[(session, previous)] = ThreadTurn.decode(blob)
+                self.preloaded[(ctx.session, previous)] = ThreadTurn.decode(blob)
 
-    def parse(self, body: object, headers: Mapping[str, str]) -> AnthropicRequest:
+    def parse(self, body: object, ctx: FaceContext) -> AnthropicRequest:
         thread = thread_of(body) if isinstance(body, dict) else None
         if thread is not None and thread["type"] == "continue":
             assert isinstance(body, dict)
-            session, previous = self.session(headers), thread["previous_message_id"]
+            session, previous = ctx.session, thread["previous_message_id"]
             if self.core.shared is None:
                 turn = self.threads.get(session, previous)
             else:
                 turn = self.preloaded.pop((session, previous), None)
-            whole = continued(body, thread, turn)
-            request = parse_request(whole, headers)
+            request = parse_request(continued(body, thread, turn), ctx.headers)
             if self.core.shared is None:
                 self.threads.claim(session, previous)
             return request
-        return parse_request(body, headers)
+        return parse_request(body, ctx.headers)
 
     def render(self, draft: Draft, request: AnthropicRequest, generation: str, created: int,
-               headers: dict[str, str], seed: int) -> ReplyPlan:
+               headers: dict[str, str], seed: int, ctx: FaceContext) -> ReplyPlan:
         plan, message = plan_reply(draft, request, generation, headers, seed, self.signer)
         plan.reply_id = message["id"]
         if request.body.get("thread") is not None and message["stop_reason"] != "refusal":
-            self.keep(request, message)
+            self.keep(ctx.session, request, message)
         return plan
 
-    def keep(self, request: AnthropicRequest, message: dict[str, Any]) -> None:
+    def keep(self, session: str, request: AnthropicRequest, message: dict[str, Any]) -> None:
         """Keep the thread's turn under the reply's id, for the `continue` that names it."""
         turn = next_turn(request.body, message)
-        session = self.session(request.headers)
         if self.core.shared is not None:
             self.core.shared.keep_response(session, message["id"], turn.encode())
         else:

@@ -10,6 +10,7 @@ from zenmux_emulator.faces.chat.reply import plan_reply
 from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.faces.chat.validate import validate_request
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/chat/completions"
@@ -20,13 +21,13 @@ class ChatFace:
 
     name = "chat"
 
-    def parse(self, body: object, headers: Mapping[str, str]) -> ChatRequest:
+    def parse(self, body: object, ctx: FaceContext) -> ChatRequest:
         validated = validate_request(body)
         checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate_request proved it a mapping
-        return ChatRequest(checked, headers, validated.request, validated.warnings)
+        return ChatRequest(checked, ctx.headers, validated.request, validated.warnings)
 
     def render(self, draft: Draft, request: ChatRequest, generation: str, created: int, headers: dict[str, str],
-               seed: int) -> ReplyPlan:
+               seed: int, ctx: FaceContext) -> ReplyPlan:
         stream = request.stream
         return plan_reply(draft, generation, created, stream, stream and request.include_usage,  # positionally:
                           request.top_logprobs, headers, seed)  # a keyword call costs every request more

@@ -6,7 +6,9 @@ from aiohttp import web
 
 from zenmux_emulator.faces.chat.face import CHAT, ROUTE
 from zenmux_emulator.faces.chat.models import get_model, list_models
+from zenmux_emulator.journal.verdict import SHAPES
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.spec import FaceSpec
 
 
 def routes(core: Core) -> list[web.RouteDef]:
@@ -15,3 +17,7 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.get("/api/v1/models", list_models),
         web.get("/api/v1/models/{model_id:.+}", get_model),
     ]
+
+
+SPEC = FaceSpec(name="chat", api_name="chat.completions", base_path="/api/v1", routes=routes, readers=SHAPES["chat"])
+"""The chat completions face, as the app registers it."""

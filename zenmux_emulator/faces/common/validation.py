@@ -1,24 +1,28 @@
-"""Shared building blocks of the request models: the base model, custom errors and reusable checks."""
+"""The faces' toolkit for request models: the strict base model and the union helpers (made in
+`foundation/strict.py`, which the scenario language's Query Models share), custom errors and
+reusable checks."""
 
-from typing import Any
-
-from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator
+from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 
-# Error types that `explain` renders specially; both carry a ready "expected ..." text in `msg`.
+from zenmux_emulator.foundation.strict import (
+    BAD_TAG,
+    TAG,
+    WRONG_SHAPE,
+    StrictModel,
+    by_key,
+    by_shape,
+    is_tag,
+    locate_error,
+    tag,
+    tag_names,
+)
+
+__all__ = ["BAD_TAG", "NOT_VALID", "TAG", "WRONG_SHAPE", "StrictModel", "at_least", "between", "by_key", "by_shape",
+           "is_tag", "locate_error", "not_valid", "tag", "tag_names"]
+
 NOT_VALID = "not_valid"
-WRONG_SHAPE = "wrong_shape"
-
-
-class Model(BaseModel):
-    """Base of every request model: strict JSON types, unknown keys ignored, immutable."""
-
-    model_config = ConfigDict(
-        strict=True,
-        extra="ignore",
-        frozen=True,
-        protected_namespaces=(),
-    )
+"""Error type whose `msg` is a ready "expected ..." text (`explain` renders it as the detail)."""
 
 
 def not_valid(detail: str) -> PydanticCustomError:
@@ -50,18 +54,3 @@ def at_least(low: float, kind: str = "a number") -> AfterValidator:
         raise not_valid(f"expected {kind} >= {low}, got {_number(value)}")
 
     return AfterValidator(check)
-
-
-def _shape_of(value: Any) -> str | None:
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, dict | BaseModel):
-        return "object"
-    return None
-
-
-def by_shape(expected: str) -> Discriminator:
-    """Pick a union branch by JSON type, tagged `string`, `array` or `object`; `expected` names the choices."""
-    return Discriminator(_shape_of, custom_error_type=WRONG_SHAPE, custom_error_message=expected)

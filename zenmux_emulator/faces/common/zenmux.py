@@ -2,7 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
-from zenmux_emulator.faces.common.validation import Model, at_least
+from zenmux_emulator.faces.common.validation import StrictModel, at_least
 from zenmux_emulator.foundation.errors import invalid_params
 
 ROUTING_TYPES = frozenset({"priority", "round_robin", "least_latency", "order"})
@@ -18,7 +18,7 @@ def effort_warnings(known: tuple[str, ...], **sent: str | None) -> tuple[str, ..
                  for name, value in sent.items() if value is not None and value not in known)
 
 
-class ProviderRouting(Model):
+class ProviderRouting(StrictModel):
     """`provider.routing`: how providers are chosen."""
 
     type: Literal["priority", "round_robin", "least_latency", "order"]
@@ -26,14 +26,14 @@ class ProviderRouting(Model):
     providers: list[str] | None = None
 
 
-class ProviderOptions(Model):
+class ProviderOptions(StrictModel):
     """`provider`: routing policy and the fallback (`"true"`, `"false"`, a provider or a model slug)."""
 
     routing: ProviderRouting | None = None
     fallback: str | None = None
 
 
-class TaskInfo(Model):
+class TaskInfo(StrictModel):
     """`model_routing_config.task_info`."""
 
     task_type: str
@@ -41,7 +41,7 @@ class TaskInfo(Model):
     additional_properties: dict[str, Any] | None = None
 
 
-class ModelRoutingConfig(Model):
+class ModelRoutingConfig(StrictModel):
     """`model_routing_config` for `zenmux/auto`: candidate models and preference."""
 
     available_models: list[str] | None = None
@@ -50,7 +50,7 @@ class ModelRoutingConfig(Model):
     additional_properties: dict[str, Any] | None = None
 
 
-class ReasoningOptions(Model):
+class ReasoningOptions(StrictModel):
     """`reasoning`: enable, effort, token budget, and whether to hide the reasoning text."""
 
     enabled: bool | None = None
@@ -59,13 +59,13 @@ class ReasoningOptions(Model):
     exclude: bool | None = None
 
 
-class UsageOptions(Model):
+class UsageOptions(StrictModel):
     """`usage`: ZenMux's alternative to `stream_options.include_usage`."""
 
     include: bool
 
 
-class Location(Model):
+class Location(StrictModel):
     """Approximate user location for web search."""
 
     city: str | None = None
@@ -88,7 +88,7 @@ class UserLocation(Location):
         return Location.model_validate(flat)
 
 
-class WebSearchOptions(Model):
+class WebSearchOptions(StrictModel):
     """`web_search_options`; an empty object turns web search on."""
 
     search_context_size: Literal["low", "medium", "high"] | None = None

@@ -8,8 +8,6 @@ One face object is made per app: it holds the app's Query Model registry and sto
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -21,7 +19,8 @@ from zenmux_emulator.foundation.bounded import Bounded
 from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.journal.summary import body_summary
-from zenmux_emulator.pipeline.headers import RULE_HEADER, WARNINGS_HEADER, list_header
+from zenmux_emulator.pipeline.face import FaceContext
+from zenmux_emulator.pipeline.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
 from zenmux_emulator.scenario.schema import StreamFault
 from zenmux_emulator.write.pacing import schedule
@@ -37,9 +36,6 @@ from .wire import parse
 if TYPE_CHECKING:
     from zenmux_emulator.pipeline.endpoint import Core
 
-COMPUTED_WARNINGS: ContextVar[list[str] | None] = ContextVar("objectiveai_computed_warnings", default=None)
-"""Where `render` puts the warnings the computation found (an unresolved vote target, …) for the
-request being answered: `QueryEndpoint` sets it per request and adds them to the journal entry."""
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 STORED_COMPLETIONS = 1024
 """How many completions `GET /objectiveai/query/completions` remembers (oldest out first)."""
@@ -101,28 +97,26 @@ class QueryFace:
             self._pinned_from = scenarios
         return self.registry
 
-    def parse(self, body: object, headers: Mapping[str, str]) -> QueryAsk:
+    def parse(self, body: object, ctx: FaceContext) -> QueryAsk:
         try:
             query = parse(body, self.stored())
         except QueryRejected as exc:
             raise rejection(exc) from None
-        return QueryAsk(query, headers)
+        return QueryAsk(query, ctx.headers)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return orjson.dumps(error_message(KINDS.get(type, type), message))
 
     def render(self, draft: Draft, request: QueryAsk, generation: str, created: int, headers: dict[str, str],
-               seed: int) -> ReplyPlan:
+               seed: int, ctx: FaceContext) -> ReplyPlan:
         timing = draft.timing
-        rule = headers.get(RULE_HEADER, "")
-        ctx = Context(response_id=f"qrycpl-{generation}-{created}", created=created, seed=seed,
-                      chunk_tokens=timing.chunk_tokens if timing else 1, text=self._templates(request, rule, seed),
-                      price=self._price)
-        outcome = compute(request.query, script_of(draft), ctx)
+        rule = ctx.rule or ""
+        computing = Context(response_id=f"qrycpl-{generation}-{created}", created=created, seed=seed,
+                            chunk_tokens=timing.chunk_tokens if timing else 1,
+                            text=self._templates(request, rule, seed), price=self._price)
+        outcome = compute(request.query, script_of(draft), computing)
         extra = outcome.warnings[len(request.query.warnings):]
-        journaled = COMPUTED_WARNINGS.get()
-        if journaled is not None:
-            journaled.extend(extra)
+        ctx.warnings.extend(extra)  # the journal entry's, as X-Emulator-Warnings says
         if extra:
             shown = headers.get(WARNINGS_HEADER)
             headers[WARNINGS_HEADER] = f"{shown}; {list_header(tuple(extra))}" if shown else list_header(tuple(extra))

@@ -1,4 +1,5 @@
-"""Pydantic models of a Query request's parts (§2.1): messages, Query LLM, Query Model, options."""
+"""Pydantic models of a Query request's parts (§2.1): messages (over the chat parts faces/common
+shares with the chat face; the audio part is this API's own), Query LLM, Query Model, options."""
 
 from __future__ import annotations
 
@@ -6,49 +7,19 @@ from typing import Annotated, Literal
 
 from pydantic import Discriminator, Field
 
+from zenmux_emulator.faces.common.chat_parts import FilePart, FunctionToolCall, ImagePart, RefusalPart, TextPart
 from zenmux_emulator.faces.common.json_schema import JsonSchema as ToolSchema
-from zenmux_emulator.scenario.query_model import _TAG, Wire, by_key, by_shape, tag
+from zenmux_emulator.faces.common.validation import TAG, StrictModel, by_key, by_shape, tag
 
 
-class TextPart(Wire):
-    type: Literal["text"]
-    text: str
-
-
-class RefusalPart(Wire):
-    type: Literal["refusal"]
-    refusal: str
-
-
-class ImageUrl(Wire):
-    url: str
-    detail: Literal["auto", "low", "high"] | None = None
-
-
-class ImagePart(Wire):
-    type: Literal["image_url"]
-    image_url: ImageUrl
-
-
-class InputAudio(Wire):
+class InputAudio(StrictModel):
     data: str
     format: Literal["wav", "mp3"]
 
 
-class AudioPart(Wire):
+class AudioPart(StrictModel):
     type: Literal["input_audio", "audio_url"]
     input_audio: InputAudio
-
-
-class FileData(Wire):
-    file_data: str | None = None
-    file_id: str | None = None
-    filename: str | None = None
-
-
-class FilePart(Wire):
-    type: Literal["file"]
-    file: FileData
 
 
 _TEXT_PARTS = "expected a part of type 'text'"
@@ -67,40 +38,29 @@ _STRING_OR_PARTS = "expected a string or an array of content parts"
 TextContent = Annotated[Annotated[str, tag("string")] | Annotated[TextParts, tag("array")], by_shape(_STRING_OR_PARTS)]
 
 
-class Function(Wire):
-    name: str
-    arguments: str
-
-
-class ToolCall(Wire):
-    id: str
-    type: Literal["function"]
-    function: Function
-
-
-class SystemMessage(Wire):
+class SystemMessage(StrictModel):
     role: Literal["system", "developer"]
     content: TextContent
     name: str | None = None
 
 
-class UserMessage(Wire):
+class UserMessage(StrictModel):
     role: Literal["user"]
     content: Annotated[Annotated[str, tag("string")] | Annotated[list[UserPart], tag("array")],
                        by_shape(_STRING_OR_PARTS)]
     name: str | None = None
 
 
-class AssistantMessage(Wire):
+class AssistantMessage(StrictModel):
     role: Literal["assistant"]
     content: Annotated[Annotated[str, tag("string")] | Annotated[list[AssistantPart], tag("array")],
                        by_shape(_STRING_OR_PARTS)] | None = None
     refusal: str | None = None
-    tool_calls: list[ToolCall] | None = None
+    tool_calls: list[FunctionToolCall] | None = None
     name: str | None = None
 
 
-class ToolMessage(Wire):
+class ToolMessage(StrictModel):
     role: Literal["tool"]
     content: TextContent
     tool_call_id: str
@@ -115,22 +75,22 @@ Message = Annotated[
 
 
 
-class TextFormat(Wire):
+class TextFormat(StrictModel):
     type: Literal["text"]
 
 
-class JsonObjectFormat(Wire):
+class JsonObjectFormat(StrictModel):
     type: Literal["json_object"]
 
 
-class JsonSchema(Wire):
+class JsonSchema(StrictModel):
     name: str
     description: str | None = None
     strict: bool | None = None
     schema_: ToolSchema | None = Field(default=None, alias="schema")
 
 
-class JsonSchemaFormat(Wire):
+class JsonSchemaFormat(StrictModel):
     type: Literal["json_schema"]
     json_schema: JsonSchema
 
@@ -142,39 +102,39 @@ ResponseFormat = Annotated[
 ]
 
 
-class FunctionDef(Wire):
+class FunctionDef(StrictModel):
     name: str
     description: str | None = None
     parameters: ToolSchema | None = None
     strict: bool | None = None
 
 
-class Tool(Wire):
+class Tool(StrictModel):
     type: Literal["function"]
     function: FunctionDef
 
 
-class PredictionObject(Wire):
+class PredictionObject(StrictModel):
     type: Literal["content"]
     content: TextContent
 
 
-class StreamOptions(Wire):
+class StreamOptions(StrictModel):
     include_usage: bool | None = None
 
 
-class UsageOptions(Wire):
+class UsageOptions(StrictModel):
     include: bool | None = None
 
 
-class QueryBody(Wire):
+class QueryBody(StrictModel):
     """The request's fields except `model`, which `wire` resolves on its own."""
 
     messages: Annotated[list[Message], Field(min_length=1)]
     logprobs: bool | None = None
     n: Annotated[int, Field(ge=1, le=16)] = 1
     prediction: Annotated[Annotated[str, tag("string")] | Annotated[PredictionObject, tag("object")],
-                          Discriminator(lambda v: f"{_TAG}string" if isinstance(v, str) else f"{_TAG}object")
+                          Discriminator(lambda v: TAG + ("string" if isinstance(v, str) else "object"))
                           ] | None = None
     response_format: ResponseFormat | None = None
     seed: int | None = None

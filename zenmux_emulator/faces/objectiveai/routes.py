@@ -4,7 +4,7 @@ the Query Model registry, credits and stored completions beside it."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import orjson
@@ -15,13 +15,14 @@ from zenmux_emulator.gateway.auth import api_key
 from zenmux_emulator.pipeline.body import read_json
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.state.sessions import session_name
 
 from . import ids
 from .errors import UNAUTHORIZED, QueryRejected
-from .face import COMPUTED_WARNINGS, QueryFace, rejection
+from .face import QueryFace, rejection
 from .registry import normalised
-from .request import QueryAsk
 from .wire import model_ids, validate_llm, validate_model
 
 PREFIX = "/objectiveai"
@@ -33,30 +34,12 @@ def unauthorized() -> RequestRejected:
     return RequestRejected(401, error["kind"], error["error"])
 
 
-def check_key(core: Core, request: web.Request) -> str:
+def check_key(headers: Mapping[str, str], accepted: frozenset[str]) -> str:
     """The caller's key; 401 `unauthorized` (§4.1) when it is missing or not accepted."""
-    key = api_key(request.headers)
-    accepted = core.accepted_keys()
+    key = api_key(headers)
     if key is None or (accepted and key not in accepted):
         raise unauthorized()
     return key
-
-
-class QueryEndpoint(Endpoint[QueryAsk]):
-    """The shared request path, with this API's 401 in place of ZenMux's 403 for a bad key, and
-    the warnings of the face's computation added to the journal entry."""
-
-    __slots__ = ()
-
-    async def answer(self, request: web.Request, entry: Any) -> web.StreamResponse:
-        check_key(self.core, request)
-        computed: list[str] = []
-        token = COMPUTED_WARNINGS.set(computed)
-        try:
-            return await super().answer(request, entry)
-        finally:
-            COMPUTED_WARNINGS.reset(token)
-            entry.warn(computed)  # the computation's warnings, as X-Emulator-Warnings says
 
 
 def _json(value: Any, status: int = 200) -> web.Response:
@@ -70,7 +53,7 @@ def guarded(face: QueryFace, core: Core, handler: Callable[[web.Request, str], A
         entry = request[ENTRY]
         entry.api = face.name
         try:
-            key = check_key(core, request)
+            key = check_key(request.headers, core.accepted_keys())
             entry.session = core.sessions.get(session_name(request.headers, key)).name
             answer = await handler(request, key)
             return answer if isinstance(answer, web.StreamResponse) else _json(answer)
@@ -162,7 +145,7 @@ def routes(core: Core) -> list[web.RouteDef]:
         face.marks.pop(name, None)
         return web.Response(status=204)
 
-    completions = QueryEndpoint(face, core)
+    completions = Endpoint(face, core, authenticate=check_key)  # this API's 401 for a bad key
     served = [
         web.post(f"{PREFIX}/query/completions", completions.handle),
         web.post(f"{PREFIX}/chat/completions", completions.handle),  # the SDK's path before 2025-10-06
@@ -183,3 +166,8 @@ def routes(core: Core) -> list[web.RouteDef]:
 
 def _rfc3339(created: int) -> str:
     return datetime.datetime.fromtimestamp(created, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+SPEC = FaceSpec(name="objectiveai", api_name="query.completions", base_path=PREFIX, routes=routes,
+                traits=FaceTraits(zenmux=False, unnamed_rules=False))
+"""The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""

@@ -10,7 +10,8 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from zenmux_emulator.scenario.query_model import _TAG, BAD_TAG, MAX_LLMS, QueryLlm, QueryModel, inconsistency
+from zenmux_emulator.faces.common.validation import BAD_TAG, locate_error
+from zenmux_emulator.scenario.query_model import MAX_LLMS, QueryLlm, QueryModel, inconsistency
 
 from . import ids
 from .deterministic import NotEnumerable, enumerate_values
@@ -54,13 +55,7 @@ class QueryRequest:
 
 
 def _path(loc: tuple[str | int, ...], prefix: str = "") -> str:
-    out = prefix
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif not part.startswith(_TAG):
-            out += f".{part}" if out else part
-    return out
+    return locate_error(loc).dotted(prefix=prefix)
 
 
 def _text(error: ErrorDetails) -> str:

@@ -17,6 +17,7 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.gateway.auth import authenticate
 from zenmux_emulator.pipeline.endpoint import Core
+from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
@@ -40,16 +41,15 @@ class ResponsesFace:
         self.preloaded: dict[tuple[str, str], StoredResponse] = {}
         """With a shared state: the responses requests continue, fetched before `parse` reads them."""
 
-    async def preload(self, body: Any, headers: Mapping[str, str]) -> None:
+    async def preload(self, body: Any, ctx: FaceContext) -> None:
         """With a shared state: fetch the response `previous_response_id` names, for `parse`."""
         previous = body.get("previous_response_id") if isinstance(body, dict) else None
         if isinstance(previous, str):
-            session = self.session(headers)
-            stored = await self.stored(session, previous)
+            stored = await self.stored(ctx.session, previous)
             if stored is not None:
                 if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
                     self.preloaded.clear()
-                self.preloaded[(session, previous)] = stored
+                self.preloaded[(ctx.session, previous)] = stored
 
     async def stored(self, session: str, response_id: str) -> StoredResponse | None:
         """A stored response, wherever the state lives."""
@@ -65,23 +65,24 @@ class ResponsesFace:
         return self.preloaded.pop((session, response_id), None)
 
     def session(self, headers: Mapping[str, str]) -> str:
-        """The caller's session (the key is checked first, as the shared path does)."""
+        """The caller's session on the stored-response routes (the key is checked first, as the
+        shared path does)."""
         return session_name(headers, authenticate(headers, self.core.accepted_keys()))
 
-    def parse(self, body: object, headers: Mapping[str, str]) -> ResponsesRequest:
+    def parse(self, body: object, ctx: FaceContext) -> ResponsesRequest:
         validated = validate(body)
         checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
         earlier: list[Mapping[str, Any]] = []
         previous = validated.body.previous_response_id
         if previous is not None:
-            stored = self._continued(self.session(headers), previous)
+            stored = self._continued(ctx.session, previous)
             if stored is None:
                 raise invalid_params(f"Previous response with id '{previous}' not found.")
             earlier = stored.conversation
-        return ResponsesRequest(checked, headers, validated.body, validated.warnings, earlier)
+        return ResponsesRequest(checked, ctx.headers, validated.body, validated.warnings, earlier)
 
     def render(self, draft: Draft, request: ResponsesRequest, generation: str, created: int, headers: dict[str, str],
-               seed: int) -> ReplyPlan:
+               seed: int, ctx: FaceContext) -> ReplyPlan:
         rid = response_id(generation)
         output = output_items(draft, request, rid, self.core.kit.signer, seed)
         status, incomplete = status_of(draft)
@@ -94,7 +95,7 @@ class ResponsesFace:
         final = response(status, output, usage=usage, incomplete=incomplete)
         all_headers = {**draft.headers, **headers}
         if not request.stream:
-            self.keep(request, final)
+            self.keep(request, final, ctx.session)
             plan = json_plan(final, all_headers)
             plan.reply_id = rid
             return plan
@@ -102,21 +103,21 @@ class ResponsesFace:
         failed = None
         if fault is not None and fault.kind == "error":
             failed = response("failed", [], usage=None, error=failure(fault.code, fault.message))
-        self.keep(request, failed or final)
+        self.keep(request, failed or final, ctx.session)
         plan = stream_plan(response("in_progress", [], usage=None), final, failed, draft.timing, all_headers, seed)
         plan.reply_id = rid
         return plan
 
-    def keep(self, request: ResponsesRequest, body: dict[str, Any]) -> None:
+    def keep(self, request: ResponsesRequest, body: dict[str, Any], session: str) -> None:
         """Store the response (unless `store: false`) for GET, input_items and continuations."""
         if not request.store:
             return
         conversation = [*request.items, *body["output"]]
         stored = StoredResponse(body, listed(request.input_items, body["id"]), conversation)
         if self.core.shared is not None:
-            self.core.shared.keep_response(self.session(request.headers), body["id"], stored.encode())
+            self.core.shared.keep_response(session, body["id"], stored.encode())
         else:
-            self.store.put(self.session(request.headers), body["id"], stored)
+            self.store.put(session, body["id"], stored)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

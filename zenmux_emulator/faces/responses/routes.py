@@ -11,8 +11,10 @@ from aiohttp import web
 from zenmux_emulator.faces.responses.face import ROUTE, ResponsesFace
 from zenmux_emulator.faces.responses.store import StoredResponse
 from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.journal.verdict import SHAPES
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.pipeline.spec import FaceSpec
 
 NOT_FOUND = "invalid_request_error"
 """OpenAI's type for an unknown response id (ZenMux's catalogue has no type of its own for it)."""
@@ -84,3 +86,8 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.delete(ROUTE + "/{response_id}", stored.delete),
         web.get(ROUTE + "/{response_id}/input_items", stored.input_items),
     ]
+
+
+SPEC = FaceSpec(name="responses", api_name="responses", base_path="/api/v1", routes=routes,
+                readers=SHAPES["responses"])
+"""The Responses face, as the app registers it."""

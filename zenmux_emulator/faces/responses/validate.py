@@ -13,11 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
+from pydantic import Discriminator, Field, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
 from zenmux_emulator.faces.common.json_schema import JsonSchema
-from zenmux_emulator.faces.common.validation import WRONG_SHAPE, by_shape
+from zenmux_emulator.faces.common.validation import (
+    WRONG_SHAPE,
+    StrictModel,
+    by_key,
+    by_shape,
+    locate_error,
+    tag,
+    tag_names,
+)
 from zenmux_emulator.faces.common.zenmux import (
     EFFORTS,
     Effort,
@@ -36,45 +44,27 @@ ACTED_ON_TOOLS = ("function", "custom", "namespace")
 MIN_OUTPUT_TOKENS = 16
 
 
-class Model(BaseModel):
-    """Strict JSON types, unknown keys ignored (OpenAI adds fields often), immutable."""
-
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, protected_namespaces=())
-
-
-def _typed(default: str, known: tuple[str, ...] | None = None) -> Discriminator:
-    """A union chosen by the `type` key, `default` when it is absent (items without `type` are messages);
-    with `known`, any other string type is tagged `other`."""
-
-    def tag(value: Any) -> str | None:
-        kind: object = None
-        if isinstance(value, dict):
-            kind = value.get("type", default)
-        elif isinstance(value, BaseModel):
-            kind = str(getattr(value, "type", default))
-        if not isinstance(kind, str):
-            return None
-        return "other" if known is not None and kind not in known else kind
-
-    return Discriminator(tag)
+KNOWN_ITEMS = ("message", "function_call", "function_call_output", "reasoning", "custom_tool_call",
+               "custom_tool_call_output")
+"""The item types the emulator reads; any other string type is an `OtherItem`, kept and not read."""
 
 
 # --- content parts and input items ----------------------------------------------------------------
 
 
-class InputText(Model):
+class InputText(StrictModel):
     type: Literal["input_text"]
     text: str
 
 
-class InputImage(Model):
+class InputImage(StrictModel):
     type: Literal["input_image"]
     image_url: str | None = None
     file_id: str | None = None
     detail: Literal["low", "high", "auto", "original"] | None = None
 
 
-class InputFile(Model):
+class InputFile(StrictModel):
     type: Literal["input_file"]
     file_id: str | None = None
     file_data: str | None = None
@@ -82,39 +72,39 @@ class InputFile(Model):
     filename: str | None = None
 
 
-class InputAudio(Model):
+class InputAudio(StrictModel):
     type: Literal["input_audio"]
     input_audio: dict[str, Any]
 
 
-class OutputText(Model):
+class OutputText(StrictModel):
     type: Literal["output_text"]
     text: str
     annotations: list[dict[str, Any]] | None = None
 
 
-class Refusal(Model):
+class Refusal(StrictModel):
     type: Literal["refusal"]
     refusal: str
 
 
 ContentPart = Annotated[
-    Annotated[InputText, Tag("input_text")] | Annotated[InputImage, Tag("input_image")]
-    | Annotated[InputFile, Tag("input_file")] | Annotated[InputAudio, Tag("input_audio")]
-    | Annotated[OutputText, Tag("output_text")] | Annotated[Refusal, Tag("refusal")],
-    _typed(""),
+    Annotated[InputText, tag("input_text")] | Annotated[InputImage, tag("input_image")]
+    | Annotated[InputFile, tag("input_file")] | Annotated[InputAudio, tag("input_audio")]
+    | Annotated[OutputText, tag("output_text")] | Annotated[Refusal, tag("refusal")],
+    by_key("type", default=""),
 ]
 Content = Annotated[
-    Annotated[str, Tag("string")] | Annotated[list[ContentPart], Tag("array")],
+    Annotated[str, tag("string")] | Annotated[list[ContentPart], tag("array")],
     by_shape("a string or an array of content parts"),
 ]
 ToolOutput = Annotated[
-    Annotated[str, Tag("string")] | Annotated[list[ContentPart], Tag("array")],
+    Annotated[str, tag("string")] | Annotated[list[ContentPart], tag("array")],
     by_shape("a string or an array of content parts"),
 ]
 
 
-class MessageItem(Model):
+class MessageItem(StrictModel):
     """A message; `type` may be left out (the Agents SDK does)."""
 
     type: Literal["message"] = "message"
@@ -124,7 +114,7 @@ class MessageItem(Model):
     status: Literal["in_progress", "completed", "incomplete"] | None = None
 
 
-class FunctionCallItem(Model):
+class FunctionCallItem(StrictModel):
     type: Literal["function_call"]
     call_id: str
     name: str
@@ -134,7 +124,7 @@ class FunctionCallItem(Model):
     status: Literal["in_progress", "completed", "incomplete"] | None = None
 
 
-class FunctionCallOutputItem(Model):
+class FunctionCallOutputItem(StrictModel):
     type: Literal["function_call_output"]
     call_id: str
     output: ToolOutput
@@ -142,12 +132,12 @@ class FunctionCallOutputItem(Model):
     status: Literal["in_progress", "completed", "incomplete"] | None = None
 
 
-class SummaryText(Model):
+class SummaryText(StrictModel):
     type: Literal["summary_text"]
     text: str
 
 
-class ReasoningItem(Model):
+class ReasoningItem(StrictModel):
     type: Literal["reasoning"]
     id: str | None = None
     summary: list[SummaryText] = Field(default_factory=list)
@@ -156,7 +146,7 @@ class ReasoningItem(Model):
     status: Literal["in_progress", "completed", "incomplete"] | None = None
 
 
-class CustomToolCallItem(Model):
+class CustomToolCallItem(StrictModel):
     type: Literal["custom_tool_call"]
     call_id: str
     name: str
@@ -165,14 +155,14 @@ class CustomToolCallItem(Model):
     namespace: str | None = None
 
 
-class CustomToolCallOutputItem(Model):
+class CustomToolCallOutputItem(StrictModel):
     type: Literal["custom_tool_call_output"]
     call_id: str
     output: ToolOutput
     id: str | None = None
 
 
-class OtherItem(Model):
+class OtherItem(StrictModel):
     """Items the emulator keeps in the conversation but does not read: item references, web search
     calls, and any item type it does not know (a newer SDK's), with a warning."""
 
@@ -181,16 +171,15 @@ class OtherItem(Model):
 
 
 InputItem = Annotated[
-    Annotated[MessageItem, Tag("message")] | Annotated[FunctionCallItem, Tag("function_call")]
-    | Annotated[FunctionCallOutputItem, Tag("function_call_output")] | Annotated[ReasoningItem, Tag("reasoning")]
-    | Annotated[CustomToolCallItem, Tag("custom_tool_call")]
-    | Annotated[CustomToolCallOutputItem, Tag("custom_tool_call_output")]
-    | Annotated[OtherItem, Tag("other")],
-    _typed("message", known=("message", "function_call", "function_call_output", "reasoning", "custom_tool_call",
-                              "custom_tool_call_output")),
+    Annotated[MessageItem, tag("message")] | Annotated[FunctionCallItem, tag("function_call")]
+    | Annotated[FunctionCallOutputItem, tag("function_call_output")] | Annotated[ReasoningItem, tag("reasoning")]
+    | Annotated[CustomToolCallItem, tag("custom_tool_call")]
+    | Annotated[CustomToolCallOutputItem, tag("custom_tool_call_output")]
+    | Annotated[OtherItem, tag("other")],
+    by_key("type", default="message", known=KNOWN_ITEMS),
 ]
 Input = Annotated[
-    Annotated[str, Tag("string")] | Annotated[list[InputItem], Tag("array")],
+    Annotated[str, tag("string")] | Annotated[list[InputItem], tag("array")],
     by_shape("a string or an array of input items"),
 ]
 
@@ -199,7 +188,7 @@ Input = Annotated[
 Name = Annotated[str, Field(pattern=r"^[a-zA-Z0-9_-]{1,128}$")]
 
 
-class FunctionTool(Model):
+class FunctionTool(StrictModel):
     type: Literal["function"]
     name: Name
     description: str | None = None
@@ -207,24 +196,24 @@ class FunctionTool(Model):
     strict: bool | None = None
 
 
-class CustomTool(Model):
+class CustomTool(StrictModel):
     type: Literal["custom"]
     name: Name
     description: str | None = None
     format: dict[str, Any] | None = None
 
 
-class NamespaceTool(Model):
+class NamespaceTool(StrictModel):
     """Codex's `{"type": "namespace", "name", "tools": [...]}`: a group of function and custom tools."""
 
     type: Literal["namespace"]
     name: str
     description: str | None = None
-    tools: list[Annotated[Annotated[FunctionTool, Tag("function")] | Annotated[CustomTool, Tag("custom")],
-                          _typed("")]]
+    tools: list[Annotated[Annotated[FunctionTool, tag("function")] | Annotated[CustomTool, tag("custom")],
+                          by_key("type", default="")]]
 
 
-class HostedTool(Model):
+class HostedTool(StrictModel):
     """Web search and the other hosted tools: accepted, their options not read."""
 
     type: str
@@ -244,18 +233,18 @@ Tool = Annotated[
 ]
 
 
-class NamedChoice(Model):
+class NamedChoice(StrictModel):
     type: Literal["function", "custom"]
     name: str
 
 
-class AllowedToolsChoice(Model):
+class AllowedToolsChoice(StrictModel):
     type: Literal["allowed_tools"]
     mode: Literal["auto", "required"]
     tools: list[dict[str, Any]]
 
 
-class HostedChoice(Model):
+class HostedChoice(StrictModel):
     type: str
 
 
@@ -272,28 +261,28 @@ ToolChoiceObject = Annotated[
     Discriminator(_choice_tag),
 ]
 ToolChoice = Annotated[
-    Annotated[Literal["none", "auto", "required"], Tag("string")] | Annotated[ToolChoiceObject, Tag("object")],
+    Annotated[Literal["none", "auto", "required"], tag("string")] | Annotated[ToolChoiceObject, tag("object")],
     by_shape("'none', 'auto', 'required' or an object"),
 ]
 
 # --- options ----------------------------------------------------------------------------------------
 
 
-class ReasoningParam(Model):
+class ReasoningParam(StrictModel):
     effort: Effort | None = None
     summary: Literal["auto", "concise", "detailed"] | None = None
     generate_summary: Literal["auto", "concise", "detailed"] | None = None
 
 
-class FormatText(Model):
+class FormatText(StrictModel):
     type: Literal["text"]
 
 
-class FormatJsonObject(Model):
+class FormatJsonObject(StrictModel):
     type: Literal["json_object"]
 
 
-class FormatJsonSchema(Model):
+class FormatJsonSchema(StrictModel):
     type: Literal["json_schema"]
     name: Annotated[str, Field(pattern=r"^[a-zA-Z0-9_-]{1,64}$")]
     schema_: JsonSchema = Field(alias="schema")
@@ -304,12 +293,12 @@ class FormatJsonSchema(Model):
 Format = Annotated[FormatText | FormatJsonObject | FormatJsonSchema, Field(discriminator="type")]
 
 
-class TextParam(Model):
+class TextParam(StrictModel):
     format: Format | None = None
     verbosity: Literal["low", "medium", "high"] | None = None
 
 
-class StreamOptions(Model):
+class StreamOptions(StrictModel):
     include_usage: bool | None = None
     include_obfuscation: bool | None = None
 
@@ -322,7 +311,7 @@ INCLUDE = frozenset({
 """The `include` values the emulator knows; a newer one is accepted and ignored, with a warning."""
 
 
-class ResponsesBody(Model):
+class ResponsesBody(StrictModel):
     """The fields of `POST /api/v1/responses` the emulator reads."""
 
     model: str
@@ -374,17 +363,8 @@ def _json_type(value: Any) -> str:
 def _path(loc: tuple[str | int, ...], body: Any, missing: bool) -> tuple[str, Any]:
     """The JSON path `loc` points at in `body` (pydantic's union and tag segments dropped), and the
     value there."""
-    text, node = "", body
-    for position, segment in enumerate(loc):
-        found_key = isinstance(node, dict) and isinstance(segment, str) and segment in node
-        if found_key or (isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node)):
-            node = node[segment]
-        elif missing and position == len(loc) - 1 and isinstance(segment, str):
-            node = None
-        else:
-            continue
-        text += f"[{segment}]" if isinstance(segment, int) else (f".{segment}" if text else segment)
-    return text, node
+    located = locate_error(loc, body, missing)
+    return located.dotted(), located.node
 
 
 def _supported(values: Any) -> str:
@@ -401,7 +381,7 @@ def _message(error: ErrorDetails, body: Any) -> str:
         tag = node.get("type") if isinstance(node, dict) else None
         if kind == "union_tag_not_found" or tag is None:
             return f"Missing required parameter: '{path}.type'."
-        expected = [t.strip(" '") for t in str(ctx.get("expected_tags", "")).split(",")]
+        expected = tag_names(ctx.get("expected_tags", ""))
         return f"Invalid value: '{tag}'. Supported values are: {_supported(expected)}."
     if kind in _TYPE_NAMES:
         return f"Invalid type for '{path}': expected {_TYPE_NAMES[kind]}, but got {_json_type(value)} instead."
@@ -504,3 +484,4 @@ def validate(body: object) -> Validated:
     if parsed.tool_choice is not None:
         _check_tool_choice(parsed)
     return Validated(parsed, _warnings(body, parsed))
+

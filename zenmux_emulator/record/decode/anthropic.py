@@ -7,8 +7,8 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.faces.anthropic.render import ERROR_TYPES
+from zenmux_emulator.record.capture.exchange import Event
 from zenmux_emulator.record.decode.collected import Collected, counts
-from zenmux_emulator.record.exchange import Event
 
 FINISH = {"end_turn": "stop", "stop_sequence": "stop", "pause_turn": "stop", "max_tokens": "length",
           "tool_use": "tool_calls", "refusal": "content_filter"}

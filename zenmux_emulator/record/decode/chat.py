@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from zenmux_emulator.record.capture.exchange import Event
 from zenmux_emulator.record.decode.collected import Collected, counts
-from zenmux_emulator.record.exchange import Event
 
 
 def _usage(c: Collected, usage: object) -> None:

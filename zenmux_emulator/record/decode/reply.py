@@ -11,10 +11,10 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.foundation.envelope import DEFAULT_TYPES
+from zenmux_emulator.record.capture.exchange import Event, Exchange
+from zenmux_emulator.record.capture.pacing import measured
 from zenmux_emulator.record.decode import anthropic, chat, responses
 from zenmux_emulator.record.decode.collected import Collected
-from zenmux_emulator.record.exchange import Event, Exchange
-from zenmux_emulator.record.pacing import measured
 from zenmux_emulator.scenario.schema import HEADER_VALUE
 
 KEPT_HEADERS = re.compile(r"^(retry-after|retry-after-ms|x-ratelimit-[\w-]+|anthropic-ratelimit-[\w-]+)$", re.IGNORECASE)

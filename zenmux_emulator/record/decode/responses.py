@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from zenmux_emulator.record.capture.exchange import Event
 from zenmux_emulator.record.decode.collected import Collected, counts
-from zenmux_emulator.record.exchange import Event
 
 FINAL_EVENTS = ("response.completed", "response.incomplete")
 TEXT_DELTAS = frozenset({"response.output_text.delta", "response.refusal.delta",

@@ -1,10 +1,10 @@
 """Step 2 of the request flow: a parsed JSON body becomes a validated `ChatCompletionRequest`."""
 
+from zenmux_emulator.faces.common.chat_parts import CustomToolCall, FunctionToolCall
+
 from .messages import (
     AssistantMessage,
-    CustomToolCall,
     DeveloperMessage,
-    FunctionToolCall,
     Message,
     ReasoningDetail,
     SystemMessage,

@@ -7,7 +7,7 @@ import orjson
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from zenmux_emulator.faces.common.validation import NOT_VALID, WRONG_SHAPE
+from zenmux_emulator.faces.common.validation import NOT_VALID, WRONG_SHAPE, locate_error
 
 _MAX_SHOWN = 60
 
@@ -53,61 +53,6 @@ def _one_of(choices: str) -> str:
 
 
 @dataclass(slots=True)
-class _Located:
-    """Where an error's `loc` points in the body: the path, its document order and the value there."""
-
-    segments: list[str | int] = field(default_factory=list)
-    order: list[int] = field(default_factory=list)
-    node: Any = None
-
-    def path(self, *extra: str) -> str:
-        text = ""
-        for segment in (*self.segments, *extra):
-            text += f"[{segment}]" if isinstance(segment, int) else (f".{segment}" if text else segment)
-        return text
-
-
-def _is_tag(node: dict[str, Any], segment: str, following: str | int | None, missing_next: bool) -> bool:
-    """A union tag that equals a key (`{"type": "text", "text": ...}`): the next segment is its sibling."""
-    if not isinstance(following, str) or following not in node:
-        return False
-    child = node[segment]
-    if not isinstance(child, dict):
-        return True
-    return following not in child and not missing_next
-
-
-def _locate(loc: tuple[str | int, ...], body: Any, missing: bool) -> _Located:
-    """Follow `loc` through the body, dropping pydantic's internal segments (union branches, tags)."""
-    located = _Located(node=body)
-    last = len(loc) - 1
-    tagged = False  # whether the current node's union tag was already passed
-    for position, segment in enumerate(loc):
-        node = located.node
-        if isinstance(node, dict) and isinstance(segment, str) and segment in node:
-            following = loc[position + 1] if position < last else None
-            missing_next = missing and position + 1 == last
-            if not tagged and (_is_tag(node, segment, following, missing_next)
-                               or (missing_next and node.get("type") == segment)):
-                tagged = True
-                continue
-            located.order.append(list(node).index(segment))
-            located.segments.append(segment)
-            located.node = node[segment]
-            tagged = False
-        elif isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node):
-            located.order.append(segment)
-            located.segments.append(segment)
-            located.node = node[segment]
-            tagged = False
-        elif position == last and missing and isinstance(segment, str):
-            located.order.append(len(node) if isinstance(node, dict) else 0)
-            located.segments.append(segment)
-            located.node = None
-    return located
-
-
-@dataclass(slots=True)
 class _Problem:
     """One faulty parameter; several type errors at the same path (union branches) merge into one."""
 
@@ -138,18 +83,18 @@ def _tag_name(error: ErrorDetails) -> str:
 
 def _describe(error: ErrorDetails, body: Any) -> _Problem:
     kind, ctx, value = error["type"], error.get("ctx", {}), error.get("input")
-    located = _locate(error["loc"], body, missing=kind == "missing")
+    located = locate_error(error["loc"], body, missing=kind == "missing", keyed_tags=True)
     if kind in ("union_tag_not_found", "union_tag_invalid"):
         tag = _tag_name(error)
         node = located.node
         order = [*located.order, list(node).index(tag) if isinstance(node, dict) and tag in node else 10**9]
-        problem = _Problem(located.path(tag), order)
+        problem = _Problem(located.dotted(tag), order)
         if kind == "union_tag_not_found" or not isinstance(node, dict) or node.get(tag) is None:
             problem.required = True
         else:
             problem.detail = f"expected {_one_of(ctx['expected_tags'])}, got {_quoted(node[tag])}"
         return problem
-    problem = _Problem(located.path() or "body", located.order)
+    problem = _Problem(located.dotted() or "body", located.order)
     if kind == "missing":
         problem.required = True
     elif kind == NOT_VALID:

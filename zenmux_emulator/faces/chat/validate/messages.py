@@ -8,78 +8,35 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
-    Tag,
     model_validator,
 )
 
-from zenmux_emulator.faces.common.validation import Model, by_shape, not_valid
+from zenmux_emulator.faces.common.chat_parts import (
+    CustomToolCall,
+    FilePart,
+    FunctionCallBody,
+    FunctionToolCall,
+    ImagePart,
+    RefusalPart,
+    TextPart,
+)
+from zenmux_emulator.faces.common.validation import StrictModel, by_shape, not_valid, tag
 
 # --- content parts ---------------------------------------------------------------------------
 
 
-class CacheControl(Model):
-    """Anthropic-style prompt-cache breakpoint on a text part."""
-
-    type: Literal["ephemeral"]
-    ttl: Literal["5m", "1h"] | None = None
-
-
-class TextPart(Model):
-    """`{"type": "text", "text": ...}`."""
-
-    type: Literal["text"]
-    text: str
-    cache_control: CacheControl | None = None
-
-
-class RefusalPart(Model):
-    """`{"type": "refusal", "refusal": ...}` (assistant history only)."""
-
-    type: Literal["refusal"]
-    refusal: str
-
-
-class ImageUrl(Model):
-    """The `image_url` object of an image part."""
-
-    url: str
-    detail: Literal["auto", "low", "high"] | None = None
-
-
-class ImagePart(Model):
-    """`{"type": "image_url", "image_url": {...}}`."""
-
-    type: Literal["image_url"]
-    image_url: ImageUrl
-
-
-class InputAudio(Model):
+class InputAudio(StrictModel):
     """The `input_audio` object of an audio part."""
 
     data: str
     format: str
 
 
-class AudioPart(Model):
+class AudioPart(StrictModel):
     """`{"type": "input_audio", "input_audio": {...}}`."""
 
     type: Literal["input_audio"]
     input_audio: InputAudio
-
-
-class FileRef(Model):
-    """The `file` object of a file part; every key is optional."""
-
-    file_id: str | None = None
-    file_data: str | None = None
-    filename: str | None = None
-
-
-class FilePart(Model):
-    """`{"type": "file", "file": {...}}`."""
-
-    type: Literal["file"]
-    file: FileRef
 
 
 UserPart = Annotated[TextPart | ImagePart | AudioPart | FilePart, Field(discriminator="type")]
@@ -94,16 +51,16 @@ def _one_refusal_or_texts(parts: list[TextPart | RefusalPart]) -> list[TextPart 
 
 
 TextContent = Annotated[
-    Annotated[str, Tag("string")] | Annotated[list[TextPart], Tag("array")],
+    Annotated[str, tag("string")] | Annotated[list[TextPart], tag("array")],
     by_shape("expected a string or an array of text parts"),
 ]
 UserContent = Annotated[
-    Annotated[str, Tag("string")] | Annotated[list[UserPart], Tag("array")],
+    Annotated[str, tag("string")] | Annotated[list[UserPart], tag("array")],
     by_shape("expected a string or an array of content parts"),
 ]
 AssistantContent = Annotated[
-    Annotated[str, Tag("string")]
-    | Annotated[list[AssistantPart], AfterValidator(_one_refusal_or_texts), Tag("array")],
+    Annotated[str, tag("string")]
+    | Annotated[list[AssistantPart], AfterValidator(_one_refusal_or_texts), tag("array")],
     by_shape("expected a string or an array of content parts"),
 ]
 
@@ -119,46 +76,16 @@ def _part_text(part: Part) -> str | None:
 # --- assistant history -----------------------------------------------------------------------
 
 
-class FunctionCallBody(Model):
-    """`{name, arguments}` of a function tool call (or the legacy `function_call`)."""
-
-    name: str
-    arguments: str
-
-
-class FunctionToolCall(Model):
-    """`{"id", "type": "function", "function": {name, arguments}}`."""
-
-    id: str
-    type: Literal["function"]
-    function: FunctionCallBody
-
-
-class CustomCallBody(Model):
-    """`{name, input}` of a custom tool call."""
-
-    name: str
-    input: str
-
-
-class CustomToolCall(Model):
-    """`{"id", "type": "custom", "custom": {name, input}}`."""
-
-    id: str
-    type: Literal["custom"]
-    custom: CustomCallBody
-
-
 ToolCall = Annotated[FunctionToolCall | CustomToolCall, Field(discriminator="type")]
 
 
-class AudioRef(Model):
+class AudioRef(StrictModel):
     """Reference to an earlier audio reply."""
 
     id: str
 
 
-class ReasoningDetail(Model):
+class ReasoningDetail(StrictModel):
     """One `reasoning_details` element; every key is kept and `raw` is the element as sent."""
 
     model_config = ConfigDict(extra="allow")
@@ -191,7 +118,7 @@ class ReasoningDetail(Model):
 # --- messages --------------------------------------------------------------------------------
 
 
-class _Message(Model):
+class _Message(StrictModel):
     content: Any = None
 
     def text(self) -> str:

@@ -3,9 +3,9 @@
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Tag, ValidationError
+from pydantic import AfterValidator, ValidationError
 
-from zenmux_emulator.faces.common.validation import Model, at_least, between, by_shape, not_valid
+from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, by_shape, not_valid, tag
 from zenmux_emulator.faces.common.zenmux import (
     EFFORTS,
     Effort,
@@ -48,21 +48,21 @@ def _check_metadata(metadata: dict[str, str]) -> dict[str, str]:
 
 
 Stop = Annotated[
-    Annotated[str, Tag("string")]
-    | Annotated[list[str], AfterValidator(_check_stop_list), Tag("array")],
+    Annotated[str, tag("string")]
+    | Annotated[list[str], AfterValidator(_check_stop_list), tag("array")],
     by_shape("expected a string or an array of strings"),
 ]
 Penalty = Annotated[float, between(-2, 2)]
 
 
-class StreamOptions(Model):
+class StreamOptions(StrictModel):
     """`stream_options` (only allowed with `stream: true`)."""
 
     include_usage: bool | None = None
     include_obfuscation: bool | None = None
 
 
-class ChatCompletionRequest(Model):
+class ChatCompletionRequest(StrictModel):
     """A validated `POST /api/v1/chat/completions` body; fields ZenMux ignores are not kept."""
 
     model: str

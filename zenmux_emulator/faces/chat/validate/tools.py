@@ -2,10 +2,10 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, Tag, model_validator
+from pydantic import Field, model_validator
 
 from zenmux_emulator.faces.common.json_schema import JsonSchema
-from zenmux_emulator.faces.common.validation import Model, by_shape
+from zenmux_emulator.faces.common.validation import StrictModel, by_shape, tag
 
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
@@ -13,7 +13,7 @@ Name = Annotated[str, Field(pattern=NAME_PATTERN)]
 # --- tools -----------------------------------------------------------------------------------
 
 
-class FunctionDefinition(Model):
+class FunctionDefinition(StrictModel):
     """`tools[].function`: a function described by a JSON Schema."""
 
     name: Name
@@ -22,27 +22,27 @@ class FunctionDefinition(Model):
     strict: bool | None = None
 
 
-class FunctionTool(Model):
+class FunctionTool(StrictModel):
     """`{"type": "function", "function": {...}}`."""
 
     type: Literal["function"]
     function: FunctionDefinition
 
 
-class TextFormat(Model):
+class TextFormat(StrictModel):
     """Custom tool input format: free text."""
 
     type: Literal["text"]
 
 
-class Grammar(Model):
+class Grammar(StrictModel):
     """A grammar constraining custom tool input."""
 
     definition: str
     syntax: Literal["lark", "regex"]
 
 
-class GrammarFormat(Model):
+class GrammarFormat(StrictModel):
     """Custom tool input format: a grammar."""
 
     type: Literal["grammar"]
@@ -52,7 +52,7 @@ class GrammarFormat(Model):
 CustomFormat = Annotated[TextFormat | GrammarFormat, Field(discriminator="type")]
 
 
-class CustomDefinition(Model):
+class CustomDefinition(StrictModel):
     """`tools[].custom`: a tool taking free-form (or grammar-constrained) input."""
 
     name: str
@@ -60,7 +60,7 @@ class CustomDefinition(Model):
     format: CustomFormat | None = None
 
 
-class CustomTool(Model):
+class CustomTool(StrictModel):
     """`{"type": "custom", "custom": {...}}`."""
 
     type: Literal["custom"]
@@ -72,34 +72,34 @@ Tool = Annotated[FunctionTool | CustomTool, Field(discriminator="type")]
 # --- tool_choice -----------------------------------------------------------------------------
 
 
-class NamedTool(Model):
+class NamedTool(StrictModel):
     """`{"name": ...}` inside a named tool choice."""
 
     name: str
 
 
-class FunctionChoice(Model):
+class FunctionChoice(StrictModel):
     """`{"type": "function", "function": {"name"}}`."""
 
     type: Literal["function"]
     function: NamedTool
 
 
-class CustomChoice(Model):
+class CustomChoice(StrictModel):
     """`{"type": "custom", "custom": {"name"}}`."""
 
     type: Literal["custom"]
     custom: NamedTool
 
 
-class AllowedTools(Model):
+class AllowedTools(StrictModel):
     """The set of tools the model may pick from, and whether it must call one."""
 
     mode: Literal["auto", "required"]
     tools: list[dict[str, Any]]
 
 
-class AllowedToolsChoice(Model):
+class AllowedToolsChoice(StrictModel):
     """`{"type": "allowed_tools", "allowed_tools": {mode, tools}}`; the flat `{type, mode, tools}` form is nested."""
 
     type: Literal["allowed_tools"]
@@ -119,26 +119,26 @@ ToolChoiceObject = Annotated[
     FunctionChoice | CustomChoice | AllowedToolsChoice, Field(discriminator="type")
 ]
 ToolChoice = Annotated[
-    Annotated[ToolChoiceMode, Tag("string")] | Annotated[ToolChoiceObject, Tag("object")],
+    Annotated[ToolChoiceMode, tag("string")] | Annotated[ToolChoiceObject, tag("object")],
     by_shape("expected 'none', 'auto', 'required' or an object"),
 ]
 
 # --- response_format -------------------------------------------------------------------------
 
 
-class TextResponseFormat(Model):
+class TextResponseFormat(StrictModel):
     """`{"type": "text"}`."""
 
     type: Literal["text"]
 
 
-class JsonObjectResponseFormat(Model):
+class JsonObjectResponseFormat(StrictModel):
     """`{"type": "json_object"}`: any valid JSON."""
 
     type: Literal["json_object"]
 
 
-class JsonSchemaSpec(Model):
+class JsonSchemaSpec(StrictModel):
     """`response_format.json_schema`; the schema itself is `schema_` (JSON key `schema`)."""
 
     name: Name
@@ -147,7 +147,7 @@ class JsonSchemaSpec(Model):
     strict: bool | None = None
 
 
-class JsonSchemaResponseFormat(Model):
+class JsonSchemaResponseFormat(StrictModel):
     """`{"type": "json_schema", "json_schema": {...}}`: JSON matching a schema."""
 
     type: Literal["json_schema"]

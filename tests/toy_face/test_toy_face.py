@@ -1,0 +1,309 @@
+"""A fifth face made outside the package and registered through the public registration only
+(`FaceSpec`, `create_app(faces=...)` / `EmulatorServer(faces=...)`): it gets matching, reply
+sequences, scripted errors and faults, the journal and the client verdict, near misses, record and
+replay, and its base URL from the pytest plugin, with no edit inside `zenmux_emulator/`.
+
+The toy API: `POST /toy/v1/say` with `{"model": ..., "say": ..., "answered": [call ids]}`; the
+reply is `{"id", "model", "heard", "calls": [{"id", "name"}]}`; errors are `{"toy_error": ...}`.
+"""
+
+from __future__ import annotations
+
+import urllib.error
+from collections.abc import Iterator, Mapping
+from http.client import HTTPException
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import yaml
+from aiohttp import web
+
+from tests.conftest import FROZEN
+from tests.support.bodies import DEFAULT_MODEL
+from tests.support.clients import Raw, http
+from zenmux_emulator.app import FACES
+from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.foundation.errors import invalid_params
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.verdict import Call, Shapes
+from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
+from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.face import FaceContext
+from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
+from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.record.command import record_settings
+from zenmux_emulator.record.store import FILENAME
+from zenmux_emulator.scenario.faces import FaceTraits
+from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.sessions import session_name
+from zenmux_emulator.write.plan import ReplyPlan
+
+# --- the toy face, as a third party would write it -------------------------------------------------
+
+
+class ToyRequest(NeutralRequest):
+    face = "toy"
+
+    def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str]) -> None:
+        super().__init__(body, headers, model=body["model"])
+        self.said: str = body["say"]
+
+    @cached
+    def last_user(self) -> str:
+        return self.said
+
+    @cached
+    def system(self) -> str:
+        return ""
+
+    @cached
+    def texts(self) -> tuple[str, ...]:
+        return (self.said,)
+
+    @cached
+    def roles(self) -> tuple[str, ...]:
+        return ("user",)
+
+    @cached
+    def tool_options(self) -> ToolOptions:
+        return ToolOptions()
+
+    @cached
+    def stated_tool_choice(self) -> str | None:
+        return None
+
+    @cached
+    def last_tool_result(self) -> ToolResult | None:
+        return None
+
+    @cached
+    def metadata(self) -> Mapping[str, str]:
+        return {}
+
+    @cached
+    def prompt_tokens(self) -> int:
+        return len(self.said.split())
+
+    @cached
+    def seed_material(self) -> bytes:
+        return self.said.encode()
+
+
+class ToyFace:
+    name = "toy"
+
+    def parse(self, body: object, ctx: FaceContext) -> ToyRequest:
+        if not isinstance(body, dict):
+            raise invalid_params("expected an object")
+        for field in ("model", "say"):
+            if not isinstance(body.get(field), str):
+                raise invalid_params(f"{field}: expected a string")
+        return ToyRequest(body, ctx.headers)
+
+    def render(
+        self,
+        draft: Draft,
+        request: ToyRequest,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
+    ) -> ReplyPlan:
+        calls = [{"id": call["id"], "name": call["function"]["name"]} for call in draft.tool_calls]
+        voice = ctx.params.get("voice", "plain")
+        if voice == "whisper":
+            ctx.warnings.append("toy: whispering is heard as plain speech")
+        body = {"id": generation, "model": draft.model, "heard": draft.content, "calls": calls, "voice": voice}
+        body["session"], body["rule"] = ctx.session, ctx.rule
+        return ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
+
+    def error_body(self, status: int, type: str, message: str) -> bytes:
+        return orjson.dumps({"toy_error": {"status": status, "type": type, "message": message}})
+
+
+def toy_calls(entry: JournalEntry) -> list[Call | None]:
+    reply = orjson.loads(entry.response) if isinstance(entry.response, bytes) else None
+    return [(call["id"], call["name"]) for call in (reply or {}).get("calls", [])]
+
+
+def toy_answers(body: dict[str, Any]) -> Iterator[Any]:
+    yield from body.get("answered", [])
+
+
+def toy_routes(core: Core) -> list[web.RouteDef]:
+    endpoint = Endpoint(ToyFace(), core)
+    return [web.post("/toy/v1/say", endpoint.handle), web.post("/toy/v1/say/{voice}", endpoint.handle)]
+
+
+TOY = FaceSpec(
+    name="toy",
+    api_name="toy.say",
+    base_path="/toy/v1",
+    routes=toy_routes,
+    readers=Shapes(toy_calls, toy_answers),
+    traits=FaceTraits(zenmux=False),
+)
+WITH_TOY = (*FACES, TOY)
+
+# --- the tests --------------------------------------------------------------------------------------
+
+SCENARIO = """\
+rules:
+  - name: greeting
+    match: {api: toy, last_user: {contains: hello}}
+    reply: {content: "hi there"}
+  - name: counting
+    match: {api: toy, last_user: {contains: count}}
+    replies: [{content: "one"}, {content: "two"}]
+  - name: slow-down
+    match: {api: toy, last_user: {contains: too fast}}
+    reply: {error: {status: 429, message: "Slow down", headers: {Retry-After: "7"}}}
+  - name: hang-up
+    match: {api: toy, last_user: {contains: hang up}}
+    reply: {fault: {kind: close}}
+  - name: weather-call
+    match: {api: toy, last_user: {contains: weather}}
+    reply: {tool_calls: [{name: get_weather, arguments: {city: Paris}}]}
+  - name: chat-only
+    match: {api: chat, last_user: {contains: hello}}
+    reply: {content: "a chat reply"}
+"""
+KEY = "sk-toy-key"
+MODEL = DEFAULT_MODEL
+
+
+def toy_server(folder: Path, text: str = SCENARIO, **options: Any) -> EmulatorServer:
+    (folder / "toy.yaml").write_text(text, encoding="utf-8")
+    settings = Settings(port=0, scenarios=[str(folder)], clock=FROZEN, watch=False, **options)
+    return EmulatorServer(settings, faces=WITH_TOY)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[EmulatorServer]:
+    with toy_server(tmp_path) as started:
+        yield started
+
+
+def post(url: str, body: object, key: str = KEY) -> Raw:
+    return http(
+        url,
+        orjson.dumps(body),
+        method="POST",
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+    )
+
+
+def say(base: str, text: str, key: str = KEY, path: str = "", **more: Any) -> Raw:
+    return post(f"{base}/say{path}", {"model": MODEL, "say": text, **more}, key)
+
+
+def test_the_plugin_gives_the_toy_face_its_base_url(server: EmulatorServer) -> None:
+    handle = ZenmuxHandle(server=server, nodeid="toy::base")
+    assert handle.url("toy") == f"{server.origin}/toy/v1"
+    assert handle.url("chat") == handle.base_url
+
+
+def test_a_rule_naming_the_toy_face_answers_it_and_only_it(server: EmulatorServer) -> None:
+    reply = say(server.url("toy"), "hello emulator")
+    assert reply.status == 200
+    assert reply.json()["heard"] == "hi there"
+    assert reply.headers["x-emulator-rule"] == "greeting"
+    generation = http(
+        f"{server.base_url}/management/generation?id={reply.json()['id']}", headers={"Authorization": f"Bearer {KEY}"}
+    )
+    assert generation.json()["api"] == "toy.say"
+    chat = post(
+        f"{server.base_url}/chat/completions", {"model": MODEL, "messages": [{"role": "user", "content": "hello"}]}
+    )
+    assert chat.json()["choices"][0]["message"]["content"] == "a chat reply"
+
+
+def test_the_face_reads_its_url_parameters_session_and_rule_and_warns_into_the_journal(
+    server: EmulatorServer,
+) -> None:
+    reply = say(server.url("toy"), "hello", path="/whisper")
+    assert reply.json() | {"id": ""} == {
+        "id": "",
+        "model": MODEL,
+        "heard": "hi there",
+        "calls": [],
+        "voice": "whisper",
+        "session": session_name({}, KEY),
+        "rule": "greeting",
+    }
+    [entry] = server.state.journal.entries()
+    assert entry.warnings == ["toy: whispering is heard as plain speech"]
+
+
+def test_a_sequence_advances_per_session(server: EmulatorServer) -> None:
+    base = server.url("toy")
+    assert [say(base, "count please").json()["heard"] for _ in range(3)] == ["one", "two", "two"]
+    assert say(base, "count please", key="sk-another").json()["heard"] == "one"
+
+
+def test_errors_are_in_the_toy_envelope(server: EmulatorServer) -> None:
+    limited = say(server.url("toy"), "too fast")
+    assert limited.status == 429
+    assert limited.headers["retry-after"] == "7"
+    assert limited.json()["toy_error"]["message"] == "Slow down"
+    bad = post(f"{server.url('toy')}/say", {"model": MODEL})
+    assert bad.status == 400
+    assert bad.json() == {"toy_error": {"status": 400, "type": "invalid_params", "message": "say: expected a string"}}
+
+
+def test_a_scripted_fault_drops_the_connection(server: EmulatorServer) -> None:
+    with pytest.raises((ConnectionError, HTTPException, urllib.error.URLError)):
+        say(server.url("toy"), "please hang up")
+    [entry] = server.state.journal.entries()
+    assert (entry.api, entry.fault) == ("toy", "close")
+
+
+def test_the_journal_and_the_verdict_read_the_toy_face(server: EmulatorServer) -> None:
+    handle = ZenmuxHandle(server=server, nodeid="toy::verdict")
+    base = handle.url("toy")
+    call = say(base, "what is the weather", key=handle.api_key).json()["calls"][0]
+    assert call["name"] == "get_weather"
+    say(base, "hello again", key=handle.api_key, answered=[])
+    entries = handle.requests
+    assert [(e.api, e.rule) for e in entries] == [("toy", "weather-call"), ("toy", "greeting")]
+    findings = handle.verdict()
+    assert [(f.check, f.seq) for f in findings] == [("tool_calls", entries[0].seq)]
+    say(base, "hello, the call is answered", key=handle.api_key, answered=[call["id"]])
+    assert handle.verdict() == []
+
+
+def test_an_unmatched_request_has_near_misses(server: EmulatorServer) -> None:
+    reply = say(server.url("toy"), "goodbye")
+    assert reply.status == 200
+    [entry] = server.state.journal.entries()
+    assert entry.rule is None
+    missed = {miss["rule"] for miss in entry.near_misses}
+    assert "greeting" in missed
+
+
+def test_a_strict_server_refuses_an_unmatched_toy_request_in_its_envelope(tmp_path: Path) -> None:
+    with toy_server(tmp_path, strict=True) as strict:
+        reply = say(strict.url("toy"), "goodbye")
+    assert reply.status == 404
+    assert "toy_error" in reply.json()
+
+
+def test_record_and_replay(tmp_path: Path) -> None:
+    upstream_dir, out = tmp_path / "upstream", tmp_path / "out"
+    upstream_dir.mkdir()
+    with toy_server(upstream_dir) as upstream:
+        given = record_settings({"out": str(out), "upstream": upstream.origin, "port": 0})
+        with EmulatorServer(Settings(**given), faces=WITH_TOY) as recorder:
+            live = say(recorder.url("toy"), "hello recorder")
+    assert live.json()["heard"] == "hi there"
+    document = yaml.safe_load((out / FILENAME).read_text(encoding="utf-8"))
+    [rule] = document["rules"]
+    assert rule["match"]["api"] == "toy"
+    with EmulatorServer(Settings(port=0, scenarios=[str(out)], clock=FROZEN, watch=False), faces=WITH_TOY) as replay:
+        again = say(replay.url("toy"), "hello recorder")
+    assert again.status == 200
+    assert again.text == live.text

@@ -1,0 +1,71 @@
+"""A face's one registration: what the app, the generation lookup, the client verdict and the
+pytest plugin need to know of a wire API, in one value its folder exports.
+
+`create_app(settings, faces=...)` registers a list of them (`app.FACES` by default); the routes,
+the `api` of a generation record, the verdict's readers and the plugin's base URLs are read from
+that list, and so are the `api` names scenario files may give (`scenario/faces.py`), so a new
+face is its folder and one more entry in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from zenmux_emulator.journal.verdict import Shapes
+from zenmux_emulator.pipeline.endpoint import Core
+from zenmux_emulator.scenario.faces import ZENMUX_FACE, FaceNames, FaceTraits
+
+Routes = Callable[[Core], list[web.RouteDef]]
+"""A face's routes for one app: its POST route (an `Endpoint` over its `Face`) and any beside it
+(side routes such as `count_tokens`, stored objects, model catalogues)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceSpec:
+    """One wire API as the emulator registers it."""
+
+    name: str
+    """The face's name: the journal entry's `api`, the `api:` a rule matches, its `Face.name`."""
+    api_name: str
+    """The `api` its generation records report (`chat.completions`, `messages`, …)."""
+    base_path: str
+    """The path its clients' base URL ends in (`/api/v1`): the pytest plugin's `url(name)`."""
+    routes: Routes
+    readers: Shapes | None = None
+    """How its journal bodies carry tool calls and their answers, for the client verdict
+    (`journal/verdict.py`); None: the verdict reads no tool calls on it."""
+    traits: FaceTraits = ZENMUX_FACE
+    """What rules need to know of it: whether `api: zenmux` names it, whether rules without `api`
+    answer it."""
+
+
+REGISTERED: web.AppKey[tuple[FaceSpec, ...]] = web.AppKey("faces")
+"""The faces `create_app` registered, in order."""
+
+
+def api_names(faces: Iterable[FaceSpec]) -> dict[str, str]:
+    """Each face's generation `api`, by its name."""
+    return {face.name: face.api_name for face in faces}
+
+
+def face_names(faces: Iterable[FaceSpec]) -> FaceNames:
+    """The faces the app's scenario files may name, with their traits."""
+    return FaceNames({face.name: face.traits for face in faces})
+
+
+def readers_of(faces: Iterable[FaceSpec]) -> Mapping[str, Shapes]:
+    """The verdict's readers of every face that has them, by its name."""
+    return {face.name: face.readers for face in faces if face.readers is not None}
+
+
+def checked(faces: Iterable[FaceSpec]) -> tuple[FaceSpec, ...]:
+    """The faces, refusing two of one name (the journal and the rules tell faces apart by it)."""
+    listed = tuple(faces)
+    names = [face.name for face in listed]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"faces registered twice: {', '.join(twice)}")
+    return listed

@@ -1,0 +1,89 @@
+"""The faces the scenario language can name (`match.api`), and what a rule without `api` or with
+`api: zenmux` answers on.
+
+An app knows the faces it registered (`create_app` makes `FaceNames` from its `FaceSpec`s and its
+scenario registry validates and compiles every file with them); `SHIPPED` are the faces this
+package ships, for what reads scenario files without an app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pydantic import ValidationInfo
+from pydantic_core import PydanticCustomError
+
+ZENMUX = "zenmux"
+"""The `api` that names every ZenMux face at once."""
+CONTEXT_KEY = "faces"
+"""Where the validation context carries the `FaceNames` a scenario file is read with."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceTraits:
+    """What the rules need to know of a face besides its name."""
+
+    zenmux: bool = True
+    """One of ZenMux's own APIs: `api: zenmux` names it."""
+    unnamed_rules: bool = True
+    """A rule without `api` answers it (ObjectiveAI's Query face answers only rules that name it)."""
+
+
+ZENMUX_FACE = FaceTraits()
+"""A face of ZenMux's own that rules without `api` answer: the usual traits."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceNames:
+    """The faces rules can name, in registration order, with their traits."""
+
+    traits: Mapping[str, FaceTraits] = field(default_factory=dict)
+
+    def names(self) -> tuple[str, ...]:
+        """Every `api` a rule may give, `zenmux` last."""
+        return (*self.traits, ZENMUX)
+
+    def everything(self) -> frozenset[str]:
+        return frozenset(self.traits)
+
+    def named_only(self) -> frozenset[str]:
+        """The faces a rule without `api` does not answer on."""
+        return frozenset(name for name, traits in self.traits.items() if not traits.unnamed_rules)
+
+    def expand(self, apis: frozenset[str]) -> frozenset[str]:
+        """The faces a rule's `api` names, `zenmux` replaced by the ZenMux faces."""
+        if ZENMUX not in apis:
+            return apis
+        return apis - {ZENMUX} | {name for name, traits in self.traits.items() if traits.zenmux}
+
+    def check(self, value: object) -> str:
+        """A `match.api` value: a known face's name, else pydantic's wording for a choice."""
+        if isinstance(value, str) and (value in self.traits or value == ZENMUX):
+            return value
+        listed = [repr(name) for name in self.names()]
+        expected = ", ".join(listed[:-1]) + " or " + listed[-1]
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+
+
+SHIPPED = FaceNames(
+    {
+        "chat": ZENMUX_FACE,
+        "anthropic": ZENMUX_FACE,
+        "responses": ZENMUX_FACE,
+        "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
+    }
+)
+"""The faces this package ships (their `FaceSpec`s carry the same traits)."""
+
+
+def known_api(value: object, info: ValidationInfo) -> str:
+    """The `api` validator: checked against the faces in the validation context, else `SHIPPED`."""
+    context = info.context
+    faces = context.get(CONTEXT_KEY, SHIPPED) if isinstance(context, dict) else SHIPPED
+    return faces.check(value)
+
+
+def context(faces: FaceNames) -> dict[str, FaceNames]:
+    """The validation context a scenario file is read with."""
+    return {CONTEXT_KEY: faces}
