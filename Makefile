@@ -63,15 +63,17 @@ $(AIMOCK): bench/aimock.py | $(BIN)/python
 run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-# redis-server and jq from Debian's packages: the shared-state tests (--state, --workers) run against a real
-# Redis, and the documentation's journal recipes (tests/docs) run jq
+# redis-server, jq and chromium from Debian's packages: the shared-state tests (--state, --workers) run against
+# a real Redis, the documentation's journal recipes (tests/docs) run jq, and the inspector's tests
+# (tests/inspector) drive /usr/bin/chromium headless through Playwright (whose own browser downloads are not used)
+APT_TOOLS := redis-server jq chromium
 redis-server:
-	@command -v redis-server >/dev/null && command -v jq >/dev/null || { \
+	@command -v redis-server >/dev/null && command -v jq >/dev/null && [ -x /usr/bin/chromium ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
 	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
-	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
-	  else echo "make test needs redis-server and jq on PATH (Debian/Ubuntu: apt-get install redis-server jq)" >&2; exit 1; fi; }
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
+	  else echo "make test needs $(APT_TOOLS) (Debian/Ubuntu: apt-get install $(APT_TOOLS))" >&2; exit 1; fi; }
 
 ## test: install with the test extras (Claude Code, Codex and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
 test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK) redis-server
