@@ -277,3 +277,18 @@ def test_the_page_is_read_only_and_guarded_like_the_control_api(server):
     assert http(f"{server.origin}/_emulator/ui/", b"{}", method="POST").status == 405
     assert http(f"{server.origin}/_emulator/ui/../../etc/passwd").status == 404
     assert http(f"{server.origin}/_emulator/ui/app.py").status == 404
+
+
+def test_under_an_admin_token_the_page_opens_with_it_and_keeps_it_for_the_control_api(make_server, visit):
+    guarded = make_server(SCENARIO, admin_token="s3cret-token")
+    assert http(f"{guarded.origin}/_emulator/ui/").status == 403
+    assert http(f"{guarded.origin}/_emulator/ui/?token=wrong").status == 403
+    assert http(f"{guarded.origin}/_emulator/journal?token=s3cret-token").status == 403  # the page's URL only
+    say(guarded, "guarded", "hello behind a token")
+    shown = visit(guarded.origin)
+    shown.page.goto(f"{guarded.origin}/_emulator/ui/?token=s3cret-token")
+    page = shown.page
+    expect(page.locator("#requests tbody tr")).to_have_count(1)  # the live list, through the cookie
+    assert "token" not in page.url  # dropped from the address bar
+    page.locator("#requests tbody tr").click()
+    expect(page.locator("#detail-title")).to_contain_text("200")  # the journal, through the cookie
