@@ -11,7 +11,7 @@ CODEX := $(VENV)/codex/node_modules/.bin/codex
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: help run test lint validate docs dist bench clean redis-server
+.PHONY: help run test screenshots lint validate docs dist bench clean redis-server
 .DEFAULT_GOAL := help
 
 ## help: list the targets (the default)
@@ -78,6 +78,10 @@ redis-server:
 ## test: install with the test extras (Claude Code, Codex and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
 test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
+
+## screenshots: the inspector's screenshots in docs/guide/img, taken by its browser tests
+screenshots: $(VENV)/.installed-test redis-server
+	INSPECTOR_SCREENSHOTS=docs/guide/img $(BIN)/python -m pytest -q -n 0 tests/inspector/test_page.py -k "lists or timeline or conversation"
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
 lint: $(VENV)/.installed-lint

@@ -147,6 +147,9 @@ def test_a_streamed_request_shows_its_timeline(server, visit, tmp_path):
     page.click("#tabs [data-tab=response]")
     expect(page.locator(".timeline .tick")).to_have_count(len(offsets))
     expect(page.locator(".timeline .tick.stall")).to_have_count(1)  # the stall stands out
+    ticks = page.locator(".timeline .tick")
+    xs = [ticks.nth(i).bounding_box()["x"] for i in range(len(offsets))]  # drawn at their offsets
+    assert xs == sorted(xs) and xs[-1] - xs[0] > 0.5 * page.locator(".timeline").bounding_box()["width"]
     expect(page.locator(".events tbody tr")).to_have_count(len(offsets))
     expect(page.locator(".events tbody tr").last).to_contain_text("[DONE]")
     screenshot(page, "timeline", tmp_path)

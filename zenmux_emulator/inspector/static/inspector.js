@@ -15,6 +15,7 @@ function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
+    else if (key === "style") Object.assign(node.style, value); // CSSOM: the page's policy refuses style attributes
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : value);
   }
@@ -231,14 +232,14 @@ function timeline(entry) {
   const sorted = [...gaps.slice(1)].sort((a, b) => a - b);
   const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
   const stalled = (i) => i > 0 && gaps[i] > Math.max(50, median * 4);
-  const cut = entry.client_gone || entry.fault || (entry.events_sent !== null && events.length && events[events.length - 1].name !== "[DONE]"
+  const cut = entry.client_gone || ["disconnect", "error"].includes(entry.fault) || (entry.events_sent !== null && events.length && events[events.length - 1].name !== "[DONE]"
     && !["message_stop", "response.completed", "response.failed", "response.incomplete"].includes(events[events.length - 1].name));
   const bar = el("div", { class: "timeline", title: `${events.length} events over ${ms(total)} ms` },
     offsets.map((at, i) => el("div", { class: "tick" + (stalled(i) ? " stall" : "") + (events[i]?.name === "error" ? " fault" : ""),
-      style: `left:${(at / total) * 99}%`, title: `${events[i]?.name} at ${ms(at)} ms` })),
-    cut ? el("div", { class: "end", style: "left:99.5%", title: "the stream ended early" }) : null,
-    el("span", { class: "axis", style: "left:4px", text: "0 ms" }),
-    el("span", { class: "axis", style: "right:4px", text: `${ms(total)} ms` }));
+      style: { left: `${(at / total) * 99}%` }, title: `${events[i]?.name} at ${ms(at)} ms` })),
+    cut ? el("div", { class: "end", style: { left: "99.5%" }, title: "the stream ended early" }) : null,
+    el("span", { class: "axis", style: { left: "4px" }, text: "0 ms" }),
+    el("span", { class: "axis", style: { right: "4px" }, text: `${ms(total)} ms` }));
   const table = el("table", { class: "events" },
     el("thead", {}, el("tr", {}, el("th", { text: "#" }), el("th", { text: "offset ms" }), el("th", { text: "gap ms" }),
       el("th", { text: "event" }), el("th", { text: "data" }))),
