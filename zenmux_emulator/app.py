@@ -19,7 +19,7 @@ from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.inspector.app import create_inspector_app
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline import generation
+from zenmux_emulator.pipeline import generation, signposts
 from zenmux_emulator.pipeline.connections import (
     SERVER_LOG,
     ConnectionLimits,
@@ -65,7 +65,7 @@ async def journal_file_ctx(app: web.Application) -> AsyncIterator[None]:
     if writer is None:
         yield
         return
-    writer.start()
+    await writer.start()
     try:
         yield
     finally:
@@ -176,6 +176,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     for face in registered:
         app.add_routes(face.routes(core))
     app.add_routes(generation.routes(core))
+    app.add_routes(signposts.index_routes())
     control = create_control_app(settings)
     control.add_subapp("/ui/", create_inspector_app())  # the inspector page, behind the control API's guard
     app.add_subapp("/_emulator/", control)
