@@ -13,8 +13,14 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 SCREENSHOTS = os.environ.get("INSPECTOR_SCREENSHOTS")
 """A folder to write the documentation's screenshots into (`make screenshots`); unset: a temporary one."""
 
@@ -50,8 +56,11 @@ class Visit:
     def foreign(self) -> list[str]:
         """Requests to any other origin (blob: and data: URLs the page made itself aside)."""
         own = urlsplit(self.origin).netloc
-        return [url for url in self.requested
-                if urlsplit(url).scheme not in ("blob", "data") and urlsplit(url).netloc != own]
+        return [
+            url
+            for url in self.requested
+            if urlsplit(url).scheme not in ("blob", "data") and urlsplit(url).netloc != own
+        ]
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import FROZEN
-from tests.inspector.conftest import Visit, screenshot
+from tests.inspector.conftest import screenshot
 from tests.support.clients import API_KEY, http, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
@@ -48,9 +48,14 @@ rules:
 """
 
 MODEL = "openai/gpt-5.4-mini"
-WEATHER_TOOL = {"type": "function", "function": {"name": "get_weather", "description": "Weather in a city",
-                                                 "parameters": {"type": "object", "properties": {
-                                                     "city": {"type": "string"}}, "required": ["city"]}}}
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +68,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]
 
 def say(server: EmulatorServer, session: str, text: str, **options: Any) -> Any:
     return sdk(server, session).chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": text}], **options)
+        model=MODEL, messages=[{"role": "user", "content": text}], **options
+    )
 
 
 def journal(server: EmulatorServer, **query: str) -> list[dict[str, Any]]:
@@ -157,14 +163,17 @@ def test_a_streamed_request_shows_its_timeline(server, visit, tmp_path):
 
 def test_a_tool_loop_shows_as_a_conversation(server, visit, tmp_path):
     client = sdk(server, "conversation")
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You report the weather."},
-                                      {"role": "user", "content": "What is the weather in Paris?"}]
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You report the weather."},
+        {"role": "user", "content": "What is the weather in Paris?"},
+    ]
     first = client.chat.completions.create(model=MODEL, messages=messages, tools=[WEATHER_TOOL])
     call = first.choices[0].message.tool_calls[0]
-    messages += [first.choices[0].message.model_dump(exclude_none=True),
-                 {"role": "tool", "tool_call_id": call.id, "content": json.dumps({"sky": "sunny"})}]
-    final = client.chat.completions.create(model=MODEL, messages=messages, tools=[WEATHER_TOOL],
-                                           reasoning_effort="low")
+    messages += [
+        first.choices[0].message.model_dump(exclude_none=True),
+        {"role": "tool", "tool_call_id": call.id, "content": json.dumps({"sky": "sunny"})},
+    ]
+    final = client.chat.completions.create(model=MODEL, messages=messages, tools=[WEATHER_TOOL], reasoning_effort="low")
     assert final.choices[0].message.content == "It is sunny in Paris."
     seq = last_seq(server, "conversation")
     page = visit(server.origin).open()
@@ -181,9 +190,16 @@ def test_a_tool_loop_shows_as_a_conversation(server, visit, tmp_path):
 
 def test_would_this_match_gives_the_journals_nearest_rules(server, visit):
     body = {"model": MODEL, "messages": [{"role": "user", "content": "greetings, robot"}]}
-    http(server.base_url + "/chat/completions", json.dumps(body).encode(), method="POST",
-         headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json",
-                  "X-Emulator-Session": "paste"})
+    http(
+        server.base_url + "/chat/completions",
+        json.dumps(body).encode(),
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {API_KEY}",
+            "Content-Type": "application/json",
+            "X-Emulator-Session": "paste",
+        },
+    )
     [entry] = journal(server, session="paste")
     page = visit(server.origin).open()
     page.click("#views [data-view=match]")
@@ -210,8 +226,12 @@ def test_a_rule_made_from_a_request_loads_and_matches_it(server, visit):
     row(page, entry["seq"]).click()
     page.click("#make-rule")
     made = page.locator("#copied").inner_text()
-    loaded = http(f"{server.origin}/_emulator/scenarios?name=made", made.encode(), method="POST",
-                  headers={"Content-Type": "application/yaml"})
+    loaded = http(
+        f"{server.origin}/_emulator/scenarios?name=made",
+        made.encode(),
+        method="POST",
+        headers={"Content-Type": "application/yaml"},
+    )
     assert loaded.status == 201, loaded.text
     again = say(server, "make-again", "tell me something unexpected")
     [answered] = journal(server, session="make-again")
@@ -229,8 +249,14 @@ def test_copy_as_curl_sends_the_same_request(server, visit):
     command = page.locator("#copied").inner_text()
     assert command.startswith(f"curl '{server.origin}/api/v1/chat/completions'")
     assert API_KEY not in command and "$ZENMUX_API_KEY" in command  # the key stays masked
-    ran = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, check=False,
-                         env={**os.environ, "ZENMUX_API_KEY": API_KEY})
+    ran = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        env={**os.environ, "ZENMUX_API_KEY": API_KEY},
+    )
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout)["choices"][0]["message"]["content"] == "Hello from the emulator"
     first, again = journal(server, session="curl")
@@ -295,3 +321,10 @@ def test_under_an_admin_token_the_page_opens_with_it_and_keeps_it_for_the_contro
     assert "token" not in page.url  # dropped from the address bar
     page.locator("#requests tbody tr").click()
     expect(page.locator("#detail-title")).to_contain_text("200")  # the journal, through the cookie
+
+
+def test_the_index_pages_link_the_inspector(server):
+    for path in ("/", "/_emulator/"):
+        page = http(server.origin + path, headers={"Accept": "text/html"})
+        assert f'href="{server.origin}/_emulator/ui/"' in page.text
+        assert http(server.origin + path).json()["inspector"] == f"{server.origin}/_emulator/ui/"

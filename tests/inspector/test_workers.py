@@ -22,8 +22,23 @@ def served(tmp_path: Path, redis_url: str) -> Iterator[Served]:  # noqa: F811
     folder = tmp_path / "scenarios"
     folder.mkdir()
     (folder / "rules.yaml").write_text(SCENARIO, encoding="utf-8")
-    process = Served([*PYTHON_M, "serve", "--port", "0", "--no-watch", "--workers", "2", "--state", redis_url,
-                      "--scenarios", str(folder)], tmp_path / "err.log", clean_env())
+    process = Served(
+        [
+            *PYTHON_M,
+            "serve",
+            "--port",
+            "0",
+            "--no-watch",
+            "--workers",
+            "2",
+            "--state",
+            redis_url,
+            "--scenarios",
+            str(folder),
+        ],
+        tmp_path / "err.log",
+        clean_env(),
+    )
     yield process.wait_listening()
     process.close()
 

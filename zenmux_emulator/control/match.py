@@ -40,8 +40,9 @@ async def would_match(request: web.Request) -> web.Response:
         raise invalid_params(f"Parameter session is not valid: expected a string, got {type(session).__name__}")
     headers = CIMultiDict(_text_map(given.get("headers"), "headers"))
     if not path.startswith("/") or path.startswith("//"):
-        raise invalid_params(f"Parameter path is not valid: expected a path such as /api/v1/chat/completions, "
-                             f"got {path!r}")
+        raise invalid_params(
+            f"Parameter path is not valid: expected a path such as /api/v1/chat/completions, got {path!r}"
+        )
     url = URL(path)
     root = request.match_info.apps[0] if request.match_info.apps else request.app
     found = endpoint_at(root, url.path)

@@ -25,11 +25,17 @@ PAGE = "index.html"
 ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css", PAGE: "text/html"}
 """The files the page is made of, in `inspector/static/`: the only ones served."""
 
-POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
-          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 """The page may load and call its own origin only: the browser itself refuses anything else."""
-HEADERS = {"Content-Security-Policy": POLICY, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-           "Cache-Control": "no-cache"}
+HEADERS = {
+    "Content-Security-Policy": POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
 
 POLL_S = 0.25
 """How often the live list looks for new journal entries (the shared store's journal is polled too)."""
@@ -47,8 +53,7 @@ async def page(request: web.Request) -> web.Response:
     """The page; opened as `?token=…` under --admin-token (the guard checked it), the token is kept
     in a cookie the browser sends to the control API only, from this origin only."""
     token = query(request, {"token"}).get("token")
-    response = web.Response(body=request.app[FILES][PAGE], content_type=ASSETS[PAGE], charset="utf-8",
-                            headers=HEADERS)
+    response = web.Response(body=request.app[FILES][PAGE], content_type=ASSETS[PAGE], charset="utf-8", headers=HEADERS)
     if token:
         response.set_cookie(TOKEN_COOKIE, token, path="/_emulator/", httponly=True, samesite="Strict")
     return response
@@ -74,8 +79,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     """The live list: one `row` event per finished journal entry, those already there first, then
     each new one as it finishes (with --workers and --state, whichever worker answered it)."""
     after = count(query(request, {"after"}), "after") or 0
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream; charset=utf-8",
-                                           "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        }
+    )
     await response.prepare(request)
     waits = request.config_dict[WAITS]
     sent: set[int] = set()
@@ -117,8 +127,10 @@ async def faces(request: web.Request) -> web.Response:
     paths: dict[str, list[str]] = {}
     for endpoint, path, _ in face_routes(root):
         paths.setdefault(endpoint.face.name, []).append(path)
-    listed = [{"name": face.name, "api_name": face.api_name, "base_path": face.base_path,
-               "paths": paths.get(face.name, [])} for face in root[REGISTERED]]
+    listed = [
+        {"name": face.name, "api_name": face.api_name, "base_path": face.base_path, "paths": paths.get(face.name, [])}
+        for face in root[REGISTERED]
+    ]
     return json_response(listed)
 
 
@@ -126,10 +138,12 @@ def create_inspector_app() -> web.Application:
     """The page's sub-app; the control API mounts it at `/ui/` (its guard applies)."""
     app = web.Application()
     app[FILES] = read_files()
-    app.add_routes([
-        web.get("/", page),
-        web.get("/events", events),
-        web.get("/faces", faces),
-        web.get("/{name}", asset),
-    ])
+    app.add_routes(
+        [
+            web.get("/", page),
+            web.get("/events", events),
+            web.get("/faces", faces),
+            web.get("/{name}", asset),
+        ]
+    )
     return app

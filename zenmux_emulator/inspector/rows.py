@@ -61,9 +61,15 @@ def tokens(response: Any) -> dict[str, int | None]:
     for data in _objects(response):
         for usage in _usages(data):
             details = [usage[name] for name in DETAILS if isinstance(usage.get(name), dict)]
-            for field, value in (("prompt", _first(usage, PROMPT)), ("completion", _first(usage, COMPLETION)),
-                                 ("reasoning", _first(usage, REASONING)
-                                  or next((v for d in details if (v := _first(d, REASONING)) is not None), None))):
+            for field, value in (
+                ("prompt", _first(usage, PROMPT)),
+                ("completion", _first(usage, COMPLETION)),
+                (
+                    "reasoning",
+                    _first(usage, REASONING)
+                    or next((v for d in details if (v := _first(d, REASONING)) is not None), None),
+                ),
+            ):
                 if value is not None:
                     found[field] = value
     return found
@@ -83,12 +89,27 @@ def model_of(entry: dict[str, Any]) -> str | None:
 def row(entry: dict[str, Any]) -> dict[str, Any]:
     """The list's row of an entry (`JournalEntry.as_dict`, or the shared store's copy of it)."""
     return {
-        "seq": entry.get("seq"), "request_id": entry.get("request_id"), "arrived": entry.get("arrived"),
-        "api": entry.get("api"), "method": entry.get("method"), "path": entry.get("path"), "model": model_of(entry),
-        "session": entry.get("session"), "rule": entry.get("rule"), "reply_index": entry.get("reply_index"),
-        "unmatched": unmatched(entry), "error_type": entry.get("error_type"), "fault": entry.get("fault"),
-        "status": entry.get("status"), "stream": bool(entry.get("stream")), "dropped": bool(entry.get("dropped")),
-        "client_gone": bool(entry.get("client_gone")), "first_byte_ms": entry.get("first_byte_ms"),
-        "duration_ms": entry.get("duration_ms"), "tokens": tokens(entry.get("response")),
-        "worker": entry.get("worker"), "warnings": len(entry.get("warnings") or ()), "unmet": len(entry.get("unmet_expectations") or ()),
+        "seq": entry.get("seq"),
+        "request_id": entry.get("request_id"),
+        "arrived": entry.get("arrived"),
+        "api": entry.get("api"),
+        "method": entry.get("method"),
+        "path": entry.get("path"),
+        "model": model_of(entry),
+        "session": entry.get("session"),
+        "rule": entry.get("rule"),
+        "reply_index": entry.get("reply_index"),
+        "unmatched": unmatched(entry),
+        "error_type": entry.get("error_type"),
+        "fault": entry.get("fault"),
+        "status": entry.get("status"),
+        "stream": bool(entry.get("stream")),
+        "dropped": bool(entry.get("dropped")),
+        "client_gone": bool(entry.get("client_gone")),
+        "first_byte_ms": entry.get("first_byte_ms"),
+        "duration_ms": entry.get("duration_ms"),
+        "tokens": tokens(entry.get("response")),
+        "worker": entry.get("worker"),
+        "warnings": len(entry.get("warnings") or ()),
+        "unmet": len(entry.get("unmet_expectations") or ()),
     }

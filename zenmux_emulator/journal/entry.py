@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any, Protocol
 

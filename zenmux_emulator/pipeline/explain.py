@@ -36,7 +36,7 @@ def face_routes(app: web.Application) -> Iterator[tuple[Endpoint[Any], str, dict
     for route in app.router.routes():
         endpoint = getattr(route.handler, "__self__", None)
         if route.method == "POST" and isinstance(endpoint, Endpoint) and route.resource is not None:
-            yield endpoint, route.resource.canonical, route.resource.get_info()
+            yield endpoint, route.resource.canonical, dict(route.resource.get_info())
 
 
 def endpoint_at(app: web.Application, path: str) -> tuple[Endpoint[Any], dict[str, str]] | None:
@@ -67,8 +67,16 @@ async def explain(probe: Probe) -> dict[str, Any]:
     endpoint = probe.endpoint
     face, core = endpoint.face, endpoint.core
     ctx = FaceContext(probe.session, probe.headers, probe.params, probe.query)
-    verdict: dict[str, Any] = {"face": face.name, "session": probe.session, "accepted": True, "rejected": None,
-                               "rule": None, "reply_index": None, "where": None, "near_misses": []}
+    verdict: dict[str, Any] = {
+        "face": face.name,
+        "session": probe.session,
+        "accepted": True,
+        "rejected": None,
+        "rule": None,
+        "reply_index": None,
+        "where": None,
+        "near_misses": [],
+    }
     try:
         if endpoint.preload is not None:
             await endpoint.preload(probe.body, ctx)

@@ -7,8 +7,8 @@ that goes away simply ends the stream, and the outcome is reported back for the 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
