@@ -38,15 +38,21 @@ def document(server: EmulatorServer) -> dict[str, Any]:
     return ok(control(server, "GET", "openapi.json"))
 
 
+INSPECTOR = "/_emulator/ui/"
+"""The inspector's sub-app: a page, its files and its live feed for a browser, not API operations
+(tests/inspector drives them)."""
+
+
 def control_routes(server: EmulatorServer) -> set[tuple[str, str]]:
     """(method, path below the prefix) of every route of the mounted control sub-app, HEAD (automatic
-    for GET) aside."""
+    for GET) and the inspector's routes aside."""
     [mounted] = [r for r in server.app.router.resources() if isinstance(r, web.PrefixedSubAppResource)]
     prefix = mounted.get_info()["prefix"]
     assert prefix == "/_emulator"
     subapp: web.Application = mounted.get_info()["app"]
     routes = {(route.method, route.resource.canonical) for route in subapp.router.routes()
-              if route.method != "HEAD" and route.resource is not None}
+              if route.method != "HEAD" and route.resource is not None
+              and not route.resource.canonical.startswith(INSPECTOR)}
     assert all(path.startswith(prefix + "/") for _, path in routes)
     return {(method, path.removeprefix(prefix)) for method, path in routes}
 

@@ -13,10 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anthropic
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import FROZEN
+from tests.faces.anthropic.helpers import sdk as anthropic_sdk
+from tests.faces.anthropic.test_sdk import SCENARIO as ANTHROPIC_SCENARIO
+from tests.faces.anthropic.test_sdk import tool_loop
 from tests.inspector.conftest import screenshot
 from tests.support.clients import API_KEY, http, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -81,6 +85,14 @@ def row(page: Page, seq: int) -> Any:
     return page.locator(f"#requests tbody tr[data-seq='{seq}']")
 
 
+def opened(server: EmulatorServer, visit: Any, session: str) -> tuple[dict[str, Any], Page]:
+    """The page, open on the one request of `session`."""
+    [entry] = journal(server, session=session)
+    page = visit(server.origin).open()
+    row(page, entry["seq"]).click()
+    return entry, page
+
+
 def last_seq(server: EmulatorServer, session: str) -> int:
     return int(journal(server, session=session)[-1]["seq"])
 
@@ -124,9 +136,7 @@ def test_lists_matched_and_unmatched_requests_and_new_ones_without_a_reload(serv
 
 def test_an_unmatched_request_shows_its_nearest_rules_field_by_field(server, visit):
     say(server, "why", "hullo, anyone?")
-    [entry] = journal(server, session="why")
-    page = visit(server.origin).open()
-    row(page, entry["seq"]).click()
+    entry, page = opened(server, visit, "why")
     page.click("#tabs [data-tab=why]")
     nearest = page.locator(".near")
     expect(nearest).to_have_count(3)
@@ -221,9 +231,7 @@ def test_would_this_match_gives_the_journals_nearest_rules(server, visit):
 
 def test_a_rule_made_from_a_request_loads_and_matches_it(server, visit):
     say(server, "make", "tell me something unexpected")
-    [entry] = journal(server, session="make")
-    page = visit(server.origin).open()
-    row(page, entry["seq"]).click()
+    entry, page = opened(server, visit, "make")
     page.click("#make-rule")
     made = page.locator("#copied").inner_text()
     loaded = http(
@@ -242,9 +250,7 @@ def test_a_rule_made_from_a_request_loads_and_matches_it(server, visit):
 
 def test_copy_as_curl_sends_the_same_request(server, visit):
     say(server, "curl", "hello from curl")
-    [entry] = journal(server, session="curl")
-    page = visit(server.origin).open()
-    row(page, entry["seq"]).click()
+    _, page = opened(server, visit, "curl")
     page.click("#copy-curl")
     command = page.locator("#copied").inner_text()
     assert command.startswith(f"curl '{server.origin}/api/v1/chat/completions'")
@@ -328,3 +334,24 @@ def test_the_index_pages_link_the_inspector(server):
         page = http(server.origin + path, headers={"Accept": "text/html"})
         assert f'href="{server.origin}/_emulator/ui/"' in page.text
         assert http(server.origin + path).json()["inspector"] == f"{server.origin}/_emulator/ui/"
+
+
+def test_passed_back_thinking_shows_its_signature_check(make_server, visit):
+    anthropic_server = make_server(ANTHROPIC_SCENARIO)
+    with anthropic_sdk(anthropic_server, "thinking") as client:
+        assert tool_loop(client).content[1].text == "Paris is sunny today."
+        with pytest.raises(anthropic.BadRequestError):
+            tool_loop(client, tamper=True)
+    intact, tampered = (
+        e["seq"]
+        for e in journal(anthropic_server, session="thinking")
+        if e["body"]["messages"][-1]["role"] == "user" and len(e["body"]["messages"]) == 3
+    )
+    page = visit(anthropic_server.origin).open()
+    for seq, verdict in ((intact, "signature ✓ passed the reasoning check"), (tampered, "signature ✗")):
+        row(page, seq).click()
+        page.click("#tabs [data-tab=conversation]")
+        passed_back = page.locator(".bubble.assistant").first.locator(".part.reasoning")
+        expect(passed_back).to_contain_text("I will call get_weather")
+        expect(passed_back.locator(".sig")).to_contain_text(verdict)
+    expect(page.locator(".bubble.error")).to_contain_text("Invalid `signature`")

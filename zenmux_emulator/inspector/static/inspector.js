@@ -391,7 +391,9 @@ function bubble(turn, warnings, reply = false) {
 }
 
 function conversationView(entry) {
-  const warnings = entry.warnings || [];
+  // what the reasoning check found: warnings (--reasoning-check warn), or the 400 that refused the request (strict)
+  const refused = entry.response && !Array.isArray(entry.response) && entry.response.error ? entry.response.error.message : null;
+  const warnings = [...(entry.warnings || []), ...(refused ? [`reasoning check: ${refused}`] : [])];
   const turns = conversationOf(entry.body);
   const reply = replyOf(entry);
   if (!turns.length && !reply) return [el("p", { class: "hint", text: "No messages in this request." })];
