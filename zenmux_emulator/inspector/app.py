@@ -13,7 +13,7 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.control.guard import TOKEN_COOKIE
-from zenmux_emulator.control.shared import journal_entries, shared_of
+from zenmux_emulator.control.shared import shared_of
 from zenmux_emulator.control.wire import count, json_response, query
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.inspector.rows import row
@@ -40,6 +40,15 @@ HEADERS = {
 POLL_S = 0.25
 """How often the live list looks for new journal entries (the shared store's journal is polled too)."""
 KEEPALIVE_S = 15.0
+RECENT = 100
+"""Under --state, the entries that finished last the live list reads on each look after the first."""
+SENT_KEPT = 20_000
+"""The `seq`s a live list remembers having sent, at most (then it keeps the newest half)."""
+STREAM_HEADERS = {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    "X-Accel-Buffering": "no",
+}
 
 FILES: web.AppKey[dict[str, bytes]] = web.AppKey("inspector_files")
 
@@ -67,40 +76,39 @@ async def asset(request: web.Request) -> web.Response:
     return web.Response(body=request.app[FILES][name], content_type=ASSETS[name], charset="utf-8", headers=HEADERS)
 
 
-async def finished_entries(request: web.Request) -> list[dict[str, Any]] | Iterator[Any]:
-    """Every finished entry the journal holds, in arrival order, as dicts made only for new ones."""
+async def finished_entries(request: web.Request, first: bool) -> list[dict[str, Any]] | Iterator[Any]:
+    """The finished entries the journal holds, in arrival order: all of them (the first look), or
+    under --state only the `RECENT` that finished last (the store's journal may be large)."""
     shared = shared_of(request)
     if shared is not None:
-        return await journal_entries(shared)
+        return await shared.journal(None if first else RECENT)
     return (entry for entry in request.config_dict[JOURNAL].entries() if entry.finished is not None)
 
 
 async def events(request: web.Request) -> web.StreamResponse:
     """The live list: one `row` event per finished journal entry, those already there first, then
-    each new one as it finishes (with --workers and --state, whichever worker answered it)."""
+    each new one as it finishes (with --workers and --state, whichever worker answered it). The
+    page keeps rows by `seq`, so an entry sent twice is shown once."""
     after = count(query(request, {"after"}), "after") or 0
-    response = web.StreamResponse(
-        headers={
-            "Content-Type": "text/event-stream; charset=utf-8",
-            "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no",
-        }
-    )
+    response = web.StreamResponse(headers=STREAM_HEADERS)
     await response.prepare(request)
     waits = request.config_dict[WAITS]
     sent: set[int] = set()
-    quiet = 0.0
+    quiet, first = 0.0, True
     try:
         while not waits.stopping:
-            written, present = [], set()
-            for entry in await finished_entries(request):
+            written, fresh = [], 0
+            for entry in await finished_entries(request, first):
                 seq = entry["seq"] if isinstance(entry, dict) else entry.seq
-                present.add(seq)
                 if seq > after and seq not in sent:
                     sent.add(seq)
+                    fresh += 1
                     data = entry if isinstance(entry, dict) else entry.as_dict()
                     written.append(b"event: row\ndata: " + orjson.dumps(row(data)) + b"\n\n")
-            sent &= present  # what the journal forgot is never sent again: the set stays its size
+            # every one of the store's newest was new: more may have finished in between, so look at all next time
+            first = fresh >= RECENT
+            if len(sent) > SENT_KEPT:  # forget the oldest: one the journal still holds may be sent again
+                sent = set(sorted(sent)[-SENT_KEPT // 2 :])
             if written:
                 await response.write(b"".join(written))
                 quiet = 0.0
