@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -21,6 +21,9 @@ FLAGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+WAIT_MS = 30_000
+"""How long a check waits for the page (a liveness margin on a shared, loaded machine, never a speed check)."""
+expect.set_options(timeout=WAIT_MS)
 SCREENSHOTS = os.environ.get("INSPECTOR_SCREENSHOTS")
 """A folder to write the documentation's screenshots into (`make screenshots`); unset: a temporary one."""
 
@@ -69,6 +72,7 @@ def visit(browser: Browser) -> Iterator[type[Visit]]:
 
     def make(origin: str) -> Visit:
         context = browser.new_context(viewport={"width": 1500, "height": 900}, accept_downloads=True)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return Visit(context.new_page(), origin)
 
