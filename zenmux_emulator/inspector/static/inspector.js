@@ -5,6 +5,7 @@
 "use strict";
 
 const API = "/_emulator";
+const SESSIONS_SHOWN = 50; // the rules view asks for the positions of the sessions seen last, up to this many
 const rows = new Map(); // seq → row (the list's summary of a journal entry)
 const state = { paused: false, queued: [], selected: null, entry: null, tab: "request", faces: [], rules: null };
 const $ = (selector) => document.querySelector(selector);
@@ -108,6 +109,13 @@ function render() {
   $("#counts").textContent = `${shown.length} shown of ${rows.size} · ${unmatched} unmatched`;
 }
 
+let pending = false;
+function scheduleRender() { // one redraw per frame, however many rows arrive in it
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => { pending = false; render(); });
+}
+
 function options(select, values) {
   const current = select.value;
   const known = new Set([...select.options].map((o) => o.value));
@@ -127,7 +135,7 @@ function connect() {
     const row = JSON.parse(event.data);
     if (state.paused) { state.queued.push(row); $("#live").textContent = `paused (${state.queued.length} new)`; return; }
     add(row);
-    render();
+    scheduleRender();
   });
   source.onerror = () => { $("#live").textContent = state.paused ? "paused" : "reconnecting…"; };
   source.onopen = () => { if (!state.paused) $("#live").textContent = "live"; };
@@ -573,7 +581,7 @@ async function showRules() {
   const box = $("#rules");
   try {
     state.rules = await call("/scenarios");
-    const sessions = [...new Set([...rows.values()].map((r) => r.session).filter(Boolean))];
+    const sessions = [...new Set([...rows.values()].map((r) => r.session).filter(Boolean))].slice(-SESSIONS_SHOWN);
     const perSession = new Map();
     for (const name of sessions) {
       try {
