@@ -15,7 +15,7 @@ NODE_SDK := $(VENV)/node-sdk/node_modules/@anthropic-ai/sdk/package.json
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: help run test test-latest lint validate docs dist bench clean redis-server
+.PHONY: help run test test-latest screenshots lint validate docs dist bench clean redis-server
 .DEFAULT_GOAL := help
 
 ## help: list the targets (the default)
@@ -76,15 +76,17 @@ $(AIMOCK): bench/aimock.py | $(BIN)/python
 run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-# redis-server and jq from Debian's packages: the shared-state tests (--state, --workers) run against a real
-# Redis, and the documentation's journal recipes (tests/docs) run jq
+# redis-server, jq and chromium from Debian's packages: the shared-state tests (--state, --workers) run against
+# a real Redis, the documentation's journal recipes (tests/docs) run jq, and the inspector's tests
+# (tests/inspector) drive /usr/bin/chromium headless through Playwright (whose own browser downloads are not used)
+APT_TOOLS := redis-server jq chromium
 redis-server:
-	@command -v redis-server >/dev/null && command -v jq >/dev/null || { \
+	@command -v redis-server >/dev/null && command -v jq >/dev/null && [ -x /usr/bin/chromium ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
 	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
-	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
-	  else echo "make test needs redis-server and jq on PATH (Debian/Ubuntu: apt-get install redis-server jq)" >&2; exit 1; fi; }
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
+	  else echo "make test needs $(APT_TOOLS) (Debian/Ubuntu: apt-get install $(APT_TOOLS))" >&2; exit 1; fi; }
 
 ## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, the Node SDK and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
 test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(NODE_SDK) $(AIMOCK) redis-server
@@ -93,6 +95,10 @@ test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(NODE_SDK) $(AIMOCK) redis-ser
 ## test-latest: the newest release of every client in clients.lock, in .venv-latest: runs their tests, prints the drift table (exit 0 on drift)
 test-latest: redis-server
 	$(PYTHON) tools/test_latest.py
+
+## screenshots: the inspector's screenshots in docs/guide/img, taken by its browser tests
+screenshots: $(VENV)/.installed-test redis-server
+	INSPECTOR_SCREENSHOTS=docs/guide/img $(BIN)/python -m pytest -q -n 0 tests/inspector/test_page.py -k "lists or timeline or conversation"
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
 lint: $(VENV)/.installed-lint
