@@ -15,6 +15,7 @@ from tests.misbehave.helpers import CHAT_TOOLS, OPENAI_MODEL, TOOL
 from tests.support.clients import API_KEY, Raw, http
 from tests.support.polling import wait_for
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, CATALOGUE, HEADER
+from zenmux_emulator.inspector.rows import row
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SESSION_HEADER
@@ -241,3 +242,9 @@ def test_objectiveai_answers_from_its_script_and_warns(server: EmulatorServer) -
     [entry] = finished(server, "query")
     assert entry.misbehaved is None
     assert "not shown on the objectiveai face" in entry.warnings[-1]
+
+
+def test_the_inspector_row_names_the_fault(server: EmulatorServer) -> None:
+    post(server, body("weather"), "inspected", **{HEADER: "tool-args-invalid-json;truncated"})
+    [entry] = finished(server, "inspected")
+    assert row(entry.as_dict())["misbehaved"] == "tool-args-invalid-json;truncated"
