@@ -51,6 +51,7 @@ from zenmux_emulator.gateway.limits import charge, recharge
 from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.generations import Generations
+from zenmux_emulator.journal.ledger import Ledger
 from zenmux_emulator.journal.summary import body_summary
 from zenmux_emulator.match.expect import unmet_expectations
 from zenmux_emulator.match.near_miss import near_misses, no_match_message
@@ -90,6 +91,8 @@ class Core:
     waits: Waits
     generations: Generations = field(default_factory=Generations)
     """What each completion served, for the generation lookup."""
+    ledger: Ledger = field(default_factory=Ledger)
+    """The account's spend and usage by minute, model and key, for the Platform API."""
     shared: SharedStore | None = None
     """The state workers and instances share (`--state`); None keeps it in this process."""
     forward: Forward | None = None
@@ -269,6 +272,7 @@ class Endpoint(Generic[R]):
             record = served_generation(core.api_names.get(self.face.name, self.face.name), generation, draft, plan, listed, streamed, entry.time,
                                        routed.delay_s, len(routed.attempts) - 1)
             core.generations.add(record)
+            core.ledger.add(record, key)
             if shared is not None:
                 shared.keep_generation(record.ids, record.blob())
         if streamed is None:
