@@ -80,6 +80,8 @@ SHIPPED = FaceNames(
         "anthropic": ZENMUX_FACE,
         "responses": ZENMUX_FACE,
         "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
+        "embeddings": FaceTraits(zenmux=False, unnamed_rules=False),
+        "rerank": FaceTraits(zenmux=False, unnamed_rules=False),
     }
 )
 """The faces this package ships (their `FaceSpec`s carry the same traits)."""
