@@ -57,8 +57,13 @@ def test_the_langchain_retriever_ranks_the_match_first_without_downloading_a_tok
 def test_the_rerank_curl_example_ranks_the_capital_first(shipped: EmulatorServer) -> None:
     [example] = [b for b in pages.blocks(PAGE, "sh") if "/rerank" in b]
     assert shutil.which("curl"), "the rerank example uses curl"
-    done = subprocess.run(["bash", "-c", example.replace(DOCUMENTED_URL, shipped.base_url)],
-                          capture_output=True, text=True, timeout=30, check=True)
+    done = subprocess.run(
+        ["bash", "-c", example.replace(DOCUMENTED_URL, shipped.base_url)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     body = json.loads(done.stdout)
     assert [result["index"] for result in body["results"]] == [0, 1]
     assert body["results"][0]["document"] == "Beijing is the capital of China."

@@ -55,8 +55,12 @@ def client(server: EmulatorServer, session: str) -> Iterator[openai.OpenAI]:
 
 
 def post(server: EmulatorServer, body: object) -> Raw:
-    return http(f"{server.base_url}/embeddings", orjson.dumps(body), method="POST",
-                headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"})
+    return http(
+        f"{server.base_url}/embeddings",
+        orjson.dumps(body),
+        method="POST",
+        headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"},
+    )
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -82,7 +86,8 @@ def test_a_batch_keeps_its_order_and_similar_texts_are_closer(client: openai.Ope
     one_by_one = [client.embeddings.create(model=SMALL, input=text).data[0].embedding for text in texts]
     assert one_by_one == [item.embedding for item in reply.data]
     assert reply.usage.prompt_tokens == sum(
-        client.embeddings.create(model=SMALL, input=text).usage.prompt_tokens for text in texts)
+        client.embeddings.create(model=SMALL, input=text).usage.prompt_tokens for text in texts
+    )
 
 
 def test_dimensions_shorten_and_base64_is_little_endian_float32(client: openai.OpenAI, server: EmulatorServer) -> None:
@@ -145,8 +150,9 @@ def test_the_sdk_raises_bad_request_for_a_chat_model(client: openai.OpenAI) -> N
 
 
 def test_a_rule_scripts_the_vector_of_an_exact_text(client: openai.OpenAI) -> None:
-    reply = client.embeddings.create(model=SMALL, input=["the scripted text", "another"], dimensions=4,
-                                     encoding_format="float")
+    reply = client.embeddings.create(
+        model=SMALL, input=["the scripted text", "another"], dimensions=4, encoding_format="float"
+    )
     assert reply.data[0].embedding == pytest.approx([0.6, 0.8, 0.0, 0.0])
     assert reply.data[1].embedding != reply.data[0].embedding
 
@@ -169,7 +175,9 @@ def test_rules_without_api_do_not_answer_embeddings_and_the_journal_records_them
     assert "x-emulator-rule" not in reply.headers
     entry = server.state.journal.entries()[-1]
     assert (entry.api, entry.path, entry.status, entry.rule) == ("embeddings", "/api/v1/embeddings", 200, None)
-    generation = http(f"{server.base_url}/management/generation?id={reply.headers['x-generation-id']}",
-                      headers={"Authorization": f"Bearer {API_KEY}"})
+    generation = http(
+        f"{server.base_url}/management/generation?id={reply.headers['x-generation-id']}",
+        headers={"Authorization": f"Bearer {API_KEY}"},
+    )
     assert generation.json()["api"] == "embeddings"
     assert generation.json()["nativeTokens"]["prompt_tokens"] == reply.parse().usage.prompt_tokens

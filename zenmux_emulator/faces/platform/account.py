@@ -61,9 +61,9 @@ def _window(window: QuotaWindow, length: float, rate: float, ledger: Ledger, now
         "usage_percentage": round(used / window.max_flows, 4),
         "resets_at": iso(first + length) if first is not None else None,
         "max_flows": window.max_flows,
-        "used_flows": round(used, 2),
-        "remaining_flows": round(window.max_flows - used, 2),
-        "used_value_usd": round(used * rate, 2),
+        "used_flows": round(used, 6),
+        "remaining_flows": round(window.max_flows - used, 6),
+        "used_value_usd": round(used * rate, 6),
         "max_value_usd": round(window.max_flows * rate, 2),
     }
 
