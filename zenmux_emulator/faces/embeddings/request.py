@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zenmux_emulator.faces.common.inputs import InputsRequest
 from zenmux_emulator.faces.embeddings.models import DIMENSIONS, MAX_INPUT_TOKENS
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
+from zenmux_emulator.neutral.request import cached
 
 MAX_INPUTS = 2048
 MAX_REQUEST_TOKENS = 300_000
@@ -19,7 +20,7 @@ ENCODINGS = ("float", "base64")
 FIELDS = frozenset({"input", "model", "encoding_format", "dimensions", "user"})
 
 
-class EmbeddingsRequest(NeutralRequest):
+class EmbeddingsRequest(InputsRequest):
     face = "embeddings"
 
     def __init__(
@@ -45,40 +46,12 @@ class EmbeddingsRequest(NeutralRequest):
         return self.inputs[-1]
 
     @cached
-    def system(self) -> str:
-        return ""
-
-    @cached
     def texts(self) -> tuple[str, ...]:
         return self.inputs
 
     @cached
-    def roles(self) -> tuple[str, ...]:
-        return ("user",) * len(self.inputs)
-
-    @cached
-    def tool_options(self) -> ToolOptions:
-        return ToolOptions()
-
-    @cached
-    def stated_tool_choice(self) -> str | None:
-        return None
-
-    @cached
-    def last_tool_result(self) -> ToolResult | None:
-        return None
-
-    @cached
-    def metadata(self) -> Mapping[str, str]:
-        return {}
-
-    @cached
     def prompt_tokens(self) -> int:
         return sum(self.counts)
-
-    @cached
-    def seed_material(self) -> bytes:
-        return "\x00".join(self.inputs).encode()
 
 
 def _token_text(value: list[Any], where: str) -> str:

@@ -6,17 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zenmux_emulator.faces.common.inputs import InputsRequest
 from zenmux_emulator.faces.rerank.models import MEDIA_TOKENS, MULTIMODAL
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
+from zenmux_emulator.neutral.request import cached
 
 MAX_DOCUMENTS = 500
 MEDIA = ("image", "video")
 PARAMETERS = frozenset({"top_n", "return_documents", "instruct", "fps"})
 
 
-class RerankRequest(NeutralRequest):
+class RerankRequest(InputsRequest):
     face = "rerank"
 
     def __init__(
@@ -52,32 +53,8 @@ class RerankRequest(NeutralRequest):
         return (self.query, *self.documents)
 
     @cached
-    def roles(self) -> tuple[str, ...]:
-        return ("user",) * (1 + len(self.documents))
-
-    @cached
-    def tool_options(self) -> ToolOptions:
-        return ToolOptions()
-
-    @cached
-    def stated_tool_choice(self) -> str | None:
-        return None
-
-    @cached
-    def last_tool_result(self) -> ToolResult | None:
-        return None
-
-    @cached
-    def metadata(self) -> Mapping[str, str]:
-        return {}
-
-    @cached
     def prompt_tokens(self) -> int:
         return sum(tokens.count(text) for text, media in self.kinds if not media) + self.media * MEDIA_TOKENS
-
-    @cached
-    def seed_material(self) -> bytes:
-        return "\x00".join(self.texts).encode()
 
 
 def _content(value: object, where: str, multimodal: bool) -> tuple[str, bool]:
