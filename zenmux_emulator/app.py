@@ -153,6 +153,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     registered = checked(faces)
     core = create_core(settings, registered)
     core.api_names = api_names(registered)
+    core.model_faces = {model: face.name for face in registered for model in face.models}
     journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(

@@ -27,6 +27,7 @@ from zenmux_emulator.foundation.envelope import failure_error
 from zenmux_emulator.foundation.errors import (
     ConnectionDropped,
     RequestRejected,
+    invalid_params,
     no_match,
 )
 from zenmux_emulator.foundation.failures import (
@@ -99,6 +100,8 @@ class Core:
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
     api_names: dict[str, str] = field(default_factory=dict)
     """The `api` each registered face's generation records report, by face name (`FaceSpec.api_name`)."""
+    model_faces: dict[str, str] = field(default_factory=dict)
+    """The face that alone serves each of the faces' own models (`FaceSpec.models`: embedding, rerank)."""
     _accepting: tuple[object, Signer] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
@@ -201,6 +204,9 @@ class Endpoint(Generic[R]):
                 await self.fail(request, entry, control.fault, gate)
             if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
                 await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
+        owner = core.model_faces.get(ask.model)
+        if owner is not None and owner != self.face.name:  # an embedding model asked to chat, say
+            raise invalid_params(f"Model {ask.requested_model} is not valid: it is a model of the {owner} API")
         admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
         if ask.model == AUTO:
             admit_candidates(ask.model_routing, scenarios.catalogue, scenarios.catalogue_closed)

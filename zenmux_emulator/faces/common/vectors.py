@@ -60,7 +60,9 @@ def unit(vector: Sequence[float], fallback: int = 0) -> tuple[float, ...]:
 
 def fitted(vector: Sequence[float], dimensions: int) -> tuple[float, ...]:
     """A scripted vector cut (or padded with zeros) to `dimensions`, then made unit length, as
-    OpenAI shortens its embeddings."""
+    OpenAI shortens its embeddings; one already of that length and unit (a recorded one) as it is."""
+    if len(vector) == dimensions and abs(math.fsum(v * v for v in vector) - 1.0) < 1e-6:
+        return tuple(vector)
     cut = list(vector[:dimensions]) + [0.0] * max(0, dimensions - len(vector))
     return unit(cut)
 
