@@ -104,6 +104,12 @@ def test_dimensions_shorten_and_base64_is_little_endian_float32(client: openai.O
     assert floats.json()["data"][0]["embedding"] == pytest.approx(decoded, abs=1e-7)
 
 
+def test_a_batch_may_hold_more_tokens_than_one_input_may(client: openai.OpenAI) -> None:
+    reply = client.embeddings.create(model=SMALL, input=["word " * 4000] * 3, dimensions=16)
+    assert len(reply.data) == 3
+    assert reply.usage.prompt_tokens > 8192
+
+
 def test_token_arrays_are_inputs_too(client: openai.OpenAI) -> None:
     reply = client.embeddings.create(model=SMALL, input=[[1, 2, 3], [1, 2, 3, 4]])
     assert reply.usage.prompt_tokens == 7

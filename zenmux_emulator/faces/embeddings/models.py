@@ -14,11 +14,13 @@ DIMENSIONS: dict[str, int] = {
 
 MAX_INPUT_TOKENS = 8192
 """The most tokens one input may have (the text-embedding-3 models)."""
+MAX_REQUEST_TOKENS = 300_000
+"""The most tokens a request's inputs may have in all: the models' "context" as admission reads it."""
 
 CATALOGUE: dict[str, ModelSpec] = {
     "openai/text-embedding-3-small": ModelSpec(
         display_name="OpenAI: Text Embedding 3 Small",
-        context_length=MAX_INPUT_TOKENS,
+        context_length=MAX_REQUEST_TOKENS,
         pricing=Pricing(prompt=0.02),
         owned_by="openai",
         tool_call=False,
@@ -26,7 +28,7 @@ CATALOGUE: dict[str, ModelSpec] = {
     ),
     "openai/text-embedding-3-large": ModelSpec(
         display_name="OpenAI: Text Embedding 3 Large",
-        context_length=MAX_INPUT_TOKENS,
+        context_length=MAX_REQUEST_TOKENS,
         pricing=Pricing(prompt=0.13),
         owned_by="openai",
         tool_call=False,

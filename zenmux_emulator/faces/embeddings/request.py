@@ -9,13 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from zenmux_emulator.faces.common.inputs import InputsRequest
-from zenmux_emulator.faces.embeddings.models import DIMENSIONS, MAX_INPUT_TOKENS
+from zenmux_emulator.faces.embeddings.models import DIMENSIONS, MAX_INPUT_TOKENS, MAX_REQUEST_TOKENS
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.neutral.request import cached
 
 MAX_INPUTS = 2048
-MAX_REQUEST_TOKENS = 300_000
 ENCODINGS = ("float", "base64")
 FIELDS = frozenset({"input", "model", "encoding_format", "dimensions", "user"})
 

@@ -73,7 +73,10 @@ def subscription(config: GatewayConfig, ledger: Ledger, now: float, started: flo
     account = account_of(config)
     rate = account.effective_usd_per_flow or account.base_usd_per_flow
     plan = account.plan
-    expires = plan.expires_at.timestamp() if plan.expires_at is not None else started + 30 * 86_400
+    at = plan.expires_at
+    if at is not None and at.tzinfo is None:  # a time without a zone is UTC, as ZenMux writes its times
+        at = at.replace(tzinfo=UTC)
+    expires = at.timestamp() if at is not None else started + 30 * 86_400
     body: dict[str, Any] = {
         "plan": {"tier": plan.tier, "amount_usd": plan.amount_usd, "interval": "month", "expires_at": iso(expires)},
         "currency": "usd",
