@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import base64_floats, embed, fitted
 from zenmux_emulator.faces.embeddings.request import EmbeddingsRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
@@ -60,9 +59,7 @@ class EmbeddingsFace:
         )
         usage = {"prompt_tokens": tokens, "total_tokens": tokens}
         body = {"object": "list", "data": data, "model": request.requested_model, "usage": usage}
-        plan = ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
-        plan.usage = {**usage, "completion_tokens": 0}
-        return plan
+        return inputs_plan(draft, headers, body, tokens)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zenmux_emulator.faces.common.inputs import InputsRequest
+from zenmux_emulator.faces.common.inputs import InputsRequest, model_and_input
 from zenmux_emulator.faces.embeddings.models import DIMENSIONS, MAX_INPUT_TOKENS, MAX_REQUEST_TOKENS
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
@@ -100,17 +100,7 @@ def _inputs(value: object) -> tuple[tuple[str, ...], tuple[int, ...]]:
 
 def parse_request(body: object, headers: Mapping[str, str]) -> EmbeddingsRequest:
     """Validate the body (400 `invalid_params` naming the field) and read it."""
-    if not isinstance(body, dict):
-        raise invalid_params("Request body is not valid: expected a JSON object")
-    for field in ("model", "input"):
-        if field not in body:
-            raise invalid_params(f"Parameter {field} is required")
-    model = body["model"]
-    if not isinstance(model, str) or not model:
-        raise invalid_params("Parameter model is not valid: expected a string")
-    full = DIMENSIONS.get(model.partition(":")[0])
-    if full is None:
-        raise invalid_params(f"Model {model} is not valid: not an embedding model ({', '.join(DIMENSIONS)})")
+    body, full = model_and_input(body, DIMENSIONS, "an embedding")
     inputs, counts = _inputs(body["input"])
     encoding = body.get("encoding_format") or "float"
     if encoding not in ENCODINGS:

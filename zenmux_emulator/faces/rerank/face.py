@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import embed, relevance
 from zenmux_emulator.faces.rerank.models import MEDIA_TOKENS
 from zenmux_emulator.faces.rerank.request import RerankRequest, parse_request
@@ -63,9 +62,7 @@ class RerankFace:
         if request.media:
             usage["image_tokens"] = request.media * MEDIA_TOKENS
         body = {"object": "list", "model": request.requested_model, "results": results, "usage": usage}
-        plan = ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
-        plan.usage = {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}
-        return plan
+        return inputs_plan(draft, headers, body, tokens)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zenmux_emulator.faces.common.inputs import InputsRequest
+from zenmux_emulator.faces.common.inputs import InputsRequest, model_and_input
 from zenmux_emulator.faces.rerank.models import MEDIA_TOKENS, MULTIMODAL
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
@@ -77,17 +77,7 @@ def _content(value: object, where: str, multimodal: bool) -> tuple[str, bool]:
 
 def parse_request(body: object, headers: Mapping[str, str]) -> RerankRequest:
     """Validate the body (400 `invalid_params` naming the field) and read it."""
-    if not isinstance(body, dict):
-        raise invalid_params("Request body is not valid: expected a JSON object")
-    for field in ("model", "input"):
-        if field not in body:
-            raise invalid_params(f"Parameter {field} is required")
-    model = body["model"]
-    if not isinstance(model, str) or not model:
-        raise invalid_params("Parameter model is not valid: expected a string")
-    multimodal = MULTIMODAL.get(model.partition(":")[0])
-    if multimodal is None:
-        raise invalid_params(f"Model {model} is not valid: not a rerank model ({', '.join(MULTIMODAL)})")
+    body, multimodal = model_and_input(body, MULTIMODAL, "a rerank")
     given = body["input"]
     if not isinstance(given, dict):
         raise invalid_params("Parameter input is not valid: expected an object with query and documents")
