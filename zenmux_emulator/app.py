@@ -11,7 +11,10 @@ from zenmux_emulator.control.app import create_control_app
 from zenmux_emulator.draft.draft import Kit
 from zenmux_emulator.faces.anthropic.routes import SPEC as ANTHROPIC
 from zenmux_emulator.faces.chat.routes import SPEC as CHAT
+from zenmux_emulator.faces.embeddings.routes import SPEC as EMBEDDINGS
 from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
+from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
+from zenmux_emulator.faces.rerank.routes import SPEC as RERANK
 from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
@@ -51,7 +54,7 @@ from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
 
-FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI)
+FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, EMBEDDINGS, RERANK, PLATFORM)
 """The wire APIs this emulator speaks, each registered by its folder's `FaceSpec`."""
 
 
@@ -153,6 +156,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     core = create_core(settings, registered)
     core.api_names = api_names(registered)
     core.unfaulted = unfaulted(registered)
+    core.model_faces = {model: face.name for face in registered for model in face.models}
     journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(

@@ -27,7 +27,7 @@ from zenmux_emulator.settings import Settings
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 GETTING_STARTED = page("getting-started.md")
-SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai; (\d+) rules from (\d+) scenario files; "
+SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai, embeddings, rerank, platform; (\d+) rules from (\d+) scenario files; "
                      r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)")
 
 
@@ -248,7 +248,8 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
     summary = json.loads(second_line(served))
     assert SUMMARY.fullmatch(summary["message"])
     assert (summary["faces"], summary["rules"], summary["scenario_files"], summary["api_keys"],
-            summary["catalogue"]) == (["chat", "anthropic", "responses", "objectiveai"], 49, 14, 0, "zenmux")
+            summary["catalogue"]) == (["chat", "anthropic", "responses", "objectiveai", "embeddings", "rerank", "platform"],
+                                  49, 14, 0, "zenmux")
     served.process.terminate()
     assert served.wait() == 0
 

@@ -31,7 +31,11 @@ def test_the_index_answers_json_naming_every_face_and_the_control_api(shipped: E
     assert "POST /api/v1/responses" in faces["responses"]["routes"]
     assert index["control_api"]["openapi"] == f"{shipped.origin}/_emulator/openapi.json"
     assert "GET /_emulator/health" in index["control_api"]["routes"]
-    assert "ZenMux's Embeddings API" in index["not_emulated"]
+    assert "ZenMux's Images API" in index["not_emulated"]
+    assert "POST /api/v1/embeddings" in faces["embeddings"]["routes"]
+    assert "POST /api/v1/rerank" in faces["rerank"]["routes"]
+    assert "GET /api/v1/management/payg/balance" in faces["platform"]["routes"]
+    assert "GET /api/v1/management/generation" not in faces["platform"]["routes"]
 
 
 def test_a_browser_gets_the_index_as_html(shipped: EmulatorServer):
@@ -53,6 +57,8 @@ def test_a_browser_gets_the_index_as_html(shipped: EmulatorServer):
         ("/api/anthropic/v1/v1/messages", "/api/anthropic/v1/messages"),
         ("/v1/messages", "/api/anthropic/v1/messages"),
         ("/v1/responses", "/api/v1/responses"),
+        ("/v1/embeddings", "/api/v1/embeddings"),
+        ("/v1/rerank", "/api/v1/rerank"),
         ("/query/completions", "/objectiveai/query/completions"),
         ("/api/v1/chat/completion", "/api/v1/chat/completions"),  # a near spelling
         ("/_emulator/healthz", "/_emulator/health"),
@@ -70,11 +76,10 @@ def test_a_wrong_path_gets_the_404_envelope_naming_the_route_meant(shipped: Emul
 @pytest.mark.parametrize(
     ("path", "api"),
     [
-        ("/api/v1/embeddings", "Embeddings"),
-        ("/v1/embeddings", "Embeddings"),
-        ("/api/v1/rerank", "Rerank"),
+        ("/api/v1/audio/transcriptions", "Audio"),
+        ("/v1/audio/transcriptions", "Audio"),
         ("/api/vertex-ai/v1/publishers/google/models/gemini-2.5-pro:generateContent", "Vertex AI"),
-        ("/api/v1/management/payg/balance", "platform management"),
+        ("/api/v1/management/statistics/leaderboard", "platform statistics"),
     ],
 )
 def test_a_zenmux_api_not_emulated_is_named_as_such(shipped: EmulatorServer, path: str, api: str):

@@ -27,7 +27,7 @@ def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]
         "scenario_warnings": len(scenarios.warnings),
         "api_keys": len(keys),
         "catalogue": scenarios.catalogue_mode,
-        "models": len(scenarios.catalogue),
+        "models": len(scenarios.listing()),
     }
 
 

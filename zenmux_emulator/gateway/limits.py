@@ -16,6 +16,7 @@ from typing import Any
 from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import RequestRejected, ScenarioProblem
 from zenmux_emulator.scenario.schema import (
+    Account,
     BalanceError,
     FileSettings,
     Limits,
@@ -44,6 +45,8 @@ class GatewayConfig:
     limits: Limits | None = None
     balances: Mapping[str, float] = field(default_factory=dict)
     balance_error: BalanceError = DEFAULT_BALANCE_ERROR
+    account: Account | None = None
+    """The Platform API's account (`settings.account`); None: the defaults."""
 
     @property
     def active(self) -> bool:
@@ -75,7 +78,14 @@ def merge_settings(files: list[tuple[str, FileSettings]]) -> tuple[GatewayConfig
     balance_from: dict[str, str] = {}
     error: BalanceError | None = None
     error_from = ""
+    account: Account | None = None
+    account_from = ""
     for filename, spec in files:
+        if spec.account is not None:
+            if account is not None:
+                problems.append(ScenarioProblem(filename, None, None, "settings.account",
+                                                f"the account is already set in {account_from}"))
+            account, account_from = spec.account, filename
         if spec.limits is not None:
             if limits is not None:
                 problems.append(ScenarioProblem(filename, None, None, "settings.limits",
@@ -91,7 +101,7 @@ def merge_settings(files: list[tuple[str, FileSettings]]) -> tuple[GatewayConfig
                 problems.append(ScenarioProblem(filename, None, None, "settings.balance_error",
                                                 f"balance_error is already {error!r} in {error_from}"))
             error, error_from = spec.balance_error, filename
-    return GatewayConfig(limits, balances, error or DEFAULT_BALANCE_ERROR), problems
+    return GatewayConfig(limits, balances, error or DEFAULT_BALANCE_ERROR, account), problems
 
 
 def _rate_headers(limit: KeyLimit, levels: dict[str, float]) -> dict[str, str]:

@@ -29,6 +29,7 @@ from zenmux_emulator.foundation.envelope import failure_error
 from zenmux_emulator.foundation.errors import (
     ConnectionDropped,
     RequestRejected,
+    invalid_params,
     no_match,
 )
 from zenmux_emulator.foundation.failures import (
@@ -55,6 +56,7 @@ from zenmux_emulator.gateway.misbehave import Chosen, choose, header_ask
 from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.generations import Generations
+from zenmux_emulator.journal.ledger import Ledger
 from zenmux_emulator.journal.summary import body_summary
 from zenmux_emulator.match.expect import unmet_expectations
 from zenmux_emulator.match.near_miss import near_misses, no_match_message
@@ -95,6 +97,8 @@ class Core:
     waits: Waits
     generations: Generations = field(default_factory=Generations)
     """What each completion served, for the generation lookup."""
+    ledger: Ledger = field(default_factory=Ledger)
+    """The account's spend and usage by minute, model and key, for the Platform API."""
     shared: SharedStore | None = None
     """The state workers and instances share (`--state`); None keeps it in this process."""
     forward: Forward | None = None
@@ -105,6 +109,8 @@ class Core:
     """The faces whose render the misbehaviour catalogue does not reach (`FaceSpec.misbehaves`)."""
     api_names: dict[str, str] = field(default_factory=dict)
     """The `api` each registered face's generation records report, by face name (`FaceSpec.api_name`)."""
+    model_faces: dict[str, str] = field(default_factory=dict)
+    """The face that alone serves each of the faces' own models (`FaceSpec.models`: embedding, rerank)."""
     _accepting: tuple[object, Signer] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
@@ -209,6 +215,9 @@ class Endpoint(Generic[R]):
                 await self.fail(request, entry, control.fault, gate)
             if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
                 await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
+        owner = core.model_faces.get(ask.model)
+        if owner is not None and owner != self.face.name:  # an embedding model asked to chat, say
+            raise invalid_params(f"Model {ask.requested_model} is not valid: it is a model of the {owner} API")
         admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
         if ask.model == AUTO:
             admit_candidates(ask.model_routing, scenarios.catalogue, scenarios.catalogue_closed)
@@ -293,6 +302,7 @@ class Endpoint(Generic[R]):
             record = served_generation(core.api_names.get(self.face.name, self.face.name), generation, draft, plan, listed, streamed, entry.time,
                                        routed.delay_s, len(routed.attempts) - 1)
             core.generations.add(record)
+            core.ledger.add(record, key)
             if shared is not None:
                 shared.keep_generation(record.ids, record.blob())
         if streamed is None:

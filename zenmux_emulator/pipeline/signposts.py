@@ -39,16 +39,18 @@ GROUPS = (
     Group("responses", "Responses (OpenAI)", "/api/v1", ("/api/v1/responses",)),
     Group("anthropic", "Anthropic Messages", "/api/anthropic", ("/api/anthropic/",)),
     Group("objectiveai", "ObjectiveAI Query Completions", "/objectiveai", ("/objectiveai/",)),
+    Group("embeddings", "Embeddings (OpenAI-compatible)", "/api/v1", ("/api/v1/embeddings",)),
+    Group("rerank", "Rerank", "/api/v1", ("/api/v1/rerank",)),
     Group("generation", "Generation lookup", "/api/v1", ("/api/v1/management/generation", "/api/v1/generation")),
+    Group("platform", "Platform API (Management key)", "/api/v1", tuple(
+        f"/api/v1/management/{route}" for route in ("payg/", "flow_rate", "subscription/", "usage", "cost"))),
 )
 
 NOT_EMULATED = (
-    ("/api/v1/embeddings", "ZenMux's Embeddings API"),
-    ("/api/v1/rerank", "ZenMux's Rerank API"),
     ("/api/v1/images/", "ZenMux's Images API"),
     ("/api/v1/audio/", "ZenMux's Audio API"),
     ("/api/vertex-ai/", "ZenMux's Vertex AI API (Google's Gemini protocol)"),
-    ("/api/v1/management/", "ZenMux's platform management API"),
+    ("/api/v1/management/statistics/", "ZenMux's platform statistics API"),
 )
 """Paths of ZenMux APIs this emulator does not serve (yet), by prefix, checked after every served route."""
 
@@ -135,7 +137,7 @@ def not_found_message(request: web.Request) -> str:
         where, name = unserved
         return (
             f"Not Found: {where} is {name}, which this emulator does not serve; it serves chat completions, "
-            "Anthropic Messages, Responses and ObjectiveAI (GET / lists the routes)"
+            "Anthropic Messages, Responses, ObjectiveAI, embeddings, rerank and the Platform API (GET / lists the routes)"
         )
     meant = nearest(request.path, served)
     if meant is not None:

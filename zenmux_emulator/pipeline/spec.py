@@ -10,13 +10,14 @@ face is its folder and one more entry in it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiohttp import web
 
 from zenmux_emulator.journal.verdict import Shapes
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.scenario.faces import ZENMUX_FACE, FaceNames, FaceTraits
+from zenmux_emulator.scenario.schema import ModelSpec
 
 Routes = Callable[[Core], list[web.RouteDef]]
 """A face's routes for one app: its POST route (an `Endpoint` over its `Face`) and any beside it
@@ -43,6 +44,9 @@ class FaceSpec:
     misbehaves: bool = True
     """Whether its render shows the misbehaviour catalogue's faults (`Draft.misbehaved`); a face that
     answers from its own script instead of the draft says False, and a fault asked of it is warned of."""
+    models: Mapping[str, ModelSpec] = field(default_factory=dict)
+    """Models it serves that the packaged catalogue (chat models) lacks: admitted and priced like
+    the catalogue's, not listed by `GET /models` (ZenMux lists its chat models there)."""
 
 
 REGISTERED: web.AppKey[tuple[FaceSpec, ...]] = web.AppKey("faces")
@@ -56,7 +60,9 @@ def api_names(faces: Iterable[FaceSpec]) -> dict[str, str]:
 
 def face_names(faces: Iterable[FaceSpec]) -> FaceNames:
     """The faces the app's scenario files may name, with their traits."""
-    return FaceNames({face.name: face.traits for face in faces})
+    listed = tuple(faces)
+    models = {model_id: spec for face in listed for model_id, spec in face.models.items()}
+    return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models)
 
 
 def unfaulted(faces: Iterable[FaceSpec]) -> frozenset[str]:

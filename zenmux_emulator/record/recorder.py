@@ -87,7 +87,7 @@ class Recorder:
         if exchange.client_gone:
             entry.warn(("recording: the client left before the stream ended; not recorded",))
             return
-        decoded = decode(face.name, exchange, ask.model, self.shown)
+        decoded = decode(face.name, exchange, ask.model, self.shown, ask.texts)
         if decoded.failed and not self.record_errors:
             entry.warn(("recording: the upstream call failed; not recorded (see --record-errors)",))
             return

@@ -156,12 +156,13 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames = SHIPPED) ->
         raise ScenarioError(problems)
     # closed in any file: only the declared models; open in any other: every id answers; else
     # (zenmux) ZenMux's catalogue and the declared models, every other id refused
-    served = dict(models) if "closed" in modes else {**DEFAULT_CATALOGUE, **models}
+    served = dict(models) if "closed" in modes else {**DEFAULT_CATALOGUE, **faces.models, **models}
     mode = "closed" if "closed" in modes else "open" if "open" in modes else "zenmux"
     ranked = tuple(sorted(rules, key=lambda r: r.rank))
     return ScenarioSet(ranked, models, mode != "open", served, frozenset(keys), tuple(files), gateway,
                        tuple(query_models), recorded=recorded_reasoning(rules),
-                       warnings=(*shadowed(ranked, faces), *warnings), catalogue_mode=mode)
+                       warnings=(*shadowed(ranked, faces), *warnings), catalogue_mode=mode,
+                       unlisted=frozenset(faces.models).difference(models))
 
 
 def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:

@@ -34,6 +34,8 @@ class ScenarioSet:
     """What loads but is likely a mistake: a rule no request can reach, an error type ZenMux never sends."""
     catalogue_mode: str = "zenmux"
     """`zenmux` (ZenMux's models and the declared ones), `open` (any id) or `closed` (only the declared)."""
+    unlisted: frozenset[str] = frozenset()
+    """Models of `catalogue` the model listings leave out: the faces' own (embedding, rerank)."""
 
     by_name: dict[str, CompiledRule] = field(init=False, repr=False, compare=False)
     """The rules by name (names are unique in a set), for `X-Emulator-Rule` and the control API."""
@@ -44,6 +46,12 @@ class ScenarioSet:
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_name", {r.name: r for r in self.rules})
         object.__setattr__(self, "chaotic", any(r.rule.chaos is not None for r in self.rules))
+
+    def listing(self) -> dict[str, ModelSpec]:
+        """The models `GET /models` lists: the catalogue but the faces' own."""
+        if not self.unlisted:
+            return self.catalogue
+        return {model_id: spec for model_id, spec in self.catalogue.items() if model_id not in self.unlisted}
 
     def rule(self, name: str) -> CompiledRule | None:
         return self.by_name.get(name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationInfo
 from pydantic_core import PydanticCustomError
@@ -28,6 +29,9 @@ class FaceTraits:
     """One of ZenMux's own APIs: `api: zenmux` names it."""
     unnamed_rules: bool = True
     """A rule without `api` answers it (ObjectiveAI's Query face answers only rules that name it)."""
+    scripted: bool = True
+    """Rules answer it: False for a family of routes that answers from the emulator's own state
+    (the Platform API), which rules cannot name."""
 
 
 ZENMUX_FACE = FaceTraits()
@@ -39,6 +43,10 @@ class FaceNames:
     """The faces rules can name, in registration order, with their traits."""
 
     traits: Mapping[str, FaceTraits] = field(default_factory=dict)
+    models: Mapping[str, Any] = field(default_factory=dict)
+    """Models the faces serve beyond the packaged catalogue (the embedding and rerank models), as
+    `ModelSpec`s (which are read with this module: not named here): admitted and priced like its
+    models, but not in the model listings."""
 
     def names(self) -> tuple[str, ...]:
         """Every `api` a rule may give, `zenmux` last."""
@@ -72,6 +80,8 @@ SHIPPED = FaceNames(
         "anthropic": ZENMUX_FACE,
         "responses": ZENMUX_FACE,
         "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
+        "embeddings": FaceTraits(zenmux=False, unnamed_rules=False),
+        "rerank": FaceTraits(zenmux=False, unnamed_rules=False),
     }
 )
 """The faces this package ships (their `FaceSpec`s carry the same traits)."""

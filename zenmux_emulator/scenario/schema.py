@@ -394,6 +394,11 @@ class Reply(BaseModel):
     raw: RawReply | None = Field(None, description="answer with exactly these bytes instead")
     fault: Fault | None = Field(None, description="a transport fault before any response")
     query: QueryScript | None = Field(None, description="objectiveai: what each LLM of the Query Model says")
+    vectors: dict[str, Annotated[list[float], Field(min_length=1)]] | None = Field(None, description=(
+        "embeddings: the vector an input gets, keyed by its exact text (made unit length and cut or padded "
+        "to the dimensions asked for); other inputs get the computed vector"))
+    scores: dict[str, Annotated[float, Field(ge=0, le=1)]] | None = Field(None, description=(
+        "rerank: the relevance score a document gets, keyed by its exact text; others get the computed score"))
     verbatim: bool = Field(False, description=(
         "send content, refusal and reasoning exactly as written: not templates, not cut by the request's "
         "limits, reasoning only when written (what `zenmux-emulator record` writes)"))
@@ -635,6 +640,44 @@ class Limits(KeyLimits):
 BalanceError = Literal["insufficient_credit", "quote_exceeded", "reject_no_credit"]
 
 
+class QuotaWindow(BaseModel):
+    """A rolling subscription window of the Platform API's `subscription/detail`."""
+
+    model_config = _STRICT
+
+    max_flows: float = Field(gt=0, description="the Flows the window allows")
+    used_flows: float = Field(0, ge=0, description="Flows used before the emulator's own traffic (added to it)")
+
+
+class Plan(BaseModel):
+    """The subscription plan `subscription/detail` reports."""
+
+    model_config = _STRICT
+
+    tier: Literal["free", "pro", "max", "ultra"] = "ultra"
+    amount_usd: float = Field(200, ge=0)
+    expires_at: datetime.datetime | None = Field(None, description="default: 30 days after the emulator's clock at start")
+
+
+class Account(BaseModel):
+    """The account the Platform API (`/api/v1/management/...`) reports on; spend comes from the
+    emulator's own generation records."""
+
+    model_config = _STRICT
+
+    top_up_credits: float | None = Field(
+        None, ge=0, description="PAYG credits bought (USD); default: the sum of `balances`, else 100")
+    bonus_credits: float = Field(0, ge=0, description="PAYG credits given; spent before the top-up credits")
+    plan: Plan = Field(default_factory=Plan)
+    account_status: Literal["healthy", "monitored", "abusive", "suspended", "banned"] = "healthy"
+    base_usd_per_flow: float = Field(0.03283, gt=0)
+    effective_usd_per_flow: float | None = Field(None, gt=0, description="default: the base rate")
+    quota_5_hour: QuotaWindow = Field(default_factory=lambda: QuotaWindow(max_flows=800))
+    quota_7_day: QuotaWindow = Field(default_factory=lambda: QuotaWindow(max_flows=6182))
+    quota_monthly_flows: float = Field(34560, gt=0)
+    usage_rpm: int = Field(60, ge=1, description="requests a minute `/usage` and `/cost` share")
+
+
 class FileSettings(BaseModel):
     """Server behaviour a scenario file may set."""
 
@@ -647,6 +690,7 @@ class FileSettings(BaseModel):
     limits: Limits | None = Field(None, description="per-key rate limits: rpm, tpm, window_s, keys")
     balances: dict[str, float] = Field(default_factory=dict, description="USD credits per key; others unlimited")
     balance_error: BalanceError | None = Field(None, description="the 402 type of a spent balance (default reject_no_credit)")
+    account: Account | None = Field(None, description="the account the Platform API reports (balance, plan, quotas)")
 
 
 class ScenarioFile(BaseModel):

@@ -55,10 +55,10 @@ def test_a_chat_rule_shows_as_a_near_miss_naming_the_face(make_server: MakeServe
             reply: {content: from the chat rule}
         """, strict=True)
     text = error_of(raw(server, "s", ask("hello")), 404, "emulator_no_match")
-    assert "chatty" in text and "any face but objectiveai" in text
+    assert "chatty" in text and "any face but embeddings or objectiveai or rerank" in text
     [entry] = control(server, "GET", "journal/unmatched").json()["entries"]
     assert entry["near_misses"][0]["misses"] == [
-        {"key": "api", "expected": "any face but objectiveai", "actual": "objectiveai"}]
+        {"key": "api", "expected": "any face but embeddings or objectiveai or rerank", "actual": "objectiveai"}]
 
 
 def test_a_chat_rule_keeps_its_match_summary(make_server: MakeServer) -> None:

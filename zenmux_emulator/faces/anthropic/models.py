@@ -39,7 +39,7 @@ def _limit(value: str | None) -> int:
 
 async def list_models(request: web.Request) -> web.Response:
     """A page of the catalogue (ZenMux's listings need no API key)."""
-    ids = list(request.config_dict[REGISTRY].current.scenarios.catalogue)
+    ids = list(request.config_dict[REGISTRY].current.scenarios.listing())
     limit = _limit(request.query.get("limit"))
     after, before = request.query.get("after_id"), request.query.get("before_id")
     if before is not None:

@@ -12,7 +12,7 @@ from zenmux_emulator.pipeline.keys import REGISTRY
 
 async def list_models(request: web.Request) -> web.Response:
     """Every catalogue model; like ZenMux's, this listing needs no API key."""
-    models = request.config_dict[REGISTRY].current.scenarios.catalogue
+    models = request.config_dict[REGISTRY].current.scenarios.listing()
     data = [model_object(model_id, spec) for model_id, spec in models.items()]
     return web.Response(body=orjson.dumps({"object": "list", "data": data}), content_type="application/json")
 

@@ -15,6 +15,7 @@ from zenmux_emulator.record.capture.exchange import Event, Exchange
 from zenmux_emulator.record.capture.pacing import measured
 from zenmux_emulator.record.decode import anthropic, chat, responses
 from zenmux_emulator.record.decode.collected import Collected
+from zenmux_emulator.record.decode.inputs import INPUT_DECODERS
 from zenmux_emulator.scenario.schema import HEADER_VALUE
 
 KEPT_HEADERS = re.compile(r"^(retry-after|retry-after-ms|x-ratelimit-[\w-]+|anthropic-ratelimit-[\w-]+)$", re.IGNORECASE)
@@ -52,13 +53,20 @@ def unreachable(upstream: str, why: str) -> tuple[str, str]:
     return DEFAULT_TYPES[UNREACHABLE_STATUS], f"The upstream {upstream} could not be reached ({why})"
 
 
-def decode(face: str, exchange: Exchange, requested_model: str, upstream: str) -> Decoded:
+def decode(face: str, exchange: Exchange, requested_model: str, upstream: str,
+           texts: tuple[str, ...] = ()) -> Decoded:
     if exchange.unreachable is not None:
         kind, message = unreachable(upstream, exchange.unreachable)
         return Decoded({"error": {"status": UNREACHABLE_STATUS, "type": kind, "message": message}}, True)
     headers = kept_headers(exchange.headers)
     if exchange.status >= 400:
         return Decoded(_error(exchange, headers), True)
+    by_inputs = INPUT_DECODERS.get(face)
+    if by_inputs is not None and not exchange.stream:
+        answer = _json(exchange.body)
+        reply = by_inputs(answer, texts) if isinstance(answer, dict) else None
+        if reply is not None:
+            return Decoded({**reply, "headers": headers} if headers else reply, exchange.broken)
     decoder = DECODERS.get(face)
     if decoder is None:
         return Decoded(_raw(exchange, headers), exchange.broken)

@@ -1,0 +1,28 @@
+"""The embeddings face's registration."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from zenmux_emulator.faces.embeddings.face import EMBEDDINGS, ROUTE
+from zenmux_emulator.faces.embeddings.models import CATALOGUE
+from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.scenario.faces import FaceTraits
+
+
+def routes(core: Core) -> list[web.RouteDef]:
+    return [web.post(ROUTE, Endpoint(EMBEDDINGS, core).handle)]
+
+
+SPEC = FaceSpec(
+    name="embeddings",
+    api_name="embeddings",
+    base_path="/api/v1",
+    routes=routes,
+    traits=FaceTraits(zenmux=False, unnamed_rules=False),
+    models=CATALOGUE,
+    misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
+)
+"""The embeddings face, as the app registers it: rules answer it when they name it (`api:
+embeddings`), so a rule written for the chat faces never answers an embeddings request."""

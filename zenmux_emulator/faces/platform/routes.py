@@ -1,0 +1,108 @@
+"""The Platform API's routes and their registration: a Management key (`sk-mg-v1-…`) only, the
+answers in ZenMux's `{success, data}` shape, its errors in ZenMux's envelope; `/usage` and `/cost`
+share a limit of `account.usage_rpm` requests a minute (60), the next a 429 with `Retry-After: 60`."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from zenmux_emulator.faces.platform import account, analytics
+from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.gateway.auth import api_key
+from zenmux_emulator.gateway.limits import GatewayConfig
+from zenmux_emulator.journal.ledger import Ledger
+from zenmux_emulator.pipeline.endpoint import Core
+from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.scenario.faces import FaceTraits
+
+BASE = "/api/v1/management"
+MANAGEMENT_PREFIX = "sk-mg-v1-"
+WINDOW_S = 60.0
+Answer = Callable[[web.Request, GatewayConfig, Ledger], dict[str, Any]]
+
+
+class Platform:
+    """The Platform API of one app: its key check, the shared `/usage` and `/cost` limit, and the
+    answers, read from the scenarios' `settings.account` and the ledger."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.started = core.clock.now()
+        self.analytics_calls: deque[float] = deque()
+        """When each of the last minute's `/usage` and `/cost` requests came (the emulator's clock)."""
+
+    def check_key(self, request: web.Request) -> None:
+        """401 without a key; 403 for a key that is not a Management key (or not an accepted one)."""
+        key = api_key(request.headers)
+        if key is None:
+            raise RequestRejected(401, "unauthorized", "Authorization header is missing")
+        accepted = self.core.accepted_keys()
+        if not key.startswith(MANAGEMENT_PREFIX) or (accepted and key not in accepted):
+            raise RequestRejected(403, "access_denied", "This endpoint accepts a Management API Key (sk-mg-v1-…) only")
+
+    def take_analytics_call(self, limit: int) -> None:
+        """Count a `/usage` or `/cost` request in the shared minute; the one past `limit` is a 429."""
+        now = self.core.clock.now()
+        calls = self.analytics_calls
+        while calls and calls[0] <= now - WINDOW_S:
+            calls.popleft()
+        if len(calls) >= limit:
+            raise RequestRejected(
+                429,
+                "rate_limit",
+                f"Usage and Cost share a limit of {limit} requests per minute",
+                {"Retry-After": str(int(WINDOW_S))},
+            )
+        calls.append(now)
+
+    def route(self, answer: Answer, limited: bool = False) -> Callable[[web.Request], Any]:
+        async def handle(request: web.Request) -> web.Response:
+            request[ENTRY].api = "platform"
+            self.check_key(request)
+            config = self.core.registry.current.scenarios.gateway
+            if limited:
+                self.take_analytics_call(account.account_of(config).usage_rpm)
+            data = answer(request, config, self.core.ledger)
+            return web.Response(body=orjson.dumps({"success": True, "data": data}), content_type="application/json")
+
+        return handle
+
+    def subscription(self, request: web.Request, config: GatewayConfig, ledger: Ledger) -> dict[str, Any]:
+        return account.subscription(config, ledger, self.core.clock.now(), self.started)
+
+
+def _usage(request: web.Request, config: GatewayConfig, ledger: Ledger) -> dict[str, Any]:
+    return analytics.usage_body(analytics.parse_query(request.query, analytics.USAGE_TYPES), ledger)
+
+
+def _cost(request: web.Request, config: GatewayConfig, ledger: Ledger) -> dict[str, Any]:
+    return analytics.cost_body(analytics.parse_query(request.query, analytics.COST_TYPES), ledger)
+
+
+def routes(core: Core) -> list[web.RouteDef]:
+    platform = Platform(core)
+    return [
+        web.get(f"{BASE}/payg/balance", platform.route(lambda r, config, ledger: account.balance(config, ledger))),
+        web.get(f"{BASE}/flow_rate", platform.route(lambda r, config, ledger: account.flow_rate(config))),
+        web.get(f"{BASE}/subscription/detail", platform.route(platform.subscription)),
+        web.get(f"{BASE}/usage", platform.route(_usage, limited=True)),
+        web.get(f"{BASE}/cost", platform.route(_cost, limited=True)),
+    ]
+
+
+SPEC = FaceSpec(
+    name="platform",
+    api_name="platform",
+    base_path="/api/v1",
+    routes=routes,
+    traits=FaceTraits(zenmux=False, unnamed_rules=False, scripted=False),
+    misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
+)
+"""The Platform API, as the app registers it: routes and the journal, no rules (it answers from
+the emulator's state; `settings.account` sets what it reports)."""

@@ -1,0 +1,27 @@
+"""The rerank face's registration."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from zenmux_emulator.faces.rerank.face import RERANK, ROUTE
+from zenmux_emulator.faces.rerank.models import CATALOGUE
+from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.scenario.faces import FaceTraits
+
+
+def routes(core: Core) -> list[web.RouteDef]:
+    return [web.post(ROUTE, Endpoint(RERANK, core).handle)]
+
+
+SPEC = FaceSpec(
+    name="rerank",
+    api_name="rerank",
+    base_path="/api/v1",
+    routes=routes,
+    traits=FaceTraits(zenmux=False, unnamed_rules=False),
+    models=CATALOGUE,
+    misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
+)
+"""The rerank face, as the app registers it: rules answer it when they name it (`api: rerank`)."""

@@ -1,0 +1,78 @@
+"""Embeddings and rerank answers as scenario replies: the vectors (`vectors:`) and scores
+(`scores:`) the upstream gave, keyed by the exact input texts the request sent, so a replay
+answers those texts as recorded and fits the vectors to the dimensions a later request asks for."""
+
+from __future__ import annotations
+
+import base64
+import struct
+from collections.abc import Callable, Sequence
+from typing import Any
+
+InputsDecoder = Callable[[dict[str, Any], Sequence[str]], dict[str, Any] | None]
+
+
+def _floats(value: object) -> list[float] | None:
+    """An embedding as floats: a list of numbers, or OpenAI's base64 of little-endian float32."""
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    ):
+        return [float(v) for v in value]
+    if isinstance(value, str):
+        try:
+            raw = base64.b64decode(value, validate=True)
+        except ValueError:
+            return None
+        if raw and len(raw) % 4 == 0:
+            return list(struct.unpack(f"<{len(raw) // 4}f", raw))
+    return None
+
+
+def _usage(answer: dict[str, Any]) -> dict[str, int]:
+    usage = answer.get("usage")
+    prompt = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+    return {"prompt_tokens": prompt} if isinstance(prompt, int) and not isinstance(prompt, bool) else {}
+
+
+def embeddings(answer: dict[str, Any], texts: Sequence[str]) -> dict[str, Any] | None:
+    """`{vectors: {text: vector}}` from `data[].embedding` by `index`; None when it reads otherwise."""
+    data = answer.get("data")
+    if not isinstance(data, list) or len(data) != len(texts):
+        return None
+    vectors: dict[str, list[float]] = {}
+    for item in data:
+        index = item.get("index") if isinstance(item, dict) else None
+        vector = _floats(item.get("embedding")) if isinstance(item, dict) else None
+        if not isinstance(index, int) or not 0 <= index < len(texts) or vector is None:
+            return None
+        vectors[texts[index]] = vector
+    reply: dict[str, Any] = {"vectors": vectors}
+    if usage := _usage(answer):
+        reply["usage"] = usage
+    return reply
+
+
+def rerank(answer: dict[str, Any], texts: Sequence[str]) -> dict[str, Any] | None:
+    """`{scores: {document: score}}` from `results[]` (texts are the query, then the documents)."""
+    results = answer.get("results")
+    if not isinstance(results, list):
+        return None
+    scores: dict[str, float] = {}
+    for result in results:
+        index = result.get("index") if isinstance(result, dict) else None
+        score = result.get("relevance_score") if isinstance(result, dict) else None
+        if (
+            not isinstance(index, int)
+            or not 0 <= index < len(texts) - 1
+            or not isinstance(score, (int, float))
+            or not 0 <= score <= 1
+        ):
+            return None
+        scores[texts[index + 1]] = float(score)
+    return {"scores": scores}
+
+
+INPUT_DECODERS: dict[str, InputsDecoder] = {"embeddings": embeddings, "rerank": rerank}
+"""Per face whose reply is keyed by the request's inputs: its body's decoder."""
