@@ -13,6 +13,7 @@ from zenmux_emulator.faces.anthropic.routes import SPEC as ANTHROPIC
 from zenmux_emulator.faces.chat.routes import SPEC as CHAT
 from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
 from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
+from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
@@ -49,7 +50,7 @@ from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
 
-FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI)
+FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, VERTEX)
 """The wire APIs this emulator speaks, each registered by its folder's `FaceSpec`."""
 
 
