@@ -8,6 +8,8 @@ CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE := $(VENV)/claude/node_modules/.bin/claude
 CODEX_VERSION := 0.169.0
 CODEX := $(VENV)/codex/node_modules/.bin/codex
+GEMINI_CLI_VERSION := 0.61.0
+GEMINI := $(VENV)/gemini/node_modules/.bin/gemini
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
@@ -54,6 +56,11 @@ $(CODEX): Makefile | $(BIN)/python
 	npm install --prefix $(VENV)/codex --no-audit --no-fund --loglevel=error @openai/codex@$(CODEX_VERSION)
 	touch $@
 
+# Gemini CLI from npm, pinned, likewise: the Vertex AI / Gemini face's tests run `gemini -p` headless
+$(GEMINI): Makefile | $(BIN)/python
+	npm install --prefix $(VENV)/gemini --no-audit --no-fund --loglevel=error @google/gemini-cli@$(GEMINI_CLI_VERSION)
+	touch $@
+
 # aimock from npm, pinned in bench/aimock.py, into the venv's folder: `make bench` measures against it
 $(AIMOCK): bench/aimock.py | $(BIN)/python
 	cd bench && ../$(BIN)/python aimock.py --install
@@ -73,8 +80,8 @@ redis-server:
 	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
 	  else echo "make test needs redis-server and jq on PATH (Debian/Ubuntu: apt-get install redis-server jq)" >&2; exit 1; fi; }
 
-## test: install with the test extras (Claude Code, Codex and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(AIMOCK) redis-server
+## test: install with the test extras (Claude Code, Codex, Gemini CLI and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
