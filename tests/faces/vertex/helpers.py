@@ -43,13 +43,15 @@ rules:
 def client(server: EmulatorServer, session: str, *, vertexai: bool, api_key: str = API_KEY) -> genai.Client:
     """google-genai as ZenMux's docs set it up: `vertexai=True` with api_version v1 (the
     `v1/publishers/…` form), or `vertexai=False` (the Gemini API's `v1beta/models/…` form)."""
-    options = types.HttpOptions(base_url=server.url("vertex"), api_version="v1" if vertexai else "v1beta",
-                                headers={SESSION_HEADER: session})
+    options = types.HttpOptions(
+        base_url=server.url("vertex"), api_version="v1" if vertexai else "v1beta", headers={SESSION_HEADER: session}
+    )
     return genai.Client(api_key=api_key, vertexai=vertexai, http_options=options)
 
 
-def post(server: EmulatorServer, path: str, body: object, *, headers: dict[str, str] | None = None,
-         key: str | None = API_KEY) -> Raw:
+def post(
+    server: EmulatorServer, path: str, body: object, *, headers: dict[str, str] | None = None, key: str | None = API_KEY
+) -> Raw:
     sent = {"Content-Type": "application/json", **({"x-goog-api-key": key} if key else {}), **(headers or {})}
     return http(server.url("vertex") + path, orjson.dumps(body), method="POST", headers=sent)
 

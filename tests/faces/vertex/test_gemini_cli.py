@@ -31,8 +31,16 @@ def run_gemini(server: EmulatorServer, prompt: str, workdir: Path, home: Path) -
         "GEMINI_CLI_NO_RELAUNCH": "true",
         "NO_PROXY": "127.0.0.1,localhost",
     }
-    return subprocess.run([str(GEMINI), "-m", MODEL, "-p", prompt, "-o", "json"], cwd=workdir, env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180, check=False)
+    return subprocess.run(
+        [str(GEMINI), "-m", MODEL, "-p", prompt, "-o", "json"],
+        cwd=workdir,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
 
 
 def test_gemini_cli_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: Path) -> None:
@@ -46,10 +54,18 @@ def test_gemini_cli_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: P
     assert result["response"] == "notes.txt says: Buy milk and call the gateway team"
     assert result["stats"]["tools"]["byName"]["read_file"]["success"] == 1
 
-    turns = [e for e in shipped.state.journal.entries() if e.api == "vertex" and e.rule is not None
-             and e.rule.startswith("gemini-cli-") and str(workdir) in json.dumps(e.body)]
-    assert [(e.rule, e.status, e.stream) for e in turns] == [("gemini-cli-read-file", 200, True),
-                                                             ("gemini-cli-report", 200, True)]
+    turns = [
+        e
+        for e in shipped.state.journal.entries()
+        if e.api == "vertex"
+        and e.rule is not None
+        and e.rule.startswith("gemini-cli-")
+        and str(workdir) in json.dumps(e.body)
+    ]
+    assert [(e.rule, e.status, e.stream) for e in turns] == [
+        ("gemini-cli-read-file", 200, True),
+        ("gemini-cli-report", 200, True),
+    ]
     assert all(e.path == f"/api/vertex-ai/v1beta/models/{MODEL}:streamGenerateContent" for e in turns)
     # turn 2 carried the signed call back unchanged, and it verified (the check is strict)
     model_turn = next(c for c in turns[1].body["contents"] if c.get("role") == "model")

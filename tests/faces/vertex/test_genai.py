@@ -17,10 +17,17 @@ from tests.faces.vertex.helpers import GEMINI_3, MODEL, SCENARIO, client
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 FORMS = [pytest.param(True, id="vertexai"), pytest.param(False, id="gemini-api")]
-WEATHER_TOOL = types.Tool(function_declarations=[types.FunctionDeclaration(
-    name="get_weather", description="The weather in a city",
-    parameters=types.Schema(type=types.Type.OBJECT, properties={"city": types.Schema(type=types.Type.STRING)},
-                            required=["city"]))])
+WEATHER_TOOL = types.Tool(
+    function_declarations=[
+        types.FunctionDeclaration(
+            name="get_weather",
+            description="The weather in a city",
+            parameters=types.Schema(
+                type=types.Type.OBJECT, properties={"city": types.Schema(type=types.Type.STRING)}, required=["city"]
+            ),
+        )
+    ]
+)
 
 
 @pytest.fixture(scope="module")
@@ -46,11 +53,16 @@ def test_a_plain_answer_with_its_thoughts_and_usage(server: EmulatorServer, vert
     assert candidate.finish_reason == types.FinishReason.STOP
     usage = reply.usage_metadata
     assert usage is not None and usage.thoughts_token_count and usage.candidates_token_count
-    assert usage.total_token_count == usage.prompt_token_count + usage.candidates_token_count + usage.thoughts_token_count
+    assert (
+        usage.total_token_count == usage.prompt_token_count + usage.candidates_token_count + usage.thoughts_token_count
+    )
     assert reply.model_version == MODEL
     [entry] = server.state.journal.entries()[-1:]
-    assert entry.path == ("/api/vertex-ai/v1/publishers/google/models/gemini-2.5-pro:generateContent" if vertexai
-                          else "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent")
+    assert entry.path == (
+        "/api/vertex-ai/v1/publishers/google/models/gemini-2.5-pro:generateContent"
+        if vertexai
+        else "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent"
+    )
     assert entry.rule == "greeting" and entry.api == "vertex"
 
 
@@ -65,12 +77,14 @@ def test_thoughts_are_left_out_unless_asked_for(server: EmulatorServer, vertexai
 
 @pytest.mark.parametrize("vertexai", FORMS)
 def test_a_streamed_answer_is_the_same_text_with_the_finish_and_usage_on_the_last(
-        server: EmulatorServer, vertexai: bool) -> None:
+    server: EmulatorServer, vertexai: bool
+) -> None:
     gemini = client(server, f"stream-{vertexai}", vertexai=vertexai)
     chunks = list(gemini.models.generate_content_stream(model=MODEL, contents="tell me a long story"))
     assert len(chunks) > 3
-    assert "".join(c.text or "" for c in chunks) == ("Once upon a time there was a gateway that spoke every "
-                                                     "dialect of the machines.")
+    assert "".join(c.text or "" for c in chunks) == (
+        "Once upon a time there was a gateway that spoke every dialect of the machines."
+    )
     assert [c.candidates[0].finish_reason for c in chunks if c.candidates][-1] == types.FinishReason.STOP
     assert all(c.candidates[0].finish_reason is None for c in chunks[:-1] if c.candidates)
     whole = gemini.models.generate_content(model=MODEL, contents="tell me a long story")
@@ -88,8 +102,13 @@ def test_a_function_calling_loop_passes_the_signature_back(server: EmulatorServe
     assert (call.name, call.args) == ("get_weather", {"city": "Paris"})
     model_turn = first.candidates[0].content if first.candidates else None
     assert model_turn is not None and model_turn.parts and model_turn.parts[0].thought_signature
-    history += [model_turn, types.Content(role="user", parts=[
-        types.Part.from_function_response(name="get_weather", response={"result": "sunny, 22 C"})])]
+    history += [
+        model_turn,
+        types.Content(
+            role="user",
+            parts=[types.Part.from_function_response(name="get_weather", response={"result": "sunny, 22 C"})],
+        ),
+    ]
     second = gemini.models.generate_content(model=GEMINI_3, contents=history, config=config)
     assert second.text == "The weather tool says: sunny, 22 C"
     assert server.state.journal.entries()[-1].warnings == []
@@ -111,13 +130,15 @@ def test_a_function_calling_loop_passes_the_signature_back(server: EmulatorServe
 
 @pytest.mark.parametrize("vertexai", FORMS)
 def test_a_gemini_3_call_without_its_signature_is_refused_in_googles_words(
-        server: EmulatorServer, vertexai: bool) -> None:
+    server: EmulatorServer, vertexai: bool
+) -> None:
     gemini = client(server, f"unsigned-{vertexai}", vertexai=vertexai)
     contents = [
         types.Content(role="user", parts=[types.Part(text="What is the weather in Paris?")]),
         types.Content(role="model", parts=[types.Part.from_function_call(name="get_weather", args={"city": "Paris"})]),
-        types.Content(role="user", parts=[types.Part.from_function_response(name="get_weather",
-                                                                             response={"result": "sunny"})]),
+        types.Content(
+            role="user", parts=[types.Part.from_function_response(name="get_weather", response={"result": "sunny"})]
+        ),
     ]
     config = types.GenerateContentConfig(tools=[WEATHER_TOOL])
     with pytest.raises(errors.ClientError) as refused:
@@ -127,16 +148,19 @@ def test_a_gemini_3_call_without_its_signature_is_refused_in_googles_words(
         assert refused.value.message == (
             "Unable to submit request because function call `get_weather` in the 1. content block is missing a "
             "`thought_signature`. Learn more: "
-            "https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures")
+            "https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures"
+        )
     else:
         assert refused.value.message == (
             "Function call is missing a thought_signature in functionCall parts. This is required for tools to "
             "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
             "data, function call `default_api:get_weather` , position 1. Please refer to "
-            "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.")
+            "https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
+        )
     # a Gemini 2.5 model takes the same conversation
     assert gemini.models.generate_content(model=MODEL, contents=contents, config=config).text == (
-        "The weather tool says: sunny")
+        "The weather tool says: sunny"
+    )
 
 
 @pytest.mark.parametrize("vertexai", FORMS)
@@ -177,9 +201,11 @@ def test_models_list_reads_the_catalogue(server: EmulatorServer, vertexai: bool)
 
 @pytest.mark.parametrize("vertexai", FORMS)
 def test_structured_output_fits_the_schema_when_no_rule_scripts_it(server: EmulatorServer, vertexai: bool) -> None:
-    schema = types.Schema(type=types.Type.OBJECT, properties={
-        "city": types.Schema(type=types.Type.STRING), "degrees": types.Schema(type=types.Type.INTEGER)},
-        required=["city", "degrees"])
+    schema = types.Schema(
+        type=types.Type.OBJECT,
+        properties={"city": types.Schema(type=types.Type.STRING), "degrees": types.Schema(type=types.Type.INTEGER)},
+        required=["city", "degrees"],
+    )
     config = types.GenerateContentConfig(response_mime_type="application/json", response_schema=schema)
     gemini = client(server, f"json-{vertexai}", vertexai=vertexai)
     reply = gemini.models.generate_content(model=MODEL, contents="Report a city's temperature", config=config)
@@ -201,7 +227,8 @@ def test_a_refused_key_is_zenmux_403(make_server: MakeServer, vertexai: bool) ->
 
 @pytest.mark.parametrize("vertexai", FORMS)
 def test_a_refusal_is_a_safety_finish_and_a_scripted_error_reaches_the_sdk(
-        server: EmulatorServer, vertexai: bool) -> None:
+    server: EmulatorServer, vertexai: bool
+) -> None:
     gemini = client(server, f"refusal-{vertexai}", vertexai=vertexai)
     reply = gemini.models.generate_content(model=MODEL, contents="something forbidden")
     assert reply.candidates and reply.candidates[0].finish_reason == types.FinishReason.SAFETY
@@ -220,11 +247,15 @@ def test_the_async_client_streams_and_calls(server: EmulatorServer, vertexai: bo
 
     async def run() -> tuple[str, list[str]]:
         async with gemini:
-            pieces = [c.text or "" async for c in await gemini.models.generate_content_stream(
-                model=MODEL, contents="tell me a long story")]
+            pieces = [
+                c.text or ""
+                async for c in await gemini.models.generate_content_stream(model=MODEL, contents="tell me a long story")
+            ]
             called = await gemini.models.generate_content(
-                model=MODEL, contents="What is the weather in Paris?",
-                config=types.GenerateContentConfig(tools=[WEATHER_TOOL]))
+                model=MODEL,
+                contents="What is the weather in Paris?",
+                config=types.GenerateContentConfig(tools=[WEATHER_TOOL]),
+            )
         return "".join(pieces), [c.name or "" for c in called.function_calls or []]
 
     text, calls = asyncio.run(run())
