@@ -44,6 +44,16 @@ def cli_usage() -> str:
     return "```text\n" + "\n".join(lines) + "\n```\n"
 
 
+def _default(field: Any) -> str:
+    """A setting's default as the table shows it: the value, when it is a plain one."""
+    if field is None or field.default_factory is not None:
+        return ""
+    value = field.default
+    if value is None or isinstance(value, bool):  # a switch, or unset: the help says what that means
+        return ""
+    return f"`{value}`"
+
+
 def serve_options() -> str:
     from zenmux_emulator.cli import serve_parser
     from zenmux_emulator.commands.environment import Variable, variables
@@ -52,13 +62,14 @@ def serve_options() -> str:
     by_option: dict[str, Variable] = {}
     for variable in variables(serve_parser(), Settings.model_fields).values():  # the option's own name first
         by_option.setdefault(variable.option, variable)
-    rows = ["| option | variable | meaning |", "|---|---|---|"]
+    rows = ["| option | variable | default | meaning |", "|---|---|---|---|"]
     for action in serve_parser()._actions:
         if not action.option_strings or action.dest == "help":
             continue
         variable = by_option.get(max(action.option_strings, key=len))
-        name = f"`{variable.name}`" + ("`=true`" if variable.negated else "") if variable else ""
-        rows.append(f"| {_option(action)} | {name} | {_cell(action.help or '')} |")
+        name = f"`{variable.name}{'=true' if variable.negated else ''}`" if variable else ""
+        default = _default(Settings.model_fields.get(action.dest))
+        rows.append(f"| {_option(action)} | {name} | {default} | {_cell(action.help or '')} |")
     return "\n".join(rows) + "\n"
 
 

@@ -19,7 +19,7 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline import generation
+from zenmux_emulator.pipeline import generation, signposts
 from zenmux_emulator.pipeline.connections import (
     SERVER_LOG,
     ConnectionLimits,
@@ -65,7 +65,7 @@ async def journal_file_ctx(app: web.Application) -> AsyncIterator[None]:
     if writer is None:
         yield
         return
-    writer.start()
+    await writer.start()
     try:
         yield
     finally:
@@ -176,6 +176,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     for face in registered:
         app.add_routes(face.routes(core))
     app.add_routes(generation.routes(core))
+    app.add_routes(signposts.index_routes())
     app.add_subapp("/_emulator/", create_control_app(settings))
     app.on_response_prepare.append(add_request_id)
     app.cleanup_ctx.append(shared_ctx)

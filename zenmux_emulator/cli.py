@@ -218,6 +218,10 @@ def _missing_only(exc: ScenarioError) -> bool:
     return all(p.reason == "no such file or directory" for p in exc.problems)
 
 
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 def validate(paths: Sequence[str]) -> int:
     from zenmux_emulator.foundation.errors import ScenarioError
     from zenmux_emulator.rules.compile import load_paths
@@ -234,8 +238,8 @@ def validate(paths: Sequence[str]) -> int:
         print(f"warning: {warning}", file=sys.stderr)
         if warning.snippet:
             print(warning.snippet, file=sys.stderr)
-    warned = f", {len(scenarios.warnings)} warning(s)" if scenarios.warnings else ""
-    print(f"ok: {len(scenarios.rules)} rules in {len(scenarios.files)} files{warned}")
+    warned = f", {_count(len(scenarios.warnings), 'warning')}" if scenarios.warnings else ""
+    print(f"ok: {_count(len(scenarios.rules), 'rule')} in {_count(len(scenarios.files), 'file')}{warned}")
     return 0
 
 

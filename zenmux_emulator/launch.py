@@ -10,10 +10,20 @@ which cost a fifth of the start-up. `cli.serve` moves them out of the collector'
 from __future__ import annotations
 
 import gc
+import os
+import sys
 
 
 def main() -> int:
     gc.disable()
     from zenmux_emulator.cli import main as run
 
-    return run()
+    try:
+        code = run()
+        sys.stdout.flush()  # here, so that a reader gone early (`init | head`) is met below, not at exit
+    except BrokenPipeError:
+        # the reader of our output stopped reading: no traceback; Python's documented way to end quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return code

@@ -253,3 +253,21 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
     assert served.wait() == 0
 
 
+
+
+# --- the small ones of issue 30 ----------------------------------------------------------------------
+
+
+def test_init_into_a_reader_that_stops_early_prints_no_traceback(tmp_path: Path):
+    done = subprocess.run(f"'{CONSOLE_SCRIPT}' init demo | head -c 5", shell=True, cwd=tmp_path, env=clean_env(),
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout == "wrote"
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+    assert sorted(p.name for p in (tmp_path / "demo").iterdir()) == sorted(p.name for p in SHIPPED.glob("*.yaml"))
+
+
+def test_validate_counts_in_words_that_agree(tmp_path: Path):
+    one = tmp_path / "one.yaml"
+    one.write_text("rules:\n  - name: only\n    reply: {content: hi}\n", encoding="utf-8")
+    result = run([str(CONSOLE_SCRIPT), "validate", str(one)])
+    assert (result.returncode, result.stdout) == (0, "ok: 1 rule in 1 file\n")

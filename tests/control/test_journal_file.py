@@ -101,7 +101,8 @@ def test_a_write_failure_is_logged_and_the_server_keeps_answering(make_server: M
                                                                   tmp_path: Path, caplog: pytest.LogCaptureFixture):
     journal = tmp_path / "journal.jsonl"
     server = make_server(RULES, journal_file=str(journal))
-    journal.mkdir()  # the file cannot be opened any more
+    journal.unlink()  # made at start-up ...
+    journal.mkdir()  # ... and now it cannot be opened any more
     client = open_client(server)
     assert ask(client, "hello").content == "hi there"
     assert wait_until(lambda: any("cannot write the journal file" in r.getMessage() for r in caplog.records))
@@ -119,6 +120,12 @@ def test_a_second_run_appends(make_server: MakeServer, open_client: OpenClient, 
     server.stop()
     first, second = lines(journal)
     assert first == {"earlier": True} and "body" in second and "seq" in second
+
+
+def test_the_file_is_there_from_the_start(make_server: MakeServer, tmp_path: Path):
+    journal = tmp_path / "journal.jsonl"
+    make_server(RULES, journal_file=str(journal))
+    assert journal.is_file() and journal.read_bytes() == b""  # to follow with tail -f before any request
 
 
 def test_health_names_the_journal_file(make_server: MakeServer, tmp_path: Path):
@@ -166,11 +173,11 @@ def test_the_command_line_option_writes_and_flushes_on_sigterm(tmp_path: Path, s
     assert SECRET not in journal.read_text(encoding="utf-8")
 
 
-def test_an_unused_server_leaves_no_file(tmp_path: Path):
-    journal = tmp_path / "journal.jsonl"
+def test_an_unused_server_leaves_an_empty_file(tmp_path: Path):
+    journal = tmp_path / "journal.jsonl"  # issue 30: the file is made at start-up (it used to wait for a request)
     with EmulatorServer(Settings(port=0, scenarios=[], watch=False, journal_file=str(journal))) as server:
-        ok(control(server, "GET", "health"))
-    assert not journal.exists()
+        ok(control(server, "GET", "health"))  # the control API is not journaled
+    assert journal.read_bytes() == b""
 
 
 def test_each_run_starts_on_a_fresh_line_after_a_kill_9(tmp_path: Path, served: list[Served]):

@@ -26,7 +26,7 @@ def test_failures_show_unused_rules_journal_and_report(pytester: pytest.Pytester
     write_example(pytester, **{"tests/test_failing.py": FAILING})
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--zenmux-report")
     result.assert_outcomes(passed=1, failed=2)
-    answer_at = f"{pytester.path / SCENARIO}:{rule_line('weather-answer')}"
+    answer_at = f"{SCENARIO}:{rule_line('weather-answer')}"  # relative to the folder pytest runs in
     result.stdout.fnmatch_lines([
         # assert_all_rules_used names the rule that never answered, with file:line
         "E*AssertionError: 1 zenmux rule(s) loaded by this test never matched:",
@@ -78,7 +78,7 @@ def test_the_report_lists_a_rule_a_module_marker_loads_once_not_once_per_test(py
     write_example(pytester, **{"tests/test_module.py": MODULE_MARKER})
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--zenmux-report", "tests/test_module.py")
     result.assert_outcomes(passed=3)
-    answer_at = f"{pytester.path / SCENARIO}:{rule_line('weather-answer')}"
+    answer_at = f"{SCENARIO}:{rule_line('weather-answer')}"  # relative to the folder pytest runs in
     result.stdout.fnmatch_lines([
         "*= zenmux report =*",
         "rules never matched: 1",  # weather-call-tool answered test_one; weather-answer answered no test

@@ -130,7 +130,7 @@ def test_validate_warns_of_hidden_rules_and_unknown_error_types(tmp_path: Path):
         """})
     s = tmp_path / "s.yaml"
     assert code == 0
-    assert out == "ok: 3 rules in 1 files, 2 warning(s)\n"
+    assert out == "ok: 3 rules in 1 file, 2 warnings\n"
     assert (f"warning: {s}:2: rule 'catch-all' answers every request (its match is empty), so the 2 rule(s) tried "
             f"after it are never reached: 'later' ({s}:4), 'sequence' ({s}:7); give it a match, a lower priority, "
             "or then: fall_through\n") in err
@@ -152,7 +152,7 @@ def test_no_warning_for_a_catch_all_that_falls_through_or_serves_another_face(tm
             match: {api: chat}
             reply: {error: {status: 429, type: rate_limit}}
         """})
-    assert (code, out, err) == (0, "ok: 3 rules in 1 files\n", "")
+    assert (code, out, err) == (0, "ok: 3 rules in 1 file\n", "")
 
 
 def test_the_server_logs_the_warnings_at_load(make_server: MakeServer, caplog: pytest.LogCaptureFixture):

@@ -22,6 +22,7 @@ from zenmux_emulator.control.scenarios import (
 from zenmux_emulator.control.sessions import reset_sessions
 from zenmux_emulator.control.shared import shared_of
 from zenmux_emulator.control.wire import json_response, query
+from zenmux_emulator.pipeline import signposts
 from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, WATCHER
 from zenmux_emulator.settings import Settings
 
@@ -55,6 +56,7 @@ def create_control_app(settings: Settings) -> web.Application:
     app = web.Application(middlewares=[control_guard])
     app[SETTINGS] = settings
     app.add_routes([
+        web.get("/", signposts.index),  # /_emulator/: the same index as /
         web.get("/health", health),
         web.get("/scenarios", list_scenarios),
         web.post("/scenarios", add_scenario),

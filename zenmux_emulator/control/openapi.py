@@ -68,6 +68,14 @@ OPENAPI: dict[str, Any] = {
     "servers": [{"url": "/_emulator"}],
     "security": [{}, {"adminToken": []}],
     "paths": {
+        "/": {"get": {
+            "operationId": "index", "summary": "What this emulator serves: its faces, their base URLs and routes, "
+                                               "this API, and the ZenMux APIs it does not emulate (also at GET /)",
+            "responses": {"200": {"description": "the index: JSON, or an HTML page for a client that accepts "
+                                                 "text/html (a browser)",
+                                  "content": {JSON: {"schema": _ref("Index")}, "text/html": {"schema": {"type": "string"}}}},
+                          "403": FORBIDDEN},
+        }},
         "/health": {"get": {
             "operationId": "health", "summary": "Rules loaded, sources, journal and the last reload error",
             "responses": {"200": _json("the emulator is serving", _ref("Health")), "403": FORBIDDEN},
@@ -209,6 +217,14 @@ OPENAPI: dict[str, Any] = {
                 "type": "object", "required": ["code", "type", "message", "problems"], "properties": {
                     "code": {"const": "400"}, "type": {"const": "invalid_scenario"}, "message": {"type": "string"},
                     "problems": {"type": "array", "items": _ref("Problem")}}}}},
+            "Index": {"type": "object", "required": ["emulator", "faces", "control_api", "not_emulated"], "properties": {
+                "emulator": {"type": "string"},
+                "faces": {"type": "array", "items": {"type": "object", "required": ["name", "title", "base_url", "routes"],
+                          "properties": {"name": {"type": "string"}, "title": {"type": "string"},
+                                         "base_url": {"type": "string"},
+                                         "routes": {"type": "array", "items": {"type": "string"}}}}},
+                "control_api": {"type": "object", "required": ["base_url", "openapi", "routes"]},
+                "not_emulated": {"type": "array", "items": {"type": "string"}}}},
             "Health": {"type": "object", "properties": {
                 "status": {"const": "ok"}, "rules": {"type": "integer"},
                 "files": {"type": "array", "items": {"type": "string"}},

@@ -32,7 +32,14 @@ class JournalFile:
         self._task: asyncio.Task[None] | None = None
         self._mended = False
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Create the file before the server serves (so that it is there to follow from the start), ending a torn
+        last line of an earlier run; then drain the queue. A file that cannot be written is logged, as a failed
+        write is, and the server serves on."""
+        try:
+            await asyncio.to_thread(self._prepare)
+        except OSError as exc:
+            log.error("cannot write the journal file %s: %s", self.path, exc)
         self._queue = asyncio.Queue()
         self._task = asyncio.create_task(self._drain(self._queue), name="journal-file")
 
@@ -70,6 +77,11 @@ class JournalFile:
                     log.error("cannot write the journal file %s: %s", self.path, exc)
                 except Exception:  # never let one bad batch stop the writer
                     log.exception("cannot write %d journal entries to %s", len(entries), self.path)
+
+    def _prepare(self) -> None:
+        _start_on_a_fresh_line(self.path)
+        self.path.open("ab").close()
+        self._mended = True
 
     def _append(self, entries: list[JournalEntry]) -> None:
         """In a worker thread: serialise (finished entries are no longer changed) and append."""

@@ -60,7 +60,7 @@ from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_body
 from zenmux_emulator.pipeline.face import Face, FaceContext, R
 from zenmux_emulator.pipeline.generation_record import served_generation
-from zenmux_emulator.pipeline.headers import ascii_header, reply_headers
+from zenmux_emulator.pipeline.headers import ascii_header, reply_headers, unmatched_headers
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.pipeline.shared import open_shared
 from zenmux_emulator.rules.compiled import ScenarioSet
@@ -254,6 +254,8 @@ class Endpoint(Generic[R]):
         session.requests += 1
         generation = completion_id(settings.seed, session.name, session.requests)
         sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
+        if rule is None:  # a placeholder answer: say so, and where to read why
+            sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
         if gate:
             sent.update(gate)
         sent[ROUTING_HEADER] = ascii_header(summary(routed))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 WARNINGS_HEADER = "X-Emulator-Warnings"
 EXPECTATIONS_HEADER = "X-Emulator-Expectations"
 RULE_HEADER = "X-Emulator-Rule"
+UNMATCHED_HEADER = "X-Emulator-Unmatched"
+NEAREST_HEADER = "X-Emulator-Nearest-Rule"
+JOURNAL_HEADER = "X-Emulator-Journal"
 MAX_WARNINGS_HEADER = 1000
 
 
@@ -43,3 +47,15 @@ def reply_headers(generation_id: str, rule: str | None, warnings: Sequence[str],
     if unmet:
         headers[EXPECTATIONS_HEADER] = list_header(unmet)
     return headers
+
+
+def unmatched_headers(near_misses: Sequence[Mapping[str, Any]], origin: str, seq: int) -> dict[str, str]:
+    """The headers of a placeholder answer to a request no rule matched: that it is one, the nearest rule and what
+    it missed (the journal entry's `near_misses`), and the URL of the request's journal entry."""
+    nearest = "none: no rule could answer this face"
+    if near_misses:
+        near = near_misses[0]
+        wanted = [f"{m['key']} wanted {m['expected']}, got {m['actual']}" for m in near["misses"]]
+        nearest = list_header([f"{near['rule']} ({near['where']}) missed " + "; ".join(wanted[:1]), *wanted[1:]])
+    return {UNMATCHED_HEADER: "true", NEAREST_HEADER: nearest,
+            JOURNAL_HEADER: f"{origin}/_emulator/journal?after={seq - 1}&before={seq + 1}"}

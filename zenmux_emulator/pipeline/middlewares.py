@@ -10,6 +10,7 @@ import time
 
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
+from aiohttp.web_urldispatcher import MatchInfoError
 
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
@@ -25,6 +26,7 @@ from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.pipeline.shared import SHARED_SESSION
+from zenmux_emulator.pipeline.signposts import not_found_message
 from zenmux_emulator.state.shared import SharedStore
 from zenmux_emulator.write.json import error_response
 
@@ -75,6 +77,8 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                     raise
                 entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
                 message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
+                if exc.status == 404 and isinstance(request.match_info, MatchInfoError):  # no route: say the nearest
+                    message = not_found_message(request)
                 allow = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None
                 response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason),
                                           allow)

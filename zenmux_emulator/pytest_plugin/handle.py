@@ -22,6 +22,7 @@ from zenmux_emulator.rules.registry import API_PREFIX
 from zenmux_emulator.state.sessions import session_name
 
 if TYPE_CHECKING:
+    import anthropic
     import openai
 
 
@@ -43,18 +44,23 @@ class LoadedScenario:
     name: str
     rules: list[str]
     origin: str
-    """A file path, `add_rule at file:line`, or empty for YAML text (then `api:name:line` locates)."""
+    """A file path, `add_rule at file:line`, or `load at file:line` for YAML text."""
     is_file: bool = False
 
     def where(self, listed: dict[str, Any]) -> str:
-        if self.is_file and listed.get("line"):
-            return f"{self.origin}:{listed['line']}"
-        if self.origin and not self.is_file:
+        """The rule's place as the test's author wrote it: `file:line` of a scenario file, the `add_rule` call, or
+        the `load` call and the line of its YAML text."""
+        line = listed.get("line")
+        if self.is_file and line:
+            return f"{self.origin}:{line}"
+        if self.origin.startswith("load at ") and line:
+            return f"{self.origin}, line {line} of its YAML"
+        if self.origin:
             return self.origin
         return str(listed.get("where", API_PREFIX + self.name))
 
 
-@dataclass
+@dataclass(repr=False)
 class ZenmuxHandle:
     """Everything a test does with the emulator, scoped to its own session."""
 
@@ -70,6 +76,9 @@ class ZenmuxHandle:
         self.api_key = self.api_key or key_for(self.nodeid)
         self.control = Control(self.server.origin)
         self._stem = scenario_stem(self.nodeid)
+
+    def __repr__(self) -> str:  # what a traceback shows of the `zenmux` argument
+        return f"<zenmux handle: session {self.session} on {self.base_url}>"
 
     # where and who
     def url(self, face: str) -> str:
@@ -112,6 +121,35 @@ class ZenmuxHandle:
 
         return openai.AsyncOpenAI(**self._client_options(kwargs))
 
+    def responses_client(self, **kwargs: Any) -> openai.OpenAI:
+        """The client of the Responses face (`client.responses.create(...)`, Codex's and the Agents SDK's API):
+        `openai.OpenAI` on the same base URL as chat, so the same as `openai_client`, named for what it calls."""
+        return self.openai_client(**kwargs)
+
+    def async_responses_client(self, **kwargs: Any) -> openai.AsyncOpenAI:
+        """`openai.AsyncOpenAI` for the Responses face likewise."""
+        return self.async_openai_client(**kwargs)
+
+    def anthropic_client(self, **kwargs: Any) -> anthropic.Anthropic:
+        """`anthropic.Anthropic` pointed at the Anthropic Messages face with this test's key; `max_retries` 0 and
+        `anthropic-version: 2023-06-01` (the version ZenMux documents and the face requires) unless given."""
+        import anthropic
+
+        client = anthropic.Anthropic(**self._anthropic_options(kwargs))
+        self._clients.append(client)
+        return client
+
+    def async_anthropic_client(self, **kwargs: Any) -> anthropic.AsyncAnthropic:
+        """`anthropic.AsyncAnthropic` likewise (close it yourself, or let it be collected)."""
+        import anthropic
+
+        return anthropic.AsyncAnthropic(**self._anthropic_options(kwargs))
+
+    def _anthropic_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        headers = {"anthropic-version": "2023-06-01", **kwargs.pop("default_headers", {})}
+        return {"base_url": self.anthropic_url, "api_key": self.api_key, "max_retries": 0,
+                "default_headers": headers, **kwargs}
+
     def objectiveai_client(self, **kwargs: Any) -> openai.OpenAI:
         """`openai.OpenAI` pointed at the ObjectiveAI face with this test's key, for
         `client.post("/query/completions", body=..., cast_to=object)`; `max_retries` 0 unless given."""
@@ -125,8 +163,9 @@ class ZenmuxHandle:
         """Load a YAML file (a path) or YAML text for this test; removed at teardown. The rule names."""
         path = _as_path(path_or_yaml)
         if path is not None:
-            return self._load(path.read_text(encoding="utf-8"), str(path), is_file=True)
-        return self._load(str(path_or_yaml), "", is_file=False)
+            return self._load(path.read_text(encoding="utf-8"), _shown(path), is_file=True)
+        caller = inspect.stack()[1]
+        return self._load(str(path_or_yaml), f"load at {caller.filename}:{caller.lineno}", is_file=False)
 
     def add_rule(self, name: str, *, match: dict[str, Any] | None = None, reply: dict[str, Any] | None = None,
                  replies: list[dict[str, Any]] | None = None, then: str | None = None,
@@ -239,6 +278,7 @@ class ZenmuxHandle:
 
     def assert_all_rules_used(self) -> None:
         """Fail, listing each with file:line, if a rule this test loaded never answered this test."""
+        __tracebackhide__ = True  # the failure is the test's, not the plugin's: pytest shows the test's line
         unused = self.unused_rules()
         if unused:
             raise AssertionError(unused_rules_message(unused))
@@ -255,6 +295,7 @@ class ZenmuxHandle:
     def assert_client_well_behaved(self) -> None:
         """Fail with every finding of `verdict()`, on every face: reasoning not echoed, tool calls
         unanswered, Retry-After not respected, a non-retryable error retried, expectations unmet."""
+        __tracebackhide__ = True
         findings = self.verdict()
         if findings:
             raise AssertionError("the client misbehaved:\n" + "\n".join(f"  {f}" for f in findings))
@@ -274,3 +315,11 @@ def _as_path(value: str | Path) -> Path | None:
     if value.endswith((".yaml", ".yml")) or Path(value).is_file():
         return Path(value)
     return None
+
+
+def _shown(path: Path) -> str:
+    """A scenario file as a report names it: relative to the folder pytest runs in when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -14,7 +14,15 @@ import pytest
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
 from zenmux_emulator.pytest_plugin.options import MARKER_HELP, ServerOptions, read_markers
-from zenmux_emulator.pytest_plugin.report import PROPERTY, SECTION, journal_section, summary_lines, unmatched_record
+from zenmux_emulator.pytest_plugin.report import (
+    PROPERTY,
+    SECTION,
+    WhyFirst,
+    journal_section,
+    summary_lines,
+    unmatched_record,
+    why_first,
+)
 
 if TYPE_CHECKING:
     from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
@@ -129,11 +137,17 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     handle = item.stash.get(HANDLE, None)
+    unmet_failed = False
     if handle is not None and report.passed and call.when == "call" and (unmet := handle.unmet_expectations()):
         report.outcome = "failed"  # a rule's `expect` is part of the test's assertions
         report.longrepr = "requests did not meet the scenario's expectations:\n" + "\n".join(f"  {u}" for u in unmet)
+        unmet_failed = True
     if handle is not None and report.failed and call.when in ("setup", "call"):
-        report.sections.append((SECTION, journal_section(handle.requests, handle.session, handle.locate)))
+        entries = handle.requests
+        summary = why_first(entries, handle.locate, expectations=not unmet_failed)
+        if summary and report.longrepr is not None:  # the emulator's why before the SDK's traceback
+            report.longrepr = WhyFirst(summary, report.longrepr)  # type: ignore[assignment]
+        report.sections.append((SECTION, journal_section(entries, handle.session, handle.locate)))
     if call.when == "teardown" and REPORT_DATA in item.stash:
         report.user_properties.append((PROPERTY, item.stash[REPORT_DATA]))
     return report

@@ -81,6 +81,54 @@ def journal_section(entries: Sequence[JournalEntry], session: str, locate: Locat
     return "\n".join(lines)
 
 
+def why_first(entries: Sequence[JournalEntry], locate: Locate = _same, *, expectations: bool = True) -> str:
+    """What a failing test's report says before the traceback: each request no rule matched (a strict 404, or a
+    placeholder answer), with its nearest rules at their file:line and the fields they wanted, and each expectation
+    a request did not meet. Empty when the emulator has nothing to say."""
+    lines = []
+    unmatched = [entry for entry in entries if entry.unmatched]
+    if unmatched:
+        lines.append(f"zenmux: {len(unmatched)} request(s) no rule matched:")
+    for entry in unmatched:
+        answered = f"{entry.status} {entry.error_type}" if entry.error_type else f"{entry.status} (a placeholder reply)"
+        user = last_user(entry.body)
+        lines.append(f"  #{entry.seq} {entry.method} {entry.path} answered {answered}"
+                     + (f", last user: {user!r}" if user else ""))
+        lines += near_miss_lines(located(entry.near_misses, locate)) or ["    no rule could answer this face"]
+    unmet = [unmet for entry in entries for unmet in entry.unmet_expectations] if expectations else []
+    if unmet:
+        lines.append(f"zenmux: {len(unmet)} expectation(s) not met:")
+        lines += [f"  {line}" for line in unmet]
+    if lines:
+        lines.append("(every request of the test: the 'zenmux journal' section below)")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class WhyFirst:
+    """A failed test's long report: the plugin's summary, then pytest's own (the traceback). pytest writes it with
+    `toterminal`; under xdist it travels as text (`str`)."""
+
+    summary: str
+    original: Any
+
+    @property
+    def reprcrash(self) -> Any:  # the short summary line and junitxml read the original failure
+        return getattr(self.original, "reprcrash", None)
+
+    def toterminal(self, out: Any) -> None:
+        for line in self.summary.splitlines():
+            out.line(line, red=True, bold=True)
+        out.line("")
+        if hasattr(self.original, "toterminal"):
+            self.original.toterminal(out)
+        else:
+            out.line(str(self.original))
+
+    def __str__(self) -> str:
+        return f"{self.summary}\n\n{self.original}"
+
+
 def unmatched_record(entry: JournalEntry, locate: Locate = _same) -> dict[str, Any]:
     """A plain, serialisable view of an unmatched request (it travels from xdist workers)."""
     body = entry.body if isinstance(entry.body, dict) else {}

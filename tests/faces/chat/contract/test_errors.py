@@ -423,7 +423,7 @@ def test_clean_request_has_no_warnings(shipped: EmulatorServer, session: str) ->
 # --- routes -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/api/v1/nope", "/api/v1/chat/completion", "/", "/api/v2/chat/completions"])
+@pytest.mark.parametrize("path", ["/api/v1/nope", "/api/v1/chat/completion", "/nope", "/api/v2/chat/completions"])
 def test_unknown_route_is_404_envelope(shipped: EmulatorServer, path: str) -> None:
     response = request(shipped, chat("x"), path=path)
     assert_envelope(response, 404, "not_found")
@@ -433,6 +433,7 @@ def test_unknown_route_is_404_envelope(shipped: EmulatorServer, path: str) -> No
 def test_wrong_method_is_405_envelope(shipped: EmulatorServer) -> None:
     response = request(shipped, method="GET")
     assert_envelope(response, 405, "method_not_allowed")
+    assert_envelope(request(shipped, chat("x"), path="/"), 405, "method_not_allowed")  # / is the index, GET only
 
 
 @pytest.mark.parametrize("body", [chat("x", n=2), {"model": MODEL}], ids=["n", "messages"])
