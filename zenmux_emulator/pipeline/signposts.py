@@ -39,6 +39,7 @@ GROUPS = (
     Group("responses", "Responses (OpenAI)", "/api/v1", ("/api/v1/responses",)),
     Group("anthropic", "Anthropic Messages", "/api/anthropic", ("/api/anthropic/",)),
     Group("objectiveai", "ObjectiveAI Query Completions", "/objectiveai", ("/objectiveai/",)),
+    Group("vertex", "Vertex AI / Gemini (Google's generateContent)", "/api/vertex-ai", ("/api/vertex-ai/",)),
     Group("generation", "Generation lookup", "/api/v1", ("/api/v1/management/generation", "/api/v1/generation")),
 )
 
@@ -47,8 +48,8 @@ NOT_EMULATED = (
     ("/api/v1/rerank", "ZenMux's Rerank API"),
     ("/api/v1/images/", "ZenMux's Images API"),
     ("/api/v1/audio/", "ZenMux's Audio API"),
-    ("/api/vertex-ai/", "ZenMux's Vertex AI API (Google's Gemini protocol)"),
     ("/api/v1/management/", "ZenMux's platform management API"),
+    ("/api/vertex-ai/", "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)"),
 )
 """Paths of ZenMux APIs this emulator does not serve (yet), by prefix, checked after every served route."""
 

@@ -12,7 +12,7 @@ from aiohttp import web
 from zenmux_emulator.faces.vertex.count import CountTokens
 from zenmux_emulator.faces.vertex.face import NAME, VertexFace
 from zenmux_emulator.faces.vertex.models import get_model, list_models
-from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL_PATHS, VERTEX
+from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.verdict import Call, Shapes
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
@@ -44,8 +44,8 @@ def routes(core: Core) -> list[web.RouteDef]:
     made += [
         web.get(GEMINI_API, list_models),
         web.get(VERTEX, list_models),
-        web.get(GEMINI_API + "/{provider}/{name}", get_model),
-        web.get(VERTEX + "/{name}", get_model),
+        web.get(f"{GEMINI_API}/{{provider}}/{MODEL}", get_model),
+        web.get(f"{VERTEX}/{MODEL}", get_model),
     ]
     return made
 
