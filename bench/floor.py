@@ -30,6 +30,7 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import completion_id, request_id
 from zenmux_emulator.gateway.auth import authenticate
 from zenmux_emulator.gateway.catalogue import admit
+from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.state.sessions import SessionStore, session_name
 
@@ -50,7 +51,7 @@ async def chat(request: web.Request) -> web.Response:
     session = SESSIONS.get(session_name(request.headers, key))
     body = orjson.loads(await request.read())
     entry["body"] = body
-    chat_request = CHAT.parse(body, request.headers)
+    chat_request = CHAT.parse(body, FaceContext(session.name, request.headers, request.match_info, request.query))
     prompt = chat_request.prompt_tokens
     admit(chat_request.requested_model, chat_request.model, SCENARIOS.catalogue, SCENARIOS.catalogue_closed, prompt)
     rule, content = REPLIES.get(chat_request.last_user or "", ("", ""))
