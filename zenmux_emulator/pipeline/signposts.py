@@ -136,7 +136,7 @@ def not_found_message(request: web.Request) -> str:
         where, name = unserved
         return (
             f"Not Found: {where} is {name}, which this emulator does not serve; it serves chat completions, "
-            "Anthropic Messages, Responses and ObjectiveAI (GET / lists the routes)"
+            "Anthropic Messages, Responses, Vertex AI / Gemini generateContent and ObjectiveAI (GET / lists the routes)"
         )
     meant = nearest(request.path, served)
     if meant is not None:

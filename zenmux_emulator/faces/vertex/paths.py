@@ -10,8 +10,10 @@ from dataclasses import dataclass
 BASE = "/api/vertex-ai"
 MODEL = "{name:[^/:]+}"
 GEMINI_API = f"{BASE}/{{version:v1beta|v1}}/models"
-VERTEX = f"{BASE}/v1/publishers/{{provider}}/models"
-VERTEX_PROJECT = f"{BASE}/v1/projects/{{project}}/locations/{{location}}/publishers/{{provider}}/models"
+VERTEX_VERSION = "{vertex_version:v1|v1beta1}"
+"""Vertex AI's versions: ZenMux's docs use v1; google-genai's and LangChain's default is v1beta1."""
+VERTEX = f"{BASE}/{VERTEX_VERSION}/publishers/{{provider}}/models"
+VERTEX_PROJECT = f"{BASE}/{VERTEX_VERSION}/projects/{{project}}/locations/{{location}}/publishers/{{provider}}/models"
 MODEL_PATHS = (
     f"{GEMINI_API}/{{provider}}/{MODEL}",
     f"{GEMINI_API}/{MODEL}",
