@@ -10,6 +10,8 @@ CODEX_VERSION := 0.169.0
 CODEX := $(VENV)/codex/node_modules/.bin/codex
 GEMINI_CLI_VERSION := 0.61.0
 GEMINI := $(VENV)/gemini/node_modules/.bin/gemini
+# the AI SDK's Google provider, pinned in tests/faces/vertex/aisdk/package.json
+AISDK := $(VENV)/aisdk/node_modules/.installed
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
@@ -61,6 +63,12 @@ $(GEMINI): Makefile | $(BIN)/python
 	npm install --prefix $(VENV)/gemini --no-audit --no-fund --loglevel=error @google/gemini-cli@$(GEMINI_CLI_VERSION)
 	touch $@
 
+# @ai-sdk/google and ai from npm, pinned in their package.json, into the venv's folder: tests/faces/vertex runs them
+$(AISDK): tests/faces/vertex/aisdk/package.json | $(BIN)/python
+	mkdir -p $(VENV)/aisdk && cp tests/faces/vertex/aisdk/package.json $(VENV)/aisdk/
+	npm install --prefix $(VENV)/aisdk --no-audit --no-fund --loglevel=error
+	touch $@
+
 # aimock from npm, pinned in bench/aimock.py, into the venv's folder: `make bench` measures against it
 $(AIMOCK): bench/aimock.py | $(BIN)/python
 	cd bench && ../$(BIN)/python aimock.py --install
@@ -80,8 +88,8 @@ redis-server:
 	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
 	  else echo "make test needs redis-server and jq on PATH (Debian/Ubuntu: apt-get install redis-server jq)" >&2; exit 1; fi; }
 
-## test: install with the test extras (Claude Code, Codex, Gemini CLI and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(AIMOCK) redis-server
+## test: install with the test extras (Claude Code, Codex, Gemini CLI, the AI SDK's Google provider and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(AISDK) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
