@@ -102,6 +102,13 @@ def test_the_verdict_reads_function_calls_and_their_answers(make_server: MakeSer
     ]
     assert gemini.models.generate_content(model=MODEL, contents=history, config=config).text == "sunny"
     assert handle.verdict() == []
+    forged = history[1].model_copy(deep=True)
+    assert forged.parts
+    forged.parts[0].thought_signature = b"forged"
+    with pytest.raises(errors.ClientError):
+        gemini.models.generate_content(model=MODEL, contents=[history[0], forged, history[2]], config=config)
+    [finding] = handle.verdict()
+    assert finding.check == "reasoning" and "Corrupted thought signature." in finding.message
     handle.close_clients()
 
 
