@@ -68,6 +68,10 @@ def _objectiveai() -> dict[str, Any]:
     return {"model": QUERY_MODEL, "messages": [{"role": "user", "content": "hi"}]}
 
 
+def _vertex() -> dict[str, Any]:
+    return {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+
+
 FACES = (
     Face("chat", "/api/v1/chat/completions", _chat, lambda p: {
         **_chat(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}],
@@ -79,6 +83,9 @@ FACES = (
         **_responses(), "tools": [{"type": "function", "name": "f", "parameters": p}], "tool_choice": "required"}),
     Face("objectiveai", "/objectiveai/query/completions", _objectiveai, lambda p: {
         **_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]}),
+    Face("vertex", "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent", _vertex, lambda p: {
+        **_vertex(), "tools": [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": p}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
 )
 FACE_IDS = [face.name for face in FACES]
 

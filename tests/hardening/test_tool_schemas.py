@@ -15,7 +15,8 @@ from tests.hardening.faces import FACE_IDS, FACES, Face
 
 RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 WHERE = {"chat": "tools[0].function.parameters", "anthropic": "tools.0.input_schema",
-         "responses": "tools[0].parameters", "objectiveai": "tools[0].function.parameters"}
+         "responses": "tools[0].parameters", "objectiveai": "tools[0].function.parameters",
+         "vertex": "tools[0].functionDeclarations[0].parametersJsonSchema"}
 
 
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
@@ -47,6 +48,8 @@ def arguments(face: Face, body: bytes) -> Any:
         return next(b["input"] for b in data["content"] if b["type"] == "tool_use")
     if face.name == "responses":
         return orjson.loads(next(i["arguments"] for i in data["output"] if i["type"] == "function_call"))
+    if face.name == "vertex":
+        return next(p["functionCall"]["args"] for p in data["candidates"][0]["content"]["parts"] if "functionCall" in p)
     return [choice["message"] for choice in data["choices"]]
 
 

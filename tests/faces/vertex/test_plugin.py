@@ -34,4 +34,4 @@ def test_the_face_is_in_the_index(shipped: Any, face: str) -> None:
     index = http(shipped.origin + "/", headers={"Accept": "application/json"}).json()
     [entry] = [f for f in index["faces"] if f["name"] == face]
     assert entry["base_url"] == shipped.url(face)
-    assert "POST /api/vertex-ai/v1/publishers/{provider}/models/{name}:countTokens" in entry["routes"]
+    assert "POST /api/vertex-ai/{vertex_version}/publishers/{provider}/models/{name}:countTokens" in entry["routes"]

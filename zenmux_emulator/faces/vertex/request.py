@@ -15,7 +15,7 @@ import orjson
 
 from zenmux_emulator.draft.reasoning import EFFORT_TOKENS
 from zenmux_emulator.faces.vertex import thought_signatures
-from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig
+from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig, json_schema
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
@@ -29,15 +29,6 @@ from zenmux_emulator.neutral.request import (
 
 LEVELS = {"minimal": "minimal", "low": "low", "medium": "medium", "high": "high"}
 CHOICES = {"ANY": "required", "NONE": "none"}
-JSON_TYPES = {
-    "STRING": "string",
-    "NUMBER": "number",
-    "INTEGER": "integer",
-    "BOOLEAN": "boolean",
-    "ARRAY": "array",
-    "OBJECT": "object",
-    "NULL": "null",
-}
 
 
 def parts_of(content: object) -> list[dict[str, Any]]:
@@ -55,21 +46,6 @@ def text_of(content: object, thoughts: bool = False) -> str:
 def only_responses(content: Mapping[str, Any]) -> bool:
     parts = parts_of(content)
     return bool(parts) and all("functionResponse" in p or "function_response" in p for p in parts)
-
-
-def json_schema(schema: Any) -> Any:
-    """Google's OpenAPI-subset schema (`type: OBJECT`, `nullable`) as JSON Schema."""
-    if isinstance(schema, list):
-        return [json_schema(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {key: json_schema(value) for key, value in schema.items() if key != "nullable"}
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        out["type"] = JSON_TYPES.get(kind.upper(), kind.lower())
-        if schema.get("nullable"):
-            out["type"] = [out["type"], "null"]
-    return out
 
 
 def _budget_effort(budget: int) -> str:

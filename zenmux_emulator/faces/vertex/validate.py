@@ -6,13 +6,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, JsonValue, ValidationError, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, JsonValue, ValidationError, model_validator
 from pydantic.alias_generators import to_camel
 
-from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error
+from zenmux_emulator.faces.common.json_schema import JsonSchema, schema_problem
+from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error, not_valid
 from zenmux_emulator.foundation.errors import invalid_params
 
 MAX_STOP_SEQUENCES = 5
+JSON_TYPES = {
+    "STRING": "string",
+    "NUMBER": "number",
+    "INTEGER": "integer",
+    "BOOLEAN": "boolean",
+    "ARRAY": "array",
+    "OBJECT": "object",
+    "NULL": "null",
+}
 PART_KINDS = (
     "text",
     "inlineData",
@@ -22,6 +32,32 @@ PART_KINDS = (
     "executableCode",
     "codeExecutionResult",
 )
+
+
+def json_schema(schema: Any) -> Any:
+    """Google's OpenAPI-subset schema (`type: OBJECT`, `nullable`) as JSON Schema."""
+    if isinstance(schema, list):
+        return [json_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: json_schema(value) for key, value in schema.items() if key != "nullable"}
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        out["type"] = JSON_TYPES.get(kind.upper(), kind.lower())
+        if schema.get("nullable"):
+            out["type"] = [out["type"], "null"]
+    return out
+
+
+def _google_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    problem = schema_problem(json_schema(schema))
+    if problem is not None:
+        raise not_valid(problem)
+    return schema
+
+
+GoogleSchema = Annotated[dict[str, Any], AfterValidator(_google_schema)]
+"""Google's schema (`parameters`, `responseSchema`), valid once read as JSON Schema."""
 
 
 class Wire(StrictModel):
@@ -82,10 +118,10 @@ class Content(Wire):
 class FunctionDeclaration(Wire):
     name: Annotated[str, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_.:-]*$")]
     description: str | None = None
-    parameters: dict[str, JsonValue] | None = None
-    parameters_json_schema: JsonValue | None = None
-    response: dict[str, JsonValue] | None = None
-    response_json_schema: JsonValue | None = None
+    parameters: GoogleSchema | None = None
+    parameters_json_schema: JsonSchema | None = None
+    response: GoogleSchema | None = None
+    response_json_schema: JsonSchema | None = None
 
 
 class Tool(Wire):
@@ -130,8 +166,8 @@ class GenerationConfig(Wire):
     frequency_penalty: Annotated[float, between(-2, 2)] | None = None
     seed: int | None = None
     response_mime_type: str | None = None
-    response_schema: dict[str, JsonValue] | None = None
-    response_json_schema: JsonValue | None = None
+    response_schema: GoogleSchema | None = None
+    response_json_schema: JsonSchema | None = None
     response_logprobs: bool | None = None
     logprobs: int | None = None
     response_modalities: list[str] | None = None
