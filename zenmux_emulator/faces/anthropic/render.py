@@ -16,6 +16,7 @@ import orjson
 
 from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.anthropic.request import FAMILY, AnthropicRequest
+from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import digest, seed_int
 from zenmux_emulator.foundation.signatures import Signer
@@ -42,17 +43,6 @@ def tool_use_id(call_id: str) -> str:
     return "toolu_" + call_id[5:] if call_id.startswith("call_") else call_id
 
 
-def tool_input(call: dict[str, Any]) -> dict[str, Any]:
-    """A tool call's arguments as the object `input` must be (a custom tool's text as `{"input": …}`)."""
-    if call["type"] == "custom":
-        return {"input": call["custom"]["input"]}
-    try:
-        value = orjson.loads(call["function"]["arguments"] or "{}")
-    except orjson.JSONDecodeError:
-        return {"arguments": call["function"]["arguments"]}
-    return value if isinstance(value, dict) else {"value": value}
-
-
 def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> list[dict[str, Any]]:
     """The reply's blocks, complete."""
     blocks: list[dict[str, Any]] = []
@@ -68,7 +58,7 @@ def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> l
             blocks.append({"type": "text", "text": text})
     for call in draft.tool_calls:
         name = call[call["type"]]["name"]
-        blocks.append({"type": "tool_use", "id": tool_use_id(call["id"]), "name": name, "input": tool_input(call)})
+        blocks.append({"type": "tool_use", "id": tool_use_id(call["id"]), "name": name, "input": call_arguments(call)})
     return blocks
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.faces.vertex import thought_signatures
 from zenmux_emulator.faces.vertex.request import GeminiRequest
 from zenmux_emulator.foundation import tokens
@@ -42,22 +43,11 @@ def finish_reason(draft: Draft) -> str:
     return FINISH_REASONS.get(draft.finish_reason, "STOP")
 
 
-def arguments(call: dict[str, Any]) -> dict[str, Any]:
-    """A tool call's arguments as the object `args` must be (a custom tool's text as `{"input": …}`)."""
-    if call["type"] == "custom":
-        return {"input": call["custom"]["input"]}
-    try:
-        value = orjson.loads(call["function"]["arguments"] or "{}")
-    except orjson.JSONDecodeError:
-        return {"arguments": call["function"]["arguments"]}
-    return value if isinstance(value, dict) else {"value": value}
-
-
 def call_parts(draft: Draft, request: GeminiRequest, signer: Signer) -> list[dict[str, Any]]:
     """One `functionCall` part per tool call; the first carries the signature."""
     parts: list[dict[str, Any]] = []
     for call in draft.tool_calls:
-        function: dict[str, Any] = {"name": call[call["type"]]["name"], "args": arguments(call)}
+        function: dict[str, Any] = {"name": call[call["type"]]["name"], "args": call_arguments(call)}
         if request.uses_call_ids:
             function = {"id": call["id"], **function}
         part: dict[str, Any] = {"functionCall": function}
