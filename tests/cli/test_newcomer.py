@@ -27,7 +27,7 @@ from zenmux_emulator.settings import Settings
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 GETTING_STARTED = page("getting-started.md")
-SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai; (\d+) rules from (\d+) scenario files; "
+SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai, vertex; (\d+) rules from (\d+) scenario files; "
                      r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)")
 
 

@@ -72,6 +72,7 @@ SHIPPED = FaceNames(
         "anthropic": ZENMUX_FACE,
         "responses": ZENMUX_FACE,
         "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
+        "vertex": ZENMUX_FACE,
     }
 )
 """The faces this package ships (their `FaceSpec`s carry the same traits)."""
