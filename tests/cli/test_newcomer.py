@@ -248,7 +248,7 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
     summary = json.loads(second_line(served))
     assert SUMMARY.fullmatch(summary["message"])
     assert (summary["faces"], summary["rules"], summary["scenario_files"], summary["api_keys"],
-            summary["catalogue"]) == (["chat", "anthropic", "responses", "objectiveai"], 39, 13, 0, "zenmux")
+            summary["catalogue"]) == (["chat", "anthropic", "responses", "objectiveai", "vertex"], 44, 14, 0, "zenmux")
     served.process.terminate()
     assert served.wait() == 0
 
