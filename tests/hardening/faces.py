@@ -31,6 +31,8 @@ class Face:
     """A valid body offering one function tool with these `parameters`, its call forced."""
     headers: tuple[tuple[str, str], ...] = ()
     """What every request of this face carries besides the key and the JSON content type."""
+    with_format: Callable[[dict[str, Any]], dict[str, Any]] = lambda schema: {}
+    """A valid body asking for structured output of this JSON Schema."""
 
     def envelope(self, status: int, body: bytes) -> dict[str, Any]:
         """The error object of a 4xx answer in this face's envelope (an AssertionError otherwise)."""
@@ -50,6 +52,18 @@ def zenmux_error(status: int, data: Any) -> dict[str, Any]:
     assert error["code"] == str(status), data
     assert isinstance(error["type"], str) and isinstance(error["message"], str) and error["message"], data
     return dict(error)
+
+
+def structured_text(face: Face, body: bytes) -> str:
+    """The text of a structured-output answer on each face."""
+    data = orjson.loads(body)
+    if face.name in ("chat", "objectiveai"):
+        return str(data["choices"][0]["message"]["content"])
+    if face.name == "anthropic":
+        return str(next(b["text"] for b in data["content"] if b["type"] == "text"))
+    if face.name == "vertex":
+        return "".join(p["text"] for p in data["candidates"][0]["content"]["parts"] if not p.get("thought"))
+    return str(next(c["text"] for i in data["output"] if i["type"] == "message" for c in i["content"]))
 
 
 def _chat() -> dict[str, Any]:
@@ -75,17 +89,25 @@ def _vertex() -> dict[str, Any]:
 FACES = (
     Face("chat", "/api/v1/chat/completions", _chat, lambda p: {
         **_chat(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}],
-        "tool_choice": "required"}),
+        "tool_choice": "required"},
+        with_format=lambda s: {**_chat(), "response_format": {"type": "json_schema",
+                                                              "json_schema": {"name": "x", "schema": s}}}),
     Face("anthropic", "/api/anthropic/v1/messages", _anthropic, lambda p: {
         **_anthropic(), "tools": [{"name": "f", "input_schema": p}], "tool_choice": {"type": "any"}},
-        (("anthropic-version", "2023-06-01"),)),
+        (("anthropic-version", "2023-06-01"),),
+        with_format=lambda s: {**_anthropic(), "output_config": {"format": {"type": "json_schema", "schema": s}}}),
     Face("responses", "/api/v1/responses", _responses, lambda p: {
-        **_responses(), "tools": [{"type": "function", "name": "f", "parameters": p}], "tool_choice": "required"}),
+        **_responses(), "tools": [{"type": "function", "name": "f", "parameters": p}], "tool_choice": "required"},
+        with_format=lambda s: {**_responses(), "text": {"format": {"type": "json_schema", "name": "x", "schema": s}}}),
     Face("objectiveai", "/objectiveai/query/completions", _objectiveai, lambda p: {
-        **_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]}),
+        **_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]},
+        with_format=lambda s: {**_objectiveai(), "response_format": {"type": "json_schema",
+                                                                     "json_schema": {"name": "x", "schema": s}}}),
     Face("vertex", "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent", _vertex, lambda p: {
         **_vertex(), "tools": [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": p}]}],
-        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}},
+        with_format=lambda s: {**_vertex(), "generationConfig": {"responseMimeType": "application/json",
+                                                                 "responseJsonSchema": s}}),
 )
 FACE_IDS = [face.name for face in FACES]
 
@@ -93,10 +115,11 @@ FACE_IDS = [face.name for face in FACES]
 class Wire:
     """Raw HTTP on one kept-alive connection: any header bytes, any body, statuses returned."""
 
-    def __init__(self, server: EmulatorServer) -> None:
+    def __init__(self, server: EmulatorServer, timeout: float = 30) -> None:
         parts = urlsplit(server.origin)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        self.timeout = timeout
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
 
     def send(self, method: str, path: str, body: bytes = b"", headers: Headers | None = None,
              *, key: bool = True) -> tuple[int, dict[str, str], bytes]:
@@ -132,4 +155,4 @@ class Wire:
 
     def close(self) -> None:
         self.conn.close()
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)

@@ -38,6 +38,8 @@ from zenmux_emulator.state.sessions import Session
 log = logging.getLogger("emulator.scenarios")
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+RESERVED = frozenset({"reload"})
+"""Names a scenario may not take: they are the control API's own paths under `/scenarios/`."""
 SCENARIO_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "application/json"})
 
 
@@ -103,6 +105,9 @@ def _name(value: str | None) -> str:
     if not NAME.fullmatch(value):
         raise invalid_params(f"Parameter name is not valid: use 1 to 64 letters, digits, '.', '_' or '-' "
                              f"starting with a letter or digit, got {value!r}")
+    if value in RESERVED:
+        raise invalid_params(f"Parameter name {value!r} is reserved: POST /_emulator/scenarios/{value} is the "
+                             "control API's own; choose another name")
     return value
 
 
@@ -118,19 +123,33 @@ async def _scenario_text(request: web.Request) -> str:
     except UnicodeDecodeError as exc:
         raise invalid_params(f"Request body is not UTF-8: {exc}") from None
     if is_null_document(text):
-        raise invalid_params("Request body is a null document: expected a scenario (a mapping of settings, "
-                             "models and rules)")
+        raise invalid_params("Request body is an empty scenario (null, or a mapping with nothing in it): expected "
+                             "a scenario (a mapping of settings, models and rules)")
     return text
 
 
 def is_null_document(text: str) -> bool:
-    """Whether YAML reads the text as nothing (`null`, `~`, only comments or `---`): a file may be
-    empty, a scenario sent to be loaded may not. Composed, not constructed: aliases stay shared."""
+    """Whether YAML reads the text as nothing (`null`, `~`, `{}`, only comments or `---`): a file
+    may be empty, a scenario sent to be loaded may not. Read from its first events only, so a
+    scenario of any size costs nothing here (its loader reads it whole, off the event loop)."""
+    events = yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        for event in events:
+            if isinstance(event, (yaml.StreamStartEvent, yaml.DocumentStartEvent)):
+                continue
+            if isinstance(event, yaml.MappingStartEvent):
+                return isinstance(next(events), yaml.MappingEndEvent)
+            if isinstance(event, yaml.ScalarEvent):
+                return event.tag == NULL_TAG or (event.tag is None and bool(event.implicit[0])
+                                                 and event.value in NULL_WORDS)
+            return isinstance(event, (yaml.StreamEndEvent, yaml.DocumentEndEvent))
     except yaml.YAMLError:
         return False  # the loader locates what is wrong
-    return node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null")
+    return True
+
+
+NULL_TAG = "tag:yaml.org,2002:null"
+NULL_WORDS = frozenset({"", "~", "null", "Null", "NULL"})
 
 
 def _failed(request: web.Request, what: str) -> RequestRejected:
@@ -183,7 +202,7 @@ async def add_scenario(request: web.Request) -> web.Response:
 
 async def replace_scenario(request: web.Request) -> web.Response:
     query(request, ())
-    return await _put(request, request.match_info["name"], replace=True)
+    return await _put(request, _name(request.match_info["name"]), replace=True)
 
 
 async def remove_scenario(request: web.Request) -> web.Response:

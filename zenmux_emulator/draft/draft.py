@@ -95,7 +95,7 @@ def default_text(kit: Kit, facts: NeutralRequest) -> str:
     kit.faker.seed_instance(request_seed(kit.seed, facts, "default"))
     schema = facts.output_schema
     if schema is not None:
-        return orjson.dumps(schema_value(kit.faker, schema)).decode()
+        return orjson.dumps(schema_value(kit.faker, schema, "the requested output schema")).decode()
     return kit.faker.paragraph(nb_sentences=3)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.draft.schema_values import FALLBACK, schema_value
+from zenmux_emulator.draft.schema_values import Unsatisfiable, schema_value, unsatisfiable
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.neutral.request import ToolOptions
 from zenmux_emulator.scenario.schema import ToolCallSpec
@@ -54,9 +54,12 @@ def _synthesised(name: str, tool: Mapping[str, Any], faker: Faker) -> ToolCallSp
     if tool.get("type") == "custom":
         return ToolCallSpec(name=name, type="custom", input=faker.sentence())
     schema = tool.get("parameters") or {"type": "object", "properties": {}}
-    arguments = schema_value(faker, schema)
-    # arguments are a JSON object: a schema whose value is not one (`{"not": {}}`) gets the fallback
-    return ToolCallSpec(name=name, arguments=arguments if isinstance(arguments, dict) else dict(FALLBACK))
+    where = f"the parameters of tool {name!r}"
+    arguments = schema_value(faker, schema, where, untyped="object")
+    if not isinstance(arguments, dict):  # a call's arguments are a JSON object
+        raise unsatisfiable(where, Unsatisfiable((), "a tool's arguments are a JSON object, and this schema "
+                                                     f"makes {type(arguments).__name__} values"))
+    return ToolCallSpec(name=name, arguments=arguments)
 
 
 def tool_calls(

@@ -48,15 +48,35 @@ def count(text: str, limit: int | None = None) -> int:
     """How many tokens the text counts as. Texts up to 4,096 characters are memoised: scripted
     replies and resent conversation history repeat the same texts. With `limit`, counting stops
     once past it: the answer is then some number above `limit`, or nothing for a long text when
-    `limit` is below zero (a prompt past a model's context window is refused whatever its size,
-    and a 30 MB one must not hold the event loop). A prompt's counter passes what room is left."""
+    `limit` is below zero (a prompt past a model's context window is refused whatever its size).
+    A prompt's counter passes what room is left. A text of more than `ESTIMATED_PAST` characters
+    is estimated from `SAMPLES` evenly spaced windows, so no text holds the event loop for long."""
     if not text:
         return 0
     if len(text) <= _MEMO_MAX_CHARS:
         return _count_memo(text)
+    if limit is not None and limit < 0:
+        return 0  # the prompt is past its limit already: nothing more is counted
+    if len(text) > ESTIMATED_PAST:
+        return estimate(text)
     if limit is None or len(text) <= limit:  # never more pieces than characters
         return _PIECE.subn("", text)[1]  # counts without keeping the pieces: 3 times faster
     return _count_until(text, limit)
+
+
+ESTIMATED_PAST = 1024 * 1024
+"""Texts longer than this (in characters) are counted on samples: a 30 MB prompt took 2 to 4.5 s."""
+SAMPLES = 16
+_SAMPLE_CHARS = 16 * 1024
+
+
+def estimate(text: str) -> int:
+    """The tokens of a long text, from `SAMPLES` windows of 16 K characters spread evenly over it:
+    their pieces per character, times the text's length. Deterministic; within a few percent on
+    prose, code or data, since the pieces are local (a run of letters, digits, one symbol)."""
+    step = (len(text) - _SAMPLE_CHARS) // (SAMPLES - 1)
+    counted = sum(len(_PIECE.findall(text, i * step, i * step + _SAMPLE_CHARS)) for i in range(SAMPLES))
+    return max(1, round(counted * len(text) / (SAMPLES * _SAMPLE_CHARS)))
 
 
 _CHUNK = 64 * 1024

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Generic
 
 import orjson
@@ -62,7 +63,7 @@ from zenmux_emulator.pipeline.face import Face, FaceContext, R
 from zenmux_emulator.pipeline.generation_record import served_generation
 from zenmux_emulator.pipeline.headers import ascii_header, reply_headers, unmatched_headers
 from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.shared import open_shared
+from zenmux_emulator.pipeline.shared import claimed, open_shared
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
@@ -213,6 +214,9 @@ class Endpoint(Generic[R]):
             entry.warn(check_reasoning(ask, shape_of(served), core.signer_for(scenarios), settings.reasoning_check))
 
         selection = self.match(ask, entry, scenarios, session, control.rule, served)
+        if shared is not None:  # the position is taken in the store: requests in flight never share one
+            selection = await claimed(shared, session, selection,
+                                      partial(self.match, ask, entry, scenarios, session, control.rule, served))
         if selection is None and core.forward is not None:
             return await core.forward(request, entry, self.face, ask)
         used: Selection | None = None

@@ -127,6 +127,12 @@ async def _share(shared: SharedStore, request: web.Request, entry: JournalEntry,
             response.headers.setdefault("x-request-id", entry.request_id)
         entry.finished = time.perf_counter()
         await shared.finish(request.get(SHARED_SESSION), entry.as_dict() if journaled else None)
+    except RequestRejected as exc:  # the store's outage (warned of once, not per request)
+        if response is None or response.prepared:
+            raise
+        entry.error_type = exc.type
+        response = error_response(exc.status, error_body(exc.status, exc.type, exc.message))
+        entry.status = response.status
     except Exception:
         log.exception("the shared state failed while finishing request %s", entry.request_id or "-")
         if response is None or response.prepared:

@@ -24,7 +24,7 @@ from zenmux_emulator.record.decode.reply import decode, unreachable
 from zenmux_emulator.record.facts import match_of, rule_name
 from zenmux_emulator.record.redact import Redactor, credentials
 from zenmux_emulator.record.store import RecordingFile
-from zenmux_emulator.record.upstream import Upstream, shown
+from zenmux_emulator.record.upstream import Upstream, shown, unless_client_leaves
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 
@@ -38,7 +38,7 @@ class Recorder:
         assert settings.upstream is not None
         folder = settings.recording_folder()
         assert folder is not None
-        self.upstream = Upstream(settings.upstream)
+        self.upstream = Upstream(settings.upstream, settings.max_body_bytes)
         self.shown = shown(self.upstream.base)
         self.file = RecordingFile(folder, self.shown)
         self.redactor = Redactor(settings.redact)
@@ -48,7 +48,11 @@ class Recorder:
 
     async def forward(self, request: web.Request, entry: JournalEntry, face: Face[Any],
                       ask: NeutralRequest | None) -> web.StreamResponse:
-        exchange, response = await self.upstream.forward(request, orjson.dumps(entry.body))
+        forwarded = await unless_client_leaves(request, self.upstream.forward(request, orjson.dumps(entry.body)))
+        if forwarded is None:  # the client left first: the call was cancelled, nothing is recorded
+            entry.client_gone = True
+            raise ConnectionDropped("client gone")
+        exchange, response = forwarded
         entry.response = exchange.body if not exchange.stream else [
             (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
             for e in exchange.events]

@@ -1,10 +1,17 @@
 """Forwarding to the upstream: the caller's own request and key to the one URL given, the
-answer passed back unchanged (a stream chunk by chunk, as it arrives) and captured."""
+answer passed back unchanged (a stream chunk by chunk, as it arrives) and captured.
+
+The upstream is given up on: `CONNECT_S` to connect, `READ_S` of silence (between two chunks of a
+stream, or before an answer), `TOTAL_S` for an answer that is not a stream; an answer (a
+stream's bytes counted too) past `max_bytes` once inflated stops there (a gzip bomb too); and the
+call is cancelled, its connection closed, when the client leaves before it ends."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
+from contextlib import suppress
+from typing import TypeVar
 
 import aiohttp
 from aiohttp import web
@@ -19,6 +26,14 @@ NOT_PASSED_BACK = frozenset({"content-length", "transfer-encoding", "connection"
                              "date", "server"})
 """Response headers aiohttp writes itself for the client's connection."""
 STRIPPED_SUFFIXES = ("/api/v1", "/api/anthropic/v1", "/api/anthropic")
+CONNECT_S = 30.0
+READ_S = 300.0
+"""Silence from the upstream past this is a hung call (a reasoning model may think for minutes)."""
+TOTAL_S = 900.0
+"""An answer that is not a stream, whole."""
+CLIENT_CHECK_S = 0.25
+"""How often a forwarded call looks whether its client is still there."""
+T = TypeVar("T")
 
 
 def base_of(upstream: str) -> URL:
@@ -41,12 +56,13 @@ def shown(url: URL) -> str:
 class Upstream:
     """One client session to one upstream; nothing else is ever contacted (no redirects followed)."""
 
-    def __init__(self, upstream: str) -> None:
+    def __init__(self, upstream: str, max_bytes: int) -> None:
         self.base = base_of(upstream)
+        self.max_bytes = max_bytes
         self._session: aiohttp.ClientSession | None = None
 
     async def start(self) -> None:
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=30, sock_read=None)
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_S, sock_read=READ_S)
         self._session = aiohttp.ClientSession(timeout=timeout, auto_decompress=True)
 
     async def close(self) -> None:
@@ -79,17 +95,26 @@ class Upstream:
             passed = passed_back(upstream.headers)
             if upstream.content_type != "text/event-stream":
                 try:
-                    exchange.body = await upstream.read()
+                    async with asyncio.timeout(TOTAL_S):
+                        exchange.body = await self._read(upstream)
                 except (aiohttp.ClientError, TimeoutError, OSError) as exc:
                     exchange.unreachable = type(exc).__name__
+                    return exchange, None
+                except TooLarge as exc:
+                    exchange.unreachable = str(exc)
                     return exchange, None
                 return exchange, web.Response(status=upstream.status, body=exchange.body, headers=passed)
             exchange.stream = True
             response = web.StreamResponse(status=upstream.status, headers=passed)
             await response.prepare(request)
             splitter = EventSplitter()
+            received = 0
             try:
                 async for chunk in upstream.content.iter_any():
+                    received += len(chunk)
+                    if received > self.max_bytes:  # cut off here, as a broken stream
+                        exchange.broken = True
+                        break
                     splitter.feed(chunk, (loop.time() - started) * 1000)
                     try:
                         await response.write(chunk)
@@ -100,6 +125,38 @@ class Upstream:
                 exchange.broken = True
             exchange.events = splitter.events
             return exchange, response
+
+
+    async def _read(self, upstream: aiohttp.ClientResponse) -> bytes:
+        """The answer's body, inflated, up to `max_bytes` (TooLarge past it)."""
+        parts: list[bytes] = []
+        size = 0
+        async for chunk in upstream.content.iter_chunked(64 * 1024):
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise TooLarge(f"its answer is larger than {self.max_bytes} bytes")
+            parts.append(chunk)
+        return b"".join(parts)
+
+
+class TooLarge(Exception):
+    """The upstream's answer is past the size the recorder reads."""
+
+
+async def unless_client_leaves(request: web.Request, work: Awaitable[T]) -> T | None:
+    """`work`'s result, or None once the client's connection closed first (the work is then
+    cancelled: a forwarded call holds its upstream connection no longer than its client)."""
+    task = asyncio.ensure_future(work)
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=CLIENT_CHECK_S)
+        if done:
+            return task.result()
+        transport = request.transport
+        if transport is None or transport.is_closing():
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
+            return None
 
 
 def passed_back(headers: Mapping[str, str]) -> dict[str, str]:

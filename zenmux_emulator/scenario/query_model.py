@@ -102,10 +102,15 @@ class TrainingModelWeight(StrictModel):
     top: Positive
 
 
+MAX_LLMS = 64
+"""The LLMs of one Query Model (the emulator's limit, like `n`'s 16): a request's work grows with
+LLMs x n, and 64 x 16 = 1,024 choices is past any ensemble in use."""
+
+
 class QueryModel(StrictModel):
     """A Query Model: its LLMs and how their weights are found."""
 
-    models: Annotated[list[QueryLlm], Field(min_length=1)]
+    models: Annotated[list[QueryLlm], Field(min_length=1, max_length=MAX_LLMS)]
     weight: Annotated[
         Annotated[StaticModelWeight, tag("static")] | Annotated[TrainingModelWeight, tag("training_table")],
         by_key("type", _WEIGHT_TYPES),

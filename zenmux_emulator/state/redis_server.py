@@ -72,6 +72,8 @@ class RedisServer:
         return f"unix://{self.socket}?db=0"
 
     def start(self) -> Self:
+        """Start it (again, after `stop`: on the same port, empty)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
         command = [self.binary, "--port", str(self.port or 0), "--bind", "127.0.0.1", "--unixsocket", str(self.socket),
                    "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", str(self.folder),
                    "--daemonize", "no", "--loglevel", "warning", "--logfile", str(self.folder / "redis.log")]

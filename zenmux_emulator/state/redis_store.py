@@ -5,31 +5,56 @@ positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `reques
 `s:<key id>` credits spent, `b:<key id>:<kind>:l|a` rate buckets); `sessions` the set of session
 names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
 stored Responses; `generation:<id>` a completion's generation record (kept an hour); `clock` the
-frozen clock; `scenarios:api` and `scenarios:version` the control API's scenarios. API keys are
-never stored: a key is known by a digest.
+frozen clock; `scenarios:api` and `scenarios:version` the control API's scenarios; `epoch` marks
+the database as holding the emulator's state. API keys are never stored: a key is known by a digest.
+
+A dropped connection (Redis restarted) is retried on a new one; a database found emptied (a
+restart without persistence, a FLUSHDB: `epoch` is gone) is told to the request path, which
+re-asserts the clock and the control API's scenarios (`restore`). Any other failure of Redis is
+the outage's 503 (see `outage`), never a traceback per request.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import orjson
 import redis.asyncio as redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import BusyLoadingError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from zenmux_emulator.foundation.ids import digest
+from zenmux_emulator.state.outage import Outage
 from zenmux_emulator.state.redis_server import shown
 from zenmux_emulator.state.sessions import Session
-from zenmux_emulator.state.shared import Admission, AdmissionAsk, Opened, StaleScenarios, StateUnavailable
+from zenmux_emulator.state.shared import (
+    Admission,
+    AdmissionAsk,
+    Opened,
+    StaleScenarios,
+    StateLost,
+    StateUnavailable,
+)
+
+log = logging.getLogger("emulator.state")
 
 P = "zenmux:"
 GENERATION_TTL_S = 3600
 """How long a generation record stays in Redis for the lookup (its count is not bounded there)."""
 VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (P + "scenarios:version", P + "scenarios:api", P + "seq",
                                                P + "sessions", P + "clock", P + "journal")
+EPOCH = P + "epoch"
+RETRIES = 3
+"""Tries again of a command whose connection dropped (Redis restarted), each on a new connection."""
 
 OPEN = """
+if redis.call('EXISTS', KEYS[6]) == 0 then return {'lost'} end
 local version = redis.call('GET', KEYS[1]) or '0'
 if version ~= ARGV[1] then return {'stale', version} end
 local seq = redis.call('INCR', KEYS[2])
@@ -72,6 +97,29 @@ end
 if verdict == 'ok' then redis.call('HINCRBY', h, 'arrivals', 1) end
 return {verdict, seq, clock or '', levels, string.format('%.17g', wait), redis.call('HGETALL', h)}
 """
+
+CLAIM = """
+local now = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if now == tonumber(ARGV[2]) then
+  redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+  return -1
+end
+return now
+"""
+"""Take one position of a rule's reply sequence: it moves on only from the position the request
+read, so two requests in flight never both serve it (the second gets the position stored now)."""
+
+RESTORE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') == false then return 0 end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2]) end
+if ARGV[4] ~= '0' then
+  redis.call('SET', KEYS[3], ARGV[3])
+  redis.call('SET', KEYS[4], ARGV[4])
+end
+return 1
+"""
+"""Mark an emptied database as the emulator's again, with the clock and the control API's
+scenarios (at the version the instances have in force) of the first instance to find it so."""
 
 CLEAR = """
 local items = redis.call('LRANGE', KEYS[1], 0, -1)
@@ -143,6 +191,23 @@ class SharedSession(Session):
         return moved
 
 
+P_ = ParamSpec("P_")
+T = TypeVar("T")
+
+
+def guarded(method: Callable[Concatenate[RedisStore, P_], Awaitable[T]]
+            ) -> Callable[Concatenate[RedisStore, P_], Coroutine[Any, Any, T]]:
+    """A store operation whose Redis failure is the outage's one answer (and warning)."""
+    async def run(self: RedisStore, /, *args: P_.args, **kwargs: P_.kwargs) -> T:
+        try:
+            result = await method(self, *args, **kwargs)
+        except redis.RedisError as exc:
+            raise self.outage.failed(exc) from None
+        self.outage.answered()
+        return result
+    return run
+
+
 def session_key(name: str) -> str:
     return P + "session:" + name
 
@@ -154,9 +219,14 @@ class RedisStore:
         self.url = url
         self.journal_size = journal_size
         self.scenarios_version = 0
-        self.client: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
+        self.client: redis.Redis = redis.Redis.from_url(
+            url, decode_responses=True, retry=Retry(ExponentialBackoff(cap=0.25, base=0.02), RETRIES),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError, BusyLoadingError])
+        self.outage = Outage(url)
         self._open = self.client.register_script(OPEN)
+        self._restore = self.client.register_script(RESTORE)
         self._clear = self.client.register_script(CLEAR)
+        self._claim = self.client.register_script(CLAIM)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
 
@@ -169,11 +239,25 @@ class RedisStore:
             raise StateUnavailable(f"the shared state {shown(self.url)} does not answer: {exc}") from None
         if clock is not None:
             await self.client.set(CLOCK, repr(float(clock)), nx=True)
+        await self.client.set(EPOCH, "1", nx=True)
         self.scenarios_version = int(await self.client.get(VERSION) or 0)
 
     async def close(self) -> None:
         await self.client.aclose()
 
+    @guarded
+    async def restore(self, frozen_at: float | None, api: Mapping[str, str]) -> bool:
+        restored = bool(await self._restore(keys=[EPOCH, CLOCK, API, VERSION], args=[
+            "1", "" if frozen_at is None else repr(frozen_at), orjson.dumps(list(api.items())).decode(),
+            self.scenarios_version]))
+        if restored:
+            log.warning("the shared state %s was emptied (restarted or flushed): sessions, reply positions, rate "
+                        "buckets, credits spent, the journal and stored responses are gone; re-asserted the clock "
+                        "(%s) and %d control-API scenarios", self.outage.url,
+                        "running" if frozen_at is None else f"frozen at {frozen_at}", len(api))
+        return restored
+
+    @guarded
     async def open(self, name: str, ask: AdmissionAsk | None, now: float) -> Opened:
         args: list[Any] = [self.scenarios_version, name, repr(now)]
         api_key = None
@@ -184,7 +268,9 @@ class RedisStore:
             args += ["1", key_id(ask.key), "" if ask.balance is None else repr(ask.balance), len(ask.buckets)]
             for bucket in ask.buckets:
                 args += [bucket.kind, bucket.capacity, bucket.need, repr(bucket.window)]
-        found = await self._open(keys=[VERSION, SEQ, SESSIONS, session_key(name), CLOCK], args=args)
+        found = await self._open(keys=[VERSION, SEQ, SESSIONS, session_key(name), CLOCK, EPOCH], args=args)
+        if found[0] == "lost":
+            raise StateLost
         if found[0] == "stale":
             raise StaleScenarios(int(found[1]))
         verdict, seq, clock, levels, wait, fields = found
@@ -195,6 +281,17 @@ class RedisStore:
         flat = dict(zip(fields[::2], fields[1::2], strict=True))
         return Opened(int(seq), SharedSession(name, flat, api_key), admission, float(clock) if clock else None)
 
+    @guarded
+    async def claim(self, session: Session, rule: str, hit: int) -> int | None:
+        field = "h:" + rule
+        now = int(await self._claim(keys=[session_key(session.name)], args=[field, hit]))
+        taken = hit + 1 if now < 0 else now
+        session.hits[rule] = taken
+        if isinstance(session, SharedSession):
+            session.base_hits[rule] = taken  # what is stored: the commit that follows adds nothing
+        return None if now < 0 else now
+
+    @guarded
     async def next_seq(self) -> int:
         return int(await self.client.incr(SEQ))
 
@@ -215,12 +312,14 @@ class RedisStore:
                 pipe.set(P + "generation:" + name, blob, ex=GENERATION_TTL_S)
         self._generations.clear()
 
+    @guarded
     async def save(self, session: Session) -> None:
         pipe = self.client.pipeline(transaction=False)
         self._write(pipe, session)
         if len(pipe):
             await pipe.execute()
 
+    @guarded
     async def finish(self, session: Session | None, entry: Mapping[str, Any] | None) -> None:
         pipe = self.client.pipeline(transaction=False)
         self._write(pipe, session)
@@ -230,14 +329,17 @@ class RedisStore:
         if len(pipe):
             await pipe.execute()
 
+    @guarded
     async def journal(self) -> list[dict[str, Any]]:
         entries = [orjson.loads(item) for item in await self.client.lrange(JOURNAL, 0, -1)]
         entries.sort(key=lambda e: int(e.get("seq") or 0))
         return entries
 
+    @guarded
     async def journal_len(self) -> int:
         return int(await self.client.llen(JOURNAL))
 
+    @guarded
     async def clear_journal(self, session: str | None) -> int:
         if session is None:
             pipe = self.client.pipeline(transaction=True)
@@ -247,13 +349,16 @@ class RedisStore:
             return int(count)
         return int(await self._clear(keys=[JOURNAL], args=[session]))
 
+    @guarded
     async def known(self, name: str) -> bool:
         return bool(await self.client.sismember(SESSIONS, name))
 
+    @guarded
     async def hits(self, name: str) -> dict[str, int]:
         fields = await self.client.hgetall(session_key(name))
         return {str(field)[2:]: int(value) for field, value in fields.items() if str(field).startswith("h:")}
 
+    @guarded
     async def total_hits(self) -> dict[str, int]:
         totals: dict[str, int] = {}
         for name in map(str, await self.client.smembers(SESSIONS)):
@@ -261,6 +366,7 @@ class RedisStore:
                 totals[rule] = totals.get(rule, 0) + count
         return totals
 
+    @guarded
     async def reset(self, name: str | None) -> int:
         names = list(map(str, await self.client.smembers(SESSIONS))) if name is None else [name]
         known = [n for n in names if name is None or await self.known(n)]
@@ -268,19 +374,23 @@ class RedisStore:
             await self.client.delete(*(session_key(n) for n in known))
         return len(known)
 
+    @guarded
     async def spent(self, name: str, api_key: str) -> float:
         return float(await self.client.hget(session_key(name), "s:" + key_id(api_key)) or 0.0)
 
+    @guarded
     async def clock(self) -> float | None:
         value = await self.client.get(CLOCK)
         return float(value) if value else None
 
+    @guarded
     async def set_clock(self, frozen_at: float | None) -> None:
         if frozen_at is None:
             await self.client.delete(CLOCK)
         else:
             await self.client.set(CLOCK, repr(frozen_at))
 
+    @guarded
     async def api_scenarios(self) -> tuple[int, dict[str, str]]:
         pipe = self.client.pipeline(transaction=True)
         pipe.get(VERSION)
@@ -289,6 +399,7 @@ class RedisStore:
         pairs = orjson.loads(api) if api else []
         return int(version or 0), {name: text for name, text in pairs}
 
+    @guarded
     async def publish_scenarios(self, api: Mapping[str, str]) -> int:
         pipe = self.client.pipeline(transaction=True)
         pipe.set(API, orjson.dumps(list(api.items())))
@@ -300,16 +411,19 @@ class RedisStore:
     def keep_response(self, session: str, response_id: str, blob: bytes) -> None:
         self._responses.append((session, response_id, blob))
 
+    @guarded
     async def response(self, session: str, response_id: str) -> bytes | None:
         found = await self.client.hget(P + "responses:" + session, response_id)
         return found.encode() if isinstance(found, str) else found
 
+    @guarded
     async def delete_response(self, session: str, response_id: str) -> bool:
         return bool(await self.client.hdel(P + "responses:" + session, response_id))
 
     def keep_generation(self, ids: tuple[str, ...], blob: bytes) -> None:
         self._generations.append((ids, blob))
 
+    @guarded
     async def generation(self, name: str) -> bytes | None:
         found = await self.client.get(P + "generation:" + name)
         return found.encode() if isinstance(found, str) else found

@@ -61,6 +61,11 @@ class StateUnavailable(RuntimeError):
     """The shared store did not answer at start-up (its URL is shown without a password)."""
 
 
+class StateLost(Exception):
+    """The store was emptied since this worker started (Redis restarted without its data, or
+    flushed): `restore` it, then open again."""
+
+
 class StaleScenarios(Exception):
     """The control API changed the scenarios since this worker last looked: sync, then open again."""
 
@@ -81,7 +86,17 @@ class SharedStore(Protocol):
     async def close(self) -> None: ...
 
     async def open(self, name: str, ask: AdmissionAsk | None, now: float) -> Opened:
-        """Raises StaleScenarios (having changed nothing) when the scenarios moved on."""
+        """Raises StaleScenarios (having changed nothing) when the scenarios moved on, StateLost
+        when the store was emptied."""
+
+    async def restore(self, frozen_at: float | None, api: Mapping[str, str]) -> bool:
+        """Mark an emptied store as the emulator's again with this clock and these control-API
+        scenarios, unless another worker did first; whether this one did (and logged what was lost)."""
+
+    async def claim(self, session: Session, rule: str, hit: int) -> int | None:
+        """Take position `hit` of the rule's reply sequence in the session, atomically: None when
+        taken (the stored position is now `hit + 1`); else the position stored now, which another
+        request moved on (the session's `hits` hold it, to match again)."""
 
     async def next_seq(self) -> int: ...
 

@@ -1,15 +1,17 @@
-"""render/schema_values.py: values made from a JSON Schema validate against it (jsonschema with
-format checking), for 200 seeds, and the same seed gives the same value."""
+"""draft/schema_values.py: values made from a JSON Schema validate against it (jsonschema with
+format checking), for 200 seeds, and the same seed gives the same value; a schema past the
+budget, or one no value satisfies, raises naming its schema path (issue 31, item 1)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.draft.schema_values import SchemaValues
+from zenmux_emulator.draft.schema_values import MAX_BYTES, SchemaValues, Unsatisfiable
 
 SEEDS = range(200)
 
@@ -95,6 +97,37 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         },
         "required": ["maybe", "either", "one", "both", "constant", "untyped"],
     },
+    "patterns": {
+        "type": "object",
+        "properties": {
+            "zip": {"type": "string", "pattern": "^\\d{5}(-\\d{4})?$"},
+            "phone": {"type": "string", "pattern": "^\\+?[1-9]\\d{1,14}$"},
+            "handle": {"type": "string", "pattern": "^[a-z0-9_-]{3,16}$", "minLength": 10},
+            "code": {"type": "string", "pattern": "[A-Z]{3}", "maxLength": 3},
+            "digits": {"type": "string", "pattern": "^\\d+$", "minLength": 20, "maxLength": 20},
+            "either": {"type": "string", "pattern": "^(red|green|blue)$"},
+        },
+        "required": ["zip", "phone", "handle", "code", "digits", "either"],
+    },
+    "more_formats_and_keywords": {
+        "type": "object",
+        "properties": {
+            "v6": {"type": "string", "format": "ipv6"},
+            "host": {"type": "string", "format": "hostname"},
+            "long_mail": {"type": "string", "format": "email", "minLength": 5},
+            "step": {"type": "integer", "minimum": 1, "maximum": 100, "multipleOf": 7},
+            "price": {"type": "number", "minimum": 0, "maximum": 10, "multipleOf": 0.25},
+            "both_bounds": {"type": "integer", "minimum": 0.5, "exclusiveMaximum": 3},
+            "unique": {"type": "array", "items": {"enum": [1, 2, 3]}, "minItems": 2, "uniqueItems": True},
+            "pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": False,
+                     "minItems": 2},
+            "open": {"type": "object", "minProperties": 3, "additionalProperties": {"type": "integer"}},
+            "needs": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a", "b"]},
+            "long": {"type": "string", "minLength": 5000},
+        },
+        "required": ["v6", "host", "long_mail", "step", "price", "both_bounds", "unique", "pair", "open", "needs",
+                     "long"],
+    },
     "nested_refs": {
         "type": "object",
         "$defs": {
@@ -172,6 +205,39 @@ def test_a_self_referencing_schema_terminates():
             "$ref": "#/$defs/node"}
     made = value(tree, 1)
     assert isinstance(made, dict) and isinstance(made["label"], str)
+
+
+@pytest.mark.parametrize(("schema", "where", "why"), [
+    ({"type": "object", "properties": {"a": {"type": "array", "minItems": 10, "items": {
+        "type": "array", "minItems": 100, "items": {"type": "string", "minLength": 10_000}}}}},
+     "#/properties/a/items/items", "bytes of JSON"),
+    ({"type": "array", "minItems": 100, "items": {"type": "array", "minItems": 100, "items": {"type": "integer"}}},
+     "#/items/items", "values"),
+    ({"type": "object", "properties": {"p": {"type": "string", "pattern": "(a{1000}){1000}"}}},
+     "#/properties/p/pattern", "budget"),
+    ({"type": "string", "pattern": "^\\d+$", "maxLength": 0, "minLength": 0}, "#/pattern", "0 to 0 characters"),
+    ({"type": "integer", "minimum": 5, "maximum": 1}, "#", "bounds"),
+    ({"type": "object", "properties": {"e": {"type": "string", "format": "email", "maxLength": 3}}},
+     "#/properties/e", "email"),
+    ({"not": {}}, "#/not", "refuses"),
+    ({"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}},
+      "$defs": {"t": {"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}}, "required": ["t"]}}},
+     "#/properties/t/properties/t", "deeper"),
+    ({"type": "object", "required": ["x"], "additionalProperties": False}, "#/additionalProperties", "'x'"),
+], ids=["huge-strings", "too-many-values", "huge-pattern", "pattern-vs-length", "empty-range", "format-vs-length",
+        "not-anything", "required-recursion", "required-but-refused"])
+def test_a_schema_past_the_budget_or_unsatisfiable_names_its_path(schema: dict[str, Any], where: str, why: str):
+    faker = Faker()
+    faker.seed_instance(1)
+    with pytest.raises(Unsatisfiable) as caught:
+        SchemaValues(faker, schema).value(schema)
+    assert caught.value.where.startswith(where) and why in caught.value.reason, (caught.value.where, caught.value.reason)
+
+
+def test_the_budget_holds_the_json_of_the_value():
+    schema = {"type": "array", "minItems": 900, "items": {"type": "string", "minLength": 60}}
+    made = value(schema, 1)
+    assert len(made) == 900 and len(orjson.dumps(made)) <= MAX_BYTES
 
 
 def test_an_unresolvable_ref_gives_a_value_not_an_error():

@@ -114,3 +114,24 @@ def test_no_room_left_counts_nothing_more_of_a_long_text():
     """A prompt's counter passes the room left; below zero it is past the window already."""
     assert tokens.count(LONG, -1) == 0
     assert tokens.count("short text", -1) == 2  # short texts are counted whole, from the memo
+
+
+# --- issue 31, item 6: a text past ESTIMATED_PAST characters is counted on samples -------------------
+
+HUGE = {
+    "prose": "Lorem ipsum dolor sit amet, 12345 consectetur adipiscing. " * 40_000,
+    "mixed": ("def f(x):\n    return x * 42  # 你好 😀\n" + "Weather in Paris: sunny, 21°C. ") * 40_000,
+    "spaces and data": ('{"id": 123456, "tags": ["a", "b"], "note": "   "}\n' + " " * 500) * 4_000,
+}
+
+
+@pytest.mark.parametrize("name", list(HUGE))
+def test_a_huge_text_is_estimated_within_a_few_percent_the_same_every_time(name: str):
+    text = HUGE[name]
+    assert len(text) > tokens.ESTIMATED_PAST
+    exact = len(tokens.pieces(text))
+    estimated = tokens.count(text)
+    assert abs(estimated - exact) <= exact * 0.03, (estimated, exact)
+    assert tokens.count(text) == estimated
+    assert tokens.count(text, exact * 2) == estimated  # a limit it is below does not change the estimate
+

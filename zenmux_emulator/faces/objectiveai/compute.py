@@ -138,6 +138,10 @@ class _Builder:
         self.llms = sorted(llms, key=lambda llm: llm.model_index)
         self.choices: list[Choice] = []
         self.default: str | None = None
+        self.candidate_tokens = 0
+        self.generators: list[tuple[int, str]] = []
+        self.favourite: Candidate | None = None
+        self.hashed: dict[str | None, tuple[str, str]] = {}
 
     def _text(self, value: str | None) -> str | None:
         return value if value is None or self.ctx.text is None else self.ctx.text(value)
@@ -177,7 +181,7 @@ class _Builder:
 
     def _default_content(self) -> str:
         if self.default is None:
-            self.default = defaults.generate_content(self.ctx.seed, self.request.raw.get("messages"), self.schema,
+            self.default = defaults.generate_content(self.ctx.seed, self.conversation, self.schema,
                                                      isinstance(self.body.response_format, JsonObjectFormat))
         return self.default
 
@@ -204,8 +208,7 @@ class _Builder:
         self.choices.append(choice)
         if out.error is not None:
             return self._error(choice, out)
-        choice.generate_id = ids.generate_id(content)
-        choice.confidence_id = ids.confidence_id(content, self.schema)
+        choice.generate_id, choice.confidence_id = self._ids(content)
         reasoning = tokens.count(choice.reasoning or "")
         completion = (tokens.count(content or "") + reasoning + tokens.count(choice.refusal or "")
                       + sum(tokens.count(ids.jdump(call)) for call in calls))
@@ -213,25 +216,45 @@ class _Builder:
         if self.body.embeddings:
             choice.embedding = defaults.embedding(self.body.embeddings, content or "")
 
+    def _ids(self, content: str | None) -> tuple[str, str]:
+        """The generate and confidence ids of a content, hashed once per distinct content (an
+        unscripted ensemble's LLMs all say the same)."""
+        made = self.hashed.get(content)
+        if made is None:
+            made = self.hashed[content] = (ids.generate_id(content), ids.confidence_id(content, self.schema))
+        return made
+
     def candidates(self) -> list[Candidate]:
-        return [Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id), None, 0)
-                for c in self.choices if c.kind == "deterministic"] + [
-            Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id), c.model_index,
-                      self._slot(c)) for c in self.choices if c.kind == "generate" and c.error is None]
+        """What the select LLMs vote among, worked out once with what every vote shares (the
+        candidates' prompt tokens, the default vote, the generate LLMs), so voting is linear."""
+        slots: dict[int | None, int] = {}
+        found = [Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id), None, 0)
+                 for c in self.choices if c.kind == "deterministic"]
+        for c in self.choices:
+            if c.kind == "generate" and c.error is None:
+                slot = slots[c.model_index] = slots.get(c.model_index, -1) + 1
+                found.append(Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id),
+                                       c.model_index, slot))
+        self.candidate_tokens = sum(tokens.count(c.content) + 4 for c in found)
+        self.generators = [(x.model_index, x.spec.id) for x in self.llms if not x.spec.is_select]
+        self.favourite = self._favourite(found)
+        return found
 
-    def _slot(self, choice: Choice) -> int:
-        same = [c.index for c in self.choices if c.kind == "generate" and c.model_index == choice.model_index]
-        return same.index(choice.index)
-
-    def _default_vote(self, llm: _Llm, slot: int, candidates: list[Candidate]) -> Candidate:
-        if not any(c.kind == "generate" for c in self.choices):
-            return candidates[seed_int(self.ctx.seed, llm.name, slot, self.conversation) % len(candidates)]
+    def _favourite(self, candidates: list[Candidate]) -> Candidate | None:
+        """The default vote when generate choices exist: the heaviest confidence id, first by index."""
+        if not candidates or not any(c.kind == "generate" for c in self.choices):
+            return None
         weights: dict[str, float] = {}
         for c in self.choices:
             if c.kind == "generate" and c.error is None:
                 key = str(c.confidence_id)
                 weights[key] = weights.get(key, 0.0) + (c.confidence_weight or 0.0)
         return min(candidates, key=lambda c: (-weights.get(c.confidence_id, 0.0), c.index))
+
+    def _default_vote(self, llm: _Llm, slot: int, candidates: list[Candidate]) -> Candidate:
+        if self.favourite is None:
+            return candidates[seed_int(self.ctx.seed, llm.name, slot, self.conversation) % len(candidates)]
+        return self.favourite
 
     def select(self, llm: _Llm, slot: int, candidates: list[Candidate]) -> None:
         entry = self.script.for_llm(llm.spec.id, llm.spec.mode, llm.name, llm.model_index)
@@ -254,10 +277,9 @@ class _Builder:
         scripted = out.entries()
         entries: list[tuple[Target | None, float]] = list(scripted) if scripted else [(None, 1.0)]
         pairs: list[tuple[Candidate, float]] = []
-        generators = [(x.model_index, x.spec.id) for x in self.llms if not x.spec.is_select]
         for target, p in entries:
             found = self._default_vote(llm, slot, candidates) if target is None else resolve(
-                target, candidates, self.schema, generators)
+                target, candidates, self.schema, self.generators)
             if found is None:
                 self.warnings.append(f"{llm.spec.id}: the vote target {target!r} names no response")
                 choice.error = {"code": 500, "message": error_message("invalid_content",
@@ -273,7 +295,7 @@ class _Builder:
         if choice.content is None:
             choice.content = choice.ballot.top.generate_id
         reasoning = tokens.count(choice.reasoning or "")
-        prompt = self.prompt + sum(tokens.count(c.content) + 4 for c in candidates)
+        prompt = self.prompt + self.candidate_tokens
         self._usage(choice, prompt, tokens.count(choice.content) + reasoning, reasoning, out)
 
     def confidence(self) -> None:

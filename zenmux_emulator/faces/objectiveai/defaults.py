@@ -13,15 +13,16 @@ from . import ids
 EMBEDDING_SIZE = 8
 
 
-def generate_content(seed: int, messages: Any, schema: dict[str, Any] | None, json_object: bool) -> str:
-    """Placeholder prose seeded by the server seed and the conversation only (never the LLM), so an
-    unscripted model is unanimous; a schema value with a json_schema; `{"response": …}` for json_object."""
+def generate_content(seed: int, conversation: str, schema: dict[str, Any] | None, json_object: bool) -> str:
+    """Placeholder prose seeded by the server seed and the conversation (the messages' JSON) only
+    (never the LLM), so an unscripted model is unanimous; a schema value with a json_schema;
+    `{"response": …}` for json_object."""
     from faker import Faker
 
     faker = Faker("en_US")
-    faker.seed_instance(seed_int(seed, "objectiveai:default", ids.jdump(messages)))
+    faker.seed_instance(seed_int(seed, "objectiveai:default", conversation))
     if schema is not None:
-        return ids.jdump(schema_value(faker, schema))
+        return ids.jdump(schema_value(faker, schema, "response_format.json_schema.schema"))
     prose = faker.paragraph(nb_sentences=3)
     return ids.jdump({"response": prose}) if json_object else prose
 

@@ -8,8 +8,6 @@ One face object is made per app: it holds the app's Query Model registry and sto
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -17,8 +15,10 @@ import orjson
 from zenmux_emulator.draft.draft import Draft, request_seed
 from zenmux_emulator.draft.text import SeededFake, TemplateProblem, compile_template, is_template
 from zenmux_emulator.draft.text import render as render_template
+from zenmux_emulator.foundation.bounded import Bounded
 from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
 from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.journal.summary import body_summary
 from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.pipeline.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
@@ -29,7 +29,7 @@ from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 from .compute import Context, Outcome, compute
 from .errors import QueryRejected, error_message
 from .registry import QueryModelRegistry
-from .render import stream_events, unary, unary_json
+from .render import iter_events, unary, unary_json
 from .request import QueryAsk
 from .wire import parse
 
@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 STORED_COMPLETIONS = 1024
 """How many completions `GET /objectiveai/query/completions` remembers (oldest out first)."""
+STORED_BYTES = 32 * 1024 * 1024
+"""The JSON bytes those completions may hold in all (their requests and responses), oldest out first."""
+STORED_REQUEST_BYTES = 256 * 1024
+"""A stored completion's request past this is kept as its size and hash, as the journal keeps a body."""
 KINDS = {INVALID_PARAMS: "invalid_request"}
 """The core's error types under this face's names."""
 
@@ -79,7 +83,8 @@ class QueryFace:
         self.core = core
         self.registry = QueryModelRegistry()
         self._pinned_from: object = None
-        self.completions: OrderedDict[str, tuple[Mapping[str, Any], dict[str, Any]]] = OrderedDict()
+        self.completions: Bounded[str, tuple[bytes, bytes]] = Bounded(STORED_COMPLETIONS, STORED_BYTES)
+        """Each completion's request and unary response, as JSON (`stored` reads one back)."""
         self.marks: dict[str, str] = {}
         """`correct_confidence_id` of stored completions marked for the training table."""
 
@@ -122,9 +127,8 @@ class QueryFace:
             plan = ReplyPlan(all_headers, body)
             plan.status, plan.usage, plan.reply_id = status, outcome.charged, outcome.id
             return plan
-        # made whole: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
-        made = stream_events(outcome)
-        events = Events.paced_but_last(lambda: iter(made), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
+        # made as written: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
+        events = Events.paced_but_last(lambda: iter_events(outcome), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
         return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", outcome.id)),
                         timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: fault_item(fault),
                         usage=outcome.charged, reply_id=outcome.id)
@@ -154,10 +158,18 @@ class QueryFace:
         return text
 
     def _store(self, request: QueryAsk, outcome: Outcome) -> None:
-        """Keep the request and its unary form for `GET /query/completions[/{id}]`."""
+        """Keep the request and its unary form for `GET /query/completions[/{id}]`, bounded by
+        count and bytes (a request past `STORED_REQUEST_BYTES` kept as its size and hash)."""
         if outcome.failed_code is not None:
             return
-        self.completions[outcome.id] = (request.body, unary_json(outcome))
-        while len(self.completions) > STORED_COMPLETIONS:
-            gone, _ = self.completions.popitem(last=False)
+        asked = orjson.dumps(request.body)
+        if len(asked) > STORED_REQUEST_BYTES:
+            asked = orjson.dumps(body_summary(asked, STORED_REQUEST_BYTES))
+        answered = orjson.dumps(unary_json(outcome))
+        for gone in self.completions.put(outcome.id, (asked, answered), len(asked) + len(answered)):
             self.marks.pop(gone, None)
+
+    def completion(self, name: str) -> tuple[Any, dict[str, Any]] | None:
+        """A stored completion's request and response, decoded."""
+        found = self.completions.get(name)
+        return (orjson.loads(found[0]), orjson.loads(found[1])) if found is not None else None

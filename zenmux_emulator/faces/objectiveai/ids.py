@@ -33,11 +33,11 @@ LOGPROBS_MODES = frozenset({"select_thinking_logprobs", "select_non_thinking_log
 
 def b62_22(n: int) -> str:
     """`n` in base62 (`0-9A-Za-z`), most significant digit first, left-padded with `0` to 22."""
-    s = ""
+    digits = []
     while n:
         n, r = divmod(n, 62)
-        s = B62[r] + s
-    return (s or "0").rjust(ID_LENGTH, "0")
+        digits.append(B62[r])
+    return "".join(reversed(digits)).rjust(ID_LENGTH, "0")
 
 
 def hash_id(*parts: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -97,8 +98,9 @@ def _groups(text: str, size: int) -> list[str]:
     return ["".join(parts[i:i + size]) for i in range(0, len(parts), size)]
 
 
-def _plan(outcome: Outcome, c: Choice) -> list[dict[str, Any]]:
-    """The choice's events: reasoning pieces, content pieces, refusal, tool calls, then its finish."""
+def _plan(outcome: Outcome, c: Choice) -> Iterator[dict[str, Any]]:
+    """The choice's events, made as they are sent: reasoning pieces, content pieces, refusal, tool
+    calls, then its finish."""
     deltas: list[dict[str, Any]] = [{"reasoning": p} for p in _groups(c.reasoning or "", outcome.chunk_tokens)]
     deltas += [{"content": p} for p in _groups(c.content or "", outcome.chunk_tokens)]
     if c.refusal:
@@ -107,7 +109,8 @@ def _plan(outcome: Outcome, c: Choice) -> list[dict[str, Any]]:
         deltas.append({"tool_calls": [{"index": i, **call}]})
     if deltas:
         deltas[0] = {"role": "assistant", **deltas[0]}
-    events = [_llm_choice(outcome, c, delta, None, {}) for delta in deltas]
+    for delta in deltas:
+        yield _llm_choice(outcome, c, delta, None, {})
     extra: dict[str, Any] = {}
     if c.generate_id is not None:
         extra["generate_id"] = c.generate_id
@@ -117,15 +120,19 @@ def _plan(outcome: Outcome, c: Choice) -> list[dict[str, Any]]:
         extra["embedding"] = c.embedding
     if c.error is not None:
         extra["error"] = c.error
-    events.append(_llm_choice(outcome, c, {}, c.finish_reason, extra))
-    return events
+    yield _llm_choice(outcome, c, {}, c.finish_reason, extra)
 
 
-def _round_robin(plans: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    out = []
-    for step in range(max((len(p) for p in plans), default=0)):
-        out += [plan[step] for plan in plans if step < len(plan)]
-    return out
+def _round_robin(plans: list[Iterator[dict[str, Any]]]) -> Iterator[dict[str, Any]]:
+    """One event of each plan in turn, the plans that ended left out."""
+    while plans:
+        going = []
+        for plan in plans:
+            event = next(plan, None)
+            if event is not None:
+                going.append(plan)
+                yield event
+        plans = going
 
 
 def _final_choice(outcome: Outcome, c: Choice) -> dict[str, Any]:
@@ -140,22 +147,26 @@ def _final_choice(outcome: Outcome, c: Choice) -> dict[str, Any]:
 
 def stream_events(outcome: Outcome) -> list[bytes]:
     """Every SSE event, `data: [DONE]` included, in order (§4.6)."""
-    events = []
+    return list(iter_events(outcome))
+
+
+def iter_events(outcome: Outcome) -> Iterator[bytes]:
+    """The SSE events made one at a time as they are written: a large ensemble's stream (1,024
+    choices, some 20,000 events) is never made whole on the event loop, nor held."""
     fixed = [c for c in outcome.choices if c.kind == "deterministic"]
     if fixed:
-        events.append(_event(_chunk(outcome, [{
+        yield _event(_chunk(outcome, [{
             "delta": {"role": "assistant", "content": c.content}, "finish_reason": "stop", "index": c.index,
             "generate_id": c.generate_id, "confidence_id": c.confidence_id, "model": c.model,
-            "model_index": None, "completion_metadata": _metadata(outcome, c, False)} for c in fixed])))
+            "model_index": None, "completion_metadata": _metadata(outcome, c, False)} for c in fixed]))
     for kind in ("generate", "select"):
         plans = [_plan(outcome, c) for c in outcome.choices if c.kind == kind]
-        events += [_event(_chunk(outcome, [choice])) for choice in _round_robin(plans)]
+        yield from (_event(_chunk(outcome, [choice])) for choice in _round_robin(plans))
     final = _chunk(outcome, [_final_choice(outcome, c) for c in outcome.choices])
     final["usage"] = outcome.usage
     if outcome.training_table_data is not None:
         final["training_table_data"] = outcome.training_table_data
-    events.append(_event(final))
+    yield _event(final)
     if outcome.failed_code is not None:
-        events.append(_event({"code": outcome.failed_code, "message": ALL_FAILED}))
-    events.append(DONE)
-    return events
+        yield _event({"code": outcome.failed_code, "message": ALL_FAILED})
+    yield DONE

@@ -111,13 +111,13 @@ def routes(core: Core) -> list[web.RouteDef]:
             offset = int(request.query.get("offset", "0"))
         except ValueError:
             raise RequestRejected(400, "invalid_request", "count and offset must be integers") from None
-        newest = list(reversed(face.completions.values()))[max(offset, 0):max(offset, 0) + max(count, 0)]
-        return {"data": [{"id": response["id"], "created": _rfc3339(response["created"])}
-                         for _, response in newest]}
+        newest = list(face.completions.newest_first())[max(offset, 0):max(offset, 0) + max(count, 0)]
+        # a completion's id ends with its `created` (`qrycpl-<hex>-<created>`): nothing stored is decoded
+        return {"data": [{"id": name, "created": _rfc3339(int(name.rsplit("-", 1)[1]))} for name, _ in newest]}
 
     def stored_completion(request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
         name = request.match_info["id"]
-        found = face.completions.get(name)
+        found = face.completion(name)
         if found is None:
             raise RequestRejected(404, "completion_not_found", f"no completion {name}")
         return name, found
@@ -146,7 +146,7 @@ def routes(core: Core) -> list[web.RouteDef]:
         return web.Response(status=204)
 
     completions = Endpoint(face, core, authenticate=check_key)  # this API's 401 for a bad key
-    return [
+    served = [
         web.post(f"{PREFIX}/query/completions", completions.handle),
         web.post(f"{PREFIX}/chat/completions", completions.handle),  # the SDK's path before 2025-10-06
         web.get(f"{PREFIX}/query/completions", guarded(face, core, list_completions)),
@@ -161,6 +161,7 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.post(f"{PREFIX}/query_llms", guarded(face, core, validate_query_llm)),
         web.get(f"{PREFIX}/auth/credits", guarded(face, core, credits)),
     ]
+    return served
 
 
 def _rfc3339(created: int) -> str:

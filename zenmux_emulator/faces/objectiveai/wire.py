@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from zenmux_emulator.faces.common.validation import BAD_TAG, locate_error
-from zenmux_emulator.scenario.query_model import QueryLlm, QueryModel, inconsistency
+from zenmux_emulator.scenario.query_model import MAX_LLMS, QueryLlm, QueryModel, inconsistency
 
 from . import ids
 from .deterministic import NotEnumerable, enumerate_values
@@ -83,6 +83,9 @@ def _first_error(exc: ValidationError, prefix: str = "") -> QueryRejected:
         return invalid_request(_path(loc, prefix) + f".{key}" if _path(loc, prefix) else key, text)
     if error["type"] == "too_short" and loc and loc[-1] in ("messages", "models"):
         return invalid_request(_path(loc, prefix), "must not be empty")
+    if error["type"] == "too_long" and loc and loc[-1] == "models":
+        return invalid_request(_path(loc, prefix), f"must have at most {MAX_LLMS} LLMs (the emulator's limit), "
+                                                   f"not {error.get('ctx', {}).get('actual_length', 'more')}")
     return invalid_request(_path(loc, prefix), _text(error))
 
 

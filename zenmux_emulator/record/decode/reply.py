@@ -31,6 +31,8 @@ DECODERS: dict[str, Decoder] = {
 }
 """Per face: the body's decoder, the stream's, and which events a `stream:` timing paces (the
 closing ones follow at once, so they are left out of the measured gaps)."""
+SHAPES = {"chat": "choices", "anthropic": "content", "responses": "output"}
+"""The list every successful answer of a face holds: a 200 without it is not an answer."""
 
 
 @dataclass(slots=True)
@@ -61,11 +63,13 @@ def decode(face: str, exchange: Exchange, requested_model: str, upstream: str) -
     if decoder is None:
         return Decoded(_raw(exchange, headers), exchange.broken)
     if exchange.stream:
+        if not any(isinstance(_json(event.data.encode()), dict) for event in exchange.events):
+            return Decoded(_raw(exchange, headers), True)  # no event is JSON: garbage, a failed call
         collected = decoder[1](exchange.events)
     else:
         answer = _json(exchange.body)
-        if not isinstance(answer, dict) or answer.get("error"):  # an error inside a 200: kept as bytes
-            return Decoded(_raw(exchange, headers), True)
+        if not isinstance(answer, dict) or answer.get("error") or not isinstance(answer.get(SHAPES[face]), list):
+            return Decoded(_raw(exchange, headers), True)  # an error inside a 200, or not an answer: bytes
         collected = decoder[0](answer)
     if collected.finish_reason not in FINISH_REASONS:
         collected.finish_reason = None
