@@ -4,18 +4,22 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-CLAUDE_CODE_VERSION := 2.1.197
+# every client the suite drives is pinned in clients.lock (registry, package, version, its tests)
+pin = $(shell awk '$$2 == "$(1)" {print $$3}' clients.lock)
+CLAUDE_CODE_VERSION := $(call pin,@anthropic-ai/claude-code)
 CLAUDE := $(VENV)/claude/node_modules/.bin/claude
-CODEX_VERSION := 0.169.0
+CODEX_VERSION := $(call pin,@openai/codex)
 CODEX := $(VENV)/codex/node_modules/.bin/codex
-GEMINI_CLI_VERSION := 0.61.0
+NODE_SDK_VERSION := $(call pin,@anthropic-ai/sdk)
+NODE_SDK := $(VENV)/node-sdk/node_modules/@anthropic-ai/sdk/package.json
+GEMINI_CLI_VERSION := $(call pin,@google/gemini-cli)
 GEMINI := $(VENV)/gemini/node_modules/.bin/gemini
 # the AI SDK's Google provider, pinned in tests/faces/vertex/aisdk/package.json
 AISDK := $(VENV)/aisdk/node_modules/.installed
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: help run test lint validate docs dist bench clean redis-server
+.PHONY: help run test test-latest screenshots lint validate docs dist bench clean redis-server
 .DEFAULT_GOAL := help
 
 ## help: list the targets (the default)
@@ -36,8 +40,12 @@ $(VENV)/.installed-examples: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[examples]'
 	touch $@ $(VENV)/.installed
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# the Python clients at their clients.lock pins (pip constraints made from its `pypi` lines)
+$(VENV)/constraints.txt: clients.lock | $(BIN)/python
+	awk '$$1 == "pypi" {print $$2 "==" $$3}' clients.lock > $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c $(VENV)/constraints.txt -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
@@ -49,17 +57,22 @@ $(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 # Claude Code from npm, pinned, into the venv's folder: the Anthropic face's tests run it headless
-$(CLAUDE): Makefile | $(BIN)/python
+$(CLAUDE): clients.lock | $(BIN)/python
 	npm install --prefix $(VENV)/claude --no-audit --no-fund --loglevel=error @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 	touch $@
 
 # Codex CLI from npm, pinned, likewise: the Responses face's tests run `codex exec` headless
-$(CODEX): Makefile | $(BIN)/python
+$(CODEX): clients.lock | $(BIN)/python
 	npm install --prefix $(VENV)/codex --no-audit --no-fund --loglevel=error @openai/codex@$(CODEX_VERSION)
 	touch $@
 
+# the Node anthropic SDK from npm, pinned, likewise: tests/clients/test_node_sdk.py drives it
+$(NODE_SDK): clients.lock | $(BIN)/python
+	npm install --prefix $(VENV)/node-sdk --no-audit --no-fund --loglevel=error @anthropic-ai/sdk@$(NODE_SDK_VERSION)
+	touch $@
+
 # Gemini CLI from npm, pinned, likewise: the Vertex AI / Gemini face's tests run `gemini -p` headless
-$(GEMINI): Makefile | $(BIN)/python
+$(GEMINI): clients.lock | $(BIN)/python
 	npm install --prefix $(VENV)/gemini --no-audit --no-fund --loglevel=error @google/gemini-cli@$(GEMINI_CLI_VERSION)
 	touch $@
 
@@ -78,19 +91,29 @@ $(AIMOCK): bench/aimock.py | $(BIN)/python
 run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-# redis-server and jq from Debian's packages: the shared-state tests (--state, --workers) run against a real
-# Redis, and the documentation's journal recipes (tests/docs) run jq
+# redis-server, jq and chromium from Debian's packages: the shared-state tests (--state, --workers) run against
+# a real Redis, the documentation's journal recipes (tests/docs) run jq, and the inspector's tests
+# (tests/inspector) drive /usr/bin/chromium headless through Playwright (whose own browser downloads are not used)
+APT_TOOLS := redis-server jq chromium
 redis-server:
-	@command -v redis-server >/dev/null && command -v jq >/dev/null || { \
+	@command -v redis-server >/dev/null && command -v jq >/dev/null && [ -x /usr/bin/chromium ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
 	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
-	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server jq; \
-	  else echo "make test needs redis-server and jq on PATH (Debian/Ubuntu: apt-get install redis-server jq)" >&2; exit 1; fi; }
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
+	  else echo "make test needs $(APT_TOOLS) (Debian/Ubuntu: apt-get install $(APT_TOOLS))" >&2; exit 1; fi; }
 
-## test: install with the test extras (Claude Code, Codex, Gemini CLI, the AI SDK's Google provider and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(AISDK) $(AIMOCK) redis-server
+## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, Gemini CLI, the Node SDK, the AI SDK's Google provider and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(NODE_SDK) $(AISDK) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
+
+## test-latest: the newest release of every client in clients.lock, in .venv-latest: runs their tests, prints the drift table (exit 0 on drift)
+test-latest: redis-server
+	$(PYTHON) tools/test_latest.py
+
+## screenshots: the inspector's screenshots in docs/guide/img, taken by its browser tests
+screenshots: $(VENV)/.installed-test redis-server
+	INSPECTOR_SCREENSHOTS=docs/guide/img $(BIN)/python -m pytest -q -n 0 tests/inspector/test_page.py -k "lists or timeline or conversation"
 
 ## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
 lint: $(VENV)/.installed-lint
@@ -117,4 +140,4 @@ bench: $(VENV)/.installed $(AIMOCK)
 
 ## clean: remove the virtualenv and build files
 clean:
-	rm -rf $(VENV) .pytest_cache build dist site *.egg-info
+	rm -rf $(VENV) .venv-latest .pytest_cache build dist site *.egg-info

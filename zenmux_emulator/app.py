@@ -17,6 +17,7 @@ from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
+from zenmux_emulator.inspector.app import create_inspector_app
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.pipeline import generation, signposts
@@ -177,7 +178,9 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
         app.add_routes(face.routes(core))
     app.add_routes(generation.routes(core))
     app.add_routes(signposts.index_routes())
-    app.add_subapp("/_emulator/", create_control_app(settings))
+    control = create_control_app(settings)
+    control.add_subapp("/ui/", create_inspector_app())  # the inspector page, behind the control API's guard
+    app.add_subapp("/_emulator/", control)
     app.on_response_prepare.append(add_request_id)
     app.cleanup_ctx.append(shared_ctx)
     app.cleanup_ctx.append(journal_file_ctx)

@@ -4,6 +4,7 @@ shutdown, never a credential."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -29,7 +30,7 @@ ADMIN = "admin-token-never-written"
 ENTRY_KEYS = {"seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule", "reply_index",
               "near_misses", "warnings", "status", "error_type", "stream", "response", "events_sent",
               "client_gone", "duration_ms", "unmet_expectations", "response_headers", "arrived", "fault", "dropped", "routing",
-              "bytes",
+              "bytes", "first_byte_ms", "event_offsets_ms", "worker",
               "recorded"}
 
 RULES = """\
@@ -63,6 +64,9 @@ def test_finished_requests_appear_as_json_lines_without_secrets(make_server: Mak
     assert written[0]["headers"]["Authorization"] == "Bearer ***"
     assert written[0]["response"]["choices"][0]["message"]["content"] == "hi there"
     assert written[1]["response"][-1] == "data: [DONE]\n\n"
+    assert len(written[1]["event_offsets_ms"]) == written[1]["events_sent"] == len(written[1]["response"])
+    assert written[0]["event_offsets_ms"] == [] and 0 < written[0]["first_byte_ms"] <= written[0]["duration_ms"]
+    assert all(entry["worker"] == os.getpid() for entry in written)  # the plugin's server runs in this process
     # the response's headers as sent, request id included, copied on the loop before the writer thread
     assert all(entry["response_headers"]["X-ZenMux-RequestId"] == entry["request_id"] for entry in written)
     assert {k.lower(): v for k, v in written[2]["headers"].items()}["x-api-key"] == "***"

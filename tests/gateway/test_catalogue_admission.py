@@ -43,6 +43,9 @@ def test_a_mistyped_model_is_refused_on_every_face(make_server: MakeServer, sess
     for answer in answers:
         assert isinstance(answer, openai.APIStatusError | anthropic.APIStatusError)
         assert answer.status_code == 400 and answer.response.json() == {"error": DOCUMENTED}
+        hint = answer.response.headers["x-emulator-warnings"]  # the emulator's own word; ZenMux's message stays
+        assert hint.startswith(f"model {TYPO} is not in the emulator's catalogue (ZenMux's models as of 2026-07-02")
+        assert "declare it under models: in a scenario file" in hint and "tools/build_catalogue.py" in hint
     assert ask_every_face(server, session, "anthropic/claude-sonnet-4.5") == ["anthropic/claude-sonnet-4.5"] * 3
 
 

@@ -1,6 +1,6 @@
 """Two emulator instances on one Redis (`--state`) act as one gateway when a client's requests
 alternate between them: reply sequences, rate limits, balances, the clock, the control API, the
-journal and stored responses are the same whichever instance answers."""
+journal, stored responses and message threads are the same whichever instance answers."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from tests.conftest import MakeServer
+from tests.faces.anthropic.helpers import WEATHER_SCENARIO, WEATHER_TOOL, body, post
 from tests.state.helpers import LIMITED, SCENARIO, ask, content, control
 from tests.support.bodies import chat_body
 from tests.support.clients import API_KEY, http
@@ -154,3 +155,16 @@ def test_resetting_every_session_restarts_every_sequence_everywhere(make_server:
         assert content(ask(a.origin, session, "step")) == "one"
     assert control(b.origin, "sessions/reset", {}).json() == {"session": None, "reset": 2}
     assert [content(ask(b.origin, session, "step")) for session in ("one", "two")] == ["one", "one"]
+
+
+def test_a_message_thread_is_continued_on_the_other_instance(make_server: MakeServer, redis_url: str):
+    a, b = pair(make_server, redis_url, WEATHER_SCENARIO)
+    first = post(a, {**body("weather please"), "tools": [WEATHER_TOOL], "thread": {"type": "create"}}, "threads")
+    assert first.status == 200, first.text
+    use = first.json()["content"][-1]
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use["id"], "content": "foggy"}]}
+    follow = {**body("x"), "messages": [result], "thread": {"type": "continue", "previous_message_id": first.json()["id"]}}
+    continued = post(b, follow, "threads")
+    assert continued.status == 200, continued.text
+    assert continued.json()["content"][-1]["text"] == "Paris is foggy today."
+    assert post(b, follow, "elsewhere").status == 400  # threads are per session

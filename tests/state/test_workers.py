@@ -51,8 +51,9 @@ def serve(tmp_path: Path) -> Iterator[Any]:
 
 
 def said(served: Served) -> str:
-    """The line after `serve`'s two start lines (the URL, then what it serves): the workers'."""
+    """The line after `serve`'s three start lines (the URL, what it serves, the inspector page's URL): the workers'."""
     assert served._lines.get(timeout=30).startswith("serving chat, ")
+    assert served._lines.get(timeout=30).startswith("inspector (the requests as they arrive, in a browser): http://")
     return served._lines.get(timeout=30).rstrip("\n")
 
 

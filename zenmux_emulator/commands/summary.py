@@ -20,6 +20,7 @@ def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]
     keys = set(settings.api_keys) | scenarios.api_keys
     return {
         "url": f"http://{host}:{port}/api/v1",
+        "inspector": f"http://{host}:{port}/_emulator/ui/",
         "faces": [face.name for face in app[REGISTERED]],
         "scenario_files": len(scenarios.files),
         "rules": len(scenarios.rules),
@@ -30,25 +31,27 @@ def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]
     }
 
 
-def _sentences(data: dict[str, Any]) -> tuple[str, str]:
+def _sentences(data: dict[str, Any]) -> tuple[str, str, str]:
     keys = (f"restricted to {data['api_keys']} key(s)" if data["api_keys"]
             else "not restricted (any non-empty key; --api-key restricts them)")
     warned = f" ({data['scenario_warnings']} warning(s): see the log)" if data["scenario_warnings"] else ""
     return (f"ZenMux emulator listening on {data['url']}",
             f"serving {', '.join(data['faces'])}; {data['rules']} rules from {data['scenario_files']} "
-            f"scenario files{warned}; API keys {keys}; catalogue {data['catalogue']} ({data['models']} models)")
+            f"scenario files{warned}; API keys {keys}; catalogue {data['catalogue']} ({data['models']} models)",
+            f"inspector (the requests as they arrive, in a browser): {data['inspector']}")
 
 
 def start_lines(app: web.Application, settings: Settings, port: int) -> list[str]:
-    """Two lines: `ZenMux emulator listening on URL`, then the summary; one JSON object each under
-    `--log-format json` (the facts as fields)."""
+    """Three lines: `ZenMux emulator listening on URL`, the summary, the inspector page's URL; one
+    JSON object each under `--log-format json` (the facts as fields)."""
     data = facts(app, settings, port)
-    listening, summary = _sentences(data)
+    listening, summary, inspector = _sentences(data)
     if settings.log_format != "json":
-        return [listening, summary]
+        return [listening, summary, inspector]
     formatter = JsonFormatter()
     lines = []
-    for message, fields in ((listening, {"url": data["url"]}), (summary, data)):
+    for message, fields in ((listening, {"url": data["url"]}), (summary, data),
+                            (inspector, {"inspector": data["inspector"]})):
         record = logging.LogRecord("emulator", logging.INFO, __file__, 0, message, None, None)
         record.__dict__.update(fields)
         lines.append(formatter.format(record))

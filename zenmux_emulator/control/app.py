@@ -11,6 +11,7 @@ from aiohttp import web
 from zenmux_emulator.control.clock import get_clock, set_clock
 from zenmux_emulator.control.guard import control_guard
 from zenmux_emulator.control.journal import clear_journal, list_journal, list_unmatched
+from zenmux_emulator.control.match import would_match
 from zenmux_emulator.control.openapi import openapi
 from zenmux_emulator.control.scenarios import (
     add_scenario,
@@ -66,6 +67,7 @@ def create_control_app(settings: Settings) -> web.Application:
         web.get("/journal", list_journal),
         web.delete("/journal", clear_journal),
         web.get("/journal/unmatched", list_unmatched),
+        web.post("/match", would_match),
         web.post("/sessions/reset", reset_sessions),
         web.get("/clock", get_clock),
         web.post("/clock", set_clock),

@@ -53,7 +53,7 @@ INVALID_SCENARIO = _json("invalid_scenario: the scenario does not load (every pr
 JOURNAL_FIELDS = ["seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule",
                   "reply_index", "near_misses", "warnings", "unmet_expectations", "status", "error_type",
                   "response_headers", "arrived", "stream", "response", "events_sent", "client_gone", "fault",
-                  "dropped", "routing", "duration_ms", "bytes", "recorded"]
+                  "dropped", "routing", "duration_ms", "first_byte_ms", "event_offsets_ms", "worker", "bytes", "recorded"]
 """Every field of a journal entry, as `JournalEntry.as_dict` writes it (a test holds them to real entries)."""
 
 OPENAPI: dict[str, Any] = {
@@ -163,6 +163,23 @@ OPENAPI: dict[str, Any] = {
             "responses": {"200": _json("the unmatched requests", {"type": "object", "properties": {
                 "count": {"type": "integer"}, "entries": {"type": "array", "items": _ref("Unmatched")}}}),
                 "400": BAD_REQUEST, "403": FORBIDDEN},
+        }},
+        "/match": {"post": {
+            "operationId": "wouldMatch",
+            "summary": "Would this request match? A body run through its face and the rules, not answered",
+            "description": "Nothing is counted, journaled or used up. An unmatched body gets the same nearest "
+                           "rules, field by field, as the journal's near misses for that request.",
+            "requestBody": {"required": True, "content": {JSON: {"schema": {
+                "type": "object", "required": ["path", "body"], "additionalProperties": False, "properties": {
+                    "path": {"type": "string", "description": "the face's path, query included",
+                             "examples": ["/api/v1/chat/completions"]},
+                    "body": {"description": "the request's JSON body, as a client would send it"},
+                    "headers": {"type": "object", "additionalProperties": {"type": "string"},
+                                "description": "request headers the rules may match"},
+                    "session": {"type": "string", "description": "whose sequence positions count (default: the "
+                                "X-Emulator-Session header, else `inspector`)"}}}}}},
+            "responses": {"200": _json("the verdict", _ref("MatchVerdict")), "400": BAD_REQUEST,
+                          "403": FORBIDDEN},
         }},
         "/sessions/reset": {"post": {
             "operationId": "resetSessions",
@@ -293,10 +310,25 @@ OPENAPI: dict[str, Any] = {
                     "model": {"type": "string"}, "provider": {"type": "string"},
                     "outcome": {"type": "string"}, "latency_ms": {"type": "number"}}}},
                 "duration_ms": {"type": ["number", "null"]},
+                "first_byte_ms": {"type": ["number", "null"], "description": "when the response's headers went"},
+                "event_offsets_ms": {"type": "array", "items": {"type": "number"},
+                                     "description": "each SSE event's offset from arrival, as written"},
+                "worker": {"type": "integer", "description": "the process that answered (one of --workers)"},
                 "bytes": {"type": "integer", "description": "the body's and response's bytes this entry keeps in "
                           "the journal; past --journal-body-bytes each is a summary {summary, bytes, xxh3_128}"},
 
                 "recorded": {"type": "boolean", "description": "forwarded to the upstream and recorded"}}},
+            "MatchVerdict": {"type": "object", "required": ["face", "session", "accepted", "rejected", "rule",
+                                                            "reply_index", "where", "near_misses"], "properties": {
+                "face": {"type": "string"}, "session": {"type": "string"},
+                "accepted": {"type": "boolean", "description": "false: the face rejects the body (see rejected)"},
+                "rejected": {"type": ["object", "null"], "properties": {
+                    "status": {"type": "integer"}, "type": {"type": "string"}, "message": {"type": "string"}}},
+                "rule": {"type": ["string", "null"], "description": "the rule that would answer; null: none"},
+                "reply_index": {"type": ["integer", "null"]},
+                "where": {"type": ["string", "null"], "description": "the rule's file and line"},
+                "near_misses": {"type": "array", "items": _ref("NearMiss"),
+                                "description": "when no rule would answer: the three nearest"}}},
             "NearMiss": {"type": "object", "properties": {
                 "rule": {"type": "string"}, "where": {"type": "string"},
                 "misses": {"type": "array", "items": {"type": "object", "properties": {

@@ -59,21 +59,25 @@ def by_shape(expected: str) -> Discriminator:
     return Discriminator(shape_of, custom_error_type=WRONG_SHAPE, custom_error_message=expected)
 
 
-def _keyed(key: str, default: str | None) -> Callable[[Any], str | None]:
+def _keyed(key: str, default: str | None, known: tuple[str, ...] | None) -> Callable[[Any], str | None]:
     def pick(value: Any) -> str | None:
         found = value.get(key, default) if isinstance(value, dict) else getattr(value, key, default)
-        return TAG + found if isinstance(found, str) else None
+        if not isinstance(found, str):
+            return None
+        return TAG + ("other" if known is not None and found not in known else found)
 
     return pick
 
 
-def by_key(key: str, expected: str | None = None, default: str | None = None) -> Discriminator:
+def by_key(key: str, expected: str | None = None, default: str | None = None,
+           known: tuple[str, ...] | None = None) -> Discriminator:
     """A union chosen by the string at `key` (`default` when it is absent). With `expected`, a
     missing or unknown tag fails as `BAD_TAG` + key with that text; without it, with pydantic's
-    own `union_tag_*` errors, whose expected tags `tag_names` reads."""
+    own `union_tag_*` errors, whose expected tags `tag_names` reads. With `known`, any other string
+    is tagged `other` (a branch for what a newer client sends and the emulator does not read)."""
     if expected is None:
-        return Discriminator(_keyed(key, default))
-    return Discriminator(_keyed(key, default), custom_error_type=BAD_TAG + key, custom_error_message=expected)
+        return Discriminator(_keyed(key, default, known))
+    return Discriminator(_keyed(key, default, known), custom_error_type=BAD_TAG + key, custom_error_message=expected)
 
 
 def tag_names(expected_tags: object) -> list[str]:

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from zenmux_emulator.foundation.errors import invalid_params, too_large
+from zenmux_emulator.foundation.errors import RequestRejected, invalid_params, too_large
 from zenmux_emulator.gateway.routing import AUTO
-from zenmux_emulator.scenario.default_models import created_of
+from zenmux_emulator.scenario.default_models import SNAPSHOT, created_of
 from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec, PriceTier, Pricing
 
 PRICE_ITEMS = ("prompt", "completion", "input_cache_read", "input_cache_write", "internal_reasoning")
@@ -36,10 +36,19 @@ def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed:
         raise invalid_params(f"Model {requested} is not valid")
     spec = catalogue.get(base)
     if spec is None and closed and base != AUTO and not QUERY_MODEL.match(base):
-        raise invalid_params(f"Model {requested} is not valid")
+        raise unknown_model(requested, base)
     if spec is not None and prompt_tokens > spec.context_length:
         raise too_large("Prompt is too long")
     return spec
+
+
+def unknown_model(requested: str, base: str) -> RequestRejected:
+    """ZenMux's exact 400 for a model it does not list, and the emulator's own hint (in
+    X-Emulator-Warnings) on what to do when ZenMux lists it since the catalogue's snapshot."""
+    hint = (f"model {base} is not in the emulator's catalogue (ZenMux's models as of {SNAPSHOT.isoformat()} and "
+            "the scenario files' models:); if ZenMux lists it now, declare it under models: in a scenario file, "
+            "open the catalogue with settings: {catalogue: open}, or refresh it with tools/build_catalogue.py")
+    return RequestRejected(400, "invalid_params", f"Model {requested} is not valid", {"X-Emulator-Warnings": hint})
 
 
 def admit_candidates(model_routing: Mapping[str, Any], catalogue: Mapping[str, ModelSpec], closed: bool) -> None:

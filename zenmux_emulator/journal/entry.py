@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any, Protocol
@@ -71,6 +72,10 @@ class JournalEntry:
     """`time.perf_counter()` when the middleware began the request."""
     finished: float | None = None
     """`time.perf_counter()` when the answer was given (None while the request is in flight)."""
+    first_byte: float | None = None
+    """`time.perf_counter()` when the response's headers went (None: no response was sent)."""
+    sent_at: Sequence[float] = _NONE
+    """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place)."""
     body_bytes: int = 0
     """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
     kept_bytes: int = 0
@@ -99,6 +104,19 @@ class JournalEntry:
     def duration_ms(self) -> float | None:
         """How long the answer took, in milliseconds (None while the request is in flight)."""
         return None if self.finished is None else round((self.finished - self.started) * 1000, 3)
+
+    @property
+    def first_byte_ms(self) -> float | None:
+        """How long the first byte of the answer (its headers) took, in milliseconds: a JSON answer's
+        go once the handler is done, so no later than `duration_ms` (which it is when read before they go)."""
+        if self.first_byte is None:
+            return self.duration_ms if self.status is not None and not self.stream else None
+        at = self.first_byte if self.finished is None else min(self.first_byte, self.finished)
+        return round((at - self.started) * 1000, 3)
+
+    def event_offsets_ms(self) -> list[float]:
+        """Each SSE event's offset from the request's arrival, in milliseconds (none for a JSON reply)."""
+        return [round((at - self.started) * 1000, 3) for at in self.sent_at]
 
     def warn(self, warnings: Iterable[str]) -> None:
         """Add warnings (a new list: the default one is shared)."""
@@ -175,6 +193,8 @@ class JournalEntry:
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
             "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
             "routing": [attempt.as_dict() for attempt in self.routing], "duration_ms": self.duration_ms,
+            "first_byte_ms": self.first_byte_ms, "event_offsets_ms": self.event_offsets_ms(),
+            "worker": os.getpid(),
             "bytes": self.kept_bytes,
             "recorded": self.recorded,
         }

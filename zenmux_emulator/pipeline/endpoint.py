@@ -288,6 +288,7 @@ class Endpoint(Generic[R]):
             return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
+            entry.sent_at = streamed.sent_at
             entry.fault = streamed.fault or entry.fault
             if shared is not None and record is not None:  # its generation time, with the journal entry
                 shared.keep_generation(record.ids, record.blob())

@@ -149,5 +149,6 @@ async def add_request_id(request: web.Request, response: web.StreamResponse) -> 
     (and `x-request-id`, which ZenMux's other endpoints show and some clients read)."""
     entry = request.get(ENTRY)
     if entry is not None:
+        entry.first_byte = time.perf_counter()
         response.headers.setdefault(REQUEST_ID_HEADER, entry.request_id)
         response.headers.setdefault("x-request-id", entry.request_id)

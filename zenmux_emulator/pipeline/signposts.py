@@ -154,6 +154,7 @@ def index_document(request: web.Request) -> dict[str, Any]:
         faces.append({"name": group.name, "title": group.title, "base_url": origin + group.base, "routes": own})
     return {
         "emulator": "ZenMux Emulator",
+        "inspector": f"{origin}{CONTROL}/ui/",
         "faces": faces,
         "control_api": {
             "base_url": origin + CONTROL,
@@ -169,13 +170,15 @@ def _items(items: list[str]) -> str:
     return "<ul>" + "".join(f"<li><code>{html.escape(item)}</code></li>" for item in items) + "</ul>"
 
 
-def _html(faces: list[dict[str, Any]], control: dict[str, Any], not_served: list[str]) -> str:
+def _html(faces: list[dict[str, Any]], control: dict[str, Any], not_served: list[str], inspector: str) -> str:
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>ZenMux Emulator</title>",
         "<style>body{font:15px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem}"
         "code{background:#f3f3f3;padding:0 .2em}</style></head><body>",
         "<h1>ZenMux Emulator</h1><p>Point a client's base URL at one of these faces; every answer comes "
         "from the scenario files this server loaded.</p>",
+        f'<p>See what happened: <a href="{html.escape(inspector)}">the inspector page</a> lists the requests '
+        "as they arrive, what answered each and why nothing did.</p>",
     ]
     for face in faces:
         parts.append(
@@ -196,7 +199,7 @@ async def index(request: web.Request) -> web.Response:
     """The index: HTML when the client asks for it (a browser), JSON otherwise."""
     document = index_document(request)
     if "text/html" in request.headers.get("Accept", ""):
-        page = _html(document["faces"], document["control_api"], document["not_emulated"])
+        page = _html(document["faces"], document["control_api"], document["not_emulated"], document["inspector"])
         return web.Response(text=page, content_type="text/html")
     return web.json_response(document)
 

@@ -132,8 +132,8 @@ class ZenmuxHandle:
         return self.async_openai_client(**kwargs)
 
     def anthropic_client(self, **kwargs: Any) -> anthropic.Anthropic:
-        """`anthropic.Anthropic` pointed at the Anthropic Messages face with this test's key; `max_retries` 0 and
-        `anthropic-version: 2023-06-01` (the version ZenMux documents and the face requires) unless given."""
+        """`anthropic.Anthropic` pointed at the Anthropic Messages face with this test's key and `max_retries` 0
+        unless given; the SDK's own `anthropic-version`, as users send it (the face takes every dated version)."""
         import anthropic
 
         client = anthropic.Anthropic(**self._anthropic_options(kwargs))
@@ -147,9 +147,7 @@ class ZenmuxHandle:
         return anthropic.AsyncAnthropic(**self._anthropic_options(kwargs))
 
     def _anthropic_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
-        headers = {"anthropic-version": "2023-06-01", **kwargs.pop("default_headers", {})}
-        return {"base_url": self.anthropic_url, "api_key": self.api_key, "max_retries": 0,
-                "default_headers": headers, **kwargs}
+        return {"base_url": self.anthropic_url, "api_key": self.api_key, "max_retries": 0, **kwargs}
 
     def gemini_client(self, *, vertexai: bool = True, **kwargs: Any) -> genai.Client:
         """`google.genai.Client` pointed at the Vertex AI / Gemini face with this test's key: `vertexai=True`

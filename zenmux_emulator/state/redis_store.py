@@ -330,8 +330,9 @@ class RedisStore:
             await pipe.execute()
 
     @guarded
-    async def journal(self) -> list[dict[str, Any]]:
-        entries = [orjson.loads(item) for item in await self.client.lrange(JOURNAL, 0, -1)]
+    async def journal(self, newest: int | None = None) -> list[dict[str, Any]]:
+        start = -newest if newest else 0  # entries are pushed as they finish: the newest are at the end
+        entries = [orjson.loads(item) for item in await self.client.lrange(JOURNAL, start, -1)]
         entries.sort(key=lambda e: int(e.get("seq") or 0))
         return entries
 

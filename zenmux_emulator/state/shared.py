@@ -106,7 +106,8 @@ class SharedStore(Protocol):
     async def finish(self, session: Session | None, entry: Mapping[str, Any] | None) -> None:
         """Write the session's changes, the journal entry and the responses kept meanwhile."""
 
-    async def journal(self) -> list[dict[str, Any]]: ...
+    async def journal(self, newest: int | None = None) -> list[dict[str, Any]]:
+        """The entries in `seq` order: all of them, or the `newest` that finished last."""
 
     async def journal_len(self) -> int: ...
 

@@ -7,8 +7,9 @@ that goes away simply ends the stream, and the outcome is reported back for the 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiohttp import web
 
@@ -34,6 +35,8 @@ class StreamOutcome:
     """Paced events written (or about to be)."""
     waited: float = 0.0
     """The scripted waits of the paced events after the first (and a stall): the generation time."""
+    sent_at: list[float] = field(default_factory=list)
+    """`time.perf_counter()` as each event was written: the stream's timeline, for the journal."""
 
 
 async def pause(response: web.StreamResponse, seconds: float, keepalive_s: float) -> None:
@@ -91,6 +94,7 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
                 asyncio.current_task().uncancel()  # type: ignore[union-attr]
                 hurry = True
         await response.write(event)
+        outcome.sent_at.append(time.perf_counter())
         outcome.events_sent = i + 1
     return True
 
@@ -104,6 +108,7 @@ async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, o
         if plan.schedule is None and plan.stream_fault is None:  # nothing waits: one write
             events = list(plan.events or ())
             await response.write(b"".join(events))
+            outcome.sent_at.extend([time.perf_counter()] * len(events))
             outcome.events_sent = len(events)
         else:
             with waits.interruptible():

@@ -12,8 +12,30 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
 
 VERSION = {"anthropic-version": "2023-06-01"}
-"""The anthropic SDK 2.x sends a newer anthropic-version; ZenMux documents only this one."""
+"""The version ZenMux's docs name (the SDK's own default is tested in test_newest_sdk.py)."""
 SONNET = "anthropic/claude-sonnet-4.5"
+
+WEATHER_SCENARIO = """\
+rules:
+  - name: greeting
+    match: {last_user: {contains: hello}}
+    reply: {content: "Hi there! How can I help?"}
+  - name: call-weather
+    match: {tools: [get_weather], tool_result: false}
+    reply:
+      reasoning: "The user wants the weather; I will call get_weather for Paris."
+      tool_calls:
+        - {name: get_weather, arguments: {city: Paris}}
+  - name: answer-weather
+    match: {tool_result: {name: get_weather}}
+    expect: {reasoning_intact: true}
+    reply:
+      reasoning: "The tool said {{ request.tool_result.content }}."
+      content: "Paris is {{ request.tool_result.content }} today."
+"""
+"""A greeting and a weather tool loop (thinking passed back), shared by the SDK and client tests."""
+WEATHER_TOOL: Any = {"name": "get_weather", "description": "The weather in a city",
+           "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
 
 
 def sdk(server: EmulatorServer, session: str, **options: Any) -> anthropic.Anthropic:

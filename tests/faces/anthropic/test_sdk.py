@@ -11,28 +11,10 @@ import pytest
 
 from tests.conftest import MakeServer
 from tests.faces.anthropic.helpers import SONNET, async_sdk, sdk
+from tests.faces.anthropic.helpers import WEATHER_SCENARIO as SCENARIO
+from tests.faces.anthropic.helpers import WEATHER_TOOL as WEATHER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
-SCENARIO = """\
-rules:
-  - name: greeting
-    match: {last_user: {contains: hello}}
-    reply: {content: "Hi there! How can I help?"}
-  - name: call-weather
-    match: {tools: [get_weather], tool_result: false}
-    reply:
-      reasoning: "The user wants the weather; I will call get_weather for Paris."
-      tool_calls:
-        - {name: get_weather, arguments: {city: Paris}}
-  - name: answer-weather
-    match: {tool_result: {name: get_weather}}
-    expect: {reasoning_intact: true}
-    reply:
-      reasoning: "The tool said {{ request.tool_result.content }}."
-      content: "Paris is {{ request.tool_result.content }} today."
-"""
-WEATHER = {"name": "get_weather", "description": "The weather in a city",
-           "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
 THINKING: Any = {"type": "enabled", "budget_tokens": 2048}
 HELLO: Any = [{"role": "user", "content": "hello"}]
 

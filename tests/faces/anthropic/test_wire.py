@@ -169,9 +169,9 @@ def test_beta_query_and_header_list(server: EmulatorServer, session: str) -> Non
 
 @pytest.mark.parametrize(("headers", "message"), [
     ({"anthropic-version": ""}, "anthropic-version: header is required"),
-    ({"anthropic-version": "2026-10-21"}, "anthropic-version: '2026-10-21' is not a supported version; use 2023-06-01"),
+    ({"anthropic-version": "banana"}, "anthropic-version: 'banana' is not a supported version; use 2023-06-01"),
 ])
-def test_anthropic_version_must_be_2023_06_01(server: EmulatorServer, session: str, headers: dict[str, str],
+def test_anthropic_version_is_required_and_well_formed(server: EmulatorServer, session: str, headers: dict[str, str],
                                                message: str) -> None:
     assert error_of(post(server, body("plain"), session, headers=headers), 400) == message
 

@@ -30,11 +30,11 @@ class CountTokens:
         authenticate(request.headers, self.core.accepted_keys())
         body = await read_json(request, self.core.settings.max_body_bytes)
         entry.body = body
-        check_version(request.headers)
+        version_warnings = check_version(request.headers)
         asked, beta_warnings = betas(request.headers)
         validated, warnings = validate(body, CountTokensRequest)
         checked: dict[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
-        ask = AnthropicRequest(checked, request.headers, validated, beta_warnings + warnings, asked)
+        ask = AnthropicRequest(checked, request.headers, validated, version_warnings + beta_warnings + warnings, asked)
         entry.warn(ask.warnings)
         answer = orjson.dumps({"input_tokens": ask.prompt_tokens})
         entry.response = answer

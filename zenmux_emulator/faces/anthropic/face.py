@@ -7,13 +7,16 @@ from typing import Any
 
 from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.anthropic.headers import betas, check_version
-from zenmux_emulator.faces.anthropic.render import message_id, plan_reply
+from zenmux_emulator.faces.anthropic.render import plan_reply
 from zenmux_emulator.faces.anthropic.request import AnthropicRequest
+from zenmux_emulator.faces.anthropic.threads import ThreadStore, ThreadTurn, continued, next_turn, thread_of
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
+
+PRELOADED = 1_000
 
 PREFIX = "/api/anthropic/v1"
 ROUTE = f"{PREFIX}/messages"
@@ -21,30 +24,67 @@ ROUTE = f"{PREFIX}/messages"
 
 def parse_request(body: object, headers: Mapping[str, str]) -> AnthropicRequest:
     """Headers first (version, betas), then the whole body."""
-    check_version(headers)
+    version_warnings = check_version(headers)
     asked, beta_warnings = betas(headers)
     request, warnings = validate(body)
     checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
-    return AnthropicRequest(checked, headers, request, beta_warnings + warnings, asked)
+    return AnthropicRequest(checked, headers, request, version_warnings + beta_warnings + warnings, asked)
 
 
 class AnthropicFace:
-    """Parse, render and error envelope of the Messages API; thinking blocks are signed with the
-    server's signer, the one the chat face's reasoning uses."""
+    """Parse, render and error envelope of the Messages API over one app's message threads;
+    thinking blocks are signed with the server's signer, the one the chat face's reasoning uses."""
 
     name = "anthropic"
 
-    def __init__(self, signer: Signer) -> None:
-        self.signer = signer
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.signer = core.kit.signer
+        self.threads = ThreadStore()
+        self.preloaded: dict[tuple[str, str], ThreadTurn] = {}
+        """With a shared state: the thread turns requests continue, fetched before `parse` reads them."""
+
+    async def preload(self, body: Any, ctx: FaceContext) -> None:
+        """With a shared state: fetch the thread turn a `continue` names, for `parse`."""
+        thread = body.get("thread") if isinstance(body, dict) else None
+        previous = thread.get("previous_message_id") if isinstance(thread, dict) else None
+        if isinstance(previous, str) and self.core.shared is not None:
+            blob = await self.core.shared.response(ctx.session, previous)
+            if blob is not None:
+                if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
+                    self.preloaded.clear()
+                self.preloaded[(ctx.session, previous)] = ThreadTurn.decode(blob)
 
     def parse(self, body: object, ctx: FaceContext) -> AnthropicRequest:
+        thread = thread_of(body) if isinstance(body, dict) else None
+        if thread is not None and thread["type"] == "continue":
+            assert isinstance(body, dict)
+            session, previous = ctx.session, thread["previous_message_id"]
+            if self.core.shared is None:
+                turn = self.threads.get(session, previous)
+            else:
+                turn = self.preloaded.pop((session, previous), None)
+            request = parse_request(continued(body, thread, turn), ctx.headers)
+            if self.core.shared is None:
+                self.threads.claim(session, previous)
+            return request
         return parse_request(body, ctx.headers)
 
     def render(self, draft: Draft, request: AnthropicRequest, generation: str, created: int,
                headers: dict[str, str], seed: int, ctx: FaceContext) -> ReplyPlan:
-        plan = plan_reply(draft, request, generation, headers, seed, self.signer)
-        plan.reply_id = message_id(generation)
+        plan, message = plan_reply(draft, request, generation, headers, seed, self.signer)
+        plan.reply_id = message["id"]
+        if request.body.get("thread") is not None and message["stop_reason"] != "refusal":
+            self.keep(ctx.session, request, message)
         return plan
+
+    def keep(self, session: str, request: AnthropicRequest, message: dict[str, Any]) -> None:
+        """Keep the thread's turn under the reply's id, for the `continue` that names it."""
+        turn = next_turn(request.body, message)
+        if self.core.shared is not None:
+            self.core.shared.keep_response(session, message["id"], turn.encode())
+        else:
+            self.threads.put(session, message["id"], turn)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         """ZenMux answers this face in its own envelope, with Anthropic's message text."""

@@ -1,12 +1,27 @@
-"""The Anthropic headers: `anthropic-version` (only 2023-06-01) and the `anthropic-beta` list."""
+"""The Anthropic headers: `anthropic-version` (Anthropic's dated versions, and any later date) and
+the `anthropic-beta` list."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from zenmux_emulator.foundation.errors import invalid_params
 
 VERSION = "2023-06-01"
+"""The version ZenMux's docs name, and the one its error message asks for."""
+
+VERSIONS = {
+    "2023-01-01": "the initial release",
+    "2023-06-01": "incremental, named SSE events; no `data: [DONE]`; the one ZenMux's docs name",
+    "2026-10-21": "drops temperature, top_p and top_k; the anthropic SDKs' default (Python 2.14, Node 1.14)",
+}
+"""Every `anthropic-version` Anthropic's versioning page documents, with what it brought. The
+emulator answers each with the same Messages API (the version's own removals, such as 2026-10-21's
+sampling parameters, are not enforced); a later well-formed date is answered as the newest."""
+
+NEWEST = max(VERSIONS)
+_DATE = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\Z")
 
 KNOWN_BETAS = frozenset({
     # the anthropic SDK's AnthropicBetaParam (2.12.0)
@@ -24,6 +39,13 @@ KNOWN_BETAS = frozenset({
     "server-side-fallback-2026-07-01", "fallback-credit-2026-06-01", "fallback-credit-2026-07-01",
     "agent-memory-2026-07-22", "mcp-tunnels-2026-06-22", "fine-grained-tool-streaming-2025-05-14",
     "advanced-tool-use-2025-11-20", "effort-2025-11-24", "web-fetch-2025-09-10",
+    # added by 2.14.0 (message threads: the tool runner's default)
+    "message-threads-2026-08-12", "user-profiles-2026-03-24", "user-profiles-2026-08-18", "user-profiles-2026-09-04",
+    "managed-agents-2026-04-01", "dreaming-2026-04-21", "ce-plugins-2026-09-01", "spend-limit-reads-2026-09-26",
+    "telemetry-destinations-2026-08-11", "webhooks-2026-10-07", "admin-user-sign-out-2026-10-08",
+    "analytics-usage-cost-2026-08-24", "experimental-claude-tag-2026-10-21", "ce-user-management-2026-07-13",
+    "ce-claude-code-managed-settings-2026-10-06", "efs-2026-10-01", "google-managed-data-controls-2026-09-01",
+    "user-profiles-billing-2026-10-01",
     # what Claude Code 2.1 sends besides
     "claude-code-20250219", "prompt-caching-scope-2026-01-05", "mid-conversation-system-2026-04-07",
 })
@@ -32,14 +54,18 @@ UNSUPPORTED_BETAS = frozenset({"code-execution-2025-08-25"})
 """Betas ZenMux's docs say it does not support."""
 
 
-def check_version(headers: Mapping[str, str]) -> None:
-    """Anthropic and ZenMux document `anthropic-version` as required, with 2023-06-01 the only value."""
-    version = headers.get("anthropic-version")
-    if version is None or not version.strip():
+def check_version(headers: Mapping[str, str]) -> tuple[str, ...]:
+    """`anthropic-version` is required. A documented version is answered as it is; a later
+    well-formed date (an SDK newer than the emulator) as the newest known one, with a warning; any
+    other value is ZenMux's 400. Anthropic dates its versions and its SDKs move to new ones."""
+    version = (headers.get("anthropic-version") or "").strip()
+    if not version:
         raise invalid_params("anthropic-version: header is required")
-    if version.strip() != VERSION:
-        raise invalid_params(f"anthropic-version: {version.strip()!r} is not a supported version; "
-                             f"use {VERSION}")
+    if version in VERSIONS:
+        return ()
+    if _DATE.match(version) and version > NEWEST:
+        return (f"anthropic-version {version}: newer than the versions the emulator knows; answered as {NEWEST}",)
+    raise invalid_params(f"anthropic-version: {version!r} is not a supported version; use {VERSION}")
 
 
 def betas(headers: Mapping[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -151,13 +151,13 @@ def error_event(fault: StreamFault) -> bytes:
 
 
 def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers: dict[str, str], seed: int,
-               signer: Signer) -> ReplyPlan:
-    """The finished reply; `headers` are added to the draft's scripted ones."""
+               signer: Signer) -> tuple[ReplyPlan, dict[str, Any]]:
+    """The finished reply, and the message it sends; `headers` are added to the draft's scripted ones."""
     all_headers = {**draft.headers, **headers}
     message = message_body(draft, request, generation, signer)
     if not request.stream:
-        return ReplyPlan(headers=all_headers, body=orjson.dumps(message))
+        return ReplyPlan(headers=all_headers, body=orjson.dumps(message)), message
     timing = draft.timing
     events = Events.paced_but_last(lambda: stream_events(message, timing), 2)  # message_delta, message_stop
     return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", generation)),
-                    timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: error_event(fault))
+                    timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: error_event(fault)), message

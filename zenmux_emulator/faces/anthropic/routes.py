@@ -13,8 +13,9 @@ from zenmux_emulator.pipeline.spec import FaceSpec
 
 
 def routes(core: Core) -> list[web.RouteDef]:
+    face = AnthropicFace(core)
     return [
-        web.post(ROUTE, Endpoint(AnthropicFace(core.kit.signer), core).handle),
+        web.post(ROUTE, Endpoint(face, core, face.preload).handle),
         web.post(f"{ROUTE}/count_tokens", CountTokens(core).handle),
         web.get(f"{PREFIX}/models", list_models),
         web.get(PREFIX + "/models/{model_id:.+}", get_model),

@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from zenmux_emulator.faces.common.json_schema import JsonSchema
+from zenmux_emulator.faces.common.zenmux import effort_warnings
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 _OPEN = ConfigDict(extra="allow")
@@ -187,9 +188,13 @@ class Metadata(BaseModel):
     user_id: str | None = Field(None, max_length=512)
 
 
+EFFORTS = ("low", "medium", "high", "xhigh", "max")
+
+
 class OutputConfig(BaseModel):
     model_config = _OPEN
-    effort: Literal["low", "medium", "high", "xhigh", "max"] | None = None
+    effort: str | None = None
+    """One of EFFORTS, or a newer value (accepted with a warning)."""
     format: dict[str, Any] | None = None
 
 
@@ -343,7 +348,8 @@ def validate(body: object, model: type[MessagesRequest] = MessagesRequest) -> tu
                              "#max-tokens-and-context-window-size")
     unknown = sorted(set(body) - DOCUMENTED)
     warnings = tuple(f"{name}: not a Messages API field the emulator knows; ignored" for name in unknown)
-    return request, warnings
+    effort = request.output_config.effort if request.output_config is not None else None
+    return request, warnings + effort_warnings(EFFORTS, output_config__effort=effort)
 
 
 __all__ = ["CountTokensRequest", "MessagesRequest", "RequestRejected", "validate"]

@@ -6,7 +6,16 @@ from zenmux_emulator.faces.common.validation import StrictModel, at_least
 from zenmux_emulator.foundation.errors import invalid_params
 
 ROUTING_TYPES = frozenset({"priority", "round_robin", "least_latency", "order"})
-Effort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]
+EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
+Effort = str
+"""A reasoning effort: one of EFFORTS, or a newer value the upstream may accept (kept, with a warning)."""
+
+
+def effort_warnings(known: tuple[str, ...], **sent: str | None) -> tuple[str, ...]:
+    """A warning for each effort value the emulator does not know (a newer SDK's): it is accepted,
+    and the reply reasons as for `medium`."""
+    return tuple(f"{name.replace('__', '.')} {value!r}: not an effort the emulator knows; reasoning as for 'medium'"
+                 for name, value in sent.items() if value is not None and value not in known)
 
 
 class ProviderRouting(StrictModel):

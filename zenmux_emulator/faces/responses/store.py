@@ -9,18 +9,13 @@ input and conversation, so a few huge inputs must not hold memory.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from zenmux_emulator.foundation.bounded import Bounded
-
-PER_SESSION = 1_000
-SESSIONS = 10_000
-STORED_BYTES = 64 * 1024 * 1024
+from zenmux_emulator.state.per_session import PER_SESSION, SESSIONS, STORED_BYTES, PerSession
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,57 +37,8 @@ class StoredResponse:
         return cls(data["body"], data["input_items"], data["conversation"])
 
 
-class ResponseStore:
+class ResponseStore(PerSession[StoredResponse]):
     """Responses by session and id."""
 
     def __init__(self, per_session: int = PER_SESSION, sessions: int = SESSIONS, size: int = STORED_BYTES) -> None:
-        self.per_session = per_session
-        self.sessions = sessions
-        self._all: Bounded[tuple[str, str], StoredResponse] = Bounded(per_session * sessions, size)
-        self._by_session: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
-        """Each session's response ids, oldest first (the responses are in `_all`)."""
-
-    def _session(self, session: str, create: bool) -> OrderedDict[str, None] | None:
-        found = self._by_session.get(session)
-        if found is None and create:
-            found = self._by_session[session] = OrderedDict()
-            if len(self._by_session) > self.sessions:
-                name, ids = self._by_session.popitem(last=False)
-                for response_id in ids:
-                    self._all.pop((name, response_id))
-        elif found is not None:
-            self._by_session.move_to_end(session)
-        return found
-
-    def put(self, session: str, response_id: str, stored: StoredResponse) -> None:
-        kept = self._session(session, create=True)
-        assert kept is not None
-        kept[response_id] = None
-        kept.move_to_end(response_id)
-        while len(kept) > self.per_session:
-            oldest, _ = kept.popitem(last=False)
-            self._all.pop((session, oldest))
-        for owner, gone in self._all.put((session, response_id), stored, len(stored.encode())):
-            ids = self._by_session.get(owner)
-            if ids is not None:
-                ids.pop(gone, None)
-
-    def get(self, session: str, response_id: str) -> StoredResponse | None:
-        kept = self._session(session, create=False)
-        return self._all.get((session, response_id)) if kept is not None else None
-
-    def delete(self, session: str, response_id: str) -> bool:
-        kept = self._session(session, create=False)
-        if kept is None or response_id not in kept:
-            return False
-        del kept[response_id]
-        self._all.pop((session, response_id))
-        return True
-
-    @property
-    def bytes(self) -> int:
-        """The JSON bytes of the responses kept."""
-        return self._all.bytes
-
-    def __len__(self) -> int:
-        return len(self._all)
+        super().__init__(lambda stored: len(stored.encode()), per_session, sessions, size)

@@ -27,9 +27,12 @@ from zenmux_emulator.faces.common.validation import (
     tag_names,
 )
 from zenmux_emulator.faces.common.zenmux import (
+    EFFORTS,
+    Effort,
     ModelRoutingConfig,
     ProviderOptions,
     check_provider_routing,
+    effort_warnings,
 )
 from zenmux_emulator.foundation.errors import invalid_params
 
@@ -39,6 +42,11 @@ UNSUPPORTED_TOOLS = ("code_interpreter", "image_generation", "file_search")
 """Hosted tools ZenMux does not support: accepted, not offered to the rules, warned about."""
 ACTED_ON_TOOLS = ("function", "custom", "namespace")
 MIN_OUTPUT_TOKENS = 16
+
+
+KNOWN_ITEMS = ("message", "function_call", "function_call_output", "reasoning", "custom_tool_call",
+               "custom_tool_call_output")
+"""The item types the emulator reads; any other string type is an `OtherItem`, kept and not read."""
 
 
 # --- content parts and input items ----------------------------------------------------------------
@@ -155,10 +163,10 @@ class CustomToolCallOutputItem(StrictModel):
 
 
 class OtherItem(StrictModel):
-    """Items the emulator keeps in the conversation but does not read (item references, web
-    search calls)."""
+    """Items the emulator keeps in the conversation but does not read: item references, web search
+    calls, and any item type it does not know (a newer SDK's), with a warning."""
 
-    type: Literal["item_reference", "web_search_call"]
+    type: str
     id: str | None = None
 
 
@@ -167,8 +175,8 @@ InputItem = Annotated[
     | Annotated[FunctionCallOutputItem, tag("function_call_output")] | Annotated[ReasoningItem, tag("reasoning")]
     | Annotated[CustomToolCallItem, tag("custom_tool_call")]
     | Annotated[CustomToolCallOutputItem, tag("custom_tool_call_output")]
-    | Annotated[OtherItem, tag("item_reference")] | Annotated[OtherItem, tag("web_search_call")],
-    by_key("type", default="message"),
+    | Annotated[OtherItem, tag("other")],
+    by_key("type", default="message", known=KNOWN_ITEMS),
 ]
 Input = Annotated[
     Annotated[str, tag("string")] | Annotated[list[InputItem], tag("array")],
@@ -261,7 +269,7 @@ ToolChoice = Annotated[
 
 
 class ReasoningParam(StrictModel):
-    effort: Literal["none", "minimal", "low", "medium", "high", "xhigh"] | None = None
+    effort: Effort | None = None
     summary: Literal["auto", "concise", "detailed"] | None = None
     generate_summary: Literal["auto", "concise", "detailed"] | None = None
 
@@ -295,11 +303,12 @@ class StreamOptions(StrictModel):
     include_obfuscation: bool | None = None
 
 
-Include = Literal[
+INCLUDE = frozenset({
     "file_search_call.results", "web_search_call.results", "web_search_call.action.sources",
     "message.input_image.image_url", "computer_call_output.output.image_url", "code_interpreter_call.outputs",
     "reasoning.encrypted_content", "message.output_text.logprobs",
-]
+})
+"""The `include` values the emulator knows; a newer one is accepted and ignored, with a warning."""
 
 
 class ResponsesBody(StrictModel):
@@ -320,7 +329,7 @@ class ResponsesBody(StrictModel):
     stream_options: StreamOptions | None = None
     store: bool | None = None
     previous_response_id: str | None = None
-    include: list[Include] | None = None
+    include: list[str] | None = None
     truncation: Literal["auto", "disabled"] | None = None
     provider: ProviderOptions | None = None
     model_routing_config: ModelRoutingConfig | None = None
@@ -430,6 +439,9 @@ def _warnings(body: dict[str, Any], parsed: ResponsesBody) -> tuple[str, ...]:
     for i, item in enumerate(parsed.input if isinstance(parsed.input, list) else ()):
         if isinstance(item, OtherItem):
             warnings.append(f"input[{i}]: {item.type} items are kept but not read")
+    warnings += [f"include {value!r}: not a value the emulator knows; ignored" for value in parsed.include or ()
+                 if value not in INCLUDE]
+    warnings += effort_warnings(EFFORTS, reasoning__effort=parsed.reasoning.effort if parsed.reasoning else None)
     return tuple(warnings)
 
 

@@ -207,7 +207,7 @@ MALFORMED = [
     ("top_p-above-1", chat("x", top_p=1.5)),
     ("penalty-above-2", chat("x", presence_penalty=3)),
     ("logit_bias-above-100", chat("x", logit_bias={"50256": 101})),
-    ("reasoning_effort-unknown", chat("x", reasoning_effort="maximum")),
+    ("reasoning_effort-number", chat("x", reasoning_effort=7)),
     ("metadata-not-strings", chat("x", metadata={"a": 1})),
     ("image-without-url", {"model": MODEL, "messages": [{"role": "user", "content": [{"type": "image_url"}]}]}),
     ("tool-message-without-id", {"model": MODEL, "messages": [*USER, {"role": "tool", "content": "r"}]}),

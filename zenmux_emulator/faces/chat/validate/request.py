@@ -7,12 +7,14 @@ from pydantic import AfterValidator, ValidationError
 
 from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, by_shape, not_valid, tag
 from zenmux_emulator.faces.common.zenmux import (
+    EFFORTS,
     Effort,
     ModelRoutingConfig,
     ProviderOptions,
     ReasoningOptions,
     UsageOptions,
     WebSearchOptions,
+    effort_warnings,
 )
 from zenmux_emulator.foundation.errors import invalid_params
 
@@ -131,4 +133,6 @@ def validate_request(body: object) -> ValidatedRequest:
         check_tool_flow(checked["messages"])
     if not CROSS_CHECKED.isdisjoint(checked):
         check_options(request)
-    return ValidatedRequest(request, ignored_field_warnings(checked, KNOWN_FIELDS))
+    efforts = effort_warnings(EFFORTS, reasoning_effort=request.reasoning_effort,
+                              reasoning__effort=request.reasoning.effort if request.reasoning is not None else None)
+    return ValidatedRequest(request, ignored_field_warnings(checked, KNOWN_FIELDS) + efforts)
