@@ -33,6 +33,7 @@ from zenmux_emulator.pipeline.keys import (
     CLOCK,
     JOURNAL,
     JOURNAL_FILE,
+    MISBEHAVING,
     REGISTRY,
     SESSIONS,
     SETTINGS,
@@ -44,7 +45,7 @@ from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
     journal_middleware,
 )
-from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec, api_names, checked, face_names
+from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec, api_names, checked, face_names, unfaulted
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
@@ -152,6 +153,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     registered = checked(faces)
     core = create_core(settings, registered)
     core.api_names = api_names(registered)
+    core.unfaulted = unfaulted(registered)
     journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
@@ -167,6 +169,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     app[CLOCK] = core.clock
     app[WAITS] = core.waits
     app[WATCHER] = WatchStatus()
+    app[MISBEHAVING] = core.misbehaving
     if writer is not None:
         app[JOURNAL_FILE] = writer
     if core.shared is not None:

@@ -82,6 +82,9 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)")
     p.add_argument("--chaos-failure", metavar="FAILURE",
                    help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset")
+    p.add_argument("--misbehave", action="append", metavar="NAME:RATE",
+                   help="a seeded share of requests get this fault of the misbehaviour catalogue "
+                        "(NAME[;variant]:RATE, repeatable; GET /_emulator/misbehave lists them)")
     p.add_argument("--workers", metavar="N",
                    help="serving processes on the one port, or `auto` for one per core (default 1); "
                         "they share their state through --state, else a private redis-server")

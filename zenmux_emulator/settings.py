@@ -101,6 +101,9 @@ class Settings(BaseModel):
     """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
     chaos_failure: str = "error=503"
     """How they fail: error=STATUS, delay=MS, hang, close or reset."""
+    misbehave: list[str] = Field(default_factory=list)
+    """Faults of the misbehaviour catalogue a seeded share of every request gets: `NAME[;variant]:RATE`
+    each, their rates adding up to 1 at most (rules, sessions and headers take precedence)."""
     workers: int = Field(default=1, ge=1, le=256)
     """Serving processes on the one port (`auto`: the cores this process may use)."""
     state: str | None = None
@@ -143,6 +146,15 @@ class Settings(BaseModel):
                                  f"seconds), got {value!r}")
             return at
         raise ValueError("clock must be unix seconds or an ISO 8601 time")
+
+    @field_validator("misbehave")
+    @classmethod
+    def _misbehave(cls, value: list[str]) -> list[str]:
+        from zenmux_emulator.foundation.misbehaviours import parse_server
+        total = sum(parse_server(item).rate for item in value)
+        if total > 1:
+            raise ValueError(f"the --misbehave rates add up to {total:g}, more than 1")
+        return [item.strip() for item in value]
 
     @field_validator("chaos_failure")
     @classmethod

@@ -29,7 +29,7 @@ SECRET = "sk-ai-v1-very-secret-journal-key"
 ADMIN = "admin-token-never-written"
 ENTRY_KEYS = {"seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule", "reply_index",
               "near_misses", "warnings", "status", "error_type", "stream", "response", "events_sent",
-              "client_gone", "duration_ms", "unmet_expectations", "response_headers", "arrived", "fault", "dropped", "routing",
+              "client_gone", "duration_ms", "unmet_expectations", "response_headers", "arrived", "fault", "misbehaved", "dropped", "routing",
               "bytes", "first_byte_ms", "event_offsets_ms", "worker",
               "recorded"}
 

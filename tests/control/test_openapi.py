@@ -68,7 +68,7 @@ def test_every_route_is_described_and_every_description_is_a_route(server: Emula
     described = {(method.upper(), path) for path, item in document["paths"].items()
                  for method in item if method in METHODS}
     routes = control_routes(server)
-    assert len(routes) == 15  # issue 30 added the index, GET /; issue 27 would-this-match, POST /match
+    assert len(routes) == 17  # issue 30 the index, GET /; issue 27 POST /match; issue 28 GET and POST /misbehave
     assert described == routes
 
 

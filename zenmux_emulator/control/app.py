@@ -12,6 +12,7 @@ from zenmux_emulator.control.clock import get_clock, set_clock
 from zenmux_emulator.control.guard import control_guard
 from zenmux_emulator.control.journal import clear_journal, list_journal, list_unmatched
 from zenmux_emulator.control.match import would_match
+from zenmux_emulator.control.misbehave import list_misbehave, set_misbehave
 from zenmux_emulator.control.openapi import openapi
 from zenmux_emulator.control.scenarios import (
     add_scenario,
@@ -69,6 +70,8 @@ def create_control_app(settings: Settings) -> web.Application:
         web.get("/journal/unmatched", list_unmatched),
         web.post("/match", would_match),
         web.post("/sessions/reset", reset_sessions),
+        web.get("/misbehave", list_misbehave),
+        web.post("/misbehave", set_misbehave),
         web.get("/clock", get_clock),
         web.post("/clock", set_clock),
         web.get("/openapi.json", openapi),

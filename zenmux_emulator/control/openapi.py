@@ -53,7 +53,7 @@ INVALID_SCENARIO = _json("invalid_scenario: the scenario does not load (every pr
 JOURNAL_FIELDS = ["seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule",
                   "reply_index", "near_misses", "warnings", "unmet_expectations", "status", "error_type",
                   "response_headers", "arrived", "stream", "response", "events_sent", "client_gone", "fault",
-                  "dropped", "routing", "duration_ms", "first_byte_ms", "event_offsets_ms", "worker", "bytes", "recorded"]
+                  "misbehaved", "dropped", "routing", "duration_ms", "first_byte_ms", "event_offsets_ms", "worker", "bytes", "recorded"]
 """Every field of a journal entry, as `JournalEntry.as_dict` writes it (a test holds them to real entries)."""
 
 OPENAPI: dict[str, Any] = {
@@ -191,6 +191,30 @@ OPENAPI: dict[str, Any] = {
                 "session": {"type": ["string", "null"]}, "reset": {"type": "integer"}}}),
                 "400": BAD_REQUEST, "403": FORBIDDEN, "404": _error("unknown_session")},
         }},
+        "/misbehave": {
+            "get": {
+                "operationId": "listMisbehave",
+                "summary": "The misbehaviour catalogue, the precedence of asks, the server's and the sessions' faults",
+                "responses": {"200": _json("the catalogue and the standing asks", _ref("Misbehave")),
+                              "400": BAD_REQUEST, "403": FORBIDDEN},
+            },
+            "post": {
+                "operationId": "setMisbehave",
+                "summary": "Give every request of a session a fault of the catalogue (fault null: stop)",
+                "requestBody": {"required": True, "content": {JSON: {"schema": {
+                    "type": "object", "required": ["session", "fault"], "additionalProperties": False,
+                    "properties": {
+                        "session": {"type": "string", "minLength": 1, "description": "the X-Emulator-Session name"},
+                        "fault": {"type": ["string", "null"], "description": "a fault's name; null stops"},
+                        "variant": {"type": ["string", "null"], "description": "default: drawn per request"},
+                        "rate": {"type": "number", "minimum": 0, "maximum": 1, "default": 1,
+                                 "description": "the seeded share of the session's requests that get it"}}},
+                    "examples": {"refuse": {"value": {"session": "agent-1", "fault": "refusal"}},
+                                 "stop": {"value": {"session": "agent-1", "fault": None}}}}}},
+                "responses": {"200": _json("the catalogue and the standing asks after the change", _ref("Misbehave")),
+                              "400": BAD_REQUEST, "403": FORBIDDEN},
+            },
+        },
         "/clock": {
             "get": {
                 "operationId": "getClock", "summary": "The time `created` and the journal use",
@@ -286,6 +310,19 @@ OPENAPI: dict[str, Any] = {
             "Loaded": {"type": "object", "properties": {
                 "name": {"type": "string"}, "source": {"type": "string"},
                 "rules": {"type": "array", "items": {"type": "string"}}, "generation": {"type": "integer"}}},
+            "Misbehaved": {"type": "object", "required": ["fault", "variant", "source"], "properties": {
+                "fault": {"type": "string"}, "variant": {"type": "string", "description": "'' when it has none"},
+                "source": {"enum": ["header", "session", "rule", "server"]}}},
+            "Misbehave": {"type": "object", "required": ["faults", "header", "precedence", "server", "sessions"],
+                          "properties": {
+                "faults": {"type": "array", "items": {"type": "object", "required": ["fault", "variants", "wrong"],
+                           "properties": {"fault": {"type": "string"},
+                                          "variants": {"type": "array", "items": {"type": "string"}},
+                                          "tool_call": {"type": "boolean"}, "wrong": {"type": "string"}}}},
+                "header": {"type": "string"},
+                "precedence": {"type": "array", "items": {"type": "string"}},
+                "server": {"type": "array", "items": {"type": "string"}, "description": "--misbehave NAME:RATE"},
+                "sessions": {"type": "object", "additionalProperties": {"type": "object"}}}},
             "Clock": {"type": "object", "required": ["now", "frozen"], "properties": {
                 "now": {"type": "number", "description": "unix seconds"}, "frozen": {"type": "boolean"}}},
             "JournalEntry": {"type": "object", "required": JOURNAL_FIELDS, "properties": {
@@ -305,6 +342,8 @@ OPENAPI: dict[str, Any] = {
                 "response_headers": {"type": "object"},
                 "arrived": {"type": "number", "description": "wall-clock unix seconds"},
                 "fault": {"type": ["string", "null"], "description": "the transport or stream fault carried out"},
+                "misbehaved": {"oneOf": [{"type": "null"}, _ref("Misbehaved")],
+                               "description": "the fault of the misbehaviour catalogue the reply was made wrong with"},
                 "dropped": {"type": "boolean", "description": "the connection was closed before any response"},
                 "routing": {"type": "array", "items": {"type": "object", "properties": {
                     "model": {"type": "string"}, "provider": {"type": "string"},

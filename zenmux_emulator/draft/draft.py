@@ -23,6 +23,7 @@ from zenmux_emulator.draft.tool_calls import tool_calls
 from zenmux_emulator.draft.usage import usage_object
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.foundation.misbehaviours import Applied
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import SILENT_REASONING, NeutralRequest, ReasoningAsk
 from zenmux_emulator.scenario.schema import Reply, StreamTiming
@@ -51,6 +52,11 @@ class Draft:
     """The stop sequence the content was cut at (finish_reason `stop`); faces that name it read this."""
     annotations: Sequence[dict[str, Any]] = ()
     """`url_citation` annotations of the content, in chat's shape (see `draft.citations`)."""
+    misbehaved: Applied | None = None
+    """The fault the reply was made wrong with (`draft.misbehave`), None for most replies."""
+    cut_call: bool = False
+    """The last tool call's arguments stop mid-way (`stop-length-mid-tool`): a face that sends
+    a call's state says it is incomplete."""
     spec: Reply | None = None
     """The scripted reply drafted (None for the default reply), for what a face reads beyond the
     neutral fields."""

@@ -62,6 +62,11 @@ def _synthesised(name: str, tool: Mapping[str, Any], faker: Faker) -> ToolCallSp
     return ToolCallSpec(name=name, arguments=arguments)
 
 
+def synthesised_call(name: str, tool: Mapping[str, Any], faker: Faker, call: str) -> dict[str, Any]:
+    """A call to an offered tool with arguments made from its schema, as a wire object."""
+    return _wire(_synthesised(name, tool, faker), call)
+
+
 def tool_calls(
     specs: Sequence[ToolCallSpec] | None,
     options: ToolOptions,

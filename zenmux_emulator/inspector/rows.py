@@ -86,6 +86,13 @@ def model_of(entry: dict[str, Any]) -> str | None:
     return None
 
 
+def misbehaved_label(applied: Any) -> str | None:
+    """The fault of the misbehaviour catalogue a reply carried, `NAME;variant` (or `NAME`), None for most."""
+    if not isinstance(applied, dict):
+        return None
+    return f"{applied['fault']};{applied['variant']}" if applied.get("variant") else str(applied.get("fault"))
+
+
 def row(entry: dict[str, Any]) -> dict[str, Any]:
     """The list's row of an entry (`JournalEntry.as_dict`, or the shared store's copy of it)."""
     return {
@@ -102,6 +109,7 @@ def row(entry: dict[str, Any]) -> dict[str, Any]:
         "unmatched": unmatched(entry),
         "error_type": entry.get("error_type"),
         "fault": entry.get("fault"),
+        "misbehaved": misbehaved_label(entry.get("misbehaved")),
         "status": entry.get("status"),
         "stream": bool(entry.get("stream")),
         "dropped": bool(entry.get("dropped")),

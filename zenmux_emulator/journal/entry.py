@@ -64,6 +64,8 @@ class JournalEntry:
     client_gone: bool = False
     fault: str | None = None
     """A scripted fault carried out: before the response (delay, hang, close, reset) or in the stream."""
+    misbehaved: Record | None = None
+    """The fault of the misbehaviour catalogue the reply was made wrong with (fault, variant, source)."""
     routing: Sequence[Record] = ()
     """Every provider attempt: model, provider, outcome (`ok` or the error), latency."""
     dropped: bool = False
@@ -191,7 +193,8 @@ class JournalEntry:
             "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,
             "arrived": self.arrived,
             "stream": self.stream, "response": response, "events_sent": self.events_sent,
-            "client_gone": self.client_gone, "fault": self.fault, "dropped": self.dropped,
+            "client_gone": self.client_gone, "fault": self.fault,
+            "misbehaved": None if self.misbehaved is None else self.misbehaved.as_dict(), "dropped": self.dropped,
             "routing": [attempt.as_dict() for attempt in self.routing], "duration_ms": self.duration_ms,
             "first_byte_ms": self.first_byte_ms, "event_offsets_ms": self.event_offsets_ms(),
             "worker": os.getpid(),

@@ -20,7 +20,8 @@ from typing import Any, Generic
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.draft.draft import Kit, draft_reply
+from zenmux_emulator.draft.draft import Draft, Kit, draft_reply
+from zenmux_emulator.draft.misbehave import NotApplicable, misbehave
 from zenmux_emulator.draft.passback import check_reasoning
 from zenmux_emulator.draft.reasoning import shape_of
 from zenmux_emulator.foundation.clock import Clock
@@ -37,6 +38,7 @@ from zenmux_emulator.foundation.failures import (
     parse_failure,
 )
 from zenmux_emulator.foundation.ids import completion_id
+from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, parse_server
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.gateway.admission import admit_key
@@ -49,6 +51,7 @@ from zenmux_emulator.gateway.control_headers import (
     read_control,
 )
 from zenmux_emulator.gateway.limits import charge, recharge
+from zenmux_emulator.gateway.misbehave import Chosen, choose, header_ask
 from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.generations import Generations
@@ -67,6 +70,7 @@ from zenmux_emulator.pipeline.shared import claimed, open_shared
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.misbehaving import Misbehaving
 from zenmux_emulator.state.sessions import Session, SessionStore, session_name
 from zenmux_emulator.state.shared import SharedStore
 from zenmux_emulator.write.faults import before_response
@@ -95,6 +99,10 @@ class Core:
     """The state workers and instances share (`--state`); None keeps it in this process."""
     forward: Forward | None = None
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
+    misbehaving: Misbehaving = field(default_factory=Misbehaving)
+    """The faults sessions asked for through the control API."""
+    unfaulted: frozenset[str] = frozenset()
+    """The faces whose render the misbehaviour catalogue does not reach (`FaceSpec.misbehaves`)."""
     api_names: dict[str, str] = field(default_factory=dict)
     """The `api` each registered face's generation records report, by face name (`FaceSpec.api_name`)."""
     _accepting: tuple[object, Signer] | None = None
@@ -127,7 +135,7 @@ the face's own `RequestRejected` (ZenMux's 403 by default)."""
 class Endpoint(Generic[R]):
     """The POST route of one face: the face's parse and render around the shared core."""
 
-    __slots__ = ("authenticate", "core", "face", "preload")
+    __slots__ = ("authenticate", "core", "face", "preload", "server_asks")
 
     def __init__(self, face: Face[R], core: Core, preload: Preload | None = None,
                  authenticate: Authenticate = authenticate) -> None:
@@ -135,6 +143,7 @@ class Endpoint(Generic[R]):
         self.core = core
         self.preload = preload if core.shared is not None else None
         self.authenticate = authenticate
+        self.server_asks = tuple(parse_server(item) for item in core.settings.misbehave)
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """The aiohttp handler: the answer, or the face's error envelope."""
@@ -181,6 +190,7 @@ class Endpoint(Generic[R]):
         if window is not None:
             ask.token_limit = window.context_length  # counting a huge prompt stops once past it
         control = read_control(headers) if settings.control_headers else NO_CONTROL
+        asked = header_ask(headers) if settings.control_headers else None
         if shared is not None:  # the store admits the request (and may bring newer scenarios)
             session, gate = await open_shared(shared, core.registry, core.clock, settings.seed, request, entry,
                                               key, ask.prompt_tokens)
@@ -253,6 +263,12 @@ class Endpoint(Generic[R]):
 
         if draft.warnings:
             entry.warn(draft.warnings)
+        chosen = choose(header=asked, standing=core.misbehaving.get(session.name),
+                        rule_ask=selection.rule.rule.misbehave.ask() if selection and selection.rule.rule.misbehave
+                        else None, rule=rule, hit=selection.hit if selection is not None else 0,
+                        server=self.server_asks, seed=settings.seed, session=session.name, ordinal=number)
+        if chosen is not None:
+            self.misbehave(draft, ask, entry, chosen)
         if metered:
             gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, listed))
         session.requests += 1
@@ -262,6 +278,8 @@ class Endpoint(Generic[R]):
             sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
         if gate:
             sent.update(gate)
+        if draft.misbehaved is not None:
+            sent[APPLIED_HEADER] = draft.misbehaved.label()
         sent[ROUTING_HEADER] = ascii_header(summary(routed))
         ctx.rule = rule
         plan = self.face.render(draft, ask, generation, int(core.clock.now()), sent, settings.seed, ctx)
@@ -317,6 +335,20 @@ class Endpoint(Generic[R]):
             entry.unmet_expectations = unmet_expectations(selection.rule, ask, shape_of(served),
                                                          core.signer_for(scenarios))
         return selection
+
+    def misbehave(self, draft: Draft, ask: NeutralRequest, entry: JournalEntry, chosen: Chosen) -> None:
+        """Make the draft wrong as the chosen fault says; the journal entry names the fault applied
+        (or, when the request gives it no handle, warns why the reply went out as drafted)."""
+        if self.face.name in self.core.unfaulted:
+            entry.warn([f"fault {chosen.ask.fault} ({chosen.source} asked for it) is not shown on the "
+                        f"{self.face.name} face: the reply was sent as drafted"])
+            return
+        try:
+            draft.misbehaved = misbehave(draft, chosen.ask, chosen.source, ask, self.core.kit, chosen.rng)
+        except NotApplicable as exc:
+            entry.warn([f"{exc} ({chosen.source} asked for it): the reply was sent as drafted"])
+        else:
+            entry.misbehaved = draft.misbehaved
 
     def chaos(self, selection: Selection | None, session: str, number: int) -> Failure | None:
         """The failure chaos strikes this request with (the rule's chaos, else the server's), or None.

@@ -14,6 +14,7 @@ from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.misbehaving import Misbehaving
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
 
@@ -27,6 +28,8 @@ SHARED = web.AppKey("shared", SharedStore)
 """Set only when `--state` names a shared store."""
 CLOCK = web.AppKey("clock", Clock)
 WAITS = web.AppKey("waits", Waits)
+MISBEHAVING = web.AppKey("misbehaving", Misbehaving)
+"""The faults sessions asked for through the control API (the request path reads them from its `Core`)."""
 WATCHER = web.AppKey("watcher", WatchStatus)
 """What the scenario file watcher is doing (`off` without `--watch`)."""
 

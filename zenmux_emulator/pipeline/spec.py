@@ -40,6 +40,9 @@ class FaceSpec:
     traits: FaceTraits = ZENMUX_FACE
     """What rules need to know of it: whether `api: zenmux` names it, whether rules without `api`
     answer it."""
+    misbehaves: bool = True
+    """Whether its render shows the misbehaviour catalogue's faults (`Draft.misbehaved`); a face that
+    answers from its own script instead of the draft says False, and a fault asked of it is warned of."""
 
 
 REGISTERED: web.AppKey[tuple[FaceSpec, ...]] = web.AppKey("faces")
@@ -54,6 +57,11 @@ def api_names(faces: Iterable[FaceSpec]) -> dict[str, str]:
 def face_names(faces: Iterable[FaceSpec]) -> FaceNames:
     """The faces the app's scenario files may name, with their traits."""
     return FaceNames({face.name: face.traits for face in faces})
+
+
+def unfaulted(faces: Iterable[FaceSpec]) -> frozenset[str]:
+    """The faces whose replies the misbehaviour catalogue does not reach."""
+    return frozenset(face.name for face in faces if not face.misbehaves)
 
 
 def readers_of(faces: Iterable[FaceSpec]) -> Mapping[str, Shapes]:

@@ -16,7 +16,7 @@ from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.verdict import Finding, verdict
 from zenmux_emulator.pipeline.spec import readers_of
 from zenmux_emulator.pytest_plugin.control import Control, ControlError
-from zenmux_emulator.pytest_plugin.report import UnusedRule, unused_rules_message
+from zenmux_emulator.pytest_plugin.report import UnusedRule, misbehaved_label, unused_rules_message
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.rules.registry import API_PREFIX
 from zenmux_emulator.state.sessions import session_name
@@ -72,6 +72,7 @@ class ZenmuxHandle:
     loaded: list[LoadedScenario] = field(default_factory=list)
     _clients: list[Any] = field(default_factory=list)
     _clock_before: dict[str, Any] | None = None
+    _misbehaving: bool = False
 
     def __post_init__(self) -> None:
         self.api_key = self.api_key or key_for(self.nodeid)
@@ -209,6 +210,26 @@ class ZenmuxHandle:
             except ControlError as exc:
                 if exc.type != "unknown_scenario":
                     raise
+
+    # misbehaviour
+    def misbehave(self, fault: str | None, variant: str | None = None, *, rate: float = 1.0) -> None:
+        """Give this test's requests a fault of the misbehaviour catalogue (`GET /_emulator/misbehave`
+        lists them): every request, or a seeded share `rate` of them; `None` stops. Undone at teardown."""
+        try:
+            self.control.call("POST", "/misbehave", json_body={"session": self.session, "fault": fault,
+                                                               "variant": variant, "rate": rate})
+        except ControlError as exc:
+            raise ValueError(f"zenmux: misbehave({fault!r}, {variant!r}) was refused: {exc}") from None
+        self._misbehaving = fault is not None
+
+    def stop_misbehaving(self) -> None:
+        """Stop the fault `misbehave` (or the marker) asked for (teardown)."""
+        if self._misbehaving:
+            self.misbehave(None)
+
+    def misbehaved(self) -> list[str]:
+        """The faults this test's replies were made wrong with, in order (`NAME;variant`, or `NAME`)."""
+        return [misbehaved_label(entry) for entry in self.requests if entry.misbehaved is not None]
 
     # journal
     @property

@@ -11,9 +11,10 @@ import pytest
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
 
 MARKER = "zenmux"
-MARKER_HELP = ("zenmux(scenarios=[...], strict=None, seed=None, clock=None): scenario files loaded for the "
-               "test through the control API; strict/seed/clock that differ from the session's server give "
-               "the test a dedicated emulator")
+MARKER_HELP = ("zenmux(scenarios=[...], strict=None, seed=None, clock=None, misbehave=None): scenario files "
+               "loaded for the test through the control API; strict/seed/clock that differ from the session's "
+               "server give the test a dedicated emulator; misbehave='NAME[;variant]' (or a dict with fault, "
+               "variant, rate) gives every request of the test that fault of the misbehaviour catalogue")
 SETTINGS_KEYS = ("strict", "seed", "clock")
 
 
@@ -30,6 +31,8 @@ class ServerOptions:
 class MarkerOptions:
     scenarios: list[Path] = field(default_factory=list)
     overrides: dict[str, object] = field(default_factory=dict)
+    misbehave: dict[str, object] | None = None
+    """The fault the test's session gets (`fault`, `variant`, `rate`), from the closest marker."""
 
 
 def _resolve(path: str | Path, rootdir: Path, test_dir: Path) -> Path:
@@ -44,6 +47,19 @@ def _resolve(path: str | Path, rootdir: Path, test_dir: Path) -> Path:
                             f"nor next to the test in {test_dir}")
 
 
+def _misbehave(value: object) -> dict[str, object] | None:
+    """The marker's `misbehave`: `NAME[;variant]`, a dict of fault/variant/rate, or None (none)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        fault, _, variant = value.partition(";")
+        return {"fault": fault.strip(), "variant": variant.strip() or None}
+    if isinstance(value, dict) and set(value) <= {"fault", "variant", "rate"} and "fault" in value:
+        return dict(value)
+    raise pytest.UsageError(f"zenmux marker: misbehave takes 'NAME[;variant]' or a dict with fault, variant "
+                            f"and rate, got {value!r}")
+
+
 def read_markers(item: pytest.Item) -> MarkerOptions:
     """Scenarios from every marker (outermost first, no repeats); settings from the closest one."""
     options = MarkerOptions()
@@ -51,10 +67,12 @@ def read_markers(item: pytest.Item) -> MarkerOptions:
     for marker in reversed(markers):
         if marker.args:
             raise pytest.UsageError(f"zenmux marker takes keyword arguments only, got {marker.args!r}")
-        unknown = set(marker.kwargs) - {"scenarios", *SETTINGS_KEYS}
+        unknown = set(marker.kwargs) - {"scenarios", "misbehave", *SETTINGS_KEYS}
         if unknown:
             raise pytest.UsageError(f"zenmux marker: unknown option(s) {sorted(unknown)}; "
-                                    f"use scenarios, strict, seed, clock")
+                                    f"use scenarios, strict, seed, clock, misbehave")
+        if "misbehave" in marker.kwargs:
+            options.misbehave = _misbehave(marker.kwargs["misbehave"])
         scenarios = marker.kwargs.get("scenarios", [])
         if isinstance(scenarios, (str, Path)):
             scenarios = [scenarios]

@@ -107,12 +107,16 @@ def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
         handle.clear()  # a rerun of the same test id starts clean
         for path in marked.scenarios:
             handle.load(path)
+        if marked.misbehave is not None:
+            handle.misbehave(str(marked.misbehave["fault"]), _text_or_none(marked.misbehave.get("variant")),
+                             rate=float(str(marked.misbehave.get("rate", 1.0))))
         yield handle
         if config.getoption("zenmux_report"):
             request.node.stash[REPORT_DATA] = report_data(handle)
     finally:
         handle.close_clients()
         try:
+            handle.stop_misbehaving()
             handle.unload_all()
             handle.restore_clock()
         finally:
@@ -128,7 +132,8 @@ def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
     shared = {r["name"]: [r["where"], r["hits"]["session"]] for r in listed if not r["source"].startswith(API_PREFIX)}
     return {"loaded": [[r.name, r.where, hits] for r, hits in handle.rule_hits(listed)],
             "shared": shared,
-            "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()]}
+            "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()],
+            "misbehaved": handle.misbehaved()}
 
 
 @pytest.hookimpl(wrapper=True)
@@ -162,6 +167,7 @@ class RunReport:
         module's marker loads for each of its tests is one rule, reported once."""
         self.shared: dict[str, list[Any]] = {}
         self.unmatched: list[tuple[str, dict[str, Any]]] = []
+        self.misbehaved: list[tuple[str, list[str]]] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, data in report.user_properties if report.when == "teardown" else ():
@@ -174,13 +180,19 @@ class RunReport:
             for rule, (where, hits) in data["shared"].items():
                 self.shared.setdefault(rule, [where, 0])[1] += hits
             self.unmatched += [(report.nodeid, record) for record in data["unmatched"]]
+            if data.get("misbehaved"):
+                self.misbehaved.append((report.nodeid, list(data["misbehaved"])))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         never = [(rule, where, "") for rule, (where, hits) in self.shared.items() if hits == 0]
         never += [(rule, where, _owners(tests)) for (rule, where), (hits, tests) in self.loaded.items() if hits == 0]
         terminalreporter.write_sep("=", "zenmux report")
-        for line in summary_lines(never, self.unmatched):
+        for line in summary_lines(never, self.unmatched, self.misbehaved):
             terminalreporter.write_line(line)
+
+
+def _text_or_none(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def _owners(tests: list[str]) -> str:

@@ -73,7 +73,8 @@ def journal_section(entries: Sequence[JournalEntry], session: str, locate: Locat
     lines = [f"session {session}: {len(entries)} request(s)"]
     for entry in entries:
         lines.append(f"#{entry.seq} {entry.method} {entry.path} {entry.status if entry.status is not None else '…'} "
-                     f"rule={entry.rule or '-'}" + (f" error={entry.error_type}" if entry.error_type else ""))
+                     f"rule={entry.rule or '-'}" + (f" error={entry.error_type}" if entry.error_type else "")
+                     + (f" misbehaved={misbehaved_label(entry)}" if entry.misbehaved is not None else ""))
         user = last_user(entry.body)
         if user:
             lines.append(f"    last user: {user!r}")
@@ -81,10 +82,16 @@ def journal_section(entries: Sequence[JournalEntry], session: str, locate: Locat
     return "\n".join(lines)
 
 
+def misbehaved_label(entry: JournalEntry) -> str:
+    """The fault an entry's reply was made wrong with, `NAME;variant` (or `NAME`)."""
+    applied = entry.misbehaved.as_dict() if entry.misbehaved is not None else {}
+    return f"{applied.get('fault')};{applied['variant']}" if applied.get("variant") else str(applied.get("fault"))
+
+
 def why_first(entries: Sequence[JournalEntry], locate: Locate = _same, *, expectations: bool = True) -> str:
     """What a failing test's report says before the traceback: each request no rule matched (a strict 404, or a
-    placeholder answer), with its nearest rules at their file:line and the fields they wanted, and each expectation
-    a request did not meet. Empty when the emulator has nothing to say."""
+    placeholder answer), with its nearest rules at their file:line and the fields they wanted, each expectation
+    a request did not meet, and each reply made wrong on purpose (a misbehaviour fault). Empty when the emulator has nothing to say."""
     lines = []
     unmatched = [entry for entry in entries if entry.unmatched]
     if unmatched:
@@ -99,6 +106,10 @@ def why_first(entries: Sequence[JournalEntry], locate: Locate = _same, *, expect
     if unmet:
         lines.append(f"zenmux: {len(unmet)} expectation(s) not met:")
         lines += [f"  {line}" for line in unmet]
+    faulty = [entry for entry in entries if entry.misbehaved is not None]
+    if faulty:
+        lines.append(f"zenmux: {len(faulty)} reply(ies) misbehaved on purpose (docs: Models that misbehave):")
+        lines += [f"  #{entry.seq} {entry.method} {entry.path}: {misbehaved_label(entry)}" for entry in faulty]
     if lines:
         lines.append("(every request of the test: the 'zenmux journal' section below)")
     return "\n".join(lines)
@@ -136,8 +147,10 @@ def unmatched_record(entry: JournalEntry, locate: Locate = _same) -> dict[str, A
             "last_user": last_user(entry.body), "near_misses": located(entry.near_misses, locate)}
 
 
-def summary_lines(unused: Sequence[tuple[str, str, str]], unmatched: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
-    """The `--zenmux-report` text: rules never matched (rule, where, loaded by), unmatched requests."""
+def summary_lines(unused: Sequence[tuple[str, str, str]], unmatched: Sequence[tuple[str, dict[str, Any]]],
+                  misbehaved: Sequence[tuple[str, list[str]]] = ()) -> list[str]:
+    """The `--zenmux-report` text: rules never matched (rule, where, loaded by), unmatched requests,
+    and the faults of the misbehaviour catalogue each test's replies carried."""
     lines = [f"rules never matched: {len(unused)}"]
     lines += [f"  {name} ({where})" + (f" loaded by {owner}" if owner else "") for name, where, owner in unused]
     lines.append(f"requests no rule matched: {len(unmatched)}")
@@ -145,4 +158,6 @@ def summary_lines(unused: Sequence[tuple[str, str, str]], unmatched: Sequence[tu
         lines.append(f"  {nodeid} #{record['seq']} {record['model']} status={record['status']} "
                      f"last user: {record['last_user']!r}")
         lines += near_miss_lines(record["near_misses"])
+    lines.append(f"tests whose replies misbehaved: {len(misbehaved)}")
+    lines += [f"  {nodeid}: {', '.join(faults)}" for nodeid, faults in misbehaved]
     return lines

@@ -28,6 +28,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from zenmux_emulator.foundation.misbehaviours import Ask, check
 from zenmux_emulator.foundation.patterns import regex_problem
 from zenmux_emulator.scenario.faces import known_api
 from zenmux_emulator.scenario.query import QueryScript
@@ -455,6 +456,32 @@ class Chaos(BaseModel):
         return self
 
 
+class Misbehave(BaseModel):
+    """A fault of the misbehaviour catalogue the rule's replies are made wrong with: a seeded share
+    (`rate`) of its answers, at most `times` of them in a session."""
+
+    model_config = _STRICT
+
+    fault: str = Field(description="the fault's name (GET /_emulator/misbehave lists them)")
+    variant: str | None = Field(None, description="one of the fault's variants (default: drawn per request)")
+    rate: float = Field(1.0, ge=0, le=1, description="the share of the rule's answers that misbehave, 0 to 1")
+    times: int | None = Field(None, ge=1, description="at most this many of its answers in a session")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, value: Any) -> Any:
+        """`misbehave: refusal` is `misbehave: {fault: refusal}`."""
+        return {"fault": value} if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _known(self) -> Misbehave:
+        check(self.fault, self.variant)
+        return self
+
+    def ask(self) -> Ask:
+        return Ask(self.fault, self.variant, self.rate, self.times)
+
+
 class Rule(BaseModel):
     """A named stub: a `match` and the `reply` (or sequence of `replies`) it answers with."""
 
@@ -468,6 +495,8 @@ class Rule(BaseModel):
     replies: list[Reply] | None = Field(None, min_length=1)
     then: SequenceEnd = Field("repeat_last", description="after the last of `replies`")
     chaos: Chaos | None = Field(None, description="a seeded share of its requests fail instead")
+    misbehave: Misbehave | None = Field(None, description="a fault its replies are made wrong with "
+                                        "(docs/guide/misbehaviour.md)")
 
     @field_validator("match", mode="before")
     @classmethod

@@ -43,6 +43,24 @@ def tool_use_id(call_id: str) -> str:
     return "toolu_" + call_id[5:] if call_id.startswith("call_") else call_id
 
 
+def unparsed_arguments(draft: Draft) -> list[str | None]:
+    """Per tool call, its argument text when a misbehaviour left it no JSON object (None otherwise):
+    a stream sends it as it is in `input_json_delta`s; a message's `input` is that text as a string
+    (not JSON) or, for arguments cut by the length stop, the empty object a partial parse gives."""
+    if draft.misbehaved is None:
+        return [None] * len(draft.tool_calls)
+    texts: list[str | None] = []
+    for call in draft.tool_calls:
+        text = call["function"]["arguments"] if call["type"] == "function" else None
+        try:
+            parsed = orjson.loads(text) if text is not None else {}
+        except orjson.JSONDecodeError:
+            texts.append(text)
+        else:
+            texts.append(text if not isinstance(parsed, dict) else None)
+    return texts
+
+
 def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> list[dict[str, Any]]:
     """The reply's blocks, complete."""
     blocks: list[dict[str, Any]] = []
@@ -56,9 +74,11 @@ def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> l
     for text in (draft.content, draft.refusal):
         if text:
             blocks.append({"type": "text", "text": text})
-    for call in draft.tool_calls:
+    unparsed = unparsed_arguments(draft)
+    for call, raw in zip(draft.tool_calls, unparsed, strict=True):
         name = call[call["type"]]["name"]
-        blocks.append({"type": "tool_use", "id": tool_use_id(call["id"]), "name": name, "input": call_arguments(call)})
+        given: Any = call_arguments(call) if raw is None else {} if draft.cut_call and call is draft.tool_calls[-1] else raw
+        blocks.append({"type": "tool_use", "id": tool_use_id(call["id"]), "name": name, "input": given})
     return blocks
 
 
@@ -94,7 +114,7 @@ def _pieces(text: str, size: int) -> Iterator[str]:
     return ("".join(group) for group in tokens.groups(text, size))
 
 
-def _deltas(block: dict[str, Any], timing: StreamTiming | None) -> Iterator[dict[str, Any]]:
+def _deltas(block: dict[str, Any], timing: StreamTiming | None, raw: str | None) -> Iterator[dict[str, Any]]:
     """The deltas of one block, made one by one."""
     chunk_tokens = timing.chunk_tokens if timing else 1
     kind = block["type"]
@@ -106,7 +126,7 @@ def _deltas(block: dict[str, Any], timing: StreamTiming | None) -> Iterator[dict
         for p in _pieces(block["text"], chunk_tokens):
             yield {"type": "text_delta", "text": p}
     else:
-        text = orjson.dumps(block["input"]).decode()
+        text = raw if raw is not None else orjson.dumps(block["input"]).decode()
         size = timing.argument_chars if timing else 16
         for i in range(0, len(text), size):
             yield {"type": "input_json_delta", "partial_json": text[i : i + size]}
@@ -121,9 +141,12 @@ def _opening(block: dict[str, Any]) -> dict[str, Any]:
     return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
 
 
-def stream_events(message: dict[str, Any], timing: StreamTiming | None) -> Iterator[bytes]:
+def stream_events(message: dict[str, Any], timing: StreamTiming | None,
+                  unparsed: list[str | None] | None = None) -> Iterator[bytes]:
     """Every event of the stream, in order, each made when it is asked for: per block
-    content_block_start (a ping after the first), the deltas, content_block_stop."""
+    content_block_start (a ping after the first), the deltas, content_block_stop; `unparsed`
+    gives, per tool_use block, the argument text to send as it is (`unparsed_arguments`)."""
+    raws = iter(unparsed or ())
     start_usage = {**message["usage"], "output_tokens": 1}
     head = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "usage": start_usage}
     yield _event("message_start", {"type": "message_start", "message": head})
@@ -132,7 +155,8 @@ def stream_events(message: dict[str, Any], timing: StreamTiming | None) -> Itera
                                              "content_block": _opening(block)})
         if index == 0:
             yield PING
-        for delta in _deltas(block, timing):
+        raw = next(raws, None) if block["type"] == "tool_use" else None
+        for delta in _deltas(block, timing, raw):
             yield _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
         yield _event("content_block_stop", {"type": "content_block_stop", "index": index})
     if not message["content"]:
@@ -158,6 +182,7 @@ def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers
     if not request.stream:
         return ReplyPlan(headers=all_headers, body=orjson.dumps(message)), message
     timing = draft.timing
-    events = Events.paced_but_last(lambda: stream_events(message, timing), 2)  # message_delta, message_stop
+    unparsed = unparsed_arguments(draft)
+    events = Events.paced_but_last(lambda: stream_events(message, timing, unparsed), 2)  # message_delta, message_stop
     return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", generation)),
                     timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: error_event(fault)), message

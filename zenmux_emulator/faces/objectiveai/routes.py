@@ -169,5 +169,5 @@ def _rfc3339(created: int) -> str:
 
 
 SPEC = FaceSpec(name="objectiveai", api_name="query.completions", base_path=PREFIX, routes=routes,
-                traits=FaceTraits(zenmux=False, unnamed_rules=False))
+                traits=FaceTraits(zenmux=False, unnamed_rules=False), misbehaves=False)
 """The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""

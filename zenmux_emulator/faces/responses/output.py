@@ -87,7 +87,10 @@ def output_items(draft: Draft, request: ResponsesRequest, response_id: str, sign
     status, _ = status_of(draft)
     items = [reasoning_item(draft, request, signer, seed), message_item(draft, response_id, status)]
     items += [call_item(call, response_id, i, request) for i, call in enumerate(draft.tool_calls)]
-    return [item for item in items if item is not None]
+    made = [item for item in items if item is not None]
+    if draft.cut_call and draft.tool_calls:  # its arguments stop mid-way (stop-length-mid-tool)
+        made[-1] = {**made[-1], "status": "incomplete"}
+    return made
 
 
 def usage_of(draft: Draft) -> dict[str, Any]:

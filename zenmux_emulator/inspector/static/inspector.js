@@ -65,7 +65,7 @@ function matches(row) {
   if (status === "none" ? row.status !== null : status && String(row.status || "")[0] !== status) return false;
   if (session && row.session !== session) return false;
   if (text) {
-    const hay = [row.path, row.model, row.rule, row.error_type, row.fault, row.session, row.api, row.request_id,
+    const hay = [row.path, row.model, row.rule, row.error_type, row.fault, row.misbehaved, row.session, row.api, row.request_id,
       row.status].join(" ").toLowerCase();
     if (!hay.includes(text)) return false;
   }
@@ -81,7 +81,7 @@ function ruleCell(row) {
 function rowNode(row) {
   const t = row.tokens || {};
   const tokens = [t.prompt, t.completion, t.reasoning].map((n) => (n === null || n === undefined ? "·" : n)).join(" / ");
-  const trouble = [row.error_type, row.fault, row.dropped ? "dropped" : null, row.client_gone ? "client gone" : null]
+  const trouble = [row.error_type, row.fault, row.misbehaved ? `misbehaved: ${row.misbehaved}` : null, row.dropped ? "dropped" : null, row.client_gone ? "client gone" : null]
     .filter(Boolean).join(", ");
   return el("tr", { "data-seq": row.seq, "data-worker": row.worker, class: row.seq === state.selected ? "selected" : null,
     onclick: () => openEntry(row.seq) },
@@ -453,7 +453,9 @@ function checksView(entry) {
         el("td", { class: a.outcome === "ok" ? "ok" : "bad", text: a.outcome }), el("td", { class: "num", text: a.latency_ms })))))
       : el("p", { class: "hint", text: "none" }),
     el("h3", { text: "Outcome" }),
-    kv([["status", entry.status], ["error type", entry.error_type], ["fault", entry.fault], ["dropped", String(entry.dropped)],
+    kv([["status", entry.status], ["error type", entry.error_type], ["fault", entry.fault],
+      ["misbehaved", entry.misbehaved ? [entry.misbehaved.fault, entry.misbehaved.variant].filter(Boolean).join(";") + ` (asked by ${entry.misbehaved.source})` : null],
+      ["dropped", String(entry.dropped)],
       ["client gone", String(entry.client_gone)], ["events sent", entry.events_sent], ["time to first byte ms", entry.first_byte_ms],
       ["total ms", entry.duration_ms], ["recorded", String(entry.recorded)]]),
   ];
