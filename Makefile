@@ -12,6 +12,10 @@ CODEX_VERSION := $(call pin,@openai/codex)
 CODEX := $(VENV)/codex/node_modules/.bin/codex
 NODE_SDK_VERSION := $(call pin,@anthropic-ai/sdk)
 NODE_SDK := $(VENV)/node-sdk/node_modules/@anthropic-ai/sdk/package.json
+GEMINI_CLI_VERSION := $(call pin,@google/gemini-cli)
+GEMINI := $(VENV)/gemini/node_modules/.bin/gemini
+# the AI SDK's Google provider, pinned in tests/faces/vertex/aisdk/package.json
+AISDK := $(VENV)/aisdk/node_modules/.installed
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
@@ -67,6 +71,17 @@ $(NODE_SDK): clients.lock | $(BIN)/python
 	npm install --prefix $(VENV)/node-sdk --no-audit --no-fund --loglevel=error @anthropic-ai/sdk@$(NODE_SDK_VERSION)
 	touch $@
 
+# Gemini CLI from npm, pinned, likewise: the Vertex AI / Gemini face's tests run `gemini -p` headless
+$(GEMINI): clients.lock | $(BIN)/python
+	npm install --prefix $(VENV)/gemini --no-audit --no-fund --loglevel=error @google/gemini-cli@$(GEMINI_CLI_VERSION)
+	touch $@
+
+# @ai-sdk/google and ai from npm, pinned in their package.json, into the venv's folder: tests/faces/vertex runs them
+$(AISDK): tests/faces/vertex/aisdk/package.json | $(BIN)/python
+	mkdir -p $(VENV)/aisdk && cp tests/faces/vertex/aisdk/package.json $(VENV)/aisdk/
+	npm install --prefix $(VENV)/aisdk --no-audit --no-fund --loglevel=error
+	touch $@
+
 # aimock from npm, pinned in bench/aimock.py, into the venv's folder: `make bench` measures against it
 $(AIMOCK): bench/aimock.py | $(BIN)/python
 	cd bench && ../$(BIN)/python aimock.py --install
@@ -88,8 +103,8 @@ redis-server:
 	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
 	  else echo "make test needs $(APT_TOOLS) (Debian/Ubuntu: apt-get install $(APT_TOOLS))" >&2; exit 1; fi; }
 
-## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, the Node SDK and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(NODE_SDK) $(AIMOCK) redis-server
+## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, Gemini CLI, the Node SDK, the AI SDK's Google provider and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(NODE_SDK) $(AISDK) $(AIMOCK) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
 ## test-latest: the newest release of every client in clients.lock, in .venv-latest: runs their tests, prints the drift table (exit 0 on drift)

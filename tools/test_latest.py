@@ -29,6 +29,7 @@ NPM_BINARIES = {
     "@anthropic-ai/claude-code": ("ZENMUX_TEST_CLAUDE", "node_modules/.bin/claude"),
     "@openai/codex": ("ZENMUX_TEST_CODEX", "node_modules/.bin/codex"),
     "@anthropic-ai/sdk": ("ZENMUX_TEST_NODE_SDK", ""),
+    "@google/gemini-cli": ("ZENMUX_TEST_GEMINI", "node_modules/.bin/gemini"),
 }
 
 

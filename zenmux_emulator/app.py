@@ -16,6 +16,7 @@ from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
 from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
 from zenmux_emulator.faces.rerank.routes import SPEC as RERANK
 from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
+from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
@@ -54,7 +55,7 @@ from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
 
-FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, EMBEDDINGS, RERANK, PLATFORM)
+FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, VERTEX, EMBEDDINGS, RERANK, PLATFORM)
 """The wire APIs this emulator speaks, each registered by its folder's `FaceSpec`."""
 
 

@@ -27,7 +27,7 @@ from zenmux_emulator.settings import Settings
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 GETTING_STARTED = page("getting-started.md")
-SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai, embeddings, rerank, platform; (\d+) rules from (\d+) scenario files; "
+SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform; (\d+) rules from (\d+) scenario files; "
                      r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)")
 
 
@@ -232,7 +232,7 @@ def test_the_summary_line_names_faces_scenarios_keys_and_catalogue(serve):
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"]).wait_listening()
     summary = SUMMARY.fullmatch(second_line(served))
     assert summary is not None, served.stderr()
-    assert summary.group(1, 2, 4, 5) == ("49", "14", "zenmux", str(len(load_paths([SHIPPED]).catalogue)))
+    assert summary.group(1, 2, 4, 5) == ("54", "15", "zenmux", str(len(load_paths([SHIPPED]).catalogue)))
     assert int(summary.group(5)) > 112  # ZenMux's 112 and the shipped files' own
     assert summary.group(3) == "not restricted (any non-empty key; --api-key restricts them)"
     assert served.stop() == 0
@@ -248,8 +248,8 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
     summary = json.loads(second_line(served))
     assert SUMMARY.fullmatch(summary["message"])
     assert (summary["faces"], summary["rules"], summary["scenario_files"], summary["api_keys"],
-            summary["catalogue"]) == (["chat", "anthropic", "responses", "objectiveai", "embeddings", "rerank", "platform"],
-                                  49, 14, 0, "zenmux")
+            summary["catalogue"]) == (["chat", "anthropic", "responses", "objectiveai", "vertex", "embeddings",
+                                   "rerank", "platform"], 54, 15, 0, "zenmux")
     served.process.terminate()
     assert served.wait() == 0
 

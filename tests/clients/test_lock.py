@@ -15,6 +15,7 @@ NPM_FOLDERS = {
     "@anthropic-ai/claude-code": REPO / ".venv/claude",
     "@openai/codex": REPO / ".venv/codex",
     "@anthropic-ai/sdk": NODE_SDK,
+    "@google/gemini-cli": REPO / ".venv/gemini",
 }
 
 

@@ -43,6 +43,13 @@ RICH = {
                   "input": [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]},
                             {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
                             {"type": "function_call_output", "call_id": "c1", "output": "ok"}]},
+    "vertex": {"systemInstruction": {"parts": [{"text": "s"}]}, "generationConfig": {
+        "maxOutputTokens": 50, "stopSequences": ["x"], "thinkingConfig": {"thinkingBudget": 512, "includeThoughts": True}},
+        "tools": [{"functionDeclarations": [{"name": "f", "parameters": {"type": "OBJECT"}}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}},
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                     {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
+                     {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"r": "ok"}}}]}]},
     "objectiveai": {"stream": False, "response_format": {"type": "json_schema", "json_schema": {
         "name": "A", "schema": {"type": "object", "properties": {"x": {"type": "string"}}}}}},
 }

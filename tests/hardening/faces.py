@@ -61,6 +61,8 @@ def structured_text(face: Face, body: bytes) -> str:
         return str(data["choices"][0]["message"]["content"])
     if face.name == "anthropic":
         return str(next(b["text"] for b in data["content"] if b["type"] == "text"))
+    if face.name == "vertex":
+        return "".join(p["text"] for p in data["candidates"][0]["content"]["parts"] if not p.get("thought"))
     return str(next(c["text"] for i in data["output"] if i["type"] == "message" for c in i["content"]))
 
 
@@ -80,6 +82,10 @@ def _objectiveai() -> dict[str, Any]:
     return {"model": QUERY_MODEL, "messages": [{"role": "user", "content": "hi"}]}
 
 
+def _vertex() -> dict[str, Any]:
+    return {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+
+
 FACES = (
     Face("chat", "/api/v1/chat/completions", _chat, lambda p: {
         **_chat(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}],
@@ -97,6 +103,11 @@ FACES = (
         **_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]},
         with_format=lambda s: {**_objectiveai(), "response_format": {"type": "json_schema",
                                                                      "json_schema": {"name": "x", "schema": s}}}),
+    Face("vertex", "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent", _vertex, lambda p: {
+        **_vertex(), "tools": [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": p}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}},
+        with_format=lambda s: {**_vertex(), "generationConfig": {"responseMimeType": "application/json",
+                                                                 "responseJsonSchema": s}}),
 )
 FACE_IDS = [face.name for face in FACES]
 

@@ -18,7 +18,7 @@ from zenmux_emulator.faces.responses.store import STORED_BYTES, ResponseStore, S
 
 RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 GROWTH = 150 * 1024 * 1024
-CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI = FACES
+CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI = FACES[:4]
 
 
 def rss() -> int:

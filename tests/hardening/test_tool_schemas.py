@@ -17,7 +17,8 @@ from tests.hardening.faces import FACE_IDS, FACES, Face, structured_text
 
 RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 WHERE = {"chat": "tools[0].function.parameters", "anthropic": "tools.0.input_schema",
-         "responses": "tools[0].parameters", "objectiveai": "tools[0].function.parameters"}
+         "responses": "tools[0].parameters", "objectiveai": "tools[0].function.parameters",
+         "vertex": "tools[0].functionDeclarations[0].parametersJsonSchema"}
 
 
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)

@@ -78,7 +78,7 @@ def test_a_wrong_path_gets_the_404_envelope_naming_the_route_meant(shipped: Emul
     [
         ("/api/v1/audio/transcriptions", "Audio"),
         ("/v1/audio/transcriptions", "Audio"),
-        ("/api/vertex-ai/v1/publishers/google/models/gemini-2.5-pro:generateContent", "Vertex AI"),
+        ("/api/vertex-ai/v1/publishers/google/models/imagen-4:predict", "Vertex AI"),
         ("/api/v1/management/statistics/leaderboard", "platform statistics"),
     ],
 )

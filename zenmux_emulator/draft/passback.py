@@ -25,7 +25,9 @@ MISSING_SIGNATURE = "thinking.signature: Field required"
 MISSING_THINKING = ("Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, "
                     "a final `assistant` message must start with a thinking block.")
 UNVERIFIED = "could not be verified."
-REJECTIONS = (BAD_SIGNATURE, MISSING_SIGNATURE, MISSING_THINKING, UNVERIFIED)
+THOUGHT_SIGNATURE_MARKS = ("Corrupted thought signature.", "missing a thought_signature", "missing a `thought_signature`")
+"""The fixed parts of Google's thought-signature refusals, which the Vertex AI / Gemini face answers with."""
+REJECTIONS = (BAD_SIGNATURE, MISSING_SIGNATURE, MISSING_THINKING, UNVERIFIED, *THOUGHT_SIGNATURE_MARKS)
 """The messages (or their fixed part) a passed-back reasoning check fails with, on every face."""
 
 

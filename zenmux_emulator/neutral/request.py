@@ -85,6 +85,10 @@ class NeutralRequest:
     Subclasses set `face` and fill in the facts marked "the face's" below from their conversation."""
 
     face: ClassVar[str] = ""
+    carries_signatures: ClassVar[bool] = False
+    """Whether the face's conversation carries signed parts whatever the reasoning ask (Gemini's
+    thought signatures on function calls): the core then checks what is passed back on every
+    request, not only on those that ask for reasoning."""
 
     token_limit: int | None = None
     """Where counting the prompt may stop: the model's context window, set before `prompt_tokens`

@@ -229,7 +229,7 @@ class Endpoint(Generic[R]):
         if routed.delay_s > 0:
             with core.waits.interruptible():
                 await asyncio.sleep(routed.delay_s)
-        if ask.reasoning.enabled:
+        if ask.reasoning.enabled or ask.carries_signatures:
             entry.warn(check_reasoning(ask, shape_of(served), core.signer_for(scenarios), settings.reasoning_check))
 
         selection = self.match(ask, entry, scenarios, session, control.rule, served)

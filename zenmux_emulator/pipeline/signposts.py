@@ -41,6 +41,7 @@ GROUPS = (
     Group("objectiveai", "ObjectiveAI Query Completions", "/objectiveai", ("/objectiveai/",)),
     Group("embeddings", "Embeddings (OpenAI-compatible)", "/api/v1", ("/api/v1/embeddings",)),
     Group("rerank", "Rerank", "/api/v1", ("/api/v1/rerank",)),
+    Group("vertex", "Vertex AI / Gemini (Google's generateContent)", "/api/vertex-ai", ("/api/vertex-ai/",)),
     Group("generation", "Generation lookup", "/api/v1", ("/api/v1/management/generation", "/api/v1/generation")),
     Group("platform", "Platform API (Management key)", "/api/v1", tuple(
         f"/api/v1/management/{route}" for route in ("payg/", "flow_rate", "subscription/", "usage", "cost"))),
@@ -49,8 +50,8 @@ GROUPS = (
 NOT_EMULATED = (
     ("/api/v1/images/", "ZenMux's Images API"),
     ("/api/v1/audio/", "ZenMux's Audio API"),
-    ("/api/vertex-ai/", "ZenMux's Vertex AI API (Google's Gemini protocol)"),
     ("/api/v1/management/statistics/", "ZenMux's platform statistics API"),
+    ("/api/vertex-ai/", "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)"),
 )
 """Paths of ZenMux APIs this emulator does not serve (yet), by prefix, checked after every served route."""
 
@@ -137,7 +138,8 @@ def not_found_message(request: web.Request) -> str:
         where, name = unserved
         return (
             f"Not Found: {where} is {name}, which this emulator does not serve; it serves chat completions, "
-            "Anthropic Messages, Responses, ObjectiveAI, embeddings, rerank and the Platform API (GET / lists the routes)"
+            "Anthropic Messages, Responses, Vertex AI / Gemini generateContent, ObjectiveAI, embeddings, rerank and the "
+            "Platform API (GET / lists the routes)"
         )
     meant = nearest(request.path, served)
     if meant is not None:

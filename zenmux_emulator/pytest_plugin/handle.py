@@ -24,6 +24,7 @@ from zenmux_emulator.state.sessions import session_name
 if TYPE_CHECKING:
     import anthropic
     import openai
+    from google import genai
 
 
 def key_for(nodeid: str) -> str:
@@ -148,6 +149,17 @@ class ZenmuxHandle:
 
     def _anthropic_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         return {"base_url": self.anthropic_url, "api_key": self.api_key, "max_retries": 0, **kwargs}
+
+    def gemini_client(self, *, vertexai: bool = True, **kwargs: Any) -> genai.Client:
+        """`google.genai.Client` pointed at the Vertex AI / Gemini face with this test's key: `vertexai=True`
+        calls the `v1/publishers/…` paths, `vertexai=False` the Gemini API's `v1beta/models/…` ones."""
+        from google import genai
+        from google.genai import types
+
+        options = types.HttpOptions(base_url=self.url("vertex"), api_version="v1" if vertexai else "v1beta")
+        client = genai.Client(**{"api_key": self.api_key, "vertexai": vertexai, "http_options": options, **kwargs})
+        self._clients.append(client)
+        return client
 
     def objectiveai_client(self, **kwargs: Any) -> openai.OpenAI:
         """`openai.OpenAI` pointed at the ObjectiveAI face with this test's key, for

@@ -80,6 +80,7 @@ SHIPPED = FaceNames(
         "anthropic": ZENMUX_FACE,
         "responses": ZENMUX_FACE,
         "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
+        "vertex": ZENMUX_FACE,
         "embeddings": FaceTraits(zenmux=False, unnamed_rules=False),
         "rerank": FaceTraits(zenmux=False, unnamed_rules=False),
     }

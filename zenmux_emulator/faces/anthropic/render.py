@@ -16,6 +16,7 @@ import orjson
 
 from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.anthropic.request import FAMILY, AnthropicRequest
+from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import digest, seed_int
 from zenmux_emulator.foundation.signatures import Signer
@@ -40,17 +41,6 @@ def message_id(generation: str) -> str:
 def tool_use_id(call_id: str) -> str:
     """Chat-style `call_…` ids become `toolu_…`; scripted ids and `toolu_…` stay as they are."""
     return "toolu_" + call_id[5:] if call_id.startswith("call_") else call_id
-
-
-def tool_input(call: dict[str, Any]) -> dict[str, Any]:
-    """A tool call's arguments as the object `input` must be (a custom tool's text as `{"input": …}`)."""
-    if call["type"] == "custom":
-        return {"input": call["custom"]["input"]}
-    try:
-        value = orjson.loads(call["function"]["arguments"] or "{}")
-    except orjson.JSONDecodeError:
-        return {"arguments": call["function"]["arguments"]}
-    return value if isinstance(value, dict) else {"value": value}
 
 
 def unparsed_arguments(draft: Draft) -> list[str | None]:
@@ -87,7 +77,7 @@ def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> l
     unparsed = unparsed_arguments(draft)
     for call, raw in zip(draft.tool_calls, unparsed, strict=True):
         name = call[call["type"]]["name"]
-        given: Any = tool_input(call) if raw is None else {} if draft.cut_call and call is draft.tool_calls[-1] else raw
+        given: Any = call_arguments(call) if raw is None else {} if draft.cut_call and call is draft.tool_calls[-1] else raw
         blocks.append({"type": "tool_use", "id": tool_use_id(call["id"]), "name": name, "input": given})
     return blocks
 

@@ -1,0 +1,181 @@
+"""A draft as Google's generateContent answers it: one `GenerateContentResponse`, or a stream of
+them, each whole (SSE `data:` events with `alt=sse`, one JSON array without).
+
+Parts, in order: thought summaries (`thought: true`, only with `includeThoughts`), the text, one
+`functionCall` per tool call, the first signed (`thoughtSignature` beside it). A stream sends the
+thoughts and the text a few tokens per response, each call whole, and `finishReason` with the
+final `usageMetadata` on the last; a refusal is a SAFETY finish without parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.faces.common.call_arguments import call_arguments
+from zenmux_emulator.faces.vertex import thought_signatures
+from zenmux_emulator.faces.vertex.request import GeminiRequest
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.ids import digest, seed_int
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.scenario.schema import StreamFault
+from zenmux_emulator.write.pacing import schedule
+from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
+
+FINISH_REASONS = {
+    "stop": "STOP",
+    "length": "MAX_TOKENS",
+    "content_filter": "SAFETY",
+    "tool_calls": "STOP",
+    "function_call": "STOP",
+}
+MALFORMED_EVENT = b'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "unterminated\r\n\r\n'
+
+
+def finish_reason(draft: Draft) -> str:
+    if draft.refusal is not None and draft.finish_reason != "length":
+        return "SAFETY"
+    return FINISH_REASONS.get(draft.finish_reason, "STOP")
+
+
+def call_parts(draft: Draft, request: GeminiRequest, signer: Signer) -> list[dict[str, Any]]:
+    """One `functionCall` part per tool call; the first carries the signature."""
+    parts: list[dict[str, Any]] = []
+    for call in draft.tool_calls:
+        function: dict[str, Any] = {"name": call[call["type"]]["name"], "args": call_arguments(call)}
+        if request.uses_call_ids:
+            function = {"id": call["id"], **function}
+        part: dict[str, Any] = {"functionCall": function}
+        if not parts:
+            part["thoughtSignature"] = thought_signatures.sign(signer, part)
+        parts.append(part)
+    return parts
+
+
+def usage_metadata(draft: Draft, final: bool = True) -> dict[str, Any]:
+    """Google's usage: the thoughts counted apart from the candidates and within the total."""
+    usage = draft.usage
+    prompt = int(usage["prompt_tokens"])
+    if not final:
+        return {"promptTokenCount": prompt, "totalTokenCount": prompt}
+    thoughts = int(usage["completion_tokens_details"]["reasoning_tokens"])
+    cached = int(usage.get("prompt_tokens_details", {}).get("cached_tokens", 0))
+    metadata: dict[str, Any] = {
+        "promptTokenCount": prompt,
+        "candidatesTokenCount": int(usage["completion_tokens"]) - thoughts,
+        "totalTokenCount": int(usage["total_tokens"]),
+    }
+    if thoughts:
+        metadata["thoughtsTokenCount"] = thoughts
+    if cached:
+        metadata["cachedContentTokenCount"] = cached
+    metadata["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": prompt}]
+    return metadata
+
+
+def create_time(created: int) -> str:
+    return datetime.fromtimestamp(created, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Rendered:
+    """One reply's pieces, and the responses made of them."""
+
+    def __init__(self, draft: Draft, request: GeminiRequest, generation: str, created: int, signer: Signer) -> None:
+        self.draft, self.request = draft, request
+        self.thoughts = draft.reasoning if request.include_thoughts and draft.reasoning else None
+        self.calls = [] if draft.refusal else call_parts(draft, request, signer)
+        self.head = {
+            "modelVersion": draft.model,
+            "createTime": create_time(created),
+            "responseId": response_id(generation),
+        }
+
+    def response(self, parts: list[dict[str, Any]], final: bool) -> dict[str, Any]:
+        candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
+        if final:
+            candidate["finishReason"] = finish_reason(self.draft)
+            if self.draft.refusal:
+                candidate["finishMessage"] = self.draft.refusal
+        return {"candidates": [candidate], "usageMetadata": usage_metadata(self.draft, final), **self.head}
+
+    def parts(self) -> list[dict[str, Any]]:
+        parts: list[dict[str, Any]] = []
+        if self.thoughts:
+            parts.append({"text": self.thoughts, "thought": True})
+        if self.draft.content and not self.draft.refusal:
+            parts.append({"text": self.draft.content})
+        return parts + self.calls
+
+    def body(self) -> dict[str, Any]:
+        return self.response(self.parts(), final=True)
+
+    def pieces(self, chunk_tokens: int) -> Iterator[list[dict[str, Any]]]:
+        """The parts of each streamed response but the last, made one by one."""
+        if self.thoughts:
+            for group in tokens.groups(self.thoughts, chunk_tokens):
+                yield [{"text": "".join(group), "thought": True}]
+        if self.draft.content and not self.draft.refusal:
+            for group in tokens.groups(self.draft.content, chunk_tokens):
+                yield [{"text": "".join(group)}]
+        for call in self.calls:
+            yield [call]
+
+    def stream(self, chunk_tokens: int) -> Iterator[dict[str, Any]]:
+        """Every response of the stream: `finishReason` and the whole usage ride on the last."""
+        held: list[dict[str, Any]] | None = None
+        for parts in self.pieces(chunk_tokens):
+            if held is not None:
+                yield self.response(held, final=False)
+            held = parts
+        yield self.response(held or [], final=True)
+
+
+def response_id(generation: str) -> str:
+    return digest("response", generation, size=22)
+
+
+def sse_event(response: dict[str, Any]) -> bytes:
+    return b"data: " + orjson.dumps(response) + b"\r\n\r\n"
+
+
+def error_event(fault: StreamFault, _position: int) -> bytes:
+    """The in-stream failure: ZenMux's envelope as one `data:` event, typed by the fault's code."""
+    code = int(fault.code) if fault.code.isdigit() else 500
+    kind = "internal_server_error" if code >= 500 else "invalid_params"
+    return b"data: " + error_body(code, kind, fault.message) + b"\r\n\r\n"
+
+
+def plan_reply(
+    draft: Draft,
+    request: GeminiRequest,
+    generation: str,
+    created: int,
+    headers: dict[str, str],
+    seed: int,
+    signer: Signer,
+) -> ReplyPlan:
+    """The finished reply; `headers` are added to the draft's scripted ones."""
+    all_headers = {**draft.headers, **headers}
+    rendered = Rendered(draft, request, generation, created, signer)
+    timing = draft.timing
+    chunk_tokens = timing.chunk_tokens if timing else 1
+    if not request.streamed:
+        return ReplyPlan(all_headers, orjson.dumps(rendered.body()))
+    if not request.stream:  # streamGenerateContent without alt=sse: Google's one JSON array
+        return ReplyPlan(
+            all_headers, b"[" + b",\r\n".join(orjson.dumps(r) for r in rendered.stream(chunk_tokens)) + b"]"
+        )
+    events = Events.paced_but_last(lambda: (sse_event(r) for r in rendered.stream(chunk_tokens)), 0)
+    return sse_plan(
+        all_headers,
+        events,
+        schedule(timing, seed_int(seed, "pace", generation)),
+        timing.fault if timing else None,
+        MALFORMED_EVENT,
+        error_event,
+    )

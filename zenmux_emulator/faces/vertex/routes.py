@@ -1,0 +1,95 @@
+"""The Vertex AI / Gemini face's routes: generateContent and streamGenerateContent through the
+shared path, countTokens, and the catalogue as both model lists, on every path form."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from zenmux_emulator.faces.vertex.count import CountTokens
+from zenmux_emulator.faces.vertex.face import NAME, VertexFace
+from zenmux_emulator.faces.vertex.models import get_model, list_models
+from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.verdict import Call, Shapes
+from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.spec import FaceSpec
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+KEY_HEADER = "x-goog-api-key"
+
+
+def key_from_query(handler: Handler) -> Handler:
+    """Google's `?key=` as the key when no header carries one: the request goes on with it as
+    `x-goog-api-key`, so the shared path authenticates it like any other."""
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        key = request.query.get("key")
+        if key and KEY_HEADER not in request.headers and "Authorization" not in request.headers:
+            request = request.clone(headers={**request.headers, KEY_HEADER: key})
+        return await handler(request)
+
+    return handle
+
+
+def routes(core: Core) -> list[web.RouteDef]:
+    generate = key_from_query(Endpoint(VertexFace(core.kit.signer), core).handle)
+    count = key_from_query(CountTokens(core).handle)
+    made: list[web.RouteDef] = []
+    for path in MODEL_PATHS:
+        made += [web.post(f"{path}:{GENERATE}", generate), web.post(f"{path}:countTokens", count)]
+    made += [
+        web.get(GEMINI_API, list_models),
+        web.get(VERTEX, list_models),
+        web.get(f"{GEMINI_API}/{{provider}}/{MODEL}", get_model),
+        web.get(f"{VERTEX}/{MODEL}", get_model),
+    ]
+    return made
+
+
+def _calls(entry: JournalEntry) -> list[Call | None]:
+    """(id or name, name) of the function calls in the reply, JSON, JSON array or SSE events."""
+    found: list[Call | None] = []
+    for response in _responses(entry):
+        for candidate in response.get("candidates") or ():
+            for part in (candidate.get("content") or {}).get("parts") or ():
+                call = part.get("functionCall") if isinstance(part, dict) else None
+                if isinstance(call, dict) and isinstance(call.get("name"), str):
+                    found.append((str(call.get("id") or call["name"]), call["name"]))
+    return found
+
+
+def _responses(entry: JournalEntry) -> Iterator[dict[str, Any]]:
+    if isinstance(entry.response, bytes):
+        try:
+            body = orjson.loads(entry.response)
+        except orjson.JSONDecodeError:
+            return
+        yield from (r for r in (body if isinstance(body, list) else [body]) if isinstance(r, dict))
+        return
+    for event in entry.response or ():
+        data = event.removeprefix(b"data: ").strip() if isinstance(event, bytes) else b""
+        try:
+            parsed = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(parsed, dict):
+            yield parsed
+
+
+def _answers(body: dict[str, Any]) -> Iterator[Any]:
+    for content in body.get("contents") or ():
+        for part in (content.get("parts") or ()) if isinstance(content, dict) else ():
+            answer = part.get("functionResponse") if isinstance(part, dict) else None
+            if isinstance(answer, dict):
+                yield answer.get("id") or answer.get("name")
+
+
+SPEC = FaceSpec(name=NAME, api_name="generateContent", base_path=BASE, routes=routes, readers=Shapes(_calls, _answers),
+                misbehaves=False)
+"""Google's generateContent, as the app registers it (google-genai adds `/v1/…` or `/v1beta/…`). Its
+render does not yet show the misbehaviour catalogue's faults in Gemini's own terms
+(`MALFORMED_FUNCTION_CALL`, a cut call), so a fault asked of it is warned of, not claimed."""
