@@ -1,6 +1,7 @@
 """Gemini CLI itself (npm @google/gemini-cli, pinned and installed by `make test`), run headless as a
-user would against the shipped scenarios: turn 1 makes it call its own read_file tool, turn 2
-answers from the file. This test fails, never skips, when Gemini CLI cannot run."""
+user would against the shipped scenarios (the gemini-cli-* rules of scenarios/gemini.yaml): turn 1
+makes it call its own read_file tool, turn 2 answers from the file. This test fails, never skips,
+when Gemini CLI cannot run."""
 
 from __future__ import annotations
 
