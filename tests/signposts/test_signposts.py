@@ -117,3 +117,30 @@ def test_a_served_route_is_never_suggested_for_itself(shipped: EmulatorServer):
     answer = http(shipped.base_url + "/chat/completions", HELLO, method="POST", headers=JSON)
     assert answer.status == 200
     assert http(shipped.origin + "/api/v1/responses/resp_unknown").json()["error"]["type"] != "not_found"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kind", "says"),
+    [
+        ("POST", "/objectiveai/query/completion", "not_found", "did you mean /objectiveai/query/completions?"),
+        ("GET", "/objectiveai/zzzz/qqqq/wwww", "not_found", "GET / lists the routes"),
+        ("PUT", "/objectiveai/query/completions", "method_not_allowed", "Method Not Allowed"),
+    ],
+)
+def test_the_routers_404_and_405_under_objectiveai_answer_its_query_envelope(
+    shipped: EmulatorServer, method: str, path: str, kind: str, says: str
+):
+    answer = http(shipped.origin + path, b"{}", method=method, headers=JSON)
+    assert answer.status == (405 if kind == "method_not_allowed" else 404)
+    body = answer.json()
+    assert set(body) == {"kind", "error"} and body["kind"] == "query", body  # ObjectiveAI's, not ZenMux's
+    assert body["error"]["kind"] == kind and says in body["error"]["error"], body
+    if kind == "method_not_allowed":
+        assert "POST" in answer.headers["allow"]
+
+
+def test_a_path_next_to_objectiveai_keeps_zenmux_envelope(shipped: EmulatorServer):
+    for path in ("/objectiveaix/query/completions", "/query/completions", "/api/v1/chat/completion"):
+        answer = http(shipped.origin + path, HELLO, method="POST", headers=JSON)
+        assert answer.status == 404
+        assert answer.json()["error"]["type"] == "not_found", path

@@ -8,6 +8,11 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.control.clock import LATEST
+from zenmux_emulator.control.scenarios import NAME, RESERVED, SCENARIO_TYPES
+from zenmux_emulator.control.wire import MAX_COUNT
+from zenmux_emulator.foundation.misbehaviours import CATALOGUE
+
 JSON = "application/json"
 
 
@@ -28,23 +33,33 @@ def _query(name: str, description: str, schema: dict[str, Any] | None = None) ->
             "schema": schema or {"type": "string"}}
 
 
+YAML_TEXT: dict[str, Any] = {"type": "string", "pattern": "\\S",
+                             "description": "not empty; a document YAML reads as nothing (null, ~, {}) is refused"}
 SCENARIO_BODY: dict[str, Any] = {
     "required": True,
-    "description": "A scenario in YAML (or JSON, which YAML reads too), validated exactly as a file is.",
+    "description": "A scenario in YAML (or JSON, which YAML reads too), validated exactly as a file is. An empty "
+                   "body, or one YAML reads as nothing (null, ~, {}), is refused with 400 invalid_params.",
     "content": {
-        "application/yaml": {"schema": {"type": "string"},
-                             "example": "rules:\n  - name: hi\n    reply: {content: hello}\n"},
-        "text/yaml": {"schema": {"type": "string"}},
-        JSON: {"schema": {"type": "object"}, "example": {"rules": [{"name": "hi", "reply": {"content": "hello"}}]}},
+        **{kind: {"schema": YAML_TEXT} for kind in sorted(SCENARIO_TYPES - {JSON})},
+        JSON: {"schema": {"type": "object", "minProperties": 1},
+               "example": {"rules": [{"name": "hi", "reply": {"content": "hello"}}]}},
     },
 }
+SCENARIO_BODY["content"]["application/yaml"]["example"] = "rules:\n  - name: hi\n    reply: {content: hello}\n"
+
+NAME_SCHEMA: dict[str, Any] = {"type": "string", "pattern": f"^{NAME.pattern}$", "not": {"enum": sorted(RESERVED)}}
+"""A name a scenario may be loaded under (the control API's own paths, such as `reload`, are not)."""
 
 NAME_PARAMETER: dict[str, Any] = {
     "name": "name", "in": "path", "required": True, "description": "The name the scenario was loaded under.",
-    "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"},
+    "schema": NAME_SCHEMA,
 }
 
+COUNT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}
+
 BAD_REQUEST = _error("a bad parameter or body (ZenMux's error envelope)")
+BAD_QUERY = _error("a query parameter this route does not take")
+TOO_LARGE = _error("the body is larger than the server's body limit (--max-body-bytes)")
 FORBIDDEN = _error("not a loopback client, or the admin token is missing or wrong")
 INVALID_SCENARIO = _json("invalid_scenario: the scenario does not load (every problem located); or invalid_params: "
                          "a bad name, or a body that is empty, null, not UTF-8 or nested too deeply",
@@ -78,7 +93,7 @@ OPENAPI: dict[str, Any] = {
         }},
         "/health": {"get": {
             "operationId": "health", "summary": "Rules loaded, sources, journal and the last reload error",
-            "responses": {"200": _json("the emulator is serving", _ref("Health")), "403": FORBIDDEN},
+            "responses": {"200": _json("the emulator is serving", _ref("Health")), "400": BAD_QUERY, "403": FORBIDDEN},
         }},
         "/scenarios": {
             "get": {
@@ -90,10 +105,10 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "operationId": "addScenario", "summary": "Load a scenario after the files and earlier ones",
                 "parameters": [{**_query("name", "the name to load it under (named api:<name> in rules)",
-                                         NAME_PARAMETER["schema"]), "required": True}],
+                                         NAME_SCHEMA), "required": True}],
                 "requestBody": SCENARIO_BODY,
                 "responses": {"201": _json("loaded", _ref("Loaded")), "400": INVALID_SCENARIO, "403": FORBIDDEN,
-                              "409": _error("scenario_exists: use PUT to replace it"),
+                              "409": _error("scenario_exists: use PUT to replace it"), "413": TOO_LARGE,
                               "415": _error("not a YAML or JSON Content-Type")},
             },
         },
@@ -112,7 +127,8 @@ OPENAPI: dict[str, Any] = {
                 "requestBody": SCENARIO_BODY,
                 "responses": {"200": _json("replaced, in the same place in the order", _ref("Loaded")),
                               "400": INVALID_SCENARIO, "403": FORBIDDEN,
-                              "404": _error("unknown_scenario"), "415": _error("not a YAML or JSON Content-Type")},
+                              "404": _error("unknown_scenario"), "413": TOO_LARGE,
+                              "415": _error("not a YAML or JSON Content-Type")},
             },
             "delete": {
                 "operationId": "removeScenario", "summary": "Unload a scenario loaded through the API",
@@ -120,7 +136,7 @@ OPENAPI: dict[str, Any] = {
                     "200": _json("removed", {"type": "object", "properties": {
                         "removed": {"type": "string"}, "generation": {"type": "integer"},
                         "rules": {"type": "integer"}}}),
-                    "403": FORBIDDEN, "404": _error("unknown_scenario")},
+                    "400": BAD_QUERY, "403": FORBIDDEN, "404": _error("unknown_scenario")},
             },
         },
         "/journal": {
@@ -132,11 +148,10 @@ OPENAPI: dict[str, Any] = {
                     _query("path", "only requests to this path, e.g. /api/v1/chat/completions"),
                     _query("unmatched", "true: only chat requests no rule answered",
                            {"type": "string", "enum": ["true", "false", "1", "0"]}),
-                    _query("limit", "only the newest N (a page)", {"type": "integer", "minimum": 0}),
+                    _query("limit", "only the newest N (a page)", COUNT),
                     _query("before", "only entries whose seq is below this: the cursor of the page before, "
-                           "given as `older` by the last answer", {"type": "integer", "minimum": 0}),
-                    _query("after", "only entries whose seq is above this (new ones since a seq)",
-                           {"type": "integer", "minimum": 0}),
+                           "given as `older` by the last answer", COUNT),
+                    _query("after", "only entries whose seq is above this (new ones since a seq)", COUNT),
                 ],
                 "responses": {"200": _json("a page of entries, oldest first", {
                     "type": "object", "required": ["count", "total", "older", "entries"], "properties": {
@@ -159,7 +174,7 @@ OPENAPI: dict[str, Any] = {
             "operationId": "listUnmatched",
             "summary": "Chat requests no rule answered (default reply or strict 404), with their near misses",
             "parameters": [_query("session", "only this session's requests"),
-                           _query("limit", "only the newest N", {"type": "integer", "minimum": 0})],
+                           _query("limit", "only the newest N", COUNT)],
             "responses": {"200": _json("the unmatched requests", {"type": "object", "properties": {
                 "count": {"type": "integer"}, "entries": {"type": "array", "items": _ref("Unmatched")}}}),
                 "400": BAD_REQUEST, "403": FORBIDDEN},
@@ -171,15 +186,15 @@ OPENAPI: dict[str, Any] = {
                            "rules, field by field, as the journal's near misses for that request.",
             "requestBody": {"required": True, "content": {JSON: {"schema": {
                 "type": "object", "required": ["path", "body"], "additionalProperties": False, "properties": {
-                    "path": {"type": "string", "description": "the face's path, query included",
+                    "path": {"type": "string", "pattern": "^/(?!/)", "description": "the face's path, query included",
                              "examples": ["/api/v1/chat/completions"]},
                     "body": {"description": "the request's JSON body, as a client would send it"},
-                    "headers": {"type": "object", "additionalProperties": {"type": "string"},
-                                "description": "request headers the rules may match"},
-                    "session": {"type": "string", "description": "whose sequence positions count (default: the "
+                    "headers": {"type": ["object", "null"], "additionalProperties": {"type": "string"},
+                                "description": "request headers the rules may match (null: none)"},
+                    "session": {"type": ["string", "null"], "description": "whose sequence positions count (default: the "
                                 "X-Emulator-Session header, else `inspector`)"}}}}}},
             "responses": {"200": _json("the verdict", _ref("MatchVerdict")), "400": BAD_REQUEST,
-                          "403": FORBIDDEN},
+                          "403": FORBIDDEN, "413": TOO_LARGE},
         }},
         "/sessions/reset": {"post": {
             "operationId": "resetSessions",
@@ -189,7 +204,7 @@ OPENAPI: dict[str, Any] = {
                 "properties": {"session": {"type": ["string", "null"], "description": "absent or null: all"}}}}}},
             "responses": {"200": _json("how many sessions were reset", {"type": "object", "properties": {
                 "session": {"type": ["string", "null"]}, "reset": {"type": "integer"}}}),
-                "400": BAD_REQUEST, "403": FORBIDDEN, "404": _error("unknown_session")},
+                "400": BAD_REQUEST, "403": FORBIDDEN, "404": _error("unknown_session"), "413": TOO_LARGE},
         }},
         "/misbehave": {
             "get": {
@@ -205,36 +220,38 @@ OPENAPI: dict[str, Any] = {
                     "type": "object", "required": ["session", "fault"], "additionalProperties": False,
                     "properties": {
                         "session": {"type": "string", "minLength": 1, "description": "the X-Emulator-Session name"},
-                        "fault": {"type": ["string", "null"], "description": "a fault's name; null stops"},
+                        "fault": {"enum": [*CATALOGUE, None], "description": "a fault's name; null stops"},
                         "variant": {"type": ["string", "null"], "description": "default: drawn per request"},
                         "rate": {"type": "number", "minimum": 0, "maximum": 1, "default": 1,
                                  "description": "the seeded share of the session's requests that get it"}}},
                     "examples": {"refuse": {"value": {"session": "agent-1", "fault": "refusal"}},
                                  "stop": {"value": {"session": "agent-1", "fault": None}}}}}},
                 "responses": {"200": _json("the catalogue and the standing asks after the change", _ref("Misbehave")),
-                              "400": BAD_REQUEST, "403": FORBIDDEN},
+                              "400": BAD_REQUEST, "403": FORBIDDEN, "413": TOO_LARGE},
             },
         },
         "/clock": {
             "get": {
                 "operationId": "getClock", "summary": "The time `created` and the journal use",
-                "responses": {"200": _json("the clock", _ref("Clock")), "403": FORBIDDEN},
+                "responses": {"200": _json("the clock", _ref("Clock")), "400": BAD_QUERY, "403": FORBIDDEN},
             },
             "post": {
                 "operationId": "setClock", "summary": "Freeze, advance or release the clock",
                 "requestBody": {"required": True, "content": {JSON: {"schema": {
                     "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
                     "properties": {
-                        "freeze_at": {"type": ["number", "string"],
-                                      "description": "unix seconds or an ISO 8601 time (UTC when no offset)"},
-                        "advance": {"type": "number", "minimum": 0,
-                                    "description": "seconds; a running clock freezes at now + advance"},
+                        "freeze_at": {"type": ["number", "string"], "minimum": 0, "maximum": LATEST,
+                                      "description": "unix seconds or an ISO 8601 time (UTC when no offset), "
+                                                     "from 1970 to 9999-12-31T23:59:59Z"},
+                        "advance": {"type": "number", "minimum": 0, "maximum": LATEST,
+                                    "description": "seconds; a running clock freezes at now + advance, which must "
+                                                   "stay before 9999-12-31T23:59:59Z"},
                         "unfreeze": {"const": True}}},
                     "examples": {"freeze": {"value": {"freeze_at": "2026-01-01T00:00:00Z"}},
                                  "advance": {"value": {"advance": 60}},
                                  "unfreeze": {"value": {"unfreeze": True}}}}}},
                 "responses": {"200": _json("the clock after the change", _ref("Clock")),
-                              "400": BAD_REQUEST, "403": FORBIDDEN},
+                              "400": BAD_REQUEST, "403": FORBIDDEN, "413": TOO_LARGE},
             },
         },
         "/openapi.json": {"get": {

@@ -42,12 +42,17 @@ def flag(params: Mapping[str, str], name: str) -> bool:
     raise invalid_params(f"Parameter {name} is not valid: expected true or false, got {value!r}")
 
 
+MAX_COUNT = 10**18 - 1
+"""The largest `limit`, `before` or `after` a query string may give (the OpenAPI document's `maximum`)."""
+
+
 def count(params: Mapping[str, str], name: str) -> int | None:
     value = params.get(name)
     if value is None:
         return None
-    if not (value.isascii() and value.isdigit()) or len(value) > 18:
-        raise invalid_params(f"Parameter {name} is not valid: expected a whole number ≥ 0, got {value!r}")
+    if not (value.isascii() and value.isdigit()) or len(value.lstrip("0")) > len(str(MAX_COUNT)):
+        raise invalid_params(f"Parameter {name} is not valid: expected a whole number from 0 to {MAX_COUNT}, "
+                             f"got {value!r}")
     return int(value)
 
 

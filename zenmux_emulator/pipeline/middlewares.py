@@ -26,7 +26,8 @@ from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.pipeline.shared import SHARED_SESSION
-from zenmux_emulator.pipeline.signposts import not_found_message
+from zenmux_emulator.pipeline.signposts import main_app, not_found_message
+from zenmux_emulator.pipeline.spec import REGISTERED, ErrorBody, FaceSpec, envelope_for
 from zenmux_emulator.state.shared import SharedStore
 from zenmux_emulator.write.json import error_response
 
@@ -80,7 +81,11 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                 if exc.status == 404 and isinstance(request.match_info, MatchInfoError):  # no route: say the nearest
                     message = not_found_message(request)
                 allow = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None
-                response = error_response(exc.status, error_body(exc.status, entry.error_type, message or exc.reason),
+                envelope: ErrorBody = error_body
+                if isinstance(request.match_info, MatchInfoError):  # the router's: the envelope of the face asked
+                    faces: tuple[FaceSpec, ...] = main_app(request).get(REGISTERED, ())
+                    envelope = envelope_for(faces, path) or error_body
+                response = error_response(exc.status, envelope(exc.status, entry.error_type, message or exc.reason),
                                           allow)
             except asyncio.CancelledError:
                 raise

@@ -4,7 +4,8 @@
   and routes, the control API, and the ZenMux APIs that are not emulated; HTML for a browser, JSON otherwise.
 - The message of a 404 for a path no route serves: the nearest route that does serve it (a missing `/api`, a base
   URL written twice, `/api/anthropic/messages` without its `/v1`, a near spelling), or the ZenMux API the path
-  belongs to when the emulator does not serve that API.
+  belongs to when the emulator does not serve that API. The middleware sends it in the envelope of the face whose
+  base path the request falls under (`FaceSpec.error_body`: ObjectiveAI's under `/objectiveai`), ZenMux's otherwise.
 
 The routes are read from the app's router, so a route added to a face is listed and suggested without more.
 """

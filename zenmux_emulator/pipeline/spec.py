@@ -19,6 +19,9 @@ from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.scenario.faces import ZENMUX_FACE, FaceNames, FaceTraits
 from zenmux_emulator.scenario.schema import ModelSpec
 
+ErrorBody = Callable[[int, str, str], bytes]
+"""An error envelope as bytes, from the HTTP status, the error type and the message."""
+
 Routes = Callable[[Core], list[web.RouteDef]]
 """A face's routes for one app: its POST route (an `Endpoint` over its `Face`) and any beside it
 (side routes such as `count_tokens`, stored objects, model catalogues)."""
@@ -47,10 +50,21 @@ class FaceSpec:
     models: Mapping[str, ModelSpec] = field(default_factory=dict)
     """Models it serves that the packaged catalogue (chat models) lacks: admitted and priced like
     the catalogue's, not listed by `GET /models` (ZenMux lists its chat models there)."""
+    error_body: ErrorBody | None = None
+    """Its error envelope for the router's own 404 and 405 under its base path (a path or method no route
+    serves); None: ZenMux's envelope, which every face but ObjectiveAI answers with."""
 
 
 REGISTERED: web.AppKey[tuple[FaceSpec, ...]] = web.AppKey("faces")
 """The faces `create_app` registered, in order."""
+
+
+def envelope_for(faces: Iterable[FaceSpec], path: str) -> ErrorBody | None:
+    """The error envelope of the face with the longest base path the path falls under, if it has its own."""
+    under = [face for face in faces if path == face.base_path or path.startswith(face.base_path.rstrip("/") + "/")]
+    if not under:
+        return None
+    return max(under, key=lambda face: len(face.base_path)).error_body
 
 
 def api_names(faces: Iterable[FaceSpec]) -> dict[str, str]:

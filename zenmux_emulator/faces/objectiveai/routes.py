@@ -20,8 +20,8 @@ from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.state.sessions import session_name
 
 from . import ids
-from .errors import UNAUTHORIZED, QueryRejected
-from .face import QueryFace, rejection
+from .errors import UNAUTHORIZED, QueryRejected, error_message
+from .face import KINDS, QueryFace, rejection
 from .registry import normalised
 from .wire import model_ids, validate_llm, validate_model
 
@@ -168,6 +168,12 @@ def _rfc3339(created: int) -> str:
     return datetime.datetime.fromtimestamp(created, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _router_error(status: int, type: str, message: str) -> bytes:
+    """A path or method no route under this face's base path serves, in its envelope (kind `not_found`,
+    `method_not_allowed`; the message keeps the route the client most likely meant)."""
+    return orjson.dumps(error_message(KINDS.get(type, type), message))
+
+
 SPEC = FaceSpec(name="objectiveai", api_name="query.completions", base_path=PREFIX, routes=routes,
-                traits=FaceTraits(zenmux=False, unnamed_rules=False), misbehaves=False)
+                traits=FaceTraits(zenmux=False, unnamed_rules=False), misbehaves=False, error_body=_router_error)
 """The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""
