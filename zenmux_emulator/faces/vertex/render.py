@@ -5,6 +5,12 @@ Parts, in order: thought summaries (`thought: true`, only with `includeThoughts`
 `functionCall` per tool call, the first signed (`thoughtSignature` beside it). A stream sends the
 thoughts and the text a few tokens per response, each call whole, and `finishReason` with the
 final `usageMetadata` on the last; a refusal is a SAFETY finish without parts.
+
+The misbehaviour catalogue in Gemini's terms (`draft.misbehaved`, `draft.cut_call`): arguments
+that are not JSON are a call Gemini could not form, `MALFORMED_FUNCTION_CALL` with no
+`functionCall` part and the broken text in `finishMessage`; a call cut by the length stop is left
+out (Gemini sends a call only once it is whole) under `MAX_TOKENS`; a content filter is `SAFETY`
+with a blocked safety rating; the other faults show as the parts they leave.
 """
 
 from __future__ import annotations
@@ -34,10 +40,34 @@ FINISH_REASONS = {
     "tool_calls": "STOP",
     "function_call": "STOP",
 }
+MALFORMED = "MALFORMED_FUNCTION_CALL"
+BLOCKED_RATING = {"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH", "blocked": True}
+"""The safety rating a `content-filter` fault's candidate carries (what blocked it)."""
 MALFORMED_EVENT = b'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "unterminated\r\n\r\n'
 
 
+def malformed_call(draft: Draft) -> str | None:
+    """The finishMessage of a call Gemini could not form (`tool-args-invalid-json`), else None."""
+    if draft.misbehaved is None or draft.misbehaved.fault != "tool-args-invalid-json":
+        return None
+    for call in draft.tool_calls:
+        text = call["function"]["arguments"] if call["type"] == "function" else None
+        if text is not None and not _is_json(text):
+            return f"Malformed function call: call:default_api:{call['function']['name']}{text}"
+    return None
+
+
+def _is_json(text: str) -> bool:
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
 def finish_reason(draft: Draft) -> str:
+    if malformed_call(draft) is not None:
+        return MALFORMED
     if draft.refusal is not None and draft.finish_reason != "length":
         return "SAFETY"
     return FINISH_REASONS.get(draft.finish_reason, "STOP")
@@ -46,7 +76,10 @@ def finish_reason(draft: Draft) -> str:
 def call_parts(draft: Draft, request: GeminiRequest, signer: Signer) -> list[dict[str, Any]]:
     """One `functionCall` part per tool call; the first carries the signature."""
     parts: list[dict[str, Any]] = []
-    for call in draft.tool_calls:
+    if malformed_call(draft) is not None:
+        return parts  # Gemini could not form the call: no functionCall part at all
+    calls = draft.tool_calls[:-1] if draft.cut_call else draft.tool_calls  # a cut call is never sent
+    for call in calls:
         function: dict[str, Any] = {"name": call[call["type"]]["name"], "args": call_arguments(call)}
         if request.uses_call_ids:
             function = {"id": call["id"], **function}
@@ -99,8 +132,11 @@ class Rendered:
         candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
         if final:
             candidate["finishReason"] = finish_reason(self.draft)
-            if self.draft.refusal:
-                candidate["finishMessage"] = self.draft.refusal
+            message = malformed_call(self.draft) or self.draft.refusal
+            if message:
+                candidate["finishMessage"] = message
+            if self.draft.misbehaved is not None and self.draft.misbehaved.fault == "content-filter":
+                candidate["safetyRatings"] = [BLOCKED_RATING]
         return {"candidates": [candidate], "usageMetadata": usage_metadata(self.draft, final), **self.head}
 
     def parts(self) -> list[dict[str, Any]]:

@@ -88,8 +88,6 @@ def _answers(body: dict[str, Any]) -> Iterator[Any]:
                 yield answer.get("id") or answer.get("name")
 
 
-SPEC = FaceSpec(name=NAME, api_name="generateContent", base_path=BASE, routes=routes, readers=Shapes(_calls, _answers),
-                misbehaves=False)
-"""Google's generateContent, as the app registers it (google-genai adds `/v1/…` or `/v1beta/…`). Its
-render does not yet show the misbehaviour catalogue's faults in Gemini's own terms
-(`MALFORMED_FUNCTION_CALL`, a cut call), so a fault asked of it is warned of, not claimed."""
+SPEC = FaceSpec(name=NAME, api_name="generateContent", base_path=BASE, routes=routes, readers=Shapes(_calls, _answers))
+"""Google's generateContent, as the app registers it (google-genai adds `/v1/…` or `/v1beta/…`); its
+render shows the misbehaviour catalogue's faults in Gemini's own terms (render.py)."""
