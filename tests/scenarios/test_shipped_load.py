@@ -9,7 +9,7 @@ from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.scenario.loader import scenario_files
 
 SHIPPED_FILES = ["agent-weather.yaml", "agents.yaml", "basics.yaml", "claude-code.yaml", "codex.yaml", "conversation.yaml",
-                 "failures.yaml", "limits.yaml", "misbehaving.yaml", "models.yaml", "objectiveai.yaml", "reasoning.yaml", "routing.yaml", "tools.yaml"]
+                 "failures.yaml", "gemini.yaml", "limits.yaml", "misbehaving.yaml", "models.yaml", "objectiveai.yaml", "reasoning.yaml", "routing.yaml", "tools.yaml"]
 
 
 def test_the_shipped_folder_holds_exactly_the_files_tested():
@@ -31,7 +31,7 @@ def test_the_shipped_folder_loads_as_one_set_in_file_order():
     loaded = load_paths([SHIPPED])
     assert loaded.files == tuple(str(SHIPPED / name) for name in SHIPPED_FILES)
     names = [rule.name for rule in loaded.rules]
-    assert len(names) == len(set(names)) == 49
+    assert len(names) == len(set(names)) == 54
     # Sorted by rank: the one rule with a priority comes first, the others keep file order.
     assert names[0] == "streaming-only"
     assert names[1:8] == ["weather-call-tool", "weather-answer", "agents-weather-call", "agents-weather-answer",
