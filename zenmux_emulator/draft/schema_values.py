@@ -142,14 +142,20 @@ class SchemaValues:
         for key in ("anyOf", "oneOf"):
             if schema.get(key):
                 rest = {k: v for k, v in schema.items() if k != key}
-                branch = self._resolved(schema[key][0]) if isinstance(schema[key][0], Mapping) else {}
-                return self.value(_merged([rest, branch]), name, (*path, key, 0), depth + 1)
+                for index, option in enumerate(schema[key]):
+                    branch = _merged([rest, self._resolved(option) if isinstance(option, Mapping) else {}])
+                    if branch.get("type") != []:  # the first branch whose `type` agrees with the schema's
+                        return self.value(branch, name, (*path, key, index), depth + 1)
+                raise Unsatisfiable((*path, key), "no branch's `type` agrees with the schema's own `type`")
         if schema.get("allOf"):
             if any(part is False for part in schema["allOf"]):
                 raise Unsatisfiable((*path, "allOf"), "a part is `false`, which admits no value")
             rest = {k: v for k, v in schema.items() if k != "allOf"}
             parts = [self._resolved(p) for p in schema["allOf"] if isinstance(p, Mapping)]
-            return self.value(_merged([rest, *parts]), name, (*path, "allOf"), depth + 1)
+            merged = _merged([rest, *parts])
+            if merged.get("type") == []:
+                raise Unsatisfiable((*path, "allOf"), "its parts' `type`s have no type in common")
+            return self.value(merged, name, (*path, "allOf"), depth + 1)
         kind = schema.get("type")
         top = self.untyped if not path else "string"
         if isinstance(kind, list):
@@ -355,12 +361,15 @@ def _range(schema: Mapping[str, Any]) -> tuple[float, float]:
 
 def _merged(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The keywords of every part in one schema: `properties` (and other objects) merged key by
-    key, `required` lists joined, any other keyword the last part's."""
+    key, `required` lists joined, `type` the types every part allows (`[]` when none), any other
+    keyword the last part's."""
     merged: dict[str, Any] = {}
     for part in parts:
         for key, value in part.items():
             before = merged.get(key)
-            if isinstance(value, Mapping) and isinstance(before, Mapping):
+            if key == "type" and before is not None:
+                merged[key] = _common_type(before, value)
+            elif isinstance(value, Mapping) and isinstance(before, Mapping):
                 merged[key] = {**before, **value}
             elif key == "required" and isinstance(value, list) and isinstance(before, list):
                 merged[key] = before + [k for k in value if k not in before]
@@ -368,3 +377,16 @@ def _merged(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                 merged[key] = value
     return merged
 
+
+
+def _common_type(before: Any, value: Any) -> Any:
+    """The types two `type` keywords both allow (an integer is also a number): one name, a list, or
+    `[]` when they share none; `value` itself when either is not a type name or list of them."""
+    left = {before} if isinstance(before, str) else set(before) if isinstance(before, list) else None
+    right = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else None
+    if left is None or right is None:
+        return value
+    common = [kind for kind in right if kind in left or (kind == "integer" and "number" in left)]
+    if "integer" in left and "number" in right and "integer" not in common:
+        common.append("integer")
+    return common[0] if len(common) == 1 else common

@@ -224,8 +224,10 @@ def test_a_self_referencing_schema_terminates():
       "$defs": {"t": {"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}}, "required": ["t"]}}},
      "#/properties/t/properties/t", "deeper"),
     ({"type": "object", "required": ["x"], "additionalProperties": False}, "#/additionalProperties", "'x'"),
+    ({"type": "string", "anyOf": [{"type": "object"}]}, "#/anyOf", "agrees"),
+    ({"allOf": [{"type": "string"}, {"type": ["object", "null"]}]}, "#/allOf", "in common"),
 ], ids=["huge-strings", "too-many-values", "huge-pattern", "pattern-vs-length", "empty-range", "format-vs-length",
-        "not-anything", "required-recursion", "required-but-refused"])
+        "not-anything", "required-recursion", "required-but-refused", "type-vs-any-of", "all-of-types-disjoint"])
 def test_a_schema_past_the_budget_or_unsatisfiable_names_its_path(schema: dict[str, Any], where: str, why: str):
     faker = Faker()
     faker.seed_instance(1)
@@ -243,3 +245,16 @@ def test_the_budget_holds_the_json_of_the_value():
 def test_an_unresolvable_ref_gives_a_value_not_an_error():
     made = value({"type": "object", "properties": {"x": {"$ref": "#/$defs/missing"}}}, 1)
     assert set(made) == {"x"}
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "string", "anyOf": [{"type": "object"}, {"minLength": 3}]},
+    {"type": "number", "oneOf": [{"type": "integer", "minimum": 2}]},
+    {"allOf": [{"type": ["string", "integer"]}, {"type": ["number", "null"]}]},
+], ids=["a-later-branch-agrees", "integer-is-a-number", "all-of-types-intersect"])
+def test_branches_and_parts_keep_the_schema_s_own_type(schema: dict[str, Any]):
+    """Found by the fuzz suite: `{"type": "string", "anyOf": [{"type": "object"}]}` was answered
+    with `{}`, the branch's type having replaced the schema's own."""
+    for seed in range(20):
+        made = value(schema, seed)
+        assert Draft202012Validator(schema).is_valid(made), (schema, made)
