@@ -143,10 +143,12 @@ class SchemaValues:
             if schema.get(key):
                 rest = {k: v for k, v in schema.items() if k != key}
                 for index, option in enumerate(schema[key]):
+                    if option is False:  # a branch that admits no value
+                        continue
                     branch = _merged([rest, self._resolved(option) if isinstance(option, Mapping) else {}])
                     if branch.get("type") != []:  # the first branch whose `type` agrees with the schema's
                         return self.value(branch, name, (*path, key, index), depth + 1)
-                raise Unsatisfiable((*path, key), "no branch's `type` agrees with the schema's own `type`")
+                raise Unsatisfiable((*path, key), "no branch admits a value of the schema's own `type`")
         if schema.get("allOf"):
             if any(part is False for part in schema["allOf"]):
                 raise Unsatisfiable((*path, "allOf"), "a part is `false`, which admits no value")

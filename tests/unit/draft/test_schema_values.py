@@ -224,10 +224,12 @@ def test_a_self_referencing_schema_terminates():
       "$defs": {"t": {"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}}, "required": ["t"]}}},
      "#/properties/t/properties/t", "deeper"),
     ({"type": "object", "required": ["x"], "additionalProperties": False}, "#/additionalProperties", "'x'"),
-    ({"type": "string", "anyOf": [{"type": "object"}]}, "#/anyOf", "agrees"),
+    ({"type": "string", "anyOf": [{"type": "object"}]}, "#/anyOf", "no branch admits"),
+    ({"type": "object", "anyOf": [False]}, "#/anyOf", "no branch admits"),
     ({"allOf": [{"type": "string"}, {"type": ["object", "null"]}]}, "#/allOf", "in common"),
 ], ids=["huge-strings", "too-many-values", "huge-pattern", "pattern-vs-length", "empty-range", "format-vs-length",
-        "not-anything", "required-recursion", "required-but-refused", "type-vs-any-of", "all-of-types-disjoint"])
+        "not-anything", "required-recursion", "required-but-refused", "type-vs-any-of", "false-branch",
+        "all-of-types-disjoint"])
 def test_a_schema_past_the_budget_or_unsatisfiable_names_its_path(schema: dict[str, Any], where: str, why: str):
     faker = Faker()
     faker.seed_instance(1)
@@ -250,8 +252,9 @@ def test_an_unresolvable_ref_gives_a_value_not_an_error():
 @pytest.mark.parametrize("schema", [
     {"type": "string", "anyOf": [{"type": "object"}, {"minLength": 3}]},
     {"type": "number", "oneOf": [{"type": "integer", "minimum": 2}]},
+    {"type": "object", "anyOf": [False, {"required": ["a"]}]},
     {"allOf": [{"type": ["string", "integer"]}, {"type": ["number", "null"]}]},
-], ids=["a-later-branch-agrees", "integer-is-a-number", "all-of-types-intersect"])
+], ids=["a-later-branch-agrees", "integer-is-a-number", "a-false-branch-is-passed", "all-of-types-intersect"])
 def test_branches_and_parts_keep_the_schema_s_own_type(schema: dict[str, Any]):
     """Found by the fuzz suite: `{"type": "string", "anyOf": [{"type": "object"}]}` was answered
     with `{}`, the branch's type having replaced the schema's own."""
