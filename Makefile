@@ -115,9 +115,10 @@ test-latest: redis-server
 screenshots: $(VENV)/.installed-test redis-server
 	INSPECTOR_SCREENSHOTS=docs/guide/img $(BIN)/python -m pytest -q -n 0 tests/inspector/test_page.py -k "lists or timeline or conversation"
 
-## lint: ruff, mypy --strict and the import-linter layer contract (.importlinter)
+## lint: ruff (checks and format), mypy --strict and the import-linter contracts (.importlinter)
 lint: $(VENV)/.installed-lint
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

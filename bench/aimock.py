@@ -55,8 +55,19 @@ def install(folder: Path = FOLDER) -> Path:
     if npm is None:
         raise RuntimeError("aimock needs Node.js and npm (apt-get install nodejs npm); or run with --no-aimock")
     folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run([npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--loglevel=error",
-                    f"{PACKAGE}@{VERSION}"], check=True)
+    subprocess.run(
+        [
+            npm,
+            "install",
+            "--prefix",
+            str(folder),
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            f"{PACKAGE}@{VERSION}",
+        ],
+        check=True,
+    )
     if installed_version(folder) != VERSION:
         raise RuntimeError(f"npm did not install {PACKAGE}@{VERSION} into {folder}")
     return cli(folder)
@@ -83,8 +94,20 @@ def argv(fixture_path: Path, folder: Path = FOLDER) -> list[str]:
     """Start aimock on a free loopback port. At log level info it prints its address once and
     nothing per request (bench/servers.py reads the address)."""
     node = shutil.which("node") or "node"
-    return [node, str(cli(folder)), "--host", "127.0.0.1", "--port", "0", "--fixtures", str(fixture_path),
-            "--chunk-size", str(STREAM_CHUNK_CHARS), "--log-level", "info"]
+    return [
+        node,
+        str(cli(folder)),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--fixtures",
+        str(fixture_path),
+        "--chunk-size",
+        str(STREAM_CHUNK_CHARS),
+        "--log-level",
+        "info",
+    ]
 
 
 assert abs(stream_chunks() - len(WORDS)) <= 2

@@ -25,16 +25,30 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 def _completion(content: str) -> dict[str, object]:
     return {
-        "id": uuid.uuid4().hex, "object": "chat.completion", "created": int(time.time()), "model": MODEL,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content, "refusal": None,
-                                             "annotations": []}, "logprobs": None, "finish_reason": "stop"}],
+        "id": uuid.uuid4().hex,
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": MODEL,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content, "refusal": None, "annotations": []},
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
         "usage": {"prompt_tokens": 8, "completion_tokens": 50, "total_tokens": 58},
     }
 
 
 def _chunk(cid: str, created: int, delta: dict[str, object], finish: str | None = None) -> bytes:
-    body = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": MODEL,
-            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+    body = {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": created,
+        "model": MODEL,
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+    }
     return b"data: " + orjson.dumps(body) + b"\n\n"
 
 

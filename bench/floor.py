@@ -57,16 +57,35 @@ async def chat(request: web.Request) -> web.Response:
     rule, content = REPLIES.get(chat_request.last_user or "", ("", ""))
     session.requests += 1
     cid = completion_id(0, session.name, session.requests)
-    reply = orjson.dumps({
-        "id": cid, "object": "chat.completion", "created": int(time.time()), "model": chat_request.model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content, "refusal": None,
-                                             "annotations": []}, "logprobs": None, "finish_reason": "stop"}],
-        "usage": usage_object(prompt, tokens.count(content)),
-    })
+    reply = orjson.dumps(
+        {
+            "id": cid,
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": chat_request.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content, "refusal": None, "annotations": []},
+                    "logprobs": None,
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": usage_object(prompt, tokens.count(content)),
+        }
+    )
     entry["response"] = reply
-    return web.Response(body=reply, headers={
-        "x-generation-id": cid, "X-Emulator-Rule": rule, "X-Emulator-Routing": f"{chat_request.model}@openai=ok",
-        "Content-Type": "application/json", "X-ZenMux-RequestId": rid, "x-request-id": rid})
+    return web.Response(
+        body=reply,
+        headers={
+            "x-generation-id": cid,
+            "X-Emulator-Rule": rule,
+            "X-Emulator-Routing": f"{chat_request.model}@openai=ok",
+            "Content-Type": "application/json",
+            "X-ZenMux-RequestId": rid,
+            "x-request-id": rid,
+        },
+    )
 
 
 def main() -> None:

@@ -6,11 +6,56 @@ from pathlib import Path
 
 #: 50 words of at most six Latin letters: 50 tokens under the emulator's token counting.
 WORDS: tuple[str, ...] = (
-    "alpha", "bravo", "delta", "echo", "golf", "hotel", "india", "kilo", "lima", "mike",
-    "oscar", "papa", "romeo", "sierra", "tango", "victor", "yankee", "zulu", "amber", "birch",
-    "cedar", "dune", "ember", "fern", "grove", "heath", "iris", "jade", "kelp", "lotus",
-    "maple", "nectar", "olive", "pine", "quartz", "reed", "sage", "thyme", "umber", "vine",
-    "willow", "yarrow", "zinc", "acorn", "basil", "clover", "daisy", "elm", "flax", "gem",
+    "alpha",
+    "bravo",
+    "delta",
+    "echo",
+    "golf",
+    "hotel",
+    "india",
+    "kilo",
+    "lima",
+    "mike",
+    "oscar",
+    "papa",
+    "romeo",
+    "sierra",
+    "tango",
+    "victor",
+    "yankee",
+    "zulu",
+    "amber",
+    "birch",
+    "cedar",
+    "dune",
+    "ember",
+    "fern",
+    "grove",
+    "heath",
+    "iris",
+    "jade",
+    "kelp",
+    "lotus",
+    "maple",
+    "nectar",
+    "olive",
+    "pine",
+    "quartz",
+    "reed",
+    "sage",
+    "thyme",
+    "umber",
+    "vine",
+    "willow",
+    "yarrow",
+    "zinc",
+    "acorn",
+    "basil",
+    "clover",
+    "daisy",
+    "elm",
+    "flax",
+    "gem",
 )
 CONTENT: str = " ".join(WORDS)
 assert len(WORDS) == 50
@@ -27,7 +72,9 @@ PACED_CONTENT: str = " ".join(PACED_WORDS)
 
 def _filler(i: int) -> str:
     """A rule that never matches the benchmark's prompts but must be checked before the answering ones."""
-    return f'  - {{name: filler-{i}, match: {{last_user: {{equals: "never {i}"}}}}, reply: {{content: "filler {i}"}}}}\n'
+    return (
+        f'  - {{name: filler-{i}, match: {{last_user: {{equals: "never {i}"}}}}, reply: {{content: "filler {i}"}}}}\n'
+    )
 
 
 def write_scenarios(folder: Path, total_rules: int) -> Path:

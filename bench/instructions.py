@@ -37,8 +37,12 @@ from aiohttp.test_utils import make_mocked_request
 from gen_scenarios import PLAIN_PROMPT, write_scenarios
 
 BODY = f'{{"model":"openai/gpt-5","messages":[{{"role":"user","content":"{PLAIN_PROMPT}"}}],"stream":false}}'.encode()
-HEADERS = {"Host": "127.0.0.1:8000", "Authorization": "Bearer sk-bench", "Content-Type": "application/json",
-           "Content-Length": str(len(BODY))}
+HEADERS = {
+    "Host": "127.0.0.1:8000",
+    "Authorization": "Bearer sk-bench",
+    "Content-Type": "application/json",
+    "Content-Length": str(len(BODY)),
+}
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -88,8 +92,9 @@ async def drive(server: str, count: int, handle: bool = True, folder: Path = FOL
             payload = StreamReader(protocol, 2**16, loop=loop)
             payload.feed_data(BODY)
             payload.feed_eof()
-            request = make_mocked_request("POST", "/api/v1/chat/completions", headers=HEADERS, app=app,
-                                          payload=payload, client_max_size=1024**2)
+            request = make_mocked_request(
+                "POST", "/api/v1/chat/completions", headers=HEADERS, app=app, payload=payload, client_max_size=1024**2
+            )
             # The mocked request comes with a match info around a `Mock` route, which aiohttp drops
             # when it resolves the real one: each `Mock` has a class of its own, so every request
             # freed a class through the cyclic collector, work no server does (and the run that
@@ -128,8 +133,18 @@ def use_source(source: Path) -> None:
 
 
 def count_instructions(server: str, requests: int, handle: bool, source: Path | None) -> int:
-    argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-            "--drive", "--server", server, "--requests", str(requests)] + ([] if handle else ["--no-handle"])
+    argv = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        __file__,
+        "--drive",
+        "--server",
+        server,
+        "--requests",
+        str(requests),
+    ] + ([] if handle else ["--no-handle"])
     if source is not None:
         argv += ["--source", str(source)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -158,8 +173,10 @@ def main() -> int:
         return 0
     with_handling = count_instructions(args.server, args.requests, True, args.source)
     without = count_instructions(args.server, args.requests, False, args.source)
-    print(f"{args.server}: {(with_handling - without) / args.requests:,.0f} instructions per request "
-          f"({args.requests} requests through middlewares and endpoint)")
+    print(
+        f"{args.server}: {(with_handling - without) / args.requests:,.0f} instructions per request "
+        f"({args.requests} requests through middlewares and endpoint)"
+    )
     return 0
 
 

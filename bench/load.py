@@ -119,7 +119,7 @@ class Connection(asyncio.Protocol):
             end = self.buffer.find(HEADER_END)
             if end < 0:
                 return
-            head, data = bytes(self.buffer[:end]), bytes(self.buffer[end + 4:])
+            head, data = bytes(self.buffer[:end]), bytes(self.buffer[end + 4 :])
             self.buffer.clear()
             self.in_headers = False
             lines = head.split(b"\r\n")
@@ -145,7 +145,7 @@ class Connection(asyncio.Protocol):
         while pos < len(buf):
             if self.chunk_left:  # the current chunk's data
                 take = min(self.chunk_left, len(buf) - pos)
-                payload += buf[pos:pos + take]
+                payload += buf[pos : pos + take]
                 pos += take
                 self.chunk_left -= take
                 continue
@@ -189,8 +189,10 @@ class Connection(asyncio.Protocol):
 def request_bytes(url: str, body: bytes) -> tuple[str, int, bytes]:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
-    head = (f"POST {parts.path or '/'} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer sk-bench\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+    head = (
+        f"POST {parts.path or '/'} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer sk-bench\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
     return host, port, head.encode() + body
 
 
@@ -202,8 +204,7 @@ def judge(answer: Answer, streamed: bool) -> bool:
     return answer.body.startswith(b"{") and b'"chat.completion"' in answer.body
 
 
-async def client(host: str, port: int, request: bytes, args: argparse.Namespace, window: Window,
-                 stats: Stats) -> None:
+async def client(host: str, port: int, request: bytes, args: argparse.Namespace, window: Window, stats: Stats) -> None:
     """One connection's loop: send, wait for the whole answer, record, again until the window ends."""
     streamed = args.mode == "stream"
     loop = asyncio.get_running_loop()
@@ -270,11 +271,17 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     result = asdict(stats)
     del result["latencies"], result["gaps"]
     result.update(
-        duration=args.duration, concurrency=args.concurrency, mode=args.mode,
-        rps=stats.requests / args.duration, chunks_per_s=stats.chunks / args.duration,
-        p50_ms=_ms(percentile(stats.latencies, 50)), p99_ms=_ms(percentile(stats.latencies, 99)),
-        gap_drift_p50_ms=percentile(gaps_drift_ms, 50), gap_drift_p99_ms=percentile(gaps_drift_ms, 99),
-        gap_p50_ms=_ms(percentile(stats.gaps, 50)), gap_p99_ms=_ms(percentile(stats.gaps, 99)),
+        duration=args.duration,
+        concurrency=args.concurrency,
+        mode=args.mode,
+        rps=stats.requests / args.duration,
+        chunks_per_s=stats.chunks / args.duration,
+        p50_ms=_ms(percentile(stats.latencies, 50)),
+        p99_ms=_ms(percentile(stats.latencies, 99)),
+        gap_drift_p50_ms=percentile(gaps_drift_ms, 50),
+        gap_drift_p99_ms=percentile(gaps_drift_ms, 99),
+        gap_p50_ms=_ms(percentile(stats.gaps, 50)),
+        gap_p99_ms=_ms(percentile(stats.gaps, 99)),
         gap_samples=len(gaps_drift_ms),
         load_cpu_share=None if cpu_in_window is None else cpu_in_window / args.duration,
     )

@@ -49,10 +49,13 @@ async def abort_one(port: int, request: bytes) -> None:
 
 
 async def abort_many(port: int, count: int, concurrency: int) -> None:
-    body = json.dumps({"model": "openai/gpt-4o", "stream": True,
-                       "messages": [{"role": "user", "content": "tell me a story"}]}).encode()
-    request = (b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: probe\r\nAuthorization: Bearer sk-probe\r\n"
-               b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
+    body = json.dumps(
+        {"model": "openai/gpt-4o", "stream": True, "messages": [{"role": "user", "content": "tell me a story"}]}
+    ).encode()
+    request = (
+        b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: probe\r\nAuthorization: Bearer sk-probe\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+    ) + body
     gate = asyncio.Semaphore(concurrency)
 
     async def one() -> None:
@@ -70,9 +73,23 @@ def main() -> int:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="probe-"))
     (folder / "rules.yaml").write_text(RULES, encoding="utf-8")
-    server = subprocess.Popen([sys.executable, "-m", "zenmux_emulator", "serve", "--port", "0", "--no-watch",
-                               "--scenarios", str(folder), "--log-level", "warning"],
-                              stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "zenmux_emulator",
+            "serve",
+            "--port",
+            "0",
+            "--no-watch",
+            "--scenarios",
+            str(folder),
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
@@ -89,8 +106,10 @@ def main() -> int:
         time.sleep(1.0)
         after = rss_kib(server.pid)
         print(f"aborted streams: {args.warmup} to fill the journal, then {args.streams} in {took:.1f}s")
-        print(f"RSS after the warm-up: {before / 1024:.1f} MiB; after {args.streams} more: {after / 1024:.1f} MiB; "
-              f"growth {(after - before) / 1024:+.2f} MiB (issue 17's bound: 5 MB)")
+        print(
+            f"RSS after the warm-up: {before / 1024:.1f} MiB; after {args.streams} more: {after / 1024:.1f} MiB; "
+            f"growth {(after - before) / 1024:+.2f} MiB (issue 17's bound: 5 MB)"
+        )
         return 0 if (after - before) * 1024 <= 5_000_000 else 1
     finally:
         server.terminate()

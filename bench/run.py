@@ -65,9 +65,22 @@ def cores() -> tuple[set[int] | None, int | None]:
 def run_load(url: str, load: Load, cpu: int | None, server: Server, rss: bool = False) -> dict[str, Any]:
     """Run bench/load.py against `url`; record the share of a core `server` used in the window
     (server_cpu_share) and, with `rss`, its peak RSS (rss_peak_kib)."""
-    argv = [PY, str(HERE / "load.py"), "--url", f"{url}/chat/completions", "--mode", load.mode,
-            "--prompt", load.prompt, "--concurrency", str(load.concurrency),
-            "--duration", str(load.duration), "--warmup", str(load.warmup)]
+    argv = [
+        PY,
+        str(HERE / "load.py"),
+        "--url",
+        f"{url}/chat/completions",
+        "--mode",
+        load.mode,
+        "--prompt",
+        load.prompt,
+        "--concurrency",
+        str(load.concurrency),
+        "--duration",
+        str(load.duration),
+        "--warmup",
+        str(load.warmup),
+    ]
     if load.gap_ms is not None:
         argv += ["--gap-ms", str(load.gap_ms)]
     if cpu is not None:
@@ -120,15 +133,30 @@ def machine() -> dict[str, Any]:
                 break
     except OSError:
         pass
-    return {"nproc": os.cpu_count(), "cpu_model": model, "python": platform.python_version(),
-            "platform": platform.platform()}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu_model": model,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
 
 
 def emulator_argv(scenarios: Path) -> list[str]:
     exe = Path(PY).with_name("zenmux-emulator")
     head = [str(exe)] if exe.exists() else [PY, "-m", "zenmux_emulator"]
-    return [*head, "serve", "--host", "127.0.0.1", "--port", "0", "--scenarios", str(scenarios),
-            "--no-watch", "--log-level", "warning"]
+    return [
+        *head,
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--scenarios",
+        str(scenarios),
+        "--no-watch",
+        "--log-level",
+        "warning",
+    ]
 
 
 def startups(name: str, argv: list[str], server_cores: set[int] | None, runs: int) -> list[float]:
@@ -153,7 +181,9 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=None, help="repetitions (default 3, quick 1)")
     parser.add_argument("--duration", type=float, default=None, help="seconds per measurement (default 5, quick 1)")
     parser.add_argument("--streams", type=int, default=1000, help="concurrent paced streams (default 1000)")
-    parser.add_argument("--hold", type=float, default=None, help="seconds the paced streams are held (default 10, quick 3)")
+    parser.add_argument(
+        "--hold", type=float, default=None, help="seconds the paced streams are held (default 10, quick 3)"
+    )
     parser.add_argument("--no-streams", action="store_true", help="skip the 1,000 paced streams")
     parser.add_argument("--no-aimock", action="store_true", help="leave aimock out (it needs Node.js and npm)")
     parser.add_argument("--starts", type=int, default=None, help="fresh starts timed per server (default 5, quick 3)")
@@ -178,13 +208,17 @@ def main() -> int:
         emu_argv = emulator_argv(write_scenarios(tmp / "rules10", 10))
         base_argv = [PY, str(HERE / "baseline.py"), "--port", "0"]
         aim_argv = None if args.no_aimock else (aimock.install(), aimock.argv(aimock.write_fixture(tmp / "aimock")))[1]
-        startup = {"emulator": startups("emulator", emu_argv, server_cores, starts),
-                   "baseline": startups("baseline", base_argv, server_cores, starts)}
+        startup = {
+            "emulator": startups("emulator", emu_argv, server_cores, starts),
+            "baseline": startups("baseline", base_argv, server_cores, starts),
+        }
         if aim_argv is not None:
             startup["aimock"] = startups("aimock", aim_argv, server_cores, starts)
         print(f"timed {starts} starts of each server", file=sys.stderr, flush=True)
         emu = Server("emulator", emu_argv, server_cores, PLAIN_PROMPT)
-        emu10k = Server("emulator-10k", emulator_argv(write_scenarios(tmp / "rules10000", 10_000)), server_cores, PLAIN_PROMPT)
+        emu10k = Server(
+            "emulator-10k", emulator_argv(write_scenarios(tmp / "rules10000", 10_000)), server_cores, PLAIN_PROMPT
+        )
         base = Server("baseline", base_argv, server_cores, PLAIN_PROMPT)
         floor = Server("floor", [PY, str(HERE / "floor.py"), "--port", "0"], server_cores, PLAIN_PROMPT)
         aim = None if aim_argv is None else Server("aimock", aim_argv, server_cores, PLAIN_PROMPT)
@@ -211,7 +245,9 @@ def main() -> int:
                     raw[key].setdefault(s.name, []).append(run_load(s.url, load, load_cpu, s))
                     print(f"rep {rep + 1}/{reps} {key:<11} {s.name:<9} done", file=sys.stderr, flush=True)
                 if key == "plain_c64":
-                    raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(run_load(emu10k.url, load, load_cpu, emu10k))
+                    raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(
+                        run_load(emu10k.url, load, load_cpu, emu10k)
+                    )
                     raw["plain_c64_floor"].setdefault(floor.name, []).append(run_load(floor.url, load, load_cpu, floor))
         emu10k.stop()
         floor.stop()
@@ -238,75 +274,169 @@ def main() -> int:
     def cpu_us(key: str, name: str) -> float | None:
         """Server CPU µs per request (its CPU share / its rate), the median over repetitions: what a
         request costs, whatever share of the core the server got on a shared machine."""
-        return median([r["server_cpu_share"] / r["rps"] * 1e6 if r.get("server_cpu_share") and r.get("rps") else None
-                       for r in raw[key].get(name, [])])
+        return median(
+            [
+                r["server_cpu_share"] / r["rps"] * 1e6 if r.get("server_cpu_share") and r.get("rps") else None
+                for r in raw[key].get(name, [])
+            ]
+        )
 
     Row = tuple[str, float | None, float | None, float | None, int]
     rows: list[Row] = []
 
     def row(label: str, key: str, field: str, digits: int) -> None:
-        rows.append((label, med(key, "emulator", field), med(key, "baseline", field), med(key, "aimock", field), digits))
+        rows.append(
+            (label, med(key, "emulator", field), med(key, "baseline", field), med(key, "aimock", field), digits)
+        )
 
     row("non-streamed c=1 p50 latency (ms)", "plain_c1", "p50_ms", 2)
     row("non-streamed c=1 p99 latency (ms)", "plain_c1", "p99_ms", 2)
     row("non-streamed c=64 requests/s", "plain_c64", "rps", 0)
-    rows.append(("non-streamed c=64 server CPU µs per request", cpu_us("plain_c64", "emulator"),
-                 cpu_us("plain_c64", "baseline"), cpu_us("plain_c64", "aimock"), 1))
+    rows.append(
+        (
+            "non-streamed c=64 server CPU µs per request",
+            cpu_us("plain_c64", "emulator"),
+            cpu_us("plain_c64", "baseline"),
+            cpu_us("plain_c64", "aimock"),
+            1,
+        )
+    )
     row("streamed 50 chunks c=64 requests/s", "stream_c64", "rps", 0)
     row("streamed 50 chunks c=64 chunks/s", "stream_c64", "chunks_per_s", 0)
-    rows.append(("streamed c=64 server CPU µs per request", cpu_us("stream_c64", "emulator"),
-                 cpu_us("stream_c64", "baseline"), cpu_us("stream_c64", "aimock"), 1))
+    rows.append(
+        (
+            "streamed c=64 server CPU µs per request",
+            cpu_us("stream_c64", "emulator"),
+            cpu_us("stream_c64", "baseline"),
+            cpu_us("stream_c64", "aimock"),
+            1,
+        )
+    )
     rps10, rps10k = med("plain_c64", "emulator", "rps"), med("plain_c64_10k_rules", "emulator-10k", "rps")
     rows.append(("non-streamed c=64 requests/s, 10,000 rules", rps10k, None, None, 0))
     e, b = streams.get("emulator", {}), streams.get("baseline", {})
     if streams:
         rows.append((f"{args.streams} streams: failures", e.get("failures"), b.get("failures"), None, 0))
         rows.append((f"{args.streams} streams: chunks/s", e.get("chunks_per_s"), b.get("chunks_per_s"), None, 0))
-        rows.append((f"{args.streams} streams: inter-chunk gap p50 (ms)", e.get("gap_p50_ms"), b.get("gap_p50_ms"), None, 2))
-        rows.append((f"{args.streams} streams: inter-chunk gap p99 (ms)", e.get("gap_p99_ms"), b.get("gap_p99_ms"), None, 2))
-        rows.append((f"{args.streams} streams: gap drift p50 (ms)", e.get("gap_drift_p50_ms"), b.get("gap_drift_p50_ms"), None, 2))
-        rows.append((f"{args.streams} streams: gap drift p99 (ms)", e.get("gap_drift_p99_ms"), b.get("gap_drift_p99_ms"), None, 2))
+        rows.append(
+            (f"{args.streams} streams: inter-chunk gap p50 (ms)", e.get("gap_p50_ms"), b.get("gap_p50_ms"), None, 2)
+        )
+        rows.append(
+            (f"{args.streams} streams: inter-chunk gap p99 (ms)", e.get("gap_p99_ms"), b.get("gap_p99_ms"), None, 2)
+        )
+        rows.append(
+            (
+                f"{args.streams} streams: gap drift p50 (ms)",
+                e.get("gap_drift_p50_ms"),
+                b.get("gap_drift_p50_ms"),
+                None,
+                2,
+            )
+        )
+        rows.append(
+            (
+                f"{args.streams} streams: gap drift p99 (ms)",
+                e.get("gap_drift_p99_ms"),
+                b.get("gap_drift_p99_ms"),
+                None,
+                2,
+            )
+        )
     for key, label in (("plain_c64", "non-streamed c=64"), ("stream_c64", "streamed c=64")):
         row(f"server CPU share, {label}", key, "server_cpu_share", 2)
         row(f"load generator CPU share, {label}", key, "load_cpu_share", 2)
     if streams:
-        rows.append((f"server CPU share, {args.streams} streams", e.get("server_cpu_share"), b.get("server_cpu_share"), None, 2))
-        rows.append((f"load generator CPU share, {args.streams} streams", e.get("load_cpu_share"), b.get("load_cpu_share"), None, 2))
+        rows.append(
+            (f"server CPU share, {args.streams} streams", e.get("server_cpu_share"), b.get("server_cpu_share"), None, 2)
+        )
+        rows.append(
+            (
+                f"load generator CPU share, {args.streams} streams",
+                e.get("load_cpu_share"),
+                b.get("load_cpu_share"),
+                None,
+                2,
+            )
+        )
     emu_start, base_start = median(startup["emulator"]), median(startup["baseline"])
-    rows.append((f"start to first answer (s, median of {starts})", emu_start, base_start, median(startup.get("aimock", [])), 3))
+    rows.append(
+        (f"start to first answer (s, median of {starts})", emu_start, base_start, median(startup.get("aimock", [])), 3)
+    )
     rows.append(("start to first answer, 10,000 rules (s)", emu10k.startup_s, None, None, 3))
     rows.append(("RSS idle (MB)", _mb(idle.get("emulator")), _mb(idle.get("baseline")), _mb(idle.get("aimock")), 1))
     per_stream: dict[str, float | None] = {}
     if streams:
-        rows.append((f"RSS peak under {args.streams} streams (MB)", _mb(e.get("rss_peak_kib")), _mb(b.get("rss_peak_kib")), None, 1))
+        rows.append(
+            (
+                f"RSS peak under {args.streams} streams (MB)",
+                _mb(e.get("rss_peak_kib")),
+                _mb(b.get("rss_peak_kib")),
+                None,
+                1,
+            )
+        )
         for name, r in streams.items():
-            per_stream[name] = ((r["rss_peak_kib"] - r["rss_before_kib"]) / args.streams) if r.get("rss_peak_kib") and r.get("rss_before_kib") else None
+            per_stream[name] = (
+                ((r["rss_peak_kib"] - r["rss_before_kib"]) / args.streams)
+                if r.get("rss_peak_kib") and r.get("rss_before_kib")
+                else None
+            )
         rows.append(("memory per open stream (KB)", per_stream.get("emulator"), per_stream.get("baseline"), None, 1))
 
-    table = ["| measurement | emulator | baseline | aimock | emulator / baseline | emulator / aimock |",
-             "|---|---:|---:|---:|---:|---:|"]
+    table = [
+        "| measurement | emulator | baseline | aimock | emulator / baseline | emulator / aimock |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for label, ev, bv, av, digits in rows:
-        table.append(f"| {label} | {fmt(ev, digits)} | {fmt(bv, digits)} | {fmt(av, digits)} | "
-                     f"{fmt(ratio(ev, bv), 2)} | {fmt(ratio(ev, av), 2)} |")
+        table.append(
+            f"| {label} | {fmt(ev, digits)} | {fmt(bv, digits)} | {fmt(av, digits)} | "
+            f"{fmt(ratio(ev, bv), 2)} | {fmt(ratio(ev, av), 2)} |"
+        )
 
     time10_over_10k = ratio(rps10, rps10k)  # time per request with 10,000 rules / with 10
     targets: list[tuple[str, float | None, str, bool | None]] = [
         ("non-streamed requests/s ≥ 0.8× baseline", ratio(rps10, med("plain_c64", "baseline", "rps")), "≥ 0.80", None),
     ]
     if aim is not None:
-        targets.append(("non-streamed requests/s ≥ 1.2× aimock", ratio(rps10, med("plain_c64", "aimock", "rps")), "≥ 1.20", None))
-        targets.append(("non-streamed CPU per request ≤ aimock's / 1.2", ratio(cpu_us("plain_c64", "emulator"), cpu_us("plain_c64", "aimock")),
-                        "≤ 0.83", None))
+        targets.append(
+            ("non-streamed requests/s ≥ 1.2× aimock", ratio(rps10, med("plain_c64", "aimock", "rps")), "≥ 1.20", None)
+        )
+        targets.append(
+            (
+                "non-streamed CPU per request ≤ aimock's / 1.2",
+                ratio(cpu_us("plain_c64", "emulator"), cpu_us("plain_c64", "aimock")),
+                "≤ 0.83",
+                None,
+            )
+        )
     targets += [
-        ("streamed chunks/s ≥ 0.8× baseline", ratio(med("stream_c64", "emulator", "chunks_per_s"), med("stream_c64", "baseline", "chunks_per_s")), "≥ 0.80", None),
+        (
+            "streamed chunks/s ≥ 0.8× baseline",
+            ratio(med("stream_c64", "emulator", "chunks_per_s"), med("stream_c64", "baseline", "chunks_per_s")),
+            "≥ 0.80",
+            None,
+        ),
         ("10,000 rules ≤ 1.1× the time of 10 rules", time10_over_10k, "≤ 1.10", None),
     ]
     if streams:
         ok_fail = e.get("failures") == 0
         stream_ratio = ratio(e.get("chunks_per_s"), b.get("chunks_per_s"))
-        targets.append((f"{args.streams} streams: zero failures and chunks/s ≥ 0.9× baseline", stream_ratio,
-                        "≥ 0.90", ok_fail and stream_ratio is not None and stream_ratio >= 0.9))
-        targets.append((f"{args.streams} streams: inter-chunk gap p99 ≤ 2× baseline", ratio(e.get("gap_p99_ms"), b.get("gap_p99_ms")), "≤ 2.00", None))
+        targets.append(
+            (
+                f"{args.streams} streams: zero failures and chunks/s ≥ 0.9× baseline",
+                stream_ratio,
+                "≥ 0.90",
+                ok_fail and stream_ratio is not None and stream_ratio >= 0.9,
+            )
+        )
+        targets.append(
+            (
+                f"{args.streams} streams: inter-chunk gap p99 ≤ 2× baseline",
+                ratio(e.get("gap_p99_ms"), b.get("gap_p99_ms")),
+                "≤ 2.00",
+                None,
+            )
+        )
     targets.append(("start to first answer ≤ 0.5 s", emu_start, "≤ 0.50", None))
     targets.append(("idle RSS ≤ 60 MB", _mb(idle.get("emulator")), "≤ 60", None))
     if streams:
@@ -315,22 +445,35 @@ def main() -> int:
     tlines = ["| target | measured | wanted | verdict |", "|---|---:|---:|---|"]
     for label, value, wanted, forced in targets:
         bound = float(wanted.split()[1])
-        met = forced if forced is not None else (value is not None and (value >= bound if wanted.startswith("≥") else value <= bound))
+        met = (
+            forced
+            if forced is not None
+            else (value is not None and (value >= bound if wanted.startswith("≥") else value <= bound))
+        )
         verdicts.append({"target": label, "value": value, "wanted": wanted, "met": met})
         tlines.append(f"| {label} | {fmt(value, 2)} | {wanted} | {'MET' if met else 'NOT MET'} |")
 
     rps_floor, rps_base = med("plain_c64_floor", "floor", "rps"), med("plain_c64", "baseline", "rps")
-    floor_line = (f"reference, not a target: bench/floor.py (the contract's per-request work, none of the machinery) "
-                  f"{fmt(rps_floor, 0)} requests/s at c=64 = {fmt(ratio(rps_floor, rps_base), 2)}x the baseline; "
-                  f"the emulator does {fmt(ratio(rps10, rps_floor), 2)}x the floor")
+    floor_line = (
+        f"reference, not a target: bench/floor.py (the contract's per-request work, none of the machinery) "
+        f"{fmt(rps_floor, 0)} requests/s at c=64 = {fmt(ratio(rps_floor, rps_base), 2)}x the baseline; "
+        f"the emulator does {fmt(ratio(rps10, rps_floor), 2)}x the floor"
+    )
     m = machine()
-    peer_line = "aimock: left out (--no-aimock)" if aim is None else (
-        f"aimock: {aimock.PACKAGE}@{aimock.VERSION} (Node {node_version()}), one catch-all fixture of the same reply; "
-        f"it streams {aimock.stream_chunks()} content chunks of {aimock.STREAM_CHUNK_CHARS} characters where the others send "
-        f"50 of one word; not in the paced streams")
-    header = (f"machine: {m['nproc']} cores, {m['cpu_model']}, Python {m['python']}; server cores {sorted(server_cores) if server_cores else 'any'}, "
-              f"load generator core {load_cpu if load_cpu is not None else 'any'}; {reps} repetition(s) of {duration:g} s (medians), "
-              f"{args.streams} streams held {hold:g} s; total {time.perf_counter() - started:.0f} s")
+    peer_line = (
+        "aimock: left out (--no-aimock)"
+        if aim is None
+        else (
+            f"aimock: {aimock.PACKAGE}@{aimock.VERSION} (Node {node_version()}), one catch-all fixture of the same reply; "
+            f"it streams {aimock.stream_chunks()} content chunks of {aimock.STREAM_CHUNK_CHARS} characters where the others send "
+            f"50 of one word; not in the paced streams"
+        )
+    )
+    header = (
+        f"machine: {m['nproc']} cores, {m['cpu_model']}, Python {m['python']}; server cores {sorted(server_cores) if server_cores else 'any'}, "
+        f"load generator core {load_cpu if load_cpu is not None else 'any'}; {reps} repetition(s) of {duration:g} s (medians), "
+        f"{args.streams} streams held {hold:g} s; total {time.perf_counter() - started:.0f} s"
+    )
     print(header)
     print(peer_line)
     print()
@@ -340,16 +483,50 @@ def main() -> int:
     print()
     print(floor_line)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    report = {"machine": m, "config": {"reps": reps, "duration_s": duration, "warmup_s": warmup, "streams": args.streams,
-                                       "hold_s": hold, "starts": starts, "server_cores": sorted(server_cores) if server_cores else None, "load_cpu": load_cpu},
-              "startup_s": {s.name: s.startup_s for s in servers}, "startups_s": startup, "idle_rss_kib": idle, "raw": raw, "streams": streams,
-              "aimock": None if aim is None else {"package": aimock.PACKAGE, "version": aimock.VERSION, "node": node_version(),
-                                                  "fixture": aimock.fixture(), "stream_chunks": aimock.stream_chunks()},
-              "table": [{"measurement": r[0], "emulator": r[1], "baseline": r[2], "aimock": r[3],
-                         "ratio": ratio(r[1], r[2]), "ratio_aimock": ratio(r[1], r[3])} for r in rows],
-              "targets": verdicts,
-              "floor": {"rps": rps_floor, "floor_over_baseline": ratio(rps_floor, rps_base),
-                        "emulator_over_floor": ratio(rps10, rps_floor)}}
+    report = {
+        "machine": m,
+        "config": {
+            "reps": reps,
+            "duration_s": duration,
+            "warmup_s": warmup,
+            "streams": args.streams,
+            "hold_s": hold,
+            "starts": starts,
+            "server_cores": sorted(server_cores) if server_cores else None,
+            "load_cpu": load_cpu,
+        },
+        "startup_s": {s.name: s.startup_s for s in servers},
+        "startups_s": startup,
+        "idle_rss_kib": idle,
+        "raw": raw,
+        "streams": streams,
+        "aimock": None
+        if aim is None
+        else {
+            "package": aimock.PACKAGE,
+            "version": aimock.VERSION,
+            "node": node_version(),
+            "fixture": aimock.fixture(),
+            "stream_chunks": aimock.stream_chunks(),
+        },
+        "table": [
+            {
+                "measurement": r[0],
+                "emulator": r[1],
+                "baseline": r[2],
+                "aimock": r[3],
+                "ratio": ratio(r[1], r[2]),
+                "ratio_aimock": ratio(r[1], r[3]),
+            }
+            for r in rows
+        ],
+        "targets": verdicts,
+        "floor": {
+            "rps": rps_floor,
+            "floor_over_baseline": ratio(rps_floor, rps_base),
+            "emulator_over_floor": ratio(rps10, rps_floor),
+        },
+    }
     args.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
     print(f"\nwritten {args.out}", file=sys.stderr)
     return 0

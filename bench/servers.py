@@ -53,7 +53,9 @@ class Server:
         self.name = name
         self.argv = list(argv)
         self.cores = cores
-        self.probe_body = orjson.dumps({"model": "openai/gpt-5", "messages": [{"role": "user", "content": probe_prompt}]})
+        self.probe_body = orjson.dumps(
+            {"model": "openai/gpt-5", "messages": [{"role": "user", "content": probe_prompt}]}
+        )
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.url = ""
@@ -68,8 +70,9 @@ class Server:
     def start(self, timeout: float = 120.0) -> float:
         t0 = time.perf_counter()
         cores = self.cores
-        self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     preexec_fn=lambda: _pin(cores))
+        self.proc = subprocess.Popen(
+            self.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=lambda: _pin(cores)
+        )
         assert self.proc.stdout is not None
         deadline = t0 + timeout
         seen = b""
@@ -99,8 +102,12 @@ class Server:
         while time.perf_counter() < deadline:
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                conn.request("POST", "/api/v1/chat/completions", body=self.probe_body,
-                             headers={"Authorization": "Bearer sk-bench", "Content-Type": "application/json"})
+                conn.request(
+                    "POST",
+                    "/api/v1/chat/completions",
+                    body=self.probe_body,
+                    headers={"Authorization": "Bearer sk-bench", "Content-Type": "application/json"},
+                )
                 resp = conn.getresponse()
                 resp.read()
                 conn.close()

@@ -38,8 +38,13 @@ def test_the_python_example_prints_what_the_page_says(shipped: EmulatorServer) -
 def test_the_curl_example_answers_as_shown(shipped: EmulatorServer) -> None:
     [example] = [b for b in blocks("sh") if b.startswith(f"curl -s {DOCUMENTED_URL}/chat/completions")]
     assert shutil.which("curl"), "the first request uses curl"
-    done = subprocess.run(["bash", "-c", example.replace(DOCUMENTED_URL, shipped.base_url)],
-                          capture_output=True, text=True, timeout=30, check=True)
+    done = subprocess.run(
+        ["bash", "-c", example.replace(DOCUMENTED_URL, shipped.base_url)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     body = json.loads(done.stdout)
     assert body["object"] == "chat.completion"
     assert body["choices"][0]["message"]["content"] == "Hi hello there! How can I help?"

@@ -20,20 +20,39 @@ from typing import Any
 OUT = Path(__file__).resolve().parent.parent / "zenmux_emulator" / "scenario" / "catalogue.json"
 
 VENDORS = {
-    "anthropic": "Anthropic", "baidu": "Baidu", "deepseek": "DeepSeek", "google": "Google",
-    "inclusionai": "inclusionAI", "kuaishou": "Kuaishou", "minimax": "MiniMax", "moonshotai": "MoonshotAI",
-    "openai": "OpenAI", "qwen": "Qwen", "sapiens-ai": "Sapiens AI", "stepfun": "StepFun", "tencent": "Tencent",
-    "volcengine": "Volcengine", "x-ai": "xAI", "xiaomi": "Xiaomi", "z-ai": "Z.AI",
+    "anthropic": "Anthropic",
+    "baidu": "Baidu",
+    "deepseek": "DeepSeek",
+    "google": "Google",
+    "inclusionai": "inclusionAI",
+    "kuaishou": "Kuaishou",
+    "minimax": "MiniMax",
+    "moonshotai": "MoonshotAI",
+    "openai": "OpenAI",
+    "qwen": "Qwen",
+    "sapiens-ai": "Sapiens AI",
+    "stepfun": "StepFun",
+    "tencent": "Tencent",
+    "volcengine": "Volcengine",
+    "x-ai": "xAI",
+    "xiaomi": "Xiaomi",
+    "z-ai": "Z.AI",
 }
 MODALITIES = {"pdf": "file"}
-PRICES = {"input": "prompt", "output": "completion", "cache_read": "input_cache_read",
-          "cache_write": "input_cache_write"}
+PRICES = {
+    "input": "prompt",
+    "output": "completion",
+    "cache_read": "input_cache_read",
+    "cache_write": "input_cache_write",
+}
 
 
 def _prices(cost: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {PRICES[k]: v for k, v in cost.items() if k in PRICES}
-    tiers = [{"from_prompt_tokens": t["tier"]["size"], **{PRICES[k]: v for k, v in t.items() if k in PRICES}}
-             for t in cost.get("tiers", ())]
+    tiers = [
+        {"from_prompt_tokens": t["tier"]["size"], **{PRICES[k]: v for k, v in t.items() if k in PRICES}}
+        for t in cost.get("tiers", ())
+    ]
     if tiers:
         out["tiers"] = tiers
     return out
@@ -73,7 +92,7 @@ def main(argv: list[str]) -> None:
         "source": source["source"],
         "snapshot": snapshot,
         "note": "ZenMux's catalogue as public facts recorded it on the snapshot date; not live. "
-                "Regenerate with tools/build_catalogue.py; add models of your own in a scenario file's `models:`.",
+        "Regenerate with tools/build_catalogue.py; add models of your own in a scenario file's `models:`.",
         "models": {fact["id"]: spec(fact) for fact in sorted(source["models"], key=lambda f: f["id"])},
     }
     OUT.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

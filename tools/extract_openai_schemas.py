@@ -29,8 +29,19 @@ a test validates against `{"$ref": "#/$defs/<name>"}` with those `$defs` (they s
 COMPONENTS = "#/components/schemas/"
 
 # Keywords whose value is one schema, a list of schemas, or a map of name -> schema.
-ONE = {"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-       "unevaluatedItems", "unevaluatedProperties", "additionalItems"}
+ONE = {
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+}
 MANY = {"allOf", "anyOf", "oneOf", "prefixItems"}
 NAMED = {"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"}
 DROPPED = {"discriminator", "example", "nullable", "xml", "externalDocs", "$recursiveAnchor"}
@@ -99,8 +110,12 @@ def extract(components: dict[str, object], name: str) -> dict[str, object]:
     root = convert(components[name], refs, name)
     defs = reached(components, refs)
     assert isinstance(root, dict)
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": name, **root,
-            "$defs": dict(sorted(defs.items()))}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": name,
+        **root,
+        "$defs": dict(sorted(defs.items())),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,8 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     spec = yaml.load(raw, Loader=_SpecLoader)
     components = spec["components"]["schemas"]
     result: dict[str, object] = {name: extract(components, name) for name in WANTED}
-    result["Responses"] = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Responses",
-                           "$defs": dict(sorted(reached(components, set(RESPONSES)).items()))}
+    result["Responses"] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Responses",
+        "$defs": dict(sorted(reached(components, set(RESPONSES)).items())),
+    }
     result["source"] = (
         f"components.schemas of openai-openapi.yaml (OpenAPI {spec['openapi']}, API version {spec['info']['version']}, "
         f"sha256 {hashlib.sha256(raw).hexdigest()}), extracted by tools/extract_openai_schemas.py"

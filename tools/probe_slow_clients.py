@@ -25,8 +25,12 @@ from pathlib import Path
 LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)/api/v1")
 HEAD = b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 BODY = json.dumps({"model": "openai/gpt-5", "messages": [{"role": "user", "content": "hello"}]}).encode()
-REQUEST = (HEAD + b"Authorization: Bearer sk-probe\r\nContent-Type: application/json\r\nConnection: close\r\n"
-           + f"Content-Length: {len(BODY)}\r\n\r\n".encode() + BODY)
+REQUEST = (
+    HEAD
+    + b"Authorization: Bearer sk-probe\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    + f"Content-Length: {len(BODY)}\r\n\r\n".encode()
+    + BODY
+)
 
 
 def start(files: int, extra: list[str]) -> tuple[subprocess.Popen[str], int]:
@@ -36,9 +40,13 @@ def start(files: int, extra: list[str]) -> tuple[subprocess.Popen[str], int]:
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
 
-    process = subprocess.Popen([str(script), "serve", "--port", "0", "--scenarios", str(scenarios), "--no-watch",
-                                *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=limit)
+    process = subprocess.Popen(
+        [str(script), "serve", "--port", "0", "--scenarios", str(scenarios), "--no-watch", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limit,
+    )
     assert process.stdout is not None
     found = LISTENING.search(process.stdout.readline())
     if found is None:
@@ -105,8 +113,10 @@ def main() -> None:
         process.terminate()
         _, stderr = process.communicate(timeout=10)
         lines = [line for line in stderr.splitlines() if "connection" in line]
-        print(f"server log: {len(stderr.splitlines())} lines, {len(lines)} about connections, "
-              f"{stderr.count('Traceback')} tracebacks")
+        print(
+            f"server log: {len(stderr.splitlines())} lines, {len(lines)} about connections, "
+            f"{stderr.count('Traceback')} tracebacks"
+        )
         for line in lines[:3]:
             print("  " + line[:200])
 

@@ -29,8 +29,12 @@ SMALL = {"model": "openai/gpt-5", "messages": [{"role": "user", "content": "hell
 
 def start(scenarios: Path) -> tuple[subprocess.Popen[str], str]:
     script = Path(sys.executable).with_name("zenmux-emulator")
-    process = subprocess.Popen([str(script), "serve", "--port", "0", "--scenarios", str(scenarios), "--no-watch"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        [str(script), "serve", "--port", "0", "--scenarios", str(scenarios), "--no-watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     assert process.stdout is not None
     found = LISTENING.search(process.stdout.readline())
     if found is None:
@@ -71,8 +75,10 @@ async def probe(base: str, megabytes: int, model: str) -> None:
         done.set()
         await loop_task
     print(f"large request: {megabytes} MB to {model}: {status} in {took:.3f} s")
-    print(f"slowest small request while it ran: {max(latencies):.3f} s ({len(latencies)} requests; "
-          f"before it: {baseline:.3f} s)")
+    print(
+        f"slowest small request while it ran: {max(latencies):.3f} s ({len(latencies)} requests; "
+        f"before it: {baseline:.3f} s)"
+    )
 
 
 def main() -> None:

@@ -201,8 +201,9 @@ class Runner(web.AppRunner):
     and the header deadline and connection cap of `GuardedServer`."""
 
     def __init__(self, app: web.Application, settings: Settings) -> None:
-        super().__init__(app, access_log=None, shutdown_timeout=1.0, keepalive_timeout=settings.idle_timeout,
-                         logger=SERVER_LOG)
+        super().__init__(
+            app, access_log=None, shutdown_timeout=1.0, keepalive_timeout=settings.idle_timeout, logger=SERVER_LOG
+        )
         self.limits = ConnectionLimits(settings.header_timeout, settings.max_connections or default_cap())
 
     async def _make_server(self) -> web.Server:

@@ -25,9 +25,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("emulator")
 COMMANDS = ("serve", "validate", "record", "init", "wait", "version")
-ENVIRONMENT = ("Every option also reads ZENMUX_EMULATOR_<OPTION>: --port reads ZENMUX_EMULATOR_PORT, --api-key "
-               "ZENMUX_EMULATOR_API_KEY (comma-separated), --no-watch ZENMUX_EMULATOR_NO_WATCH=true; the flag wins. "
-               "An unknown ZENMUX_EMULATOR_* variable stops the start.")
+ENVIRONMENT = (
+    "Every option also reads ZENMUX_EMULATOR_<OPTION>: --port reads ZENMUX_EMULATOR_PORT, --api-key "
+    "ZENMUX_EMULATOR_API_KEY (comma-separated), --no-watch ZENMUX_EMULATOR_NO_WATCH=true; the flag wins. "
+    "An unknown ZENMUX_EMULATOR_* variable stops the start."
+)
 
 
 def version() -> str:
@@ -42,61 +44,123 @@ def version() -> str:
 
 
 def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("serve", help="serve the ZenMux APIs from scenario files (the default command)",
-                       description="Serve the ZenMux APIs from scenario files.", epilog=ENVIRONMENT)
+    p = sub.add_parser(
+        "serve",
+        help="serve the ZenMux APIs from scenario files (the default command)",
+        description="Serve the ZenMux APIs from scenario files.",
+        epilog=ENVIRONMENT,
+    )
     p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port, 0 for a free one (default 8000)")
     p.add_argument("--scenarios", nargs="+", metavar="PATH", help="scenario files or folders (default scenarios/)")
     p.add_argument("--seed", type=int, help="seed for ids, default replies and fake values")
     p.add_argument("--clock", help="freeze `created` at unix seconds or an ISO 8601 time")
     p.add_argument("--strict", action="store_const", const=True, help="answer unmatched requests 404 emulator_no_match")
-    p.add_argument("--api-key", dest="api_keys", action="append", metavar="KEY",
-                   help="accept only this key (repeatable; default: any non-empty key)")
-    p.add_argument("--log-format", choices=["text", "json"],
-                   help="text for people (default), or json: one JSON object per line, the start-up lines included")
-    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
-                   help="the least severe log line written (default info: start-up, reloads, one line per request)")
+    p.add_argument(
+        "--api-key",
+        dest="api_keys",
+        action="append",
+        metavar="KEY",
+        help="accept only this key (repeatable; default: any non-empty key)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        help="text for people (default), or json: one JSON object per line, the start-up lines included",
+    )
+    p.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        help="the least severe log line written (default info: start-up, reloads, one line per request)",
+    )
     p.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not reload on file changes")
     p.add_argument("--keepalive-ms", type=int, help="keep-alive comment interval during stream waits (default 10000)")
     p.add_argument("--max-body-bytes", type=int, help="largest accepted request body (default 32 MiB)")
-    p.add_argument("--header-timeout", type=float, metavar="SECONDS",
-                   help="close a new connection that has not sent a whole request header by then (default 10)")
-    p.add_argument("--idle-timeout", type=float, metavar="SECONDS",
-                   help="close a kept-alive connection idle this long (default 60)")
-    p.add_argument("--max-connections", type=int, metavar="N",
-                   help="open connections at most (default: the open-file limit less 64)")
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="close a new connection that has not sent a whole request header by then (default 10)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="close a kept-alive connection idle this long (default 60)",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        metavar="N",
+        help="open connections at most (default: the open-file limit less 64)",
+    )
     p.add_argument("--journal-size", type=int, help="requests kept in the in-memory journal (default 1000)")
-    p.add_argument("--journal-bytes", type=int,
-                   help="bytes of bodies and responses the in-memory journal keeps, at most (default 32 MiB)")
-    p.add_argument("--journal-body-bytes", type=int,
-                   help="a body or response larger than this is journaled as its size and hash (default 256 KiB)")
-    p.add_argument("--journal", dest="journal_file", metavar="FILE",
-                   help="append every finished request to FILE as one JSON line")
+    p.add_argument(
+        "--journal-bytes",
+        type=int,
+        help="bytes of bodies and responses the in-memory journal keeps, at most (default 32 MiB)",
+    )
+    p.add_argument(
+        "--journal-body-bytes",
+        type=int,
+        help="a body or response larger than this is journaled as its size and hash (default 256 KiB)",
+    )
+    p.add_argument(
+        "--journal", dest="journal_file", metavar="FILE", help="append every finished request to FILE as one JSON line"
+    )
     p.add_argument("--admin-token", help="token that opens the control API to non-loopback clients")
     p.add_argument("--reasoning-secret", help="key of reasoning signatures (default: derived from --seed)")
-    p.add_argument("--reasoning-check", choices=["strict", "warn", "off"],
-                   help="altered or missing signed reasoning: 400 invalid_params (strict, default), a warning, or nothing")
-    p.add_argument("--no-control-headers", dest="control_headers", action="store_const", const=False,
-                   help="ignore the X-Emulator-Rule, -Fault and -Chaos request headers (shared deployments)")
-    p.add_argument("--chaos-rate", type=float, metavar="RATE",
-                   help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)")
-    p.add_argument("--chaos-failure", metavar="FAILURE",
-                   help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset")
-    p.add_argument("--misbehave", action="append", metavar="NAME:RATE",
-                   help="a seeded share of requests get this fault of the misbehaviour catalogue "
-                        "(NAME[;variant]:RATE, repeatable; GET /_emulator/misbehave lists them)")
-    p.add_argument("--workers", metavar="N",
-                   help="serving processes on the one port, or `auto` for one per core (default 1); "
-                        "they share their state through --state, else a private redis-server")
-    p.add_argument("--state", metavar="URL",
-                   help="keep sessions, limits, balances and the journal in Redis (redis://HOST:PORT/DB) "
-                        "so workers and instances act as one gateway (default: in this process)")
+    p.add_argument(
+        "--reasoning-check",
+        choices=["strict", "warn", "off"],
+        help="altered or missing signed reasoning: 400 invalid_params (strict, default), a warning, or nothing",
+    )
+    p.add_argument(
+        "--no-control-headers",
+        dest="control_headers",
+        action="store_const",
+        const=False,
+        help="ignore the X-Emulator-Rule, -Fault and -Chaos request headers (shared deployments)",
+    )
+    p.add_argument(
+        "--chaos-rate",
+        type=float,
+        metavar="RATE",
+        help="seeded share of requests that fail, 0 to 1 (default 0; rules and headers override)",
+    )
+    p.add_argument(
+        "--chaos-failure",
+        metavar="FAILURE",
+        help="how chaos fails: error=STATUS (default error=503), delay=MS, hang, close or reset",
+    )
+    p.add_argument(
+        "--misbehave",
+        action="append",
+        metavar="NAME:RATE",
+        help="a seeded share of requests get this fault of the misbehaviour catalogue "
+        "(NAME[;variant]:RATE, repeatable; GET /_emulator/misbehave lists them)",
+    )
+    p.add_argument(
+        "--workers",
+        metavar="N",
+        help="serving processes on the one port, or `auto` for one per core (default 1); "
+        "they share their state through --state, else a private redis-server",
+    )
+    p.add_argument(
+        "--state",
+        metavar="URL",
+        help="keep sessions, limits, balances and the journal in Redis (redis://HOST:PORT/DB) "
+        "so workers and instances act as one gateway (default: in this process)",
+    )
     add_recording_options(p, missing=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="zenmux-emulator", description="A scripted, deterministic ZenMux gateway.",
-                                     epilog="Start with `zenmux-emulator init scenarios`, then `zenmux-emulator serve`.")
+    parser = argparse.ArgumentParser(
+        prog="zenmux-emulator",
+        description="A scripted, deterministic ZenMux gateway.",
+        epilog="Start with `zenmux-emulator init scenarios`, then `zenmux-emulator serve`.",
+    )
     parser.add_argument("-V", "--version", action="version", version=f"zenmux-emulator {version()}")
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
@@ -106,11 +170,17 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("init", help="write the example scenario files into a folder to start from")
     i.add_argument("folder", nargs="?", default="scenarios", metavar="DIR", help="default: scenarios")
     i.add_argument("--force", action="store_true", help="overwrite example files already there")
-    w = sub.add_parser("wait", help="wait until a server answers its health check; exit 1 after --timeout",
-                       description="Poll the emulator's /_emulator/health until it answers 2xx (exit 0) "
-                                   "or the timeout passes (exit 1): for CI scripts.")
-    w.add_argument("--url", default="http://127.0.0.1:8000",
-                   help="the server (or any URL to poll; default http://127.0.0.1:8000, polled at /_emulator/health)")
+    w = sub.add_parser(
+        "wait",
+        help="wait until a server answers its health check; exit 1 after --timeout",
+        description="Poll the emulator's /_emulator/health until it answers 2xx (exit 0) "
+        "or the timeout passes (exit 1): for CI scripts.",
+    )
+    w.add_argument(
+        "--url",
+        default="http://127.0.0.1:8000",
+        help="the server (or any URL to poll; default http://127.0.0.1:8000, polled at /_emulator/health)",
+    )
     w.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds before giving up (default 30)")
     w.add_argument("--pid", type=int, help="the server's process id: give up as soon as it has exited (e.g. $!)")
     sub.add_parser("version", help="print the version")
@@ -212,9 +282,11 @@ def worker(settings: Settings, sock: socket.socket, ready: int) -> int:
     return 0
 
 
-NO_SCENARIOS = ("zenmux-emulator: no scenarios to serve. Write the examples to start from with "
-                "`zenmux-emulator init scenarios` (or `init DIR` and `--scenarios DIR`), or point --scenarios "
-                "(ZENMUX_EMULATOR_SCENARIOS) at your own files.")
+NO_SCENARIOS = (
+    "zenmux-emulator: no scenarios to serve. Write the examples to start from with "
+    "`zenmux-emulator init scenarios` (or `init DIR` and `--scenarios DIR`), or point --scenarios "
+    "(ZENMUX_EMULATOR_SCENARIOS) at your own files."
+)
 
 
 def _missing_only(exc: ScenarioError) -> bool:
@@ -297,8 +369,10 @@ def _serve(args: argparse.Namespace) -> int:
         asyncio.run(serve(settings))
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
-        print(NO_SCENARIOS if _missing_only(exc) else "zenmux-emulator: not started: the scenario files have problems",
-              file=sys.stderr)
+        print(
+            NO_SCENARIOS if _missing_only(exc) else "zenmux-emulator: not started: the scenario files have problems",
+            file=sys.stderr,
+        )
         return 1
     except StateUnavailable as exc:
         print(f"zenmux-emulator: not started: {exc}", file=sys.stderr)

@@ -125,6 +125,7 @@ class Settings(BaseModel):
         if not text.startswith(STATE_SCHEMES):
             raise ValueError(f"state must be a Redis URL ({', '.join(STATE_SCHEMES)}…), got {text!r}")
         return text
+
     upstream: str | None = None
     """The gateway that `--record-missing` (and `record`) forwards to: the only address contacted."""
     record_missing: bool = False
@@ -142,8 +143,9 @@ class Settings(BaseModel):
         if value is None or isinstance(value, (str, int, float)):
             at = parse_clock(value)
             if at is not None and not 0 <= at <= LATEST_CLOCK:
-                raise ValueError(f"clock must be between 1970-01-01 and 9999-12-31 (0 to {LATEST_CLOCK} unix "
-                                 f"seconds), got {value!r}")
+                raise ValueError(
+                    f"clock must be between 1970-01-01 and 9999-12-31 (0 to {LATEST_CLOCK} unix seconds), got {value!r}"
+                )
             return at
         raise ValueError("clock must be unix seconds or an ISO 8601 time")
 
@@ -151,6 +153,7 @@ class Settings(BaseModel):
     @classmethod
     def _misbehave(cls, value: list[str]) -> list[str]:
         from zenmux_emulator.foundation.misbehaviours import parse_server
+
         total = sum(parse_server(item).rate for item in value)
         if total > 1:
             raise ValueError(f"the --misbehave rates add up to {total:g}, more than 1")
@@ -160,6 +163,7 @@ class Settings(BaseModel):
     @classmethod
     def _chaos_failure(cls, value: str) -> str:
         from zenmux_emulator.foundation.failures import parse_failure
+
         parse_failure(value)
         return value.strip()
 
@@ -181,6 +185,7 @@ class Settings(BaseModel):
         if value is None:
             return None
         from yarl import URL
+
         url = URL(value)
         if url.scheme not in ("http", "https") or not url.host:
             raise ValueError(f"upstream must be an http(s) URL, got {value!r}")

@@ -153,8 +153,11 @@ def run_workers(settings: Settings, worker: Worker) -> int:
         try:
             private = RedisServer().start()
         except RedisUnavailable as exc:
-            print(f"zenmux-emulator: --workers {count} shares sessions, limits, balances and the journal through "
-                  f"Redis: give --state redis://HOST:PORT/DB, or install redis-server ({exc})", file=sys.stderr)
+            print(
+                f"zenmux-emulator: --workers {count} shares sessions, limits, balances and the journal through "
+                f"Redis: give --state redis://HOST:PORT/DB, or install redis-server ({exc})",
+                file=sys.stderr,
+            )
             return 1
         settings = settings.model_copy(update={"state": private.url})
     try:

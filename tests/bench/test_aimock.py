@@ -59,8 +59,13 @@ def test_the_fixture_is_one_catch_all_of_the_benchmarks_reply(fixture_path: Path
 
 def test_aimocks_own_validator_accepts_the_fixture(fixture_path: Path) -> None:
     validator = aimock.package_dir() / "dist" / "aimock-cli.js"
-    done = subprocess.run(["node", str(validator), "validate", "--strict", "--json", str(fixture_path)],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        ["node", str(validator), "validate", "--strict", "--json", str(fixture_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["failed"] is False
@@ -75,8 +80,11 @@ def test_a_non_streamed_answer_carries_the_benchmarks_reply(aimock_url: str) -> 
 
 
 def test_a_stream_carries_the_reply_in_the_announced_number_of_chunks(aimock_url: str) -> None:
-    events = [line.removeprefix("data: ") for line in post(aimock_url, STREAM_PROMPT, stream=True).split("\n\n")
-              if line.startswith("data: ")]
+    events = [
+        line.removeprefix("data: ")
+        for line in post(aimock_url, STREAM_PROMPT, stream=True).split("\n\n")
+        if line.startswith("data: ")
+    ]
     assert events[-1] == "[DONE]"
     deltas = [choice["delta"].get("content") for e in events[:-1] for choice in json.loads(e)["choices"]]
     pieces = [d for d in deltas if d]

@@ -29,8 +29,13 @@ PER_REQUEST_HEADERS = {"x-generation-id", "x-zenmux-requestid", "x-request-id", 
 
 @pytest.fixture(scope="module")
 def floor_url() -> Iterator[str]:
-    proc = subprocess.Popen([sys.executable, str(BENCH / "floor.py"), "--port", "0"], cwd=BENCH,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(BENCH / "floor.py"), "--port", "0"],
+        cwd=BENCH,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -52,8 +57,12 @@ def emulator_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def post(base_url: str, body: dict[str, object]) -> Raw:
-    return http(f"{base_url}/chat/completions", json.dumps(body).encode(), method="POST",
-                headers={**HEADERS, "Content-Type": "application/json"})
+    return http(
+        f"{base_url}/chat/completions",
+        json.dumps(body).encode(),
+        method="POST",
+        headers={**HEADERS, "Content-Type": "application/json"},
+    )
 
 
 def answer(base_url: str) -> Raw:
@@ -64,23 +73,28 @@ def answer(base_url: str) -> Raw:
 
 def test_the_floor_sends_the_emulators_body_but_for_id_and_time(floor_url: str, emulator_url: str) -> None:
     floor, emulator = answer(floor_url).json(), answer(emulator_url).json()
-    assert {k: v for k, v in floor.items() if k not in PER_REQUEST} == \
-        {k: v for k, v in emulator.items() if k not in PER_REQUEST}
+    assert {k: v for k, v in floor.items() if k not in PER_REQUEST} == {
+        k: v for k, v in emulator.items() if k not in PER_REQUEST
+    }
     assert re.fullmatch(r"[0-9a-f]{32}", floor["id"])
 
 
 def test_the_floor_sends_the_emulators_headers(floor_url: str, emulator_url: str) -> None:
     floor, emulator = answer(floor_url).headers, answer(emulator_url).headers
     assert set(floor) == set(emulator)
-    assert {k: v for k, v in floor.items() if k not in PER_REQUEST_HEADERS} == \
-        {k: v for k, v in emulator.items() if k not in PER_REQUEST_HEADERS}
+    assert {k: v for k, v in floor.items() if k not in PER_REQUEST_HEADERS} == {
+        k: v for k, v in emulator.items() if k not in PER_REQUEST_HEADERS
+    }
 
 
-@pytest.mark.parametrize("field", [
-    {"temperature": -1},  # ZenMux's own check
-    {"max_completion_tokens": 0},  # the pydantic model's
-    {"messages": [{"role": "tool", "tool_call_id": "call_1", "content": "42"}]},  # tool-call pairing
-])
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"temperature": -1},  # ZenMux's own check
+        {"max_completion_tokens": 0},  # the pydantic model's
+        {"messages": [{"role": "tool", "tool_call_id": "call_1", "content": "42"}]},  # tool-call pairing
+    ],
+)
 def test_the_floor_validates_as_the_emulator_does(floor_url: str, emulator_url: str, field: dict[str, object]) -> None:
     assert post(emulator_url, {**BODY, **field}).status == 400
     assert post(floor_url, {**BODY, **field}).status == 500  # no error envelope there: rejected, not answered

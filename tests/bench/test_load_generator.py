@@ -34,8 +34,9 @@ def bench_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorS
 
 def raw_answer(server: EmulatorServer, prompt: str, stream: bool) -> bytes:
     """The exact bytes the server sends for one request on a fresh connection."""
-    body = json.dumps({"model": "openai/gpt-5", "messages": [{"role": "user", "content": prompt}],
-                       "stream": stream}).encode()
+    body = json.dumps(
+        {"model": "openai/gpt-5", "messages": [{"role": "user", "content": prompt}], "stream": stream}
+    ).encode()
     host, port, request = request_bytes(f"{server.base_url}/chat/completions", body)
     received = b""
     with socket.create_connection((host, port), timeout=5) as sock:
@@ -64,7 +65,7 @@ def feed(raw: bytes, cut: int | None, streamed: bool) -> Answer:
         step = cut or len(raw)
         for i in range(0, len(raw), step):
             assert not conn.waiter.done(), "the answer completed before its last byte"
-            conn.data_received(raw[i:i + step])
+            conn.data_received(raw[i : i + step])
         assert conn.waiter.done(), "the answer never completed"
         return conn.waiter.result()
     finally:
@@ -94,9 +95,25 @@ def test_a_plain_answer_is_read_whole_however_it_is_split(bench_server: Emulator
 @pytest.mark.parametrize(("mode", "prompt"), [("plain", PLAIN_PROMPT), ("stream", STREAM_PROMPT)])
 def test_a_short_run_counts_answers_and_fails_none(bench_server: EmulatorServer, mode: str, prompt: str) -> None:
     out = subprocess.run(
-        [sys.executable, str(BENCH / "load.py"), "--url", f"{bench_server.base_url}/chat/completions", "--mode", mode,
-         "--prompt", prompt, "--concurrency", "4", "--duration", "0.5", "--warmup", "0.1"],
-        capture_output=True, check=True, timeout=60,
+        [
+            sys.executable,
+            str(BENCH / "load.py"),
+            "--url",
+            f"{bench_server.base_url}/chat/completions",
+            "--mode",
+            mode,
+            "--prompt",
+            prompt,
+            "--concurrency",
+            "4",
+            "--duration",
+            "0.5",
+            "--warmup",
+            "0.1",
+        ],
+        capture_output=True,
+        check=True,
+        timeout=60,
     )
     result = json.loads(out.stdout)
     assert result["failures"] == 0, result["errors"]
@@ -111,9 +128,23 @@ def test_a_short_run_counts_answers_and_fails_none(bench_server: EmulatorServer,
 def test_a_wrong_answer_is_a_failure(bench_server: EmulatorServer) -> None:
     """A path the server does not serve answers 404: a failure, never a counted request."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / "load.py"), "--url", f"{bench_server.base_url}/nothing-here", "--mode", "plain",
-         "--concurrency", "1", "--duration", "0.3", "--warmup", "0"],
-        capture_output=True, check=True, timeout=60,
+        [
+            sys.executable,
+            str(BENCH / "load.py"),
+            "--url",
+            f"{bench_server.base_url}/nothing-here",
+            "--mode",
+            "plain",
+            "--concurrency",
+            "1",
+            "--duration",
+            "0.3",
+            "--warmup",
+            "0",
+        ],
+        capture_output=True,
+        check=True,
+        timeout=60,
     )
     result = json.loads(out.stdout)
     assert result["requests"] == 0

@@ -55,12 +55,17 @@ def clean_env(**extra: str) -> dict[str, str]:
 class Served:
     """A `serve` process: started, waited for until it prints its URL, stopped by its own pid."""
 
-    def __init__(self, argv: list[str], stderr_path: Path, env: dict[str, str] | None = None,
-                 cwd: Path = REPO) -> None:
+    def __init__(self, argv: list[str], stderr_path: Path, env: dict[str, str] | None = None, cwd: Path = REPO) -> None:
         self.stderr_path = stderr_path
         self._stderr: IO[bytes] = open(stderr_path, "wb")  # noqa: SIM115 - closed in close()
-        self.process = subprocess.Popen(argv, cwd=cwd, env=env if env is not None else clean_env(),
-                                        stdout=subprocess.PIPE, stderr=self._stderr, text=True)
+        self.process = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env if env is not None else clean_env(),
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+        )
         self._lines: queue.Queue[str] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -135,10 +140,12 @@ def run(argv: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
 
 def chat(client: openai.OpenAI, text: str, model: str = "openai/gpt-5.4-mini", **kwargs: Any) -> Any:
     return client.chat.completions.with_raw_response.create(
-        model=model, messages=[{"role": "user", "content": text}], **kwargs)
+        model=model, messages=[{"role": "user", "content": text}], **kwargs
+    )
 
 
 # --- serve: start, answer, stop ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_serve_prints_its_url_answers_and_exits_0_on_a_signal(serve, sig: signal.Signals):
@@ -189,12 +196,15 @@ def test_a_signal_ends_an_open_slow_stream_and_exits_0(serve, tmp_path: Path, si
     scenario = tmp_path / "slow.yaml"
     scenario.write_text(SLOW, encoding="utf-8")
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(scenario), "--no-watch"]).wait_listening()
-    body = json.dumps({"model": "openai/gpt-5.4-mini", "stream": True,
-                       "messages": [{"role": "user", "content": "go slow"}]}).encode()
+    body = json.dumps(
+        {"model": "openai/gpt-5.4-mini", "stream": True, "messages": [{"role": "user", "content": "go slow"}]}
+    ).encode()
     with socket.create_connection(("127.0.0.1", served.port), timeout=EXIT_TIMEOUT) as sock:
-        sock.sendall(b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: emulator\r\n"
-                     b"Authorization: Bearer sk-cli-test\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        sock.sendall(
+            b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: emulator\r\n"
+            b"Authorization: Bearer sk-cli-test\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
         head = b""
         while b"\r\n\r\n" not in head:
             chunk = sock.recv(65536)
@@ -221,7 +231,8 @@ def test_a_signal_ends_an_open_stream_cleanly_for_the_sdk(serve, tmp_path: Path)
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(scenario), "--no-watch"]).wait_listening()
     with served.client(timeout=EXIT_TIMEOUT) as client:
         stream = client.chat.completions.create(
-            model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "go slow"}], stream=True)
+            model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "go slow"}], stream=True
+        )
         served.process.send_signal(signal.SIGTERM)  # the headers are in: the stream is open
         try:
             with stream:
@@ -233,10 +244,16 @@ def test_a_signal_ends_an_open_stream_cleanly_for_the_sdk(serve, tmp_path: Path)
 
 # --- settings from flags and environment ----------------------------------------------------------------
 
+
 def test_environment_variables_configure_the_server(serve):
-    env = clean_env(ZENMUX_EMULATOR_PORT="0", ZENMUX_EMULATOR_SEED="7", ZENMUX_EMULATOR_API_KEYS="key-a,key-b",
-                    ZENMUX_EMULATOR_CLOCK="2026-01-01T00:00:00Z", ZENMUX_EMULATOR_SCENARIOS=str(SHIPPED),
-                    ZENMUX_EMULATOR_WATCH="false")
+    env = clean_env(
+        ZENMUX_EMULATOR_PORT="0",
+        ZENMUX_EMULATOR_SEED="7",
+        ZENMUX_EMULATOR_API_KEYS="key-a,key-b",
+        ZENMUX_EMULATOR_CLOCK="2026-01-01T00:00:00Z",
+        ZENMUX_EMULATOR_SCENARIOS=str(SHIPPED),
+        ZENMUX_EMULATOR_WATCH="false",
+    )
     served = serve([*PYTHON_M], env=env).wait_listening()
     for key in ("key-a", "key-b"):
         with served.client(api_key=key, default_headers={"X-Emulator-Session": f"env-{key}"}) as client:
@@ -252,9 +269,27 @@ def test_environment_variables_configure_the_server(serve):
 
 def test_flags_configure_the_server_and_override_the_environment(serve):
     env = clean_env(ZENMUX_EMULATOR_CLOCK="0", ZENMUX_EMULATOR_SEED="1", ZENMUX_EMULATOR_API_KEYS="env-key")
-    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch",
-                    "--api-key", "flag-1", "--api-key", "flag-2", "--clock", "1767225600", "--seed", "99",
-                    "--strict"], env=env).wait_listening()
+    served = serve(
+        [
+            *PYTHON_M,
+            "serve",
+            "--port",
+            "0",
+            "--scenarios",
+            str(SHIPPED),
+            "--no-watch",
+            "--api-key",
+            "flag-1",
+            "--api-key",
+            "flag-2",
+            "--clock",
+            "1767225600",
+            "--seed",
+            "99",
+            "--strict",
+        ],
+        env=env,
+    ).wait_listening()
     with served.client(api_key="flag-2", default_headers={"X-Emulator-Session": "flags"}) as client:
         completion = chat(client, "hello").parse()
         assert completion.created == FROZEN
@@ -271,8 +306,19 @@ def test_flags_configure_the_server_and_override_the_environment(serve):
 
 
 def test_clock_accepts_an_iso_time_with_an_offset(serve):
-    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch",
-                    "--clock", "2026-01-01T01:00:00+01:00"]).wait_listening()
+    served = serve(
+        [
+            *PYTHON_M,
+            "serve",
+            "--port",
+            "0",
+            "--scenarios",
+            str(SHIPPED),
+            "--no-watch",
+            "--clock",
+            "2026-01-01T01:00:00+01:00",
+        ]
+    ).wait_listening()
     with served.client() as client:
         assert chat(client, "hello").parse().created == FROZEN
     assert served.stop() == 0
@@ -280,14 +326,31 @@ def test_clock_accepts_an_iso_time_with_an_offset(serve):
 
 def test_json_logs_are_json_lines_without_api_keys(serve):
     secret, wrong = "sk-ai-v1-very-secret-0123", "sk-ai-v1-wrong-guess-4567"
-    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch",
-                    "--api-key", secret, "--log-format", "json", "--log-level", "debug"]).wait_listening()
+    served = serve(
+        [
+            *PYTHON_M,
+            "serve",
+            "--port",
+            "0",
+            "--scenarios",
+            str(SHIPPED),
+            "--no-watch",
+            "--api-key",
+            secret,
+            "--log-format",
+            "json",
+            "--log-level",
+            "debug",
+        ]
+    ).wait_listening()
     with served.client(api_key=secret) as client:
         chat(client, "hello")
     with served.client(api_key=wrong) as client, pytest.raises(openai.PermissionDeniedError):
         chat(client, "hello")
-    with served.client(api_key=wrong, default_headers={"x-api-key": wrong}) as client, \
-            pytest.raises(openai.PermissionDeniedError):
+    with (
+        served.client(api_key=wrong, default_headers={"x-api-key": wrong}) as client,
+        pytest.raises(openai.PermissionDeniedError),
+    ):
         chat(client, "hello")
     assert served.stop() == 0
     text = served.stderr()
@@ -315,6 +378,7 @@ def test_an_invalid_setting_exits_2_naming_it(tmp_path: Path):
 
 # --- validate, broken files, busy ports, help -----------------------------------------------------------
 
+
 def test_validate_accepts_the_shipped_scenarios():
     result = run([str(CONSOLE_SCRIPT), "validate", "scenarios"])
     assert result.returncode == 0, result.stderr
@@ -329,7 +393,7 @@ def test_validate_reports_file_line_and_snippet_for_a_broken_file(tmp_path: Path
     result = run([*PYTHON_M, "validate", str(broken), str(also)])
     assert result.returncode == 1
     assert f"{broken}:3:5: unknown key 'mtach'; did you mean 'match'?" in result.stderr
-    assert ">  3 |     mtach: {model: \"openai/*\"}" in result.stderr
+    assert '>  3 |     mtach: {model: "openai/*"}' in result.stderr
     assert re.search(rf"^{re.escape(str(also))}:3:\d+: template error", result.stderr, re.MULTILINE)
     assert "2 problem(s) found" in result.stderr
     assert "Traceback" not in result.stderr
@@ -337,8 +401,11 @@ def test_validate_reports_file_line_and_snippet_for_a_broken_file(tmp_path: Path
 
 def test_validate_reports_unreadable_values_and_deep_nesting_without_a_traceback(tmp_path: Path):
     tags = tmp_path / "tags.yaml"
-    tags.write_text("rules:\n  - name: a\n    reply: {content: x}\n    stream: !!bool tre\n"
-                    "  - name: b\n    priority: !!int x\n    reply: {content: y}\n", encoding="utf-8")
+    tags.write_text(
+        "rules:\n  - name: a\n    reply: {content: x}\n    stream: !!bool tre\n"
+        "  - name: b\n    priority: !!int x\n    reply: {content: y}\n",
+        encoding="utf-8",
+    )
     deep = tmp_path / "deep.yaml"
     deep.write_text("rules:\n  - name: c\n    reply: {content: " + "[" * 3000 + "]" * 3000 + "}\n", encoding="utf-8")
     result = run([*PYTHON_M, "validate", str(tmp_path)])
@@ -353,21 +420,32 @@ def test_validate_reports_unreadable_values_and_deep_nesting_without_a_traceback
 def test_validate_refuses_values_a_json_reply_cannot_carry(tmp_path: Path):
     # These loaded before and answered 500 at request time ("Type is not JSON serializable: bytes", ...).
     calls = tmp_path / "calls.yaml"
-    calls.write_text("rules:\n  - name: call\n    reply:\n      tool_calls:\n"
-                     "        - {name: f, arguments: {x: !!binary aGk=}}\n"
-                     "        - {name: g, arguments: {tags: !!set {a, b}, by_id: {1: a}}}\n", encoding="utf-8")
+    calls.write_text(
+        "rules:\n  - name: call\n    reply:\n      tool_calls:\n"
+        "        - {name: f, arguments: {x: !!binary aGk=}}\n"
+        "        - {name: g, arguments: {tags: !!set {a, b}, by_id: {1: a}}}\n",
+        encoding="utf-8",
+    )
     usage = tmp_path / "usage.yaml"
-    usage.write_text("rules:\n  - name: usage\n    reply: {content: x, usage: {prompt_tokens: 99999999999999999999}}\n",
-                     encoding="utf-8")
+    usage.write_text(
+        "rules:\n  - name: usage\n    reply: {content: x, usage: {prompt_tokens: 99999999999999999999}}\n",
+        encoding="utf-8",
+    )
     result = run([*PYTHON_M, "validate", str(tmp_path)])
     assert result.returncode == 1, result.stdout
-    assert (f"{calls}:5:36: not JSON: binary data (!!binary) cannot be sent in a JSON reply; write a string "
-            "at rules[0].reply.tool_calls[0].arguments.x") in result.stderr
+    assert (
+        f"{calls}:5:36: not JSON: binary data (!!binary) cannot be sent in a JSON reply; write a string "
+        "at rules[0].reply.tool_calls[0].arguments.x"
+    ) in result.stderr
     assert ">  5 |         - {name: f, arguments: {x: !!binary aGk=}}\n     |" + " " * 36 + "^" in result.stderr
-    assert (f"{calls}:6:39: not JSON: a set (!!set) cannot be sent in a JSON reply; write a list "
-            "at rules[0].reply.tool_calls[1].arguments.tags") in result.stderr  # the first fault of each call
-    assert (f"{usage}:3:48: integer '99999999999999999999' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"
-            in result.stderr)
+    assert (
+        f"{calls}:6:39: not JSON: a set (!!set) cannot be sent in a JSON reply; write a list "
+        "at rules[0].reply.tool_calls[1].arguments.tags"
+    ) in result.stderr  # the first fault of each call
+    assert (
+        f"{usage}:3:48: integer '99999999999999999999' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"
+        in result.stderr
+    )
     assert "3 problem(s) found" in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -411,6 +489,15 @@ def test_help(argv: list[str]):
 def test_serve_help_lists_the_options():
     result = run([*PYTHON_M, "serve", "--help"])
     assert result.returncode == 0
-    for option in ("--port", "--scenarios", "--seed", "--clock", "--strict", "--api-key", "--log-format",
-                   "--no-watch", "ZENMUX_EMULATOR_"):
+    for option in (
+        "--port",
+        "--scenarios",
+        "--seed",
+        "--clock",
+        "--strict",
+        "--api-key",
+        "--log-format",
+        "--no-watch",
+        "ZENMUX_EMULATOR_",
+    ):
         assert option in result.stdout, option

@@ -33,30 +33,54 @@ def test_the_install_lines_then_init_and_serve_answer_the_first_curl(serve, tmp_
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=INSTALL_TIMEOUT)
     clone = tmp_path / "clone"  # the checkout's files as a clone has them, so that builds write only there
-    shutil.copytree(REPO, clone, symlinks=True, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "dist", "site", "*.egg-info", "__pycache__", ".pytest_cache", "bench"))
+    shutil.copytree(
+        REPO,
+        clone,
+        symlinks=True,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "site", "*.egg-info", "__pycache__", ".pytest_cache", "bench"
+        ),
+    )
     # make's own python is the new virtualenv's (the user's active one), not a .venv of the clone
     block = install_block(words).replace("make dist", f"make dist BIN={venv / 'bin'}")
     path = f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"  # the new virtualenv's python, as if activated
-    installed = subprocess.run(["bash", "-e", "-c", block], cwd=clone, env=clean_env(PATH=path),
-                               capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+    installed = subprocess.run(
+        ["bash", "-e", "-c", block],
+        cwd=clone,
+        env=clean_env(PATH=path),
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT,
+    )
     assert installed.returncode == 0, installed.stderr
-    imported = subprocess.run([str(venv / "bin" / "python"), "-c", "import openai"], capture_output=True, text=True,
-                              timeout=120)
+    imported = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import openai"], capture_output=True, text=True, timeout=120
+    )
     assert imported.returncode == 0, imported.stderr  # the examples' dependency came with the [examples] extra
     script = venv / "bin" / "zenmux-emulator"
     home = tmp_path / "home"  # a user's folder: no scenarios/, no checkout
     home.mkdir()
 
     def run(*words: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(script), *words], cwd=home, env=clean_env(), capture_output=True, text=True,
-                              timeout=120)
+        return subprocess.run(
+            [str(script), *words], cwd=home, env=clean_env(), capture_output=True, text=True, timeout=120
+        )
 
     assert run("--version").stdout == f"zenmux-emulator {VERSION}\n"
     assert "zenmux-emulator init scenarios" in run("serve", "--port", "0").stderr  # nothing to serve yet: how to
-    package = subprocess.run([str(venv / "bin" / "python"), "-c", "import zenmux_emulator, pathlib; "
-                              "print(pathlib.Path(zenmux_emulator.__file__).parent)"],
-                             cwd=home, env=clean_env(), capture_output=True, text=True, check=True, timeout=120)
+    package = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import zenmux_emulator, pathlib; print(pathlib.Path(zenmux_emulator.__file__).parent)",
+        ],
+        cwd=home,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     where = Path(package.stdout.strip())
     assert where.is_relative_to(venv), where  # the installed copy, not the checkout
     examples = where / "examples"

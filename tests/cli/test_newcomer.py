@@ -27,8 +27,10 @@ from zenmux_emulator.settings import Settings
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 GETTING_STARTED = page("getting-started.md")
-SUMMARY = re.compile(r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform; (\d+) rules from (\d+) scenario files; "
-                     r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)")
+SUMMARY = re.compile(
+    r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform; (\d+) rules from (\d+) scenario files; "
+    r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)"
+)
 
 
 __all__ = ["serve"]  # the fixture that starts (and always stops) `serve` processes
@@ -36,14 +38,19 @@ __all__ = ["serve"]  # the fixture that starts (and always stops) `serve` proces
 
 def readme_curl_body() -> dict[str, object]:
     """The JSON body of the first curl request of docs/getting-started.md."""
-    [body] = re.findall(r"curl -s http://127\.0\.0\.1:8000/api/v1/chat/completions.*?-d '(.*?)'", GETTING_STARTED,
-                        re.DOTALL)
+    [body] = re.findall(
+        r"curl -s http://127\.0\.0\.1:8000/api/v1/chat/completions.*?-d '(.*?)'", GETTING_STARTED, re.DOTALL
+    )
     return dict(json.loads(body))
 
 
 def post_json(url: str, body: dict[str, object]) -> dict[str, object]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
-        "Authorization": "Bearer sk-anything", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": "Bearer sk-anything", "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return dict(json.loads(response.read()))
 
@@ -53,6 +60,7 @@ def second_line(served: Served) -> str:
 
 
 # --- the version, help -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("words", [["--version"], ["-V"], ["version"]])
 def test_the_version_is_printed(words: list[str]):
@@ -74,13 +82,20 @@ def test_help_explains_log_format_and_level_and_the_variables():
 
 
 def test_help_does_not_import_the_server():
-    probe = ("import sys; from zenmux_emulator.cli import build_parser; build_parser(); "
-             "print(sorted(m for m in ('aiohttp', 'asyncio', 'pydantic', 'yaml', 'jinja2') if m in sys.modules))")
-    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                          timeout=60).stdout.strip() == "[]"
+    probe = (
+        "import sys; from zenmux_emulator.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('aiohttp', 'asyncio', 'pydantic', 'yaml', 'jinja2') if m in sys.modules))"
+    )
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+        ).stdout.strip()
+        == "[]"
+    )
 
 
 # --- init and a server without scenarios ----------------------------------------------------------------
+
 
 def test_init_writes_the_shipped_examples_and_keeps_existing_files(tmp_path: Path):
     result = run([str(CONSOLE_SCRIPT), "init", str(tmp_path / "demo")])
@@ -100,12 +115,20 @@ def test_init_writes_the_shipped_examples_and_keeps_existing_files(tmp_path: Pat
 
 
 def test_serve_without_scenarios_says_how_to_get_some(tmp_path: Path):
-    result = subprocess.run([str(CONSOLE_SCRIPT), "serve", "--port", "0"], cwd=tmp_path, env=clean_env(),
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [str(CONSOLE_SCRIPT), "serve", "--port", "0"],
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1
     assert "scenarios: no such file or directory" in result.stderr
-    assert "zenmux-emulator: no scenarios to serve. Write the examples to start from with " \
-           "`zenmux-emulator init scenarios`" in result.stderr
+    assert (
+        "zenmux-emulator: no scenarios to serve. Write the examples to start from with "
+        "`zenmux-emulator init scenarios`" in result.stderr
+    )
     assert "Traceback" not in result.stderr
 
 
@@ -118,6 +141,7 @@ def test_init_then_serve_answers_the_readme_curl(serve, tmp_path: Path):
 
 
 # --- wait ------------------------------------------------------------------------------------------------
+
 
 def test_wait_returns_0_once_the_server_answers(serve):
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"]).wait_listening()
@@ -132,12 +156,21 @@ def test_wait_fails_within_its_timeout_when_the_server_did_not_start(tmp_path: P
     broken = tmp_path / "broken.yaml"
     broken.write_text("rules:\n  - name: a\n    mtach: {}\n    reply: {content: x}\n", encoding="utf-8")
     with open(tmp_path / "log", "wb") as log:
-        server = subprocess.Popen([str(CONSOLE_SCRIPT), "serve", "--port", "0", "--scenarios", str(broken)],
-                                  env=clean_env(), stdout=log, stderr=log)
+        server = subprocess.Popen(
+            [str(CONSOLE_SCRIPT), "serve", "--port", "0", "--scenarios", str(broken)],
+            env=clean_env(),
+            stdout=log,
+            stderr=log,
+        )
         assert server.wait(60) == 1  # refused to start
     with socket_port() as port:  # a port nothing listens on
-        result = subprocess.run([str(CONSOLE_SCRIPT), "wait", "--url", f"http://127.0.0.1:{port}", "--timeout", "1"],
-                                env=clean_env(), capture_output=True, text=True, timeout=60)  # a hang guard only
+        result = subprocess.run(
+            [str(CONSOLE_SCRIPT), "wait", "--url", f"http://127.0.0.1:{port}", "--timeout", "1"],
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )  # a hang guard only
     assert result.returncode == 1
     assert f"http://127.0.0.1:{port}/_emulator/health did not answer within 1 s (last: " in result.stderr
 
@@ -151,6 +184,7 @@ def socket_port() -> Iterator[int]:
 
 
 # --- environment variables ---------------------------------------------------------------------------
+
 
 def test_every_option_reads_a_variable_named_after_it():
     parser = serve_parser()
@@ -174,20 +208,30 @@ def test_the_option_names_and_the_old_names_both_set_the_settings(tmp_path: Path
     new = from_env(API_KEY="a,b", NO_WATCH="true", NO_CONTROL_HEADERS="1", JOURNAL=journal, PORT="9")
     old = from_env(API_KEYS="a,b", WATCH="false", CONTROL_HEADERS="false", JOURNAL_FILE=journal, PORT="9")
     for settings in (new, old):
-        assert (settings.api_keys, settings.watch, settings.control_headers, str(settings.journal_file),
-                settings.port) == (["a", "b"], False, False, journal, 9)
+        assert (
+            settings.api_keys,
+            settings.watch,
+            settings.control_headers,
+            str(settings.journal_file),
+            settings.port,
+        ) == (["a", "b"], False, False, journal, 9)
     assert from_env(NO_WATCH="false").watch is True
     assert from_env(REDACT='["a{1,2}", "b"]').redact == ["a{1,2}", "b"]  # a JSON list keeps commas in a regex
     assert from_env(REDACT="a, b").redact == ["a", "b"]
 
 
-@pytest.mark.parametrize(("environ", "message"), [
-    ({"APIKEY": "sk-a"}, "unknown variable ZENMUX_EMULATOR_APIKEY; did you mean ZENMUX_EMULATOR_API_KEY?"),
-    ({"NO_WATCH": "maybe"}, "ZENMUX_EMULATOR_NO_WATCH='maybe': expected true or false (1/0, yes/no, on/off)"),
-    ({"REDACT": "[1]"}, "ZENMUX_EMULATOR_REDACT: expected a JSON list of strings"),
-    ({"API_KEY": "a", "API_KEYS": "b"}, "ZENMUX_EMULATOR_API_KEYS and ZENMUX_EMULATOR_API_KEY both set --api-key; "
-                                        "keep one"),
-])
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"APIKEY": "sk-a"}, "unknown variable ZENMUX_EMULATOR_APIKEY; did you mean ZENMUX_EMULATOR_API_KEY?"),
+        ({"NO_WATCH": "maybe"}, "ZENMUX_EMULATOR_NO_WATCH='maybe': expected true or false (1/0, yes/no, on/off)"),
+        ({"REDACT": "[1]"}, "ZENMUX_EMULATOR_REDACT: expected a JSON list of strings"),
+        (
+            {"API_KEY": "a", "API_KEYS": "b"},
+            "ZENMUX_EMULATOR_API_KEYS and ZENMUX_EMULATOR_API_KEY both set --api-key; keep one",
+        ),
+    ],
+)
 def test_unknown_unreadable_or_doubled_variables_are_refused(environ: dict[str, str], message: str):
     with pytest.raises(EnvironmentProblem) as caught:
         from_env(**environ)
@@ -197,11 +241,13 @@ def test_unknown_unreadable_or_doubled_variables_are_refused(environ: dict[str, 
 def test_an_unknown_variable_stops_the_start_with_did_you_mean():
     # Issue 18: ZENMUX_EMULATOR_API_KEY was ignored silently and every key stayed accepted; now it is the
     # option's name, and a near miss is refused.
-    result = run([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED)],
-                 env=clean_env(ZENMUX_EMULATOR_API_KY="sk-a"))
+    result = run(
+        [*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED)], env=clean_env(ZENMUX_EMULATOR_API_KY="sk-a")
+    )
     assert result.returncode == 2
-    assert result.stderr == ("zenmux-emulator: unknown variable ZENMUX_EMULATOR_API_KY; "
-                             "did you mean ZENMUX_EMULATOR_API_KEY?\n")
+    assert result.stderr == (
+        "zenmux-emulator: unknown variable ZENMUX_EMULATOR_API_KY; did you mean ZENMUX_EMULATOR_API_KEY?\n"
+    )
     assert "listening" not in result.stdout
 
 
@@ -214,8 +260,12 @@ def test_a_refused_value_names_the_variable_or_the_flag():
 
 
 def test_api_key_restricts_the_keys_and_the_summary_says_so(serve):
-    served = serve([*PYTHON_M, "--port", "0"], env=clean_env(
-        ZENMUX_EMULATOR_API_KEY="sk-a", ZENMUX_EMULATOR_SCENARIOS=str(SHIPPED), ZENMUX_EMULATOR_NO_WATCH="1"))
+    served = serve(
+        [*PYTHON_M, "--port", "0"],
+        env=clean_env(
+            ZENMUX_EMULATOR_API_KEY="sk-a", ZENMUX_EMULATOR_SCENARIOS=str(SHIPPED), ZENMUX_EMULATOR_NO_WATCH="1"
+        ),
+    )
     summary = SUMMARY.fullmatch(second_line(served.wait_listening()))
     assert summary is not None
     assert summary.group(3) == "restricted to 1 key(s)"
@@ -228,6 +278,7 @@ def test_api_key_restricts_the_keys_and_the_summary_says_so(serve):
 
 # --- the start-up lines ------------------------------------------------------------------------------
 
+
 def test_the_summary_line_names_faces_scenarios_keys_and_catalogue(serve):
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"]).wait_listening()
     summary = SUMMARY.fullmatch(second_line(served))
@@ -239,29 +290,45 @@ def test_the_summary_line_names_faces_scenarios_keys_and_catalogue(serve):
 
 
 def test_under_json_logs_the_start_up_lines_are_json(serve):
-    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch",
-                    "--log-format", "json"]).wait_listening()
+    served = serve(
+        [*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch", "--log-format", "json"]
+    ).wait_listening()
     listening = json.loads(served.first_line)
     assert listening["message"] == f"ZenMux emulator listening on {listening['url']}"
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/api/v1", listening["url"])
     assert {"time", "level", "logger"} <= set(listening)
     summary = json.loads(second_line(served))
     assert SUMMARY.fullmatch(summary["message"])
-    assert (summary["faces"], summary["rules"], summary["scenario_files"], summary["api_keys"],
-            summary["catalogue"]) == (["chat", "anthropic", "responses", "objectiveai", "vertex", "embeddings",
-                                   "rerank", "platform"], 54, 15, 0, "zenmux")
+    assert (
+        summary["faces"],
+        summary["rules"],
+        summary["scenario_files"],
+        summary["api_keys"],
+        summary["catalogue"],
+    ) == (
+        ["chat", "anthropic", "responses", "objectiveai", "vertex", "embeddings", "rerank", "platform"],
+        54,
+        15,
+        0,
+        "zenmux",
+    )
     served.process.terminate()
     assert served.wait() == 0
-
-
 
 
 # --- the small ones of issue 30 ----------------------------------------------------------------------
 
 
 def test_init_into_a_reader_that_stops_early_prints_no_traceback(tmp_path: Path):
-    done = subprocess.run(f"'{CONSOLE_SCRIPT}' init demo | head -c 5", shell=True, cwd=tmp_path, env=clean_env(),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        f"'{CONSOLE_SCRIPT}' init demo | head -c 5",
+        shell=True,
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stdout == "wrote"
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
     assert sorted(p.name for p in (tmp_path / "demo").iterdir()) == sorted(p.name for p in SHIPPED.glob("*.yaml"))

@@ -47,8 +47,14 @@ def free_port() -> int:
 def run_step(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     port = free_port()
     env = clean_env(PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    return subprocess.run(["bash", "-e", "-c", script.replace("8000", str(port))], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)  # a hang guard only
+    return subprocess.run(
+        ["bash", "-e", "-c", script.replace("8000", str(port))],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # a hang guard only
 
 
 def gone(pid: int) -> bool:
@@ -66,8 +72,16 @@ def stop(pid_file: Path) -> None:
 
 
 def test_the_github_actions_start_step_waits_for_the_server(tmp_path: Path):
-    assert subprocess.run([str(CONSOLE_SCRIPT), "init", "tests/scenarios"], cwd=tmp_path, env=clean_env(),
-                          capture_output=True, timeout=60).returncode == 0
+    assert (
+        subprocess.run(
+            [str(CONSOLE_SCRIPT), "init", "tests/scenarios"],
+            cwd=tmp_path,
+            env=clean_env(),
+            capture_output=True,
+            timeout=60,
+        ).returncode
+        == 0
+    )
     done = run_step(start_step(), tmp_path)
     try:
         assert done.returncode == 0, done.stdout + done.stderr
@@ -80,7 +94,8 @@ def test_the_github_actions_start_step_waits_for_the_server(tmp_path: Path):
 def test_the_github_actions_start_step_fails_at_once_when_the_server_cannot_start(tmp_path: Path):
     (tmp_path / "tests" / "scenarios").mkdir(parents=True)
     (tmp_path / "tests" / "scenarios" / "bad.yaml").write_text(
-        "rules:\n  - name: a\n    mtach: {}\n    reply: {content: x}\n", encoding="utf-8")
+        "rules:\n  - name: a\n    mtach: {}\n    reply: {content: x}\n", encoding="utf-8"
+    )
     done = run_step(start_step(), tmp_path)
     assert done.returncode == 1
     assert "unknown key 'mtach'; did you mean 'match'?" in done.stdout  # the log, shown by the step
@@ -121,8 +136,9 @@ def test_make_without_a_target_lists_the_targets():
 
 
 def test_make_run_installs_what_the_readme_example_imports():
-    plan = subprocess.run(["make", "-n", "-B", "run"], cwd=REPO, capture_output=True, text=True, timeout=60,
-                          check=True).stdout
+    plan = subprocess.run(
+        ["make", "-n", "-B", "run"], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
+    ).stdout
     assert "pip install --quiet -e '.[examples]'" in plan
     extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     assert any(requirement.startswith("openai") for requirement in extras["examples"])

@@ -17,8 +17,12 @@ RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 WAIT = 15.0  # the longest any of these waits for the server to act: far past the timeouts set here
 HEAD = b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 BODY = json.dumps({"model": "openai/gpt-5", "messages": [{"role": "user", "content": "hi"}]}).encode()
-REQUEST = (HEAD + b"Authorization: Bearer sk-test\r\nContent-Type: application/json\r\n"
-           + f"Content-Length: {len(BODY)}\r\n\r\n".encode() + BODY)
+REQUEST = (
+    HEAD
+    + b"Authorization: Bearer sk-test\r\nContent-Type: application/json\r\n"
+    + f"Content-Length: {len(BODY)}\r\n\r\n".encode()
+    + BODY
+)
 
 
 def connect(server: EmulatorServer) -> socket.socket:
@@ -45,7 +49,9 @@ def answer(sock: socket.socket) -> bytes:
     while b"\r\n\r\n" not in data:
         data += sock.recv(65536)
     head, _, body = data.partition(b"\r\n\r\n")
-    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+    length = next(
+        int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")
+    )
     while len(body) < length:
         body += sock.recv(65536)
     return head + b"\r\n\r\n" + body
@@ -72,7 +78,8 @@ def test_a_kept_alive_connection_left_idle_is_closed(make_server: MakeServer):
 
 
 def test_past_the_connection_cap_the_longest_waiting_idle_connection_makes_room(
-        make_server: MakeServer, caplog: pytest.LogCaptureFixture):
+    make_server: MakeServer, caplog: pytest.LogCaptureFixture
+):
     server = make_server(RULES, max_connections=8, header_timeout=60)
     caplog.set_level(logging.INFO)
     slow = [connect(server) for _ in range(8)]
@@ -97,8 +104,11 @@ def test_a_connection_busy_with_a_request_is_never_the_one_closed(make_server: M
     server = make_server(streaming, max_connections=2, header_timeout=60)
     body = json.dumps({"model": "openai/gpt-5", "stream": True, "messages": [{"role": "user", "content": "hi"}]})
     with connect(server) as busy, connect(server) as idle:
-        busy.sendall(HEAD + b"Authorization: Bearer sk-test\r\nContent-Type: application/json\r\n"
-                     + f"Content-Length: {len(body)}\r\n\r\n{body}".encode())
+        busy.sendall(
+            HEAD
+            + b"Authorization: Bearer sk-test\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
+        )
         assert busy.recv(65536).startswith(b"HTTP/1.1 200")  # the stream has begun: a request in progress
         idle.sendall(HEAD)
         with connect(server) as third:  # the cap: the idle one makes room, the streaming one goes on
@@ -112,11 +122,18 @@ def test_a_connection_busy_with_a_request_is_never_the_one_closed(make_server: M
             streamed += chunk
 
 
-@pytest.mark.parametrize("garbage", [b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
-                                     b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n"],
-                         ids=["not HTTP", "a header line without a colon", "a request line too long"])
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"GARBAGE\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+        b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n",
+    ],
+    ids=["not HTTP", "a header line without a colon", "a request line too long"],
+)
 def test_malformed_http_is_answered_400_and_logged_on_one_line(
-        make_server: MakeServer, caplog: pytest.LogCaptureFixture, garbage: bytes):
+    make_server: MakeServer, caplog: pytest.LogCaptureFixture, garbage: bytes
+):
     server = make_server(RULES)
     caplog.set_level(logging.DEBUG)
     with connect(server) as sock:

@@ -12,8 +12,16 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 YAML = "application/yaml"
 
 
-def control(server: EmulatorServer, method: str, route: str, *, json_body: Any = None, text: str | None = None,
-            content_type: str | None = None, headers: dict[str, str] | None = None) -> Raw:
+def control(
+    server: EmulatorServer,
+    method: str,
+    route: str,
+    *,
+    json_body: Any = None,
+    text: str | None = None,
+    content_type: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Raw:
     """`method /_emulator/<route>` with a JSON body, a text body (dedented) or none."""
     data: bytes | None = None
     sent = dict(headers or {})

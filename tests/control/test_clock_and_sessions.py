@@ -35,7 +35,9 @@ def test_freezing_sets_created_and_advancing_moves_it(make_server: MakeServer, o
     client = open_client(server)
     assert ok(control(server, "GET", "clock"))["frozen"] is False
     assert ok(control(server, "POST", "clock", json_body={"freeze_at": "2030-05-01T12:00:00Z"})) == {
-        "now": NOON, "frozen": True}
+        "now": NOON,
+        "frozen": True,
+    }
     assert ask(client, "hi").completion.created == NOON
     advanced = ok(control(server, "POST", "clock", json_body={"advance": 90.5}))
     assert advanced == {"now": NOON + 90.5, "frozen": True}
@@ -59,19 +61,22 @@ def test_advancing_a_running_clock_freezes_it_ahead(make_server: MakeServer, ope
     assert ask(open_client(server), "hi").completion.created == int(after["now"])
 
 
-@pytest.mark.parametrize(("body", "words"), [
-    ({}, "exactly one of freeze_at, advance or unfreeze"),
-    ({"freeze_at": 1, "advance": 2}, "exactly one of freeze_at, advance or unfreeze"),
-    ({"rewind": 5}, "Parameter rewind is not supported here"),
-    ({"freeze_at": "next tuesday"}, "Parameter freeze_at is not valid"),
-    ({"freeze_at": -1}, "Parameter freeze_at is not valid"),
-    ({"freeze_at": True}, "Parameter freeze_at is not valid"),
-    ({"freeze_at": 1e20}, "Parameter freeze_at is not valid"),
-    ({"advance": -5}, "Parameter advance is not valid"),
-    ({"advance": "5"}, "Parameter advance is not valid"),
-    ({"unfreeze": False}, "Parameter unfreeze is not valid"),
-    ([1, 2], "must be a JSON object"),
-])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({}, "exactly one of freeze_at, advance or unfreeze"),
+        ({"freeze_at": 1, "advance": 2}, "exactly one of freeze_at, advance or unfreeze"),
+        ({"rewind": 5}, "Parameter rewind is not supported here"),
+        ({"freeze_at": "next tuesday"}, "Parameter freeze_at is not valid"),
+        ({"freeze_at": -1}, "Parameter freeze_at is not valid"),
+        ({"freeze_at": True}, "Parameter freeze_at is not valid"),
+        ({"freeze_at": 1e20}, "Parameter freeze_at is not valid"),
+        ({"advance": -5}, "Parameter advance is not valid"),
+        ({"advance": "5"}, "Parameter advance is not valid"),
+        ({"unfreeze": False}, "Parameter unfreeze is not valid"),
+        ([1, 2], "must be a JSON object"),
+    ],
+)
 def test_bad_clock_changes_are_refused_and_change_nothing(make_server: MakeServer, body: Any, words: str):
     server = make_server(SEQUENCE)
     assert words in error_of(control(server, "POST", "clock", json_body=body), 400, "invalid_params")["message"]
@@ -91,7 +96,9 @@ def test_resetting_one_session_restarts_its_sequence_only(make_server: MakeServe
     assert [ask(alice, "x").content for _ in range(2)] == ["first", "second"]
     assert [ask(bob, "x").content for _ in range(2)] == ["first", "second"]
     assert ok(control(server, "POST", "sessions/reset", json_body={"session": "alice"})) == {
-        "session": "alice", "reset": 1}
+        "session": "alice",
+        "reset": 1,
+    }
     assert ask(alice, "x").content == "first"
     assert ask(bob, "x").content == "second"  # repeat_last: bob's position was kept
 
@@ -111,14 +118,18 @@ def test_resetting_without_a_body_restarts_every_session(make_server: MakeServer
     assert ok(control(server, "POST", "sessions/reset", json_body={"session": None}))["reset"] == 2
 
 
-@pytest.mark.parametrize(("body", "status", "type", "words"), [
-    ({"session": "nobody"}, 404, "unknown_session", "Session 'nobody' is not known"),
-    ({"session": 5}, 400, "invalid_params", "Parameter session is not valid"),
-    ({"sessions": "alice"}, 400, "invalid_params", "Parameter sessions is not supported here"),
-    ("alice", 400, "invalid_params", "must be a JSON object"),
-])
-def test_bad_resets_are_refused(make_server: MakeServer, open_client: OpenClient, body: Any, status: int,
-                                type: str, words: str):
+@pytest.mark.parametrize(
+    ("body", "status", "type", "words"),
+    [
+        ({"session": "nobody"}, 404, "unknown_session", "Session 'nobody' is not known"),
+        ({"session": 5}, 400, "invalid_params", "Parameter session is not valid"),
+        ({"sessions": "alice"}, 400, "invalid_params", "Parameter sessions is not supported here"),
+        ("alice", 400, "invalid_params", "must be a JSON object"),
+    ],
+)
+def test_bad_resets_are_refused(
+    make_server: MakeServer, open_client: OpenClient, body: Any, status: int, type: str, words: str
+):
     server = make_server(SEQUENCE)
     alice = open_client(server, "alice")
     ask(alice, "x")

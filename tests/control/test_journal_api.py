@@ -53,8 +53,12 @@ def busy(make_server: MakeServer, open_client: OpenClient) -> EmulatorServer:
 def test_the_journal_lists_every_request_in_order_with_its_outcome(busy: EmulatorServer):
     entries = ok(control(busy, "GET", "journal"))["entries"]
     assert [(e["seq"], e["path"], e["session"], e["rule"], e["status"]) for e in entries] == [
-        (1, CHAT, "a", "greet", 200), (2, CHAT, "a", None, 200), (3, CHAT, "b", "greet", 200),
-        (4, "/api/v1/models", None, None, 200), (5, CHAT, "a", None, 400)]
+        (1, CHAT, "a", "greet", 200),
+        (2, CHAT, "a", None, 200),
+        (3, CHAT, "b", "greet", 200),
+        (4, "/api/v1/models", None, None, 200),
+        (5, CHAT, "a", None, 400),
+    ]
     assert entries[0]["headers"]["Authorization"] == "Bearer ***"
     assert entries[0]["response"]["choices"][0]["message"]["content"] == "hi"
 
@@ -63,8 +67,9 @@ def test_an_error_answered_keeps_its_envelope_in_the_journal(busy: EmulatorServe
     # Issue 18: every 4xx entry had `response: null`, so the README's recipe printed `"error": null`.
     [entry] = [e for e in ok(control(busy, "GET", "journal"))["entries"] if e["status"] >= 400]
     assert entry["status"] == 400 and entry["error_type"] == "invalid_params"
-    assert entry["response"] == {"error": {"code": "400", "type": "invalid_params",
-                                           "message": entry["response"]["error"]["message"]}}
+    assert entry["response"] == {
+        "error": {"code": "400", "type": "invalid_params", "message": entry["response"]["error"]["message"]}
+    }
     assert "messages" in entry["response"]["error"]["message"]  # the missing field, named
 
 
@@ -85,13 +90,16 @@ def test_limit_keeps_the_newest_entries(busy: EmulatorServer):
     assert seqs(busy, "journal?limit=0") == []
 
 
-@pytest.mark.parametrize(("route", "words"), [
-    ("journal?limit=-1", "Parameter limit is not valid"),
-    ("journal?limit=ten", "Parameter limit is not valid"),
-    ("journal?unmatched=maybe", "Parameter unmatched is not valid"),
-    ("journal?rules=greet", "Parameter rules is not supported here"),
-    ("journal/unmatched?rule=greet", "Parameter rule is not supported here"),
-])
+@pytest.mark.parametrize(
+    ("route", "words"),
+    [
+        ("journal?limit=-1", "Parameter limit is not valid"),
+        ("journal?limit=ten", "Parameter limit is not valid"),
+        ("journal?unmatched=maybe", "Parameter unmatched is not valid"),
+        ("journal?rules=greet", "Parameter rules is not supported here"),
+        ("journal/unmatched?rule=greet", "Parameter rule is not supported here"),
+    ],
+)
 def test_bad_filters_are_refused(busy: EmulatorServer, route: str, words: str):
     assert words in error_of(control(busy, "GET", route), 400, "invalid_params")["message"]
 
@@ -100,7 +108,12 @@ def test_unmatched_requests_come_with_their_near_misses(busy: EmulatorServer):
     listing = ok(control(busy, "GET", "journal/unmatched"))
     [entry] = listing["entries"]
     assert (entry["seq"], entry["session"], entry["model"], entry["status"], entry["stream"]) == (
-        2, "a", "openai/gpt-5.4-mini", 200, False)
+        2,
+        "a",
+        "openai/gpt-5.4-mini",
+        200,
+        False,
+    )
     assert entry["body"]["messages"] == [{"role": "user", "content": "weather today?"}]
     nearest = entry["near_misses"][0]
     assert nearest["rule"] == "weather"

@@ -27,11 +27,40 @@ from zenmux_emulator.settings import Settings
 OpenClient = Callable[..., openai.OpenAI]
 SECRET = "sk-ai-v1-very-secret-journal-key"
 ADMIN = "admin-token-never-written"
-ENTRY_KEYS = {"seq", "request_id", "time", "method", "path", "api", "headers", "session", "body", "rule", "reply_index",
-              "near_misses", "warnings", "status", "error_type", "stream", "response", "events_sent",
-              "client_gone", "duration_ms", "unmet_expectations", "response_headers", "arrived", "fault", "misbehaved", "dropped", "routing",
-              "bytes", "first_byte_ms", "event_offsets_ms", "worker",
-              "recorded"}
+ENTRY_KEYS = {
+    "seq",
+    "request_id",
+    "time",
+    "method",
+    "path",
+    "api",
+    "headers",
+    "session",
+    "body",
+    "rule",
+    "reply_index",
+    "near_misses",
+    "warnings",
+    "status",
+    "error_type",
+    "stream",
+    "response",
+    "events_sent",
+    "client_gone",
+    "duration_ms",
+    "unmet_expectations",
+    "response_headers",
+    "arrived",
+    "fault",
+    "misbehaved",
+    "dropped",
+    "routing",
+    "bytes",
+    "first_byte_ms",
+    "event_offsets_ms",
+    "worker",
+    "recorded",
+}
 
 RULES = """\
 rules:
@@ -53,13 +82,22 @@ def test_finished_requests_appear_as_json_lines_without_secrets(make_server: Mak
     with sdk(server, "file", api_key=SECRET) as client:
         assert ask(client, "hello").rule == "greet"
         assert ask_stream(client, "hello again")[1] == "hi there"
-    assert post_chat(server, {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "x"}]},
-                     {"x-api-key": SECRET, "Authorization": ""}).status == 200
+    assert (
+        post_chat(
+            server,
+            {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "x"}]},
+            {"x-api-key": SECRET, "Authorization": ""},
+        ).status
+        == 200
+    )
     ok(control(server, "GET", "health", headers={"X-Emulator-Admin-Token": ADMIN}))  # not journaled
 
     written = wait_until(lambda: len(lines(journal)) >= 3 and lines(journal))
     assert [(e["seq"], e["rule"], e["stream"], e["status"]) for e in written] == [
-        (1, "greet", False, 200), (2, "greet", True, 200), (3, None, False, 200)]
+        (1, "greet", False, 200),
+        (2, "greet", True, 200),
+        (3, None, False, 200),
+    ]
     assert all(set(entry) == ENTRY_KEYS for entry in written)
     assert written[0]["headers"]["Authorization"] == "Bearer ***"
     assert written[0]["response"]["choices"][0]["message"]["content"] == "hi there"
@@ -77,8 +115,10 @@ def test_finished_requests_appear_as_json_lines_without_secrets(make_server: Mak
 
 def test_a_request_that_ends_during_shutdown_is_still_written(make_server: MakeServer, tmp_path: Path):
     journal = tmp_path / "journal.jsonl"
-    slow = RULES + "  - name: slow\n    match: {last_user: slow}\n" \
-                   "    reply: {content: a b c, stream: {first_token_ms: 60000}}\n"
+    slow = (
+        RULES + "  - name: slow\n    match: {last_user: slow}\n"
+        "    reply: {content: a b c, stream: {first_token_ms: 60000}}\n"
+    )
     server = make_server(slow, journal_file=str(journal), journal_size=0)
     received: list[str] = []
 
@@ -101,8 +141,9 @@ def test_a_request_that_ends_during_shutdown_is_still_written(make_server: MakeS
     assert entry["response"][-1] == "data: [DONE]\n\n"
 
 
-def test_a_write_failure_is_logged_and_the_server_keeps_answering(make_server: MakeServer, open_client: OpenClient,
-                                                                  tmp_path: Path, caplog: pytest.LogCaptureFixture):
+def test_a_write_failure_is_logged_and_the_server_keeps_answering(
+    make_server: MakeServer, open_client: OpenClient, tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
     journal = tmp_path / "journal.jsonl"
     server = make_server(RULES, journal_file=str(journal))
     journal.unlink()  # made at start-up ...
@@ -135,7 +176,11 @@ def test_the_file_is_there_from_the_start(make_server: MakeServer, tmp_path: Pat
 def test_health_names_the_journal_file(make_server: MakeServer, tmp_path: Path):
     journal = tmp_path / "journal.jsonl"
     assert ok(control(make_server(RULES, journal_file=str(journal)), "GET", "health"))["journal"] == {
-        "entries": 0, "bytes": 0, "max_bytes": 32 << 20, "file": str(journal)}
+        "entries": 0,
+        "bytes": 0,
+        "max_bytes": 32 << 20,
+        "file": str(journal),
+    }
     assert ok(control(make_server(RULES), "GET", "health"))["journal"]["file"] is None
 
 
@@ -164,8 +209,11 @@ def test_the_command_line_option_writes_and_flushes_on_sigterm(tmp_path: Path, s
     scenarios = tmp_path / "rules.yaml"
     scenarios.write_text(RULES, encoding="utf-8")
     journal = tmp_path / "cli-journal.jsonl"
-    process = Served([str(CONSOLE_SCRIPT), "--port", "0", "--scenarios", str(scenarios), "--journal", str(journal)],
-                     tmp_path / "stderr.log", clean_env())
+    process = Served(
+        [str(CONSOLE_SCRIPT), "--port", "0", "--scenarios", str(scenarios), "--journal", str(journal)],
+        tmp_path / "stderr.log",
+        clean_env(),
+    )
     served.append(process)
     process.wait_listening()
     with process.client(api_key=SECRET) as client:
@@ -199,7 +247,9 @@ def test_each_run_starts_on_a_fresh_line_after_a_kill_9(tmp_path: Path, served: 
         process.wait_listening()
         with process.client(api_key=SECRET) as client:
             for _ in range(requests):
-                client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "hello"}])
+                client.chat.completions.create(
+                    model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "hello"}]
+                )
         return process
 
     killed = run(3)
@@ -213,12 +263,18 @@ def test_each_run_starts_on_a_fresh_line_after_a_kill_9(tmp_path: Path, served: 
     assert text.endswith("\n")
     written = [json.loads(line) for line in text.splitlines()]
     assert written[0] == {"earlier": True}
-    assert [(e["seq"], e["rule"]) for e in written[1:]] == [(1, "greet"), (2, "greet"), (3, "greet"),
-                                                            (1, "greet"), (2, "greet")]
+    assert [(e["seq"], e["rule"]) for e in written[1:]] == [
+        (1, "greet"),
+        (2, "greet"),
+        (3, "greet"),
+        (1, "greet"),
+        (2, "greet"),
+    ]
 
 
-def test_a_last_line_that_is_whole_but_unended_is_kept(make_server: MakeServer, open_client: OpenClient,
-                                                       tmp_path: Path):
+def test_a_last_line_that_is_whole_but_unended_is_kept(
+    make_server: MakeServer, open_client: OpenClient, tmp_path: Path
+):
     journal = tmp_path / "journal.jsonl"
     journal.write_text('{"earlier": true}', encoding="utf-8")  # written by hand, without its newline
     server = make_server(RULES, journal_file=str(journal))

@@ -50,9 +50,11 @@ def control_routes(server: EmulatorServer) -> set[tuple[str, str]]:
     prefix = mounted.get_info()["prefix"]
     assert prefix == "/_emulator"
     subapp: web.Application = mounted.get_info()["app"]
-    routes = {(route.method, route.resource.canonical) for route in subapp.router.routes()
-              if route.method != "HEAD" and route.resource is not None
-              and not route.resource.canonical.startswith(INSPECTOR)}
+    routes = {
+        (route.method, route.resource.canonical)
+        for route in subapp.router.routes()
+        if route.method != "HEAD" and route.resource is not None and not route.resource.canonical.startswith(INSPECTOR)
+    }
     assert all(path.startswith(prefix + "/") for _, path in routes)
     return {(method, path.removeprefix(prefix)) for method, path in routes}
 
@@ -63,10 +65,10 @@ def test_the_document_is_valid_openapi_3_1(document: dict[str, Any]):
     assert document["servers"] == [{"url": "/_emulator"}]
 
 
-def test_every_route_is_described_and_every_description_is_a_route(server: EmulatorServer,
-                                                                   document: dict[str, Any]):
-    described = {(method.upper(), path) for path, item in document["paths"].items()
-                 for method in item if method in METHODS}
+def test_every_route_is_described_and_every_description_is_a_route(server: EmulatorServer, document: dict[str, Any]):
+    described = {
+        (method.upper(), path) for path, item in document["paths"].items() for method in item if method in METHODS
+    }
     routes = control_routes(server)
     assert len(routes) == 17  # issue 30 the index, GET /; issue 27 POST /match; issue 28 GET and POST /misbehave
     assert described == routes
@@ -82,14 +84,16 @@ def test_every_operation_says_who_may_call_it(document: dict[str, Any]):
 
 def fits(document: dict[str, Any], schema: str, data: Any) -> None:
     """Validate `data` against a component schema of the document (refs resolved within it)."""
-    root = {"$schema": "https://json-schema.org/draft/2020-12/schema", "components": document["components"],
-            "$ref": f"#/components/schemas/{schema}"}
+    root = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "components": document["components"],
+        "$ref": f"#/components/schemas/{schema}",
+    }
     errors = sorted(Draft202012Validator(root).iter_errors(data), key=str)
     assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
 
 
-def test_answers_fit_the_documented_schemas(server: EmulatorServer, document: dict[str, Any],
-                                            open_client: OpenClient):
+def test_answers_fit_the_documented_schemas(server: EmulatorServer, document: dict[str, Any], open_client: OpenClient):
     client = open_client(server, "shapes")
     ask(client, "hello")
     ask(client, "unmatched")

@@ -55,13 +55,18 @@ def test_the_listing_shows_sources_rules_and_where_they_come_from(make_server: M
     assert listing["sources"] == [{"kind": "file", "name": path, "source": path, "rules": 2}]
     assert [r["name"] for r in listing["rules"]] == ["counter", "greet"]  # the order they are tried
     assert listing["rules"][0] == {
-        "name": "counter", "source": path, "line": 5, "where": f"{path}:5", "priority": 5,
-        "match": {"last_user": "contains 'count'", "model": "'openai/*'"}, "replies": 2, "then": "cycle",
+        "name": "counter",
+        "source": path,
+        "line": 5,
+        "where": f"{path}:5",
+        "priority": 5,
+        "match": {"last_user": "contains 'count'", "model": "'openai/*'"},
+        "replies": 2,
+        "then": "cycle",
         "hits": {"total": 0},
     }
     greet = rule_of(listing, "greet")
-    assert (greet["where"], greet["priority"], greet["replies"], greet["then"]) == (
-        f"{path}:2", 0, 1, "repeat_last")
+    assert (greet["where"], greet["priority"], greet["replies"], greet["then"]) == (f"{path}:2", 0, 1, "repeat_last")
 
 
 def test_hits_are_counted_in_total_and_per_session(make_server: MakeServer, open_client: OpenClient):
@@ -89,8 +94,12 @@ def test_a_scenario_loaded_through_the_api_answers_at_once(make_server: MakeServ
     client = open_client(server)
     assert ask(client, "what's the weather?").rule is None  # the default reply
     loaded = ok(control(server, "POST", "scenarios?name=my-rules", text=API_RULES), 201)
-    assert loaded == {"name": "my-rules", "source": "api:my-rules", "rules": ["weather"],
-                      "generation": server.state.registry.generation}
+    assert loaded == {
+        "name": "my-rules",
+        "source": "api:my-rules",
+        "rules": ["weather"],
+        "generation": server.state.registry.generation,
+    }
     answer = ask(client, "what's the weather?")
     assert (answer.rule, answer.content) == ("weather", "sunny from the API")
     assert ask(client, "hello").content == "file hello"  # the files are still in force
@@ -100,7 +109,10 @@ def test_a_scenario_loaded_through_the_api_answers_at_once(make_server: MakeServ
     assert rule_of(listing, "weather")["hits"] == {"total": 1}
     health = ok(control(server, "GET", "health"))
     assert (health["api_scenarios"], health["files"], health["rules"]) == (
-        ["my-rules"], [str(scenario_file(server))], 3)
+        ["my-rules"],
+        [str(scenario_file(server))],
+        3,
+    )
 
 
 def test_json_bodies_load_like_yaml(make_server: MakeServer, open_client: OpenClient):
@@ -110,8 +122,7 @@ def test_json_bodies_load_like_yaml(make_server: MakeServer, open_client: OpenCl
     assert ask(open_client(server), "json please").content == "from JSON"
 
 
-def test_api_scenarios_come_after_the_files_and_in_the_order_added(make_server: MakeServer,
-                                                                   open_client: OpenClient):
+def test_api_scenarios_come_after_the_files_and_in_the_order_added(make_server: MakeServer, open_client: OpenClient):
     server = make_server(FILE_RULES)
     catch_all = "rules:\n  - name: {name}\n    reply: {{content: {name}}}\n"
     ok(control(server, "POST", "scenarios?name=first", text=catch_all.format(name="first-all")), 201)
@@ -143,29 +154,38 @@ def test_unknown_and_taken_names_are_refused(make_server: MakeServer):
     ok(control(server, "POST", "scenarios?name=mine", text=API_RULES), 201)
     error = error_of(control(server, "POST", "scenarios?name=mine", text=API_RULES), 409, "scenario_exists")
     assert "PUT /_emulator/scenarios/mine" in error["message"]
-    assert "'ghost'" in error_of(control(server, "PUT", "scenarios/ghost", text=API_RULES), 404,
-                                 "unknown_scenario")["message"]
+    assert (
+        "'ghost'"
+        in error_of(control(server, "PUT", "scenarios/ghost", text=API_RULES), 404, "unknown_scenario")["message"]
+    )
     error_of(control(server, "DELETE", "scenarios/ghost"), 404, "unknown_scenario")
     # a file is not an API scenario: it is changed on disk
     error_of(control(server, "DELETE", "scenarios/s0.yaml"), 404, "unknown_scenario")
-    assert "name is required" in error_of(control(server, "POST", "scenarios", text=API_RULES), 400,
-                                          "invalid_params")["message"]
-    assert "name is not valid" in error_of(control(server, "POST", "scenarios?name=-bad", text=API_RULES), 400,
-                                           "invalid_params")["message"]
+    assert (
+        "name is required"
+        in error_of(control(server, "POST", "scenarios", text=API_RULES), 400, "invalid_params")["message"]
+    )
+    assert (
+        "name is not valid"
+        in error_of(control(server, "POST", "scenarios?name=-bad", text=API_RULES), 400, "invalid_params")["message"]
+    )
 
 
 def test_bodies_must_be_yaml_or_json_and_not_empty(make_server: MakeServer):
     server = make_server(FILE_RULES)
-    error = error_of(control(server, "POST", "scenarios?name=x", text=API_RULES, content_type="text/plain"),
-                     415, "invalid_params")
+    error = error_of(
+        control(server, "POST", "scenarios?name=x", text=API_RULES, content_type="text/plain"), 415, "invalid_params"
+    )
     assert "text/plain" in error["message"]
-    assert "empty" in error_of(control(server, "POST", "scenarios?name=x", text="  \n"), 400,
-                               "invalid_params")["message"]
+    assert (
+        "empty" in error_of(control(server, "POST", "scenarios?name=x", text="  \n"), 400, "invalid_params")["message"]
+    )
     assert ok(control(server, "GET", "health"))["api_scenarios"] == []
 
 
-def test_a_bad_scenario_is_refused_with_located_problems_and_changes_nothing(make_server: MakeServer,
-                                                                             open_client: OpenClient):
+def test_a_bad_scenario_is_refused_with_located_problems_and_changes_nothing(
+    make_server: MakeServer, open_client: OpenClient
+):
     server = make_server(FILE_RULES)
     generation = server.state.registry.generation
     bad = """\
@@ -190,14 +210,16 @@ def test_a_bad_scenario_is_refused_with_located_problems_and_changes_nothing(mak
     assert ok(control(server, "GET", "health"))["api_scenarios"] == []
 
 
-def test_a_scenario_that_cannot_be_read_is_refused_with_its_place_not_a_500(make_server: MakeServer,
-                                                                             open_client: OpenClient):
+def test_a_scenario_that_cannot_be_read_is_refused_with_its_place_not_a_500(
+    make_server: MakeServer, open_client: OpenClient
+):
     server = make_server(FILE_RULES)
     generation = server.state.registry.generation
     unreadable = "rules:\n  - name: weather\n    reply: {content: sunny}\n    stream: !!bool tre\n"
     error = error_of(control(server, "POST", "scenarios?name=tags", text=unreadable), 400, "invalid_scenario")
-    assert error["problems"] == [{"file": "api:tags", "line": 4, "column": 13, "path": "",
-                                  "reason": "cannot read '!!bool tre': not a boolean"}]
+    assert error["problems"] == [
+        {"file": "api:tags", "line": 4, "column": 13, "path": "", "reason": "cannot read '!!bool tre': not a boolean"}
+    ]
     assert "api:tags:4:13: cannot read '!!bool tre'" in error["message"]
 
     deep = '{"rules": [{"name": "deep", "reply": {"content": ' + "[" * 3000 + "]" * 3000 + "}}]}"
@@ -214,54 +236,69 @@ def test_a_scenario_that_cannot_be_read_is_refused_with_its_place_not_a_500(make
 
 def test_a_reload_of_an_unreadable_file_keeps_the_last_good_set(make_server: MakeServer, open_client: OpenClient):
     server = make_server(FILE_RULES)
-    scenario_file(server).write_text(FILE_RULES.replace("then: cycle", "then: cycle\n    priority: !!int x"),
-                                     encoding="utf-8")
+    scenario_file(server).write_text(
+        FILE_RULES.replace("then: cycle", "then: cycle\n    priority: !!int x"), encoding="utf-8"
+    )
     error = error_of(control(server, "POST", "scenarios/reload"), 400, "invalid_scenario")
     assert [(p["file"], p["line"], p["column"], p["reason"]) for p in error["problems"]] == [
-        (str(scenario_file(server)), 12, 15, "cannot read '!!int x': not an integer")]
+        (str(scenario_file(server)), 12, 15, "cannot read '!!int x': not an integer")
+    ]
     assert ask(open_client(server), "hello").content == "file hello"
 
 
-def test_a_scenario_with_values_json_cannot_carry_is_refused_at_upload(make_server: MakeServer,
-                                                                       open_client: OpenClient):
+def test_a_scenario_with_values_json_cannot_carry_is_refused_at_upload(
+    make_server: MakeServer, open_client: OpenClient
+):
     # Loaded before, then every request it answered was a 500 ("Type is not JSON serializable: bytes").
     server = make_server(FILE_RULES)
     generation = server.state.registry.generation
-    binary = ("rules:\n  - name: call\n    match: {last_user: call}\n    reply:\n      tool_calls:\n"
-              "        - name: lookup\n          arguments: {order: {id: !!binary aGk=}}\n")
+    binary = (
+        "rules:\n  - name: call\n    match: {last_user: call}\n    reply:\n      tool_calls:\n"
+        "        - name: lookup\n          arguments: {order: {id: !!binary aGk=}}\n"
+    )
     error = error_of(control(server, "POST", "scenarios?name=binary", text=binary), 400, "invalid_scenario")
-    assert error["problems"] == [{
-        "file": "api:binary", "line": 7, "column": 35, "path": "rules[0].reply.tool_calls[0].arguments.order.id",
-        "reason": "not JSON: binary data (!!binary) cannot be sent in a JSON reply; write a string"}]
+    assert error["problems"] == [
+        {
+            "file": "api:binary",
+            "line": 7,
+            "column": 35,
+            "path": "rules[0].reply.tool_calls[0].arguments.order.id",
+            "reason": "not JSON: binary data (!!binary) cannot be sent in a JSON reply; write a string",
+        }
+    ]
     assert "api:binary:7:35: not JSON: binary data" in error["message"]
 
     lone = {"rules": [{"name": "lone", "reply": {"content": "half \ud83d of a character"}}]}
     response = control(server, "POST", "scenarios?name=lone", text=json.dumps(lone), content_type="application/json")
     [problem] = error_of(response, 400, "invalid_scenario")["problems"]
     assert (problem["line"], problem["reason"]) == (
-        1, "\\ud83d is half of a surrogate pair: alone it is not a character and cannot be sent as UTF-8")
+        1,
+        "\\ud83d is half of a surrogate pair: alone it is not a character and cannot be sent as UTF-8",
+    )
     assert server.state.registry.generation == generation
     assert ask(open_client(server), "hello").content == "file hello"
 
 
-def test_a_json_scenario_with_characters_escaped_as_surrogate_pairs_answers_them(make_server: MakeServer,
-                                                                               open_client: OpenClient):
+def test_a_json_scenario_with_characters_escaped_as_surrogate_pairs_answers_them(
+    make_server: MakeServer, open_client: OpenClient
+):
     # `json.dumps` escapes characters past U+FFFF as pairs (ensure_ascii): they were loaded as two halves,
     # and the reply failed.
     server = make_server(FILE_RULES)
-    party = {"rules": [{"name": "party", "match": {"last_user": "party"}, "reply": {"content": "let's \U0001F389!"}}]}
+    party = {"rules": [{"name": "party", "match": {"last_user": "party"}, "reply": {"content": "let's \U0001f389!"}}]}
     text = json.dumps(party)
     assert "\\ud83c\\udf89" in text
     ok(control(server, "POST", "scenarios?name=party", text=text, content_type="application/json"), 201)
-    assert ask(open_client(server), "party").content == "let's \U0001F389!"
+    assert ask(open_client(server), "party").content == "let's \U0001f389!"
 
 
 def test_an_unexpected_failure_of_a_scenario_change_is_a_500_envelope_and_changes_nothing(
-        make_server: MakeServer, open_client: OpenClient, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture):
+    make_server: MakeServer, open_client: OpenClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
     # The file has a rule whose template the broken loader fails on: every rebuild now fails.
-    server = make_server(FILE_RULES + f"  - name: exploding\n    match: {{last_user: never}}\n"
-                                      f"    reply: {{content: '{EXPLODE}'}}\n")
+    server = make_server(
+        FILE_RULES + f"  - name: exploding\n    match: {{last_user: never}}\n    reply: {{content: '{EXPLODE}'}}\n"
+    )
     ok(control(server, "POST", "scenarios?name=mine", text=API_RULES), 201)
     registry = server.state.registry
     generation = registry.generation
@@ -275,8 +312,10 @@ def test_an_unexpected_failure_of_a_scenario_change_is_a_500_envelope_and_change
         response = control(server, method, route, text=text)
         error = error_of(response, 500, "internal_server_error")
         request_id = response.headers["x-zenmux-requestid"]
-        assert error["message"] == (f"{what}: the emulator failed unexpectedly; see its log for request {request_id}. "
-                                    "The scenarios in force are unchanged")
+        assert error["message"] == (
+            f"{what}: the emulator failed unexpectedly; see its log for request {request_id}. "
+            "The scenarios in force are unchanged"
+        )
         assert INTERNALS not in response.text and "Traceback" not in response.text
         [record] = [r for r in caplog.records if request_id in r.getMessage()]
         assert record.exc_info is not None and str(record.exc_info[1]) == INTERNALS
@@ -288,7 +327,8 @@ def test_an_unexpected_failure_of_a_scenario_change_is_a_500_envelope_and_change
 
 
 def test_a_reload_that_fails_unexpectedly_is_a_500_envelope_and_keeps_the_last_good_set(
-        make_server: MakeServer, open_client: OpenClient, monkeypatch: pytest.MonkeyPatch):
+    make_server: MakeServer, open_client: OpenClient, monkeypatch: pytest.MonkeyPatch
+):
     server = make_server(FILE_RULES)
     client = open_client(server)
     break_loading(monkeypatch)
@@ -296,8 +336,10 @@ def test_a_reload_that_fails_unexpectedly_is_a_500_envelope_and_keeps_the_last_g
 
     response = control(server, "POST", "scenarios/reload")
     error = error_of(response, 500, "internal_server_error")
-    assert error["message"] == ("The scenario files were not reloaded: the emulator failed unexpectedly; see its log. "
-                                "The last good scenarios stay in force")
+    assert error["message"] == (
+        "The scenario files were not reloaded: the emulator failed unexpectedly; see its log. "
+        "The last good scenarios stay in force"
+    )
     assert INTERNALS not in response.text
     assert ok(control(server, "GET", "health"))["last_reload_error"] == str(LoadFailed())
     assert ask(client, "hello").content == "file hello"
@@ -328,8 +370,7 @@ def test_reload_reads_the_files_now_and_keeps_the_api_scenarios(make_server: Mak
     assert ask(client, "weather").content == "sunny from the API"
 
 
-def test_a_failed_reload_reports_problems_and_keeps_the_last_good_set(make_server: MakeServer,
-                                                                      open_client: OpenClient):
+def test_a_failed_reload_reports_problems_and_keeps_the_last_good_set(make_server: MakeServer, open_client: OpenClient):
     server = make_server(FILE_RULES)
     client = open_client(server)
     ok(control(server, "POST", "scenarios?name=my-rules", text=API_RULES), 201)

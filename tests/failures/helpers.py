@@ -35,8 +35,9 @@ class Wire:
     @property
     def data_events(self) -> list[str]:
         """Every `data: ` payload, in order (comments skipped)."""
-        return [block[len("data: "):] for block in self.body.decode("utf-8").split("\n\n")
-                if block.startswith("data: ")]
+        return [
+            block[len("data: ") :] for block in self.body.decode("utf-8").split("\n\n") if block.startswith("data: ")
+        ]
 
 
 def _dechunk(data: bytes) -> tuple[bytes, bool]:
@@ -49,19 +50,21 @@ def _dechunk(data: bytes) -> tuple[bytes, bool]:
         if size == 0:
             return out, True
         start = line_end + 2
-        piece = data[start:start + size]
+        piece = data[start : start + size]
         out += piece
-        if len(piece) < size or data[start + size:start + size + 2] != b"\r\n":
+        if len(piece) < size or data[start + size : start + size + 2] != b"\r\n":
             return out, False
-        data = data[start + size + 2:]
+        data = data[start + size + 2 :]
 
 
 def wire_post(server: EmulatorServer, body: dict[str, Any], session: str, *, timeout: float = 15.0) -> Wire:
     """POST over a bare socket and read until the server closes (or resets: ConnectionResetError escapes)."""
     payload = json.dumps(body).encode()
-    head = (f"POST {CHAT} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
-            f"Authorization: Bearer {API_KEY}\r\n{SESSION_HEADER}: {session}\r\n"
-            f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n").encode()
+    head = (
+        f"POST {CHAT} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {API_KEY}\r\n{SESSION_HEADER}: {session}\r\n"
+        f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+    ).encode()
     with socket.create_connection(("127.0.0.1", server.port), timeout=timeout) as sock:
         sock.sendall(head + payload)
         received = b""

@@ -16,27 +16,46 @@ from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.rules.compile import load_paths
 
-SDK_CLASS = {400: openai.BadRequestError, 402: openai.APIStatusError, 403: openai.PermissionDeniedError,
-             404: openai.NotFoundError, 413: openai.APIStatusError, 422: openai.UnprocessableEntityError,
-             429: openai.RateLimitError, 500: openai.InternalServerError, 502: openai.InternalServerError,
-             520: openai.InternalServerError, 524: openai.InternalServerError}
+SDK_CLASS = {
+    400: openai.BadRequestError,
+    402: openai.APIStatusError,
+    403: openai.PermissionDeniedError,
+    404: openai.NotFoundError,
+    413: openai.APIStatusError,
+    422: openai.UnprocessableEntityError,
+    429: openai.RateLimitError,
+    500: openai.InternalServerError,
+    502: openai.InternalServerError,
+    520: openai.InternalServerError,
+    524: openai.InternalServerError,
+}
 ENTRIES = sorted(CATALOGUE)
 
 
 def catalogue_yaml() -> str:
     rules = []
     for i, (status, kind) in enumerate(ENTRIES):
-        rules.append(f"  - {{name: e{i}, match: {{last_user: {{equals: 'typed {i}'}}}}, "
-                     f"reply: {{error: {{status: {status}, type: {kind}}}}}}}")
-        rules.append(f"  - {{name: c{i}, match: {{last_user: {{equals: 'custom {i}'}}}}, "
-                     f"reply: {{error: {{status: {status}, type: {kind}, message: 'custom {i} text'}}}}}}")
+        rules.append(
+            f"  - {{name: e{i}, match: {{last_user: {{equals: 'typed {i}'}}}}, "
+            f"reply: {{error: {{status: {status}, type: {kind}}}}}}}"
+        )
+        rules.append(
+            f"  - {{name: c{i}, match: {{last_user: {{equals: 'custom {i}'}}}}, "
+            f"reply: {{error: {{status: {status}, type: {kind}, message: 'custom {i} text'}}}}}}"
+        )
     for status in sorted({s for s, _ in ENTRIES} | {503}):
-        rules.append(f"  - {{name: s{status}, match: {{last_user: {{equals: 'status {status}'}}}}, "
-                     f"reply: {{error: {{status: {status}}}}}}}")
-    rules.append("  - {name: ms, match: {last_user: {equals: 'ms'}}, "
-                 "reply: {error: {status: 429, headers: {retry-after-ms: '250'}}}}")
-    rules.append("  - {name: hdr, match: {last_user: {equals: 'hdr'}}, "
-                 "reply: {error: {status: 500, headers: {X-Upstream: 'p1'}}}}")
+        rules.append(
+            f"  - {{name: s{status}, match: {{last_user: {{equals: 'status {status}'}}}}, "
+            f"reply: {{error: {{status: {status}}}}}}}"
+        )
+    rules.append(
+        "  - {name: ms, match: {last_user: {equals: 'ms'}}, "
+        "reply: {error: {status: 429, headers: {retry-after-ms: '250'}}}}"
+    )
+    rules.append(
+        "  - {name: hdr, match: {last_user: {equals: 'hdr'}}, "
+        "reply: {error: {status: 500, headers: {X-Upstream: 'p1'}}}}"
+    )
     return "rules:\n" + "\n".join(rules) + "\n"
 
 
@@ -44,6 +63,7 @@ def catalogue_yaml() -> str:
 def catalogue(tmp_path_factory: pytest.TempPathFactory):
     from tests.conftest import FROZEN
     from zenmux_emulator.settings import Settings
+
     folder = tmp_path_factory.mktemp("catalogue")
     (folder / "c.yaml").write_text(catalogue_yaml(), encoding="utf-8")
     with EmulatorServer(Settings(port=0, scenarios=[str(folder)], clock=FROZEN, watch=False)) as server:
@@ -51,13 +71,31 @@ def catalogue(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_the_catalogue_is_the_documented_one():
-    assert sorted([
-        (400, "invalid_params"), (402, "insufficient_credit"), (402, "reject_no_credit"), (402, "quote_exceeded"),
-        (403, "access_denied"), (403, "safety_check_failed"), (404, "model_not_available"), (404, "invalid_model"),
-        (404, "model_not_supported"), (413, "invalid_params"), (422, "provider_unprocessable_entity_error"),
-        (429, "rate_limit"), (500, "internal_server_error"), (500, "provider_api_error"), (500, "provider_error"),
-        (502, "no_provider_available"), (520, "provider_internal_server_error"),
-        (524, "provider_internal_server_error")]) == ENTRIES
+    assert (
+        sorted(
+            [
+                (400, "invalid_params"),
+                (402, "insufficient_credit"),
+                (402, "reject_no_credit"),
+                (402, "quote_exceeded"),
+                (403, "access_denied"),
+                (403, "safety_check_failed"),
+                (404, "model_not_available"),
+                (404, "invalid_model"),
+                (404, "model_not_supported"),
+                (413, "invalid_params"),
+                (422, "provider_unprocessable_entity_error"),
+                (429, "rate_limit"),
+                (500, "internal_server_error"),
+                (500, "provider_api_error"),
+                (500, "provider_error"),
+                (502, "no_provider_available"),
+                (520, "provider_internal_server_error"),
+                (524, "provider_internal_server_error"),
+            ]
+        )
+        == ENTRIES
+    )
     assert CATALOGUE[(403, "access_denied")] == "You have no permission to access this resource"
     assert CATALOGUE[(413, "invalid_params")] == "Prompt is too long"
     assert CATALOGUE[(429, "rate_limit")] == "Rate limit exceeded"
@@ -246,19 +284,29 @@ def test_reset_raw_and_sdk(make_server: MakeServer, session: str):
 
 def test_hang_times_out_and_the_server_still_answers(make_server: MakeServer, session: str):
     server = make_server(TRANSPORT)
-    client = openai.OpenAI(base_url=server.base_url, api_key="sk-ai-v1-test-key", max_retries=0, timeout=0.5,
-                           default_headers={"X-Emulator-Session": session})
+    client = openai.OpenAI(
+        base_url=server.base_url,
+        api_key="sk-ai-v1-test-key",
+        max_retries=0,
+        timeout=0.5,
+        default_headers={"X-Emulator-Session": session},
+    )
     with client:
         with pytest.raises(openai.APITimeoutError):
             client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "hang"}])
-        assert client.chat.completions.create(
-            model=MODEL, messages=[{"role": "user", "content": "ok"}]).choices[0].message.content == "still here"
+        assert (
+            client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "ok"}])
+            .choices[0]
+            .message.content
+            == "still here"
+        )
     hung = finished(server, session, 2)
     assert [e.rule for e in hung] == ["hang", "ok"]
     assert hung[0].dropped is True and hung[0].fault == "hang"
 
 
 # --- load errors ---------------------------------------------------------------------------------
+
 
 def _problems(tmp_path, text: str):
     path = tmp_path / "bad.yaml"
@@ -269,22 +317,29 @@ def _problems(tmp_path, text: str):
 
 
 def test_stream_fault_with_both_positions_is_a_load_error(tmp_path):
-    problems = _problems(tmp_path, "rules:\n  - name: a\n    reply:\n      content: x\n      stream:\n"
-                                   "        fault: {kind: error, after_chunks: 1, after_fraction: 0.5}\n")
+    problems = _problems(
+        tmp_path,
+        "rules:\n  - name: a\n    reply:\n      content: x\n      stream:\n"
+        "        fault: {kind: error, after_chunks: 1, after_fraction: 0.5}\n",
+    )
     assert len(problems) == 1
     assert problems[0].line == 6
     assert "exactly one of after_chunks or after_fraction" in problems[0].reason
 
 
 def test_reply_with_error_and_raw_is_a_load_error(tmp_path):
-    problems = _problems(tmp_path, "rules:\n  - name: a\n    reply:\n      error: {status: 500}\n      raw: {body: x}\n")
+    problems = _problems(
+        tmp_path, "rules:\n  - name: a\n    reply:\n      error: {status: 500}\n      raw: {body: x}\n"
+    )
     assert len(problems) == 1
     assert problems[0].line is not None
     assert "not both" in problems[0].reason
 
 
 def test_error_header_with_a_newline_is_a_load_error(tmp_path):
-    problems = _problems(tmp_path, 'rules:\n  - name: a\n    reply:\n      error: {status: 429, headers: {Retry-After: "1\\nX: y"}}\n')
+    problems = _problems(
+        tmp_path, 'rules:\n  - name: a\n    reply:\n      error: {status: 429, headers: {Retry-After: "1\\nX: y"}}\n'
+    )
     assert len(problems) == 1
     assert problems[0].line == 4
     assert "printable ASCII without line breaks" in problems[0].reason

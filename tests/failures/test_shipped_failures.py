@@ -29,13 +29,24 @@ def test_every_rule_of_failures_yaml_is_covered_here():
     """A new rule in failures.yaml must get a test in this file (named after the rule)."""
     names = {rule["name"] for rule in yaml.safe_load(FAILURES_YAML.read_text(encoding="utf-8"))["rules"]}
     source = Path(__file__).read_text(encoding="utf-8")
-    assert names == {"rate-limited-then-ok", "cut-stream", "stream-error", "malformed-chunk", "too-slow",
-                     "no-credit", "proxy-html", "error-inside-200", "dropped-connection", "slow-pacing"}
+    assert names == {
+        "rate-limited-then-ok",
+        "cut-stream",
+        "stream-error",
+        "malformed-chunk",
+        "too-slow",
+        "no-credit",
+        "proxy-html",
+        "error-inside-200",
+        "dropped-connection",
+        "slow-pacing",
+    }
     for name in names:
         assert f"test_{name.replace('-', '_')}" in source, name
 
 
 # --- rate-limited-then-ok ------------------------------------------------------------------------
+
 
 def test_rate_limited_then_ok_sdk_retries_honour_retry_after(failures: EmulatorServer, session: str):
     with sdk(failures, session, max_retries=2) as client:
@@ -77,6 +88,7 @@ def test_rate_limited_then_ok_sequence_is_per_session(failures: EmulatorServer, 
 
 # --- cut-stream ----------------------------------------------------------------------------------
 
+
 def test_cut_stream_raw_sees_three_events_and_no_end(failures: EmulatorServer, session: str):
     wire = wire_post(failures, chat("cut me off", stream=True), session)
     assert wire.status == 200
@@ -95,9 +107,16 @@ def test_cut_stream_raw_sees_three_events_and_no_end(failures: EmulatorServer, s
 def test_cut_stream_http_client_gets_incomplete_read(failures: EmulatorServer, session: str):
     connection = http.client.HTTPConnection("127.0.0.1", failures.port, timeout=10)
     try:
-        connection.request("POST", "/api/v1/chat/completions", body=json.dumps(chat("cut me off", stream=True)),
-                           headers={"Authorization": "Bearer sk-ai-v1-test-key", "Content-Type": "application/json",
-                                    "X-Emulator-Session": session})
+        connection.request(
+            "POST",
+            "/api/v1/chat/completions",
+            body=json.dumps(chat("cut me off", stream=True)),
+            headers={
+                "Authorization": "Bearer sk-ai-v1-test-key",
+                "Content-Type": "application/json",
+                "X-Emulator-Session": session,
+            },
+        )
         response = connection.getresponse()
         assert response.status == 200
         with pytest.raises(http.client.IncompleteRead) as caught:
@@ -119,6 +138,7 @@ def test_cut_stream_sdk_raises_a_transport_error(failures: EmulatorServer, sessi
 
 
 # --- stream-error --------------------------------------------------------------------------------
+
 
 def test_stream_error_raw_ends_with_error_event_and_no_done(failures: EmulatorServer, session: str):
     wire = wire_post(failures, chat("fail mid-stream", stream=True), session)
@@ -148,6 +168,7 @@ def test_stream_error_sdk_raises_api_error_with_the_message(failures: EmulatorSe
 
 # --- malformed-chunk -----------------------------------------------------------------------------
 
+
 def test_malformed_chunk_raw_third_event_is_not_json_then_done(failures: EmulatorServer, session: str):
     wire = wire_post(failures, chat("garbled", stream=True), session)
     body = parse_sse(wire.body)
@@ -156,8 +177,11 @@ def test_malformed_chunk_raw_third_event_is_not_json_then_done(failures: Emulato
     with pytest.raises(json.JSONDecodeError):
         json.loads(body.data[2])
     rest = [json.loads(d) for d in body.data[3:-1]]
-    content = "".join(c["choices"][0]["delta"].get("content") or "" for c in
-                      [json.loads(body.data[0]), json.loads(body.data[1]), *rest] if c["choices"])
+    content = "".join(
+        c["choices"][0]["delta"].get("content") or ""
+        for c in [json.loads(body.data[0]), json.loads(body.data[1]), *rest]
+        if c["choices"]
+    )
     assert content == "one two three", "the malformed event is extra: no real event is lost"
     (entry,) = finished(failures, session)
     assert entry.fault == "malformed"
@@ -172,9 +196,15 @@ def test_malformed_chunk_sdk_raises_json_decode_error(failures: EmulatorServer, 
 
 # --- too-slow ------------------------------------------------------------------------------------
 
+
 def test_too_slow_times_out_an_impatient_client(failures: EmulatorServer, session: str):
-    client = openai.OpenAI(base_url=failures.base_url, api_key="sk-ai-v1-test-key", max_retries=0, timeout=0.5,
-                           default_headers={"X-Emulator-Session": session})
+    client = openai.OpenAI(
+        base_url=failures.base_url,
+        api_key="sk-ai-v1-test-key",
+        max_retries=0,
+        timeout=0.5,
+        default_headers={"X-Emulator-Session": session},
+    )
     with client, pytest.raises(openai.APITimeoutError):
         client.chat.completions.create(model=MODEL, messages=user("take your time"))
     (entry,) = finished(failures, session)
@@ -182,8 +212,13 @@ def test_too_slow_times_out_an_impatient_client(failures: EmulatorServer, sessio
 
 
 def test_too_slow_a_patient_client_gets_finally(failures: EmulatorServer, session: str):
-    client = openai.OpenAI(base_url=failures.base_url, api_key="sk-ai-v1-test-key", max_retries=0, timeout=10,
-                           default_headers={"X-Emulator-Session": session})
+    client = openai.OpenAI(
+        base_url=failures.base_url,
+        api_key="sk-ai-v1-test-key",
+        max_retries=0,
+        timeout=10,
+        default_headers={"X-Emulator-Session": session},
+    )
     with client:
         completion = client.chat.completions.create(model=MODEL, messages=user("take your time"))
     assert completion.choices[0].message.content == "finally"
@@ -193,17 +228,22 @@ def test_too_slow_a_patient_client_gets_finally(failures: EmulatorServer, sessio
 
 # --- no-credit -----------------------------------------------------------------------------------
 
+
 def test_no_credit_is_a_402_reject_no_credit(failures: EmulatorServer, session: str):
     with sdk(failures, session) as client:
         with pytest.raises(openai.APIStatusError) as caught:
             client.chat.completions.create(model=MODEL, messages=user("I am out of credit"))
     assert type(caught.value) is openai.APIStatusError
     assert caught.value.status_code == 402
-    assert caught.value.body == {"code": "402", "type": "reject_no_credit",
-                                 "message": "Credit required. This model requires a positive balance."}
+    assert caught.value.body == {
+        "code": "402",
+        "type": "reject_no_credit",
+        "message": "Credit required. This model requires a positive balance.",
+    }
 
 
 # --- proxy-html ----------------------------------------------------------------------------------
+
 
 def test_proxy_html_raw_bytes(failures: EmulatorServer, session: str):
     wire = wire_post(failures, chat("behind a proxy"), session)
@@ -221,6 +261,7 @@ def test_proxy_html_sdk_raises_internal_server_error(failures: EmulatorServer, s
 
 
 # --- error-inside-200 ----------------------------------------------------------------------------
+
 
 def test_error_inside_200_raw_body_is_exact(failures: EmulatorServer, session: str):
     wire = wire_post(failures, chat("a sneaky error"), session)
@@ -240,6 +281,7 @@ def test_error_inside_200_sdk_parses_without_raising(failures: EmulatorServer, s
 
 # --- dropped-connection --------------------------------------------------------------------------
 
+
 def test_dropped_connection_raw_sees_no_response(failures: EmulatorServer, session: str):
     wire = wire_post(failures, chat("hang up"), session)
     assert wire.raw == b""
@@ -258,6 +300,7 @@ def test_dropped_connection_sdk_raises_connection_error(failures: EmulatorServer
 
 # --- slow-pacing ---------------------------------------------------------------------------------
 
+
 def test_slow_pacing_streams_every_event(failures: EmulatorServer, session: str):
     wire = wire_post(failures, chat("jittery", stream=True), session)
     body = parse_sse(wire.body)
@@ -275,8 +318,10 @@ def test_slow_pacing_is_byte_identical_across_runs(session: str):
     for _ in range(2):
         from tests.conftest import FROZEN
         from zenmux_emulator.settings import Settings
-        with EmulatorServer(Settings(port=0, scenarios=[str(FAILURES_YAML)], clock=FROZEN, watch=False,
-                                     seed=7)) as server:
+
+        with EmulatorServer(
+            Settings(port=0, scenarios=[str(FAILURES_YAML)], clock=FROZEN, watch=False, seed=7)
+        ) as server:
             bodies.append(wire_post(server, chat("jittery", stream=True), session).body)
     assert bodies[0] == bodies[1]
     assert parse_sse(bodies[0]).done

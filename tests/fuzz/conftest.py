@@ -23,8 +23,14 @@ rules:
 
 def fuzzing(examples: int) -> settings:
     """Settings of one fuzz test: `examples` examples, the same ones every run."""
-    return settings(max_examples=examples, derandomize=True, database=None, deadline=None, print_blob=False,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 @pytest.fixture(scope="module")

@@ -32,5 +32,7 @@ def test_the_document_fuzzed_is_the_one_served(target: EmulatorServer) -> None:
 @settings(max_examples=60, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_control_api_answers_as_documented(case: schemathesis.Case, target: EmulatorServer) -> None:
     response = case.call(base_url=f"{target.origin}/_emulator")
-    case.validate_response(response, checks=(not_a_server_error, status_code_conformance,
-                                             content_type_conformance, response_schema_conformance))
+    case.validate_response(
+        response,
+        checks=(not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance),
+    )

@@ -19,39 +19,84 @@ from hypothesis import strategies as st
 from tests.fuzz.conftest import fuzzing
 from tests.hardening.faces import FACE_IDS, FACES, Face, Wire
 
-SCALARS = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-           | st.floats(allow_nan=False) | st.text(max_size=12))
-JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=12)
+SCALARS = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=12)
+JSON = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=12,
+)
 HEADER_BYTES = st.binary(max_size=24).map(lambda b: bytes(c for c in b if c == 9 or 32 <= c != 127).strip())
 RICH = {
-    "chat": {"stream": False, "max_completion_tokens": 50, "temperature": 0.5, "tool_choice": "auto",
-             "tools": [{"type": "function", "function": {"name": "f", "parameters": {
-                 "type": "object", "properties": {"a": {"type": "string"}}}}}],
-             "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": [
-                 {"type": "text", "text": "hi"}]}, {"role": "assistant", "content": None, "tool_calls": [
-                     {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
-                 {"role": "tool", "tool_call_id": "c1", "content": "ok"}],
-             "reasoning": {"effort": "low"}, "provider": {"order": ["openai"]}, "response_format": {"type": "text"}},
-    "anthropic": {"system": [{"type": "text", "text": "s"}], "stream": False, "thinking": {
-        "type": "enabled", "budget_tokens": 1024}, "tools": [{"name": "f", "input_schema": {"type": "object"}}],
-        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
-                     {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]},
-                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}]},
-    "responses": {"instructions": "s", "stream": False, "store": True, "reasoning": {"effort": "low"},
-                  "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}],
-                  "input": [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]},
-                            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
-                            {"type": "function_call_output", "call_id": "c1", "output": "ok"}]},
-    "vertex": {"systemInstruction": {"parts": [{"text": "s"}]}, "generationConfig": {
-        "maxOutputTokens": 50, "stopSequences": ["x"], "thinkingConfig": {"thinkingBudget": 512, "includeThoughts": True}},
+    "chat": {
+        "stream": False,
+        "max_completion_tokens": 50,
+        "temperature": 0.5,
+        "tool_choice": "auto",
+        "tools": [
+            {
+                "type": "function",
+                "function": {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}},
+            }
+        ],
+        "messages": [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+        ],
+        "reasoning": {"effort": "low"},
+        "provider": {"order": ["openai"]},
+        "response_format": {"type": "text"},
+    },
+    "anthropic": {
+        "system": [{"type": "text", "text": "s"}],
+        "stream": False,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]},
+        ],
+    },
+    "responses": {
+        "instructions": "s",
+        "stream": False,
+        "store": True,
+        "reasoning": {"effort": "low"},
+        "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}],
+        "input": [
+            {"role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+        ],
+    },
+    "vertex": {
+        "systemInstruction": {"parts": [{"text": "s"}]},
+        "generationConfig": {
+            "maxOutputTokens": 50,
+            "stopSequences": ["x"],
+            "thinkingConfig": {"thinkingBudget": 512, "includeThoughts": True},
+        },
         "tools": [{"functionDeclarations": [{"name": "f", "parameters": {"type": "OBJECT"}}]}],
         "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}},
-        "contents": [{"role": "user", "parts": [{"text": "hi"}]},
-                     {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
-                     {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"r": "ok"}}}]}]},
-    "objectiveai": {"stream": False, "response_format": {"type": "json_schema", "json_schema": {
-        "name": "A", "schema": {"type": "object", "properties": {"x": {"type": "string"}}}}}},
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"r": "ok"}}}]},
+        ],
+    },
+    "objectiveai": {
+        "stream": False,
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "A", "schema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+        },
+    },
 }
 
 
@@ -101,8 +146,9 @@ def judge(face: Face, status: int, body: bytes, what: Any) -> None:
         try:
             face.envelope(status, body)
         except (AssertionError, ValueError) as exc:
-            raise AssertionError(f"{face.name} answered {status} outside its envelope: {body[:300]!r} to {what!r}") \
-                from exc
+            raise AssertionError(
+                f"{face.name} answered {status} outside its envelope: {body[:300]!r} to {what!r}"
+            ) from exc
 
 
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
@@ -126,18 +172,44 @@ def test_mutated_bodies(wire: Wire, face: Face):
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
 def test_arbitrary_bytes_and_headers(wire: Wire, face: Face):
     sent: list[int] = []
-    headers = st.lists(st.tuples(st.sampled_from([
-        "Authorization", "x-api-key", "X-Emulator-Session", "anthropic-version", "X-Emulator-Rule",
-        "X-Emulator-Fault", "X-Emulator-Chaos", "anthropic-beta", "OpenAI-Organization", "X-Trace"]), HEADER_BYTES),
-        max_size=4, unique_by=lambda pair: pair[0])
+    headers = st.lists(
+        st.tuples(
+            st.sampled_from(
+                [
+                    "Authorization",
+                    "x-api-key",
+                    "X-Emulator-Session",
+                    "anthropic-version",
+                    "X-Emulator-Rule",
+                    "X-Emulator-Fault",
+                    "X-Emulator-Chaos",
+                    "anthropic-beta",
+                    "OpenAI-Organization",
+                    "X-Trace",
+                ]
+            ),
+            HEADER_BYTES,
+        ),
+        max_size=4,
+        unique_by=lambda pair: pair[0],
+    )
     content_types = st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded", ""])
 
     @fuzzing(750)
-    @given(st.one_of(st.binary(max_size=64), JSON.map(lambda v: json.dumps(v).encode()),
-                     mutated(face).map(lambda v: json.dumps(v).encode())),
-           headers, content_types, st.sampled_from([None, "gzip", "deflate", "br", "identity", "zzz"]), st.booleans())
-    def check(raw: bytes, extra: list[tuple[str, bytes]], content_type: str, encoding: str | None,
-              compress: bool) -> None:
+    @given(
+        st.one_of(
+            st.binary(max_size=64),
+            JSON.map(lambda v: json.dumps(v).encode()),
+            mutated(face).map(lambda v: json.dumps(v).encode()),
+        ),
+        headers,
+        content_types,
+        st.sampled_from([None, "gzip", "deflate", "br", "identity", "zzz"]),
+        st.booleans(),
+    )
+    def check(
+        raw: bytes, extra: list[tuple[str, bytes]], content_type: str, encoding: str | None, compress: bool
+    ) -> None:
         sent_headers: list[tuple[str, str | bytes]] = [("Content-Type", content_type), *face.headers, *extra]
         if encoding is not None:
             sent_headers.append(("Content-Encoding", encoding))

@@ -19,10 +19,18 @@ LEAF = st.none() | st.booleans() | NUMBERS | st.text(max_size=6)
 TYPES = st.sampled_from(["string", "integer", "number", "boolean", "object", "array", "null", "nonsense"])
 KEYWORDS: dict[str, st.SearchStrategy[Any]] = {
     "type": TYPES | st.lists(TYPES, max_size=3) | LEAF,
-    "minimum": NUMBERS, "maximum": NUMBERS, "exclusiveMinimum": NUMBERS, "exclusiveMaximum": NUMBERS,
-    "minLength": st.integers(-2, 20_000) | LEAF, "maxLength": st.integers(-2, 40),
-    "minItems": st.integers(-2, 300), "maxItems": st.integers(-2, 5), "multipleOf": NUMBERS,
-    "enum": st.lists(LEAF, max_size=3) | LEAF, "const": LEAF, "uniqueItems": st.booleans(),
+    "minimum": NUMBERS,
+    "maximum": NUMBERS,
+    "exclusiveMinimum": NUMBERS,
+    "exclusiveMaximum": NUMBERS,
+    "minLength": st.integers(-2, 20_000) | LEAF,
+    "maxLength": st.integers(-2, 40),
+    "minItems": st.integers(-2, 300),
+    "maxItems": st.integers(-2, 5),
+    "multipleOf": NUMBERS,
+    "enum": st.lists(LEAF, max_size=3) | LEAF,
+    "const": LEAF,
+    "uniqueItems": st.booleans(),
     "format": st.sampled_from(["date", "date-time", "email", "uri", "uuid", "ipv4", "time", "regex", "zzz"]),
     "pattern": st.sampled_from(["^a+$", "(", "[a-z]{2}", "\\"]),
     "required": st.lists(st.text(max_size=3), max_size=3) | LEAF,
@@ -38,14 +46,19 @@ def pairs(keywords: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[dict
 
 def node(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
     names = st.text(alphabet="abcxyz_", min_size=1, max_size=5)
-    return pairs({
-        **KEYWORDS,
-        "properties": st.dictionaries(names, inner, max_size=3) | LEAF,
-        "items": inner, "additionalProperties": inner,
-        "anyOf": st.lists(inner, max_size=3), "oneOf": st.lists(inner, max_size=2),
-        "allOf": st.lists(inner, max_size=3) | LEAF, "not": inner,
-        "$defs": st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2),
-    })
+    return pairs(
+        {
+            **KEYWORDS,
+            "properties": st.dictionaries(names, inner, max_size=3) | LEAF,
+            "items": inner,
+            "additionalProperties": inner,
+            "anyOf": st.lists(inner, max_size=3),
+            "oneOf": st.lists(inner, max_size=2),
+            "allOf": st.lists(inner, max_size=3) | LEAF,
+            "not": inner,
+            "$defs": st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2),
+        }
+    )
 
 
 SCHEMAS = node(st.recursive(st.booleans() | pairs(KEYWORDS), node, max_leaves=8))
@@ -72,6 +85,7 @@ def valid(schema: dict[str, Any]) -> bool:
     if declared is not None and not isinstance(declared, str):
         return False
     from jsonschema import validators
+
     checker = validators.validator_for(schema, default=Draft202012Validator)
     return checker(checker.META_SCHEMA, format_checker=checker.FORMAT_CHECKER).is_valid(schema)
 

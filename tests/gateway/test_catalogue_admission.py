@@ -22,8 +22,10 @@ def ask_every_face(server: EmulatorServer, session: str, model: str) -> list[obj
     """The reply's model on chat, Responses and Anthropic, or the error each SDK raised."""
     answers: list[object] = []
     with sdk(server, session) as client:
-        for call in (lambda: client.chat.completions.create(model=model, messages=HELLO).model,
-                     lambda: client.responses.create(model=model, input="hello").model):
+        for call in (
+            lambda: client.chat.completions.create(model=model, messages=HELLO).model,
+            lambda: client.responses.create(model=model, input="hello").model,
+        ):
             try:
                 answers.append(call())
             except openai.BadRequestError as exc:

@@ -77,8 +77,9 @@ def test_header_beats_rule_beats_server(make_server: MakeServer):
 
 def test_header_chaos_is_seeded_too(make_server: MakeServer):
     one, two = make_server(RULES, seed=3), make_server(RULES, seed=3)
-    statuses = [[post(s, "h", chat("calm"), headers={"X-Emulator-Chaos": "0.5"}).status for _ in range(20)]
-                for s in (one, two)]
+    statuses = [
+        [post(s, "h", chat("calm"), headers={"X-Emulator-Chaos": "0.5"}).status for _ in range(20)] for s in (one, two)
+    ]
     assert statuses[0] == statuses[1] and set(statuses[0]) == {200, 503}
 
 
@@ -90,8 +91,11 @@ def test_x_emulator_rule_forces_a_rule(make_server: MakeServer):
     assert forced.json()["choices"][0]["message"]["content"] == "other reply"
     unknown = post(server, "r", chat("calm"), headers={"X-Emulator-Rule": "nope"})
     assert unknown.status == 404
-    assert unknown.json()["error"] == {"code": "404", "type": "emulator_no_match",
-                                       "message": "No rule is named 'nope' (X-Emulator-Rule)"}
+    assert unknown.json()["error"] == {
+        "code": "404",
+        "type": "emulator_no_match",
+        "message": "No rule is named 'nope' (X-Emulator-Rule)",
+    }
     # a forced rule brings its chaos along
     assert post(server, "r", chat("calm"), headers={"X-Emulator-Rule": "flaky"}).status == 429
 
@@ -115,8 +119,13 @@ def test_x_emulator_fault(make_server: MakeServer):
 
 def test_control_headers_can_be_turned_off(make_server: MakeServer):
     server = make_server(RULES, control_headers=False)
-    for name, value in [("X-Emulator-Fault", "error=429"), ("X-Emulator-Fault", "close"),
-                        ("X-Emulator-Rule", "nope"), ("X-Emulator-Chaos", "1"), ("X-Emulator-Chaos", "junk")]:
+    for name, value in [
+        ("X-Emulator-Fault", "error=429"),
+        ("X-Emulator-Fault", "close"),
+        ("X-Emulator-Rule", "nope"),
+        ("X-Emulator-Chaos", "1"),
+        ("X-Emulator-Chaos", "junk"),
+    ]:
         answer = post(server, "named-session", chat("calm"), headers={name: value})
         assert answer.status == 200, (name, value)
         assert answer.json()["choices"][0]["message"]["content"] == "calm reply"
@@ -131,8 +140,9 @@ def test_settings_and_cli():
             Settings(chaos_failure=bad)
     with pytest.raises(ValidationError):
         Settings(chaos_rate=1.5)
-    args = build_parser().parse_args(["serve", "--no-control-headers", "--chaos-rate", "0.25",
-                                      "--chaos-failure", "error=500"])
+    args = build_parser().parse_args(
+        ["serve", "--no-control-headers", "--chaos-rate", "0.25", "--chaos-failure", "error=500"]
+    )
     settings = settings_from(args)
     assert (settings.control_headers, settings.chaos_rate, settings.chaos_failure) == (False, 0.25, "error=500")
     assert settings_from(build_parser().parse_args(["serve"])).control_headers is True

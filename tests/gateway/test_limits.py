@@ -20,8 +20,7 @@ settings:
 
 
 def ask(client: openai.OpenAI, text: str = "hello", model: str = MODEL):
-    return client.chat.completions.with_raw_response.create(
-        model=model, messages=[{"role": "user", "content": text}])
+    return client.chat.completions.with_raw_response.create(model=model, messages=[{"role": "user", "content": text}])
 
 
 def test_the_request_over_rpm_gets_429_until_the_clock_moves(make_server: MakeServer):

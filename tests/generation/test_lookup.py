@@ -58,8 +58,13 @@ def found(server: EmulatorServer, name: str, route: str = MANAGEMENT) -> dict[st
 
 
 def native(prompt: int, completion: int) -> dict[str, Any]:
-    return {"completion_tokens": completion, "prompt_tokens": prompt, "total_tokens": prompt + completion,
-            "completion_tokens_details": {"reasoning_tokens": 0}, "prompt_tokens_details": {"cached_tokens": 0}}
+    return {
+        "completion_tokens": completion,
+        "prompt_tokens": prompt,
+        "total_tokens": prompt + completion,
+        "completion_tokens_details": {"reasoning_tokens": 0},
+        "prompt_tokens_details": {"cached_tokens": 0},
+    }
 
 
 def test_a_chat_completion_by_its_id_on_both_routes(server: EmulatorServer, session: str) -> None:
@@ -69,20 +74,52 @@ def test_a_chat_completion_by_its_id_on_both_routes(server: EmulatorServer, sess
     assert raw.headers["x-generation-id"] == completion.id
     cost = (1000 * 2 + 500 * 4) / 1_000_000
     assert found(server, completion.id) == {
-        "api": "chat.completions", "generationId": completion.id, "model": "acme/priced", "createAt": CREATED,
-        "generationTime": 0, "latency": 30, "nativeTokens": native(1000, 500), "streamed": False,
-        "finishReason": "stop", "usage": cost,
-        "ratingResponses": {"billAmount": cost, "discountAmount": 0, "originAmount": cost, "priceVersion": "v1",
-                            "ratingDetails": [
-                                {"billAmount": 1000 * 2e-6, "discountAmount": 0, "feeItemCode": "prompt",
-                                 "originAmount": 1000 * 2e-6, "rate": 2e-6},
-                                {"billAmount": 500 * 4e-6, "discountAmount": 0, "feeItemCode": "completion",
-                                 "originAmount": 500 * 4e-6, "rate": 4e-6}]},
-        "requestRetryTimes": 0, "finalRetry": False}
+        "api": "chat.completions",
+        "generationId": completion.id,
+        "model": "acme/priced",
+        "createAt": CREATED,
+        "generationTime": 0,
+        "latency": 30,
+        "nativeTokens": native(1000, 500),
+        "streamed": False,
+        "finishReason": "stop",
+        "usage": cost,
+        "ratingResponses": {
+            "billAmount": cost,
+            "discountAmount": 0,
+            "originAmount": cost,
+            "priceVersion": "v1",
+            "ratingDetails": [
+                {
+                    "billAmount": 1000 * 2e-6,
+                    "discountAmount": 0,
+                    "feeItemCode": "prompt",
+                    "originAmount": 1000 * 2e-6,
+                    "rate": 2e-6,
+                },
+                {
+                    "billAmount": 500 * 4e-6,
+                    "discountAmount": 0,
+                    "feeItemCode": "completion",
+                    "originAmount": 500 * 4e-6,
+                    "rate": 4e-6,
+                },
+            ],
+        },
+        "requestRetryTimes": 0,
+        "finalRetry": False,
+    }
     assert found(server, completion.id, LEGACY) == {
-        "generation_id": completion.id, "model": "acme/priced", "created_at": CREATED, "generation_time": 0,
-        "latency": 30, "native_tokens": native(1000, 500), "streamed": False, "finish_reason": "stop",
-        "usage": repr(cost)}
+        "generation_id": completion.id,
+        "model": "acme/priced",
+        "created_at": CREATED,
+        "generation_time": 0,
+        "latency": 30,
+        "native_tokens": native(1000, 500),
+        "streamed": False,
+        "finish_reason": "stop",
+        "usage": repr(cost),
+    }
     assert completion.usage is not None and completion.usage.prompt_tokens == 1000
 
 
@@ -104,8 +141,9 @@ def test_a_streamed_chat_completion_reports_its_scripted_pace(server: EmulatorSe
 def test_a_tool_call_and_a_retried_provider(server: EmulatorServer, session: str) -> None:
     tools: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]
     with sdk(server, session) as client:
-        called = client.chat.completions.create(model="acme/retried", tools=tools,
-                                                messages=[{"role": "user", "content": "weather?"}])
+        called = client.chat.completions.create(
+            model="acme/retried", tools=tools, messages=[{"role": "user", "content": "weather?"}]
+        )
     generation = found(server, called.id)
     assert generation["finishReason"] == "tool_calls" == called.choices[0].finish_reason
     assert generation["requestRetryTimes"] == 1  # the first provider failed, the second served
@@ -114,10 +152,12 @@ def test_a_tool_call_and_a_retried_provider(server: EmulatorServer, session: str
 
 def test_an_anthropic_message_by_its_msg_id_and_by_its_generation_id(server: EmulatorServer, session: str) -> None:
     with anthropic_sdk(server, session) as client:
-        raw = client.messages.with_raw_response.create(model="anthropic/claude-sonnet-4.5", max_tokens=64,
-                                                       messages=HELLO)
-        streamed = list(client.messages.create(model="anthropic/claude-sonnet-4.5", max_tokens=64, messages=HELLO,
-                                               stream=True))
+        raw = client.messages.with_raw_response.create(
+            model="anthropic/claude-sonnet-4.5", max_tokens=64, messages=HELLO
+        )
+        streamed = list(
+            client.messages.create(model="anthropic/claude-sonnet-4.5", max_tokens=64, messages=HELLO, stream=True)
+        )
     message = raw.parse()
     by_message = found(server, message.id)
     assert message.id.startswith("msg_") and by_message == found(server, raw.headers["x-generation-id"])
@@ -144,12 +184,16 @@ def test_a_response_by_its_resp_id(server: EmulatorServer, session: str) -> None
 
 
 def test_an_objectiveai_query_completion_by_its_id(server: EmulatorServer, session: str) -> None:
-    model = {"models": [{"id": "openai/gpt-5.4-nano", "mode": "generate", "weight": {"type": "static", "weight": 1}}],
-             "weight": {"type": "static"}}
-    with openai.OpenAI(base_url=server.objectiveai_url, api_key=API_KEY, max_retries=0,
-                       default_headers={"X-Emulator-Session": session}) as client:
-        reply: Any = client.post("/query/completions", cast_to=object,
-                                 body={"messages": HELLO, "model": model, "usage": {"include": True}})
+    model = {
+        "models": [{"id": "openai/gpt-5.4-nano", "mode": "generate", "weight": {"type": "static", "weight": 1}}],
+        "weight": {"type": "static"},
+    }
+    with openai.OpenAI(
+        base_url=server.objectiveai_url, api_key=API_KEY, max_retries=0, default_headers={"X-Emulator-Session": session}
+    ) as client:
+        reply: Any = client.post(
+            "/query/completions", cast_to=object, body={"messages": HELLO, "model": model, "usage": {"include": True}}
+        )
     generation = found(server, reply["id"])
     assert generation["api"] == "query.completions" and generation["model"] == reply["model"]
     assert generation["nativeTokens"]["completion_tokens"] == reply["usage"]["completion_tokens"]
@@ -160,8 +204,10 @@ def test_an_objectiveai_query_completion_by_its_id(server: EmulatorServer, sessi
 def test_an_unknown_or_missing_id_and_a_missing_key(server: EmulatorServer) -> None:
     for route in (MANAGEMENT, LEGACY):
         unknown = lookup(server, "gen_0123456789", route)
-        assert (unknown.status, unknown.json()) == (404, {"error": {
-            "code": "404", "type": "not_found", "message": "Generation gen_0123456789 not found"}})
+        assert (unknown.status, unknown.json()) == (
+            404,
+            {"error": {"code": "404", "type": "not_found", "message": "Generation gen_0123456789 not found"}},
+        )
         missing = http(server.origin + route, headers={"Authorization": f"Bearer {API_KEY}"})
         assert (missing.status, missing.json()["error"]["type"]) == (400, "invalid_params")
         assert missing.json()["error"]["message"] == "Parameter id is required"

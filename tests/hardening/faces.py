@@ -16,8 +16,10 @@ from tests.support.clients import API_KEY
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 Headers = list[tuple[str, str | bytes]]
-QUERY_MODEL = {"models": [{"id": "openai/gpt-5-nano", "mode": "generate", "weight": {"type": "static", "weight": 1}}],
-               "weight": {"type": "static"}}
+QUERY_MODEL = {
+    "models": [{"id": "openai/gpt-5-nano", "mode": "generate", "weight": {"type": "static", "weight": 1}}],
+    "weight": {"type": "static"},
+}
 
 
 @dataclass(frozen=True)
@@ -87,27 +89,63 @@ def _vertex() -> dict[str, Any]:
 
 
 FACES = (
-    Face("chat", "/api/v1/chat/completions", _chat, lambda p: {
-        **_chat(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}],
-        "tool_choice": "required"},
-        with_format=lambda s: {**_chat(), "response_format": {"type": "json_schema",
-                                                              "json_schema": {"name": "x", "schema": s}}}),
-    Face("anthropic", "/api/anthropic/v1/messages", _anthropic, lambda p: {
-        **_anthropic(), "tools": [{"name": "f", "input_schema": p}], "tool_choice": {"type": "any"}},
+    Face(
+        "chat",
+        "/api/v1/chat/completions",
+        _chat,
+        lambda p: {
+            **_chat(),
+            "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}],
+            "tool_choice": "required",
+        },
+        with_format=lambda s: {
+            **_chat(),
+            "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": s}},
+        },
+    ),
+    Face(
+        "anthropic",
+        "/api/anthropic/v1/messages",
+        _anthropic,
+        lambda p: {**_anthropic(), "tools": [{"name": "f", "input_schema": p}], "tool_choice": {"type": "any"}},
         (("anthropic-version", "2023-06-01"),),
-        with_format=lambda s: {**_anthropic(), "output_config": {"format": {"type": "json_schema", "schema": s}}}),
-    Face("responses", "/api/v1/responses", _responses, lambda p: {
-        **_responses(), "tools": [{"type": "function", "name": "f", "parameters": p}], "tool_choice": "required"},
-        with_format=lambda s: {**_responses(), "text": {"format": {"type": "json_schema", "name": "x", "schema": s}}}),
-    Face("objectiveai", "/objectiveai/query/completions", _objectiveai, lambda p: {
-        **_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]},
-        with_format=lambda s: {**_objectiveai(), "response_format": {"type": "json_schema",
-                                                                     "json_schema": {"name": "x", "schema": s}}}),
-    Face("vertex", "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent", _vertex, lambda p: {
-        **_vertex(), "tools": [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": p}]}],
-        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}},
-        with_format=lambda s: {**_vertex(), "generationConfig": {"responseMimeType": "application/json",
-                                                                 "responseJsonSchema": s}}),
+        with_format=lambda s: {**_anthropic(), "output_config": {"format": {"type": "json_schema", "schema": s}}},
+    ),
+    Face(
+        "responses",
+        "/api/v1/responses",
+        _responses,
+        lambda p: {
+            **_responses(),
+            "tools": [{"type": "function", "name": "f", "parameters": p}],
+            "tool_choice": "required",
+        },
+        with_format=lambda s: {**_responses(), "text": {"format": {"type": "json_schema", "name": "x", "schema": s}}},
+    ),
+    Face(
+        "objectiveai",
+        "/objectiveai/query/completions",
+        _objectiveai,
+        lambda p: {**_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]},
+        with_format=lambda s: {
+            **_objectiveai(),
+            "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": s}},
+        },
+    ),
+    Face(
+        "vertex",
+        "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent",
+        _vertex,
+        lambda p: {
+            **_vertex(),
+            "tools": [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": p}]}],
+            "toolConfig": {"functionCallingConfig": {"mode": "ANY"}},
+        },
+        with_format=lambda s: {
+            **_vertex(),
+            "generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": s},
+        },
+    ),
 )
 FACE_IDS = [face.name for face in FACES]
 
@@ -121,8 +159,9 @@ class Wire:
         self.timeout = timeout
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
 
-    def send(self, method: str, path: str, body: bytes = b"", headers: Headers | None = None,
-             *, key: bool = True) -> tuple[int, dict[str, str], bytes]:
+    def send(
+        self, method: str, path: str, body: bytes = b"", headers: Headers | None = None, *, key: bool = True
+    ) -> tuple[int, dict[str, str], bytes]:
         for attempt in (0, 1):
             try:
                 self.conn.putrequest(method, path, skip_accept_encoding=True)

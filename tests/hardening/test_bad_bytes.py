@@ -24,11 +24,18 @@ NOT_UTF8 = b"caf\xe9\xff"
 
 
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
-@pytest.mark.parametrize(("header", "value"), [
-    ("Authorization", b"Bearer " + NOT_UTF8), ("x-api-key", NOT_UTF8), ("X-Emulator-Session", NOT_UTF8),
-], ids=["authorization", "x-api-key", "session"])
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Authorization", b"Bearer " + NOT_UTF8),
+        ("x-api-key", NOT_UTF8),
+        ("X-Emulator-Session", NOT_UTF8),
+    ],
+    ids=["authorization", "x-api-key", "session"],
+)
 def test_a_credential_or_session_header_that_is_not_utf8_is_a_400_naming_it(
-        make_server: MakeServer, wire_to: WireTo, face: Face, header: str, value: bytes):
+    make_server: MakeServer, wire_to: WireTo, face: Face, header: str, value: bytes
+):
     wire = wire_to(make_server(RULES))
     headers: list[tuple[str, str | bytes]] = [(header, value)]
     if header == "X-Emulator-Session":
@@ -49,7 +56,8 @@ def test_an_admin_token_that_is_not_utf8_is_a_400_naming_the_header(make_server:
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
 @pytest.mark.parametrize("encoding", ["gzip", "deflate"])
 def test_a_body_that_says_it_is_compressed_and_is_not_is_a_400(
-        make_server: MakeServer, wire_to: WireTo, face: Face, encoding: str):
+    make_server: MakeServer, wire_to: WireTo, face: Face, encoding: str
+):
     wire = wire_to(make_server(RULES))
     status, _, body = wire.ask(face, face.valid(), [("Content-Encoding", encoding)])
     assert status == 400, body
@@ -78,8 +86,12 @@ def test_the_control_api_refuses_a_body_that_is_not_compressed(make_server: Make
     wire = wire_to(make_server(RULES))
     status, _, body = wire.post_json("/_emulator/clock", {"advance": 1}, [("Content-Encoding", "gzip")])
     assert status == 400 and "gzip" in zenmux_error(400, orjson.loads(body))["message"]
-    status, _, body = wire.send("POST", "/_emulator/scenarios?name=x", RULES.encode(),
-                                [("Content-Type", "application/yaml"), ("Content-Encoding", "deflate")])
+    status, _, body = wire.send(
+        "POST",
+        "/_emulator/scenarios?name=x",
+        RULES.encode(),
+        [("Content-Type", "application/yaml"), ("Content-Encoding", "deflate")],
+    )
     assert status == 400 and "deflate" in zenmux_error(400, orjson.loads(body))["message"]
 
 
@@ -92,15 +104,27 @@ def test_a_clock_out_of_range_is_refused_by_the_settings(clock: object):
 
 
 def test_serve_refuses_a_clock_out_of_range_at_start():
-    result = subprocess.run([sys.executable, "-m", "zenmux_emulator", "serve", "--scenarios", str(SHIPPED),
-                             "--port", "0", "--clock", "-5"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "zenmux_emulator", "serve", "--scenarios", str(SHIPPED), "--port", "0", "--clock", "-5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2, result.stderr
     assert "clock" in result.stderr and "9999" in result.stderr
     assert "listening" not in result.stdout
 
 
-@pytest.mark.parametrize("body", [{"freeze_at": -1}, {"freeze_at": LATEST_CLOCK + 1}, {"freeze_at": "10000-01-01"},
-                                  {"advance": 1e300}, {"freeze_at": 1e308}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"freeze_at": -1},
+        {"freeze_at": LATEST_CLOCK + 1},
+        {"freeze_at": "10000-01-01"},
+        {"advance": 1e300},
+        {"freeze_at": 1e308},
+    ],
+)
 def test_the_clock_setter_refuses_a_time_out_of_range(make_server: MakeServer, wire_to: WireTo, body: object):
     wire = wire_to(make_server(RULES))
     status, _, answer = wire.post_json("/_emulator/clock", body)
@@ -111,7 +135,8 @@ def test_the_clock_setter_refuses_a_time_out_of_range(make_server: MakeServer, w
 
 @pytest.mark.parametrize("face", FACES, ids=FACE_IDS)
 def test_a_coding_the_emulator_does_not_inflate_is_a_415_and_a_cut_stream_a_400(
-        make_server: MakeServer, wire_to: WireTo, face: Face):
+    make_server: MakeServer, wire_to: WireTo, face: Face
+):
     wire = wire_to(make_server(RULES))
     for coding in ("br", "zstd", "gzip, br", "zzz"):
         status, _, body = wire.ask(face, face.valid(), [("Content-Encoding", coding)])

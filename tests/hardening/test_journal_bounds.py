@@ -99,8 +99,10 @@ def abort_mid_stream(wire: Wire) -> None:
     """A streamed request whose client reads the first bytes of the stream and hangs up."""
     body = json.dumps({**chat("slow"), "stream": True}).encode()
     with socket.create_connection((wire.host, wire.port)) as sock:
-        sock.sendall(b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        sock.sendall(
+            b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\n"
+            b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
         assert b"200" in sock.recv(4096)
 
 

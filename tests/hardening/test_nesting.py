@@ -64,7 +64,9 @@ def test_the_control_api_refuses_deep_bodies(make_server: MakeServer, wire_to: W
     assert status == 400 and "session[0]" in zenmux_error(400, orjson.loads(body))["message"]
 
 
-def test_a_deep_scripted_body_never_breaks_the_journal_or_its_file(make_server: MakeServer, wire_to: WireTo, tmp_path: Path):
+def test_a_deep_scripted_body_never_breaks_the_journal_or_its_file(
+    make_server: MakeServer, wire_to: WireTo, tmp_path: Path
+):
     """A raw reply's body is the scenario author's: stored as sent, shown within the serialiser's limit."""
     deep = json.dumps(nested(300))
     journal = tmp_path / "journal.jsonl"
@@ -82,7 +84,9 @@ def test_a_deep_scripted_body_never_breaks_the_journal_or_its_file(make_server: 
     assert [orjson.loads(line)["rule"] for line in lines] == ["deep", "deep"]
 
 
-def test_a_header_that_is_not_utf8_never_breaks_the_journal_or_its_file(make_server: MakeServer, wire_to: WireTo, tmp_path: Path):
+def test_a_header_that_is_not_utf8_never_breaks_the_journal_or_its_file(
+    make_server: MakeServer, wire_to: WireTo, tmp_path: Path
+):
     journal = tmp_path / "journal.jsonl"
     server = make_server(RULES, journal_file=journal)
     wire = wire_to(server)

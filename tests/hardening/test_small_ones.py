@@ -18,26 +18,38 @@ RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 YAML = [("Content-Type", "application/yaml")]
 
 
-@pytest.mark.parametrize(("method", "path", "allowed"), [
-    ("PUT", "/_emulator/clock", {"GET", "POST"}),
-    ("PATCH", "/_emulator/journal", {"GET", "DELETE"}),
-    ("GET", "/_emulator/scenarios/reload", {"POST"}),
-    ("GET", "/api/v1/chat/completions", {"POST"}),
-])
-def test_a_405_says_which_methods_are_allowed(make_server: MakeServer, wire_to: WireTo, method: str, path: str,
-                                              allowed: set[str]):
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("PUT", "/_emulator/clock", {"GET", "POST"}),
+        ("PATCH", "/_emulator/journal", {"GET", "DELETE"}),
+        ("GET", "/_emulator/scenarios/reload", {"POST"}),
+        ("GET", "/api/v1/chat/completions", {"POST"}),
+    ],
+)
+def test_a_405_says_which_methods_are_allowed(
+    make_server: MakeServer, wire_to: WireTo, method: str, path: str, allowed: set[str]
+):
     status, headers, body = wire_to(make_server(RULES)).send(method, path)
     assert status == 405, body
     zenmux_error(405, orjson.loads(body))
     assert allowed <= {m.strip() for m in headers["allow"].split(",")}
 
 
-@pytest.mark.parametrize("text", ["null", "~", "", "# nothing\n", "---\n"], ids=["null", "tilde", "empty",
-                                                                                 "comment", "document-start"])
+@pytest.mark.parametrize(
+    "text", ["null", "~", "", "# nothing\n", "---\n"], ids=["null", "tilde", "empty", "comment", "document-start"]
+)
 def test_a_null_scenario_is_refused_and_the_one_in_force_stays(make_server: MakeServer, wire_to: WireTo, text: str):
     wire = wire_to(make_server(RULES))
-    assert wire.send("POST", "/_emulator/scenarios?name=mine", b"rules: [{name: mine, priority: 9, reply: "
-                     b"{content: mine}}]", YAML)[0] == 201
+    assert (
+        wire.send(
+            "POST",
+            "/_emulator/scenarios?name=mine",
+            b"rules: [{name: mine, priority: 9, reply: {content: mine}}]",
+            YAML,
+        )[0]
+        == 201
+    )
     for method, path in (("PUT", "/_emulator/scenarios/mine"), ("POST", "/_emulator/scenarios?name=other")):
         status, _, body = wire.send(method, path, text.encode(), YAML)
         assert status == 400, body
@@ -75,8 +87,9 @@ def test_every_400_of_the_scenario_routes_fits_the_document(make_server: MakeSer
 
 
 def test_the_journal_entry_schema_names_every_field_of_real_entries(make_server: MakeServer, wire_to: WireTo):
-    server = make_server(RULES + "  - name: streamed\n    match: {last_user: stream}\n    reply: {content: a b c}\n",
-                         strict=True)
+    server = make_server(
+        RULES + "  - name: streamed\n    match: {last_user: stream}\n    reply: {content: a b c}\n", strict=True
+    )
     wire = wire_to(server)
     for face in FACES:
         wire.ask(face, face.valid())
@@ -95,14 +108,24 @@ def test_the_journal_entry_schema_names_every_field_of_real_entries(make_server:
         fits(document, {"$ref": "#/components/schemas/JournalEntry"}, entry)
 
 
-CREDENTIALS = {"Authorization": "Bearer sk-secret-1", "x-api-key": "sk-secret-2", "api-key": "sk-secret-3",
-               "X-Auth-Token": "sk-secret-4", "OpenAI-Organization": "org-secret-5", "OpenAI-Project": "proj-secret-6",
-               "Proxy-Authorization": "Basic c2VjcmV0Nw==", "Cookie": "session=secret-8",
-               "X-Goog-Api-Key": "secret-9", "X-Amz-Security-Token": "secret-10", "X-Access-Token": "secret-11"}
+CREDENTIALS = {
+    "Authorization": "Bearer sk-secret-1",
+    "x-api-key": "sk-secret-2",
+    "api-key": "sk-secret-3",
+    "X-Auth-Token": "sk-secret-4",
+    "OpenAI-Organization": "org-secret-5",
+    "OpenAI-Project": "proj-secret-6",
+    "Proxy-Authorization": "Basic c2VjcmV0Nw==",
+    "Cookie": "session=secret-8",
+    "X-Goog-Api-Key": "secret-9",
+    "X-Amz-Security-Token": "secret-10",
+    "X-Access-Token": "secret-11",
+}
 
 
-def test_credential_headers_are_masked_in_the_journal_and_its_file(make_server: MakeServer, wire_to: WireTo,
-                                                                   tmp_path: Path):
+def test_credential_headers_are_masked_in_the_journal_and_its_file(
+    make_server: MakeServer, wire_to: WireTo, tmp_path: Path
+):
     journal = tmp_path / "journal.jsonl"
     server = make_server(RULES, journal_file=journal)
     wire = wire_to(server)

@@ -7,7 +7,7 @@ import pytest
 
 from tests.plugin.helpers import write_example
 
-CHECKS = '''
+CHECKS = """
 import json
 
 
@@ -37,18 +37,22 @@ def test_agent_that_answers_is_well_behaved(zenmux):
     assert client.chat.completions.create(model="openai/gpt-5", messages=messages).choices[0].message.content == "sunny"
     assert zenmux.verdict() == []
     zenmux.assert_client_well_behaved()
-'''
+"""
 
 
 def test_expectations_and_client_checks_fail_the_test_that_broke_them(pytester: pytest.Pytester) -> None:
     write_example(pytester, **{"tests/test_checks.py": CHECKS})
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "tests/test_checks.py")
     result.assert_outcomes(passed=1, failed=2)
-    result.stdout.fnmatch_lines([
-        "*requests did not meet the scenario's expectations:",
-        "*needs-zero-temperature: expected body.temperature equals 0, got 0.7",
-    ])
-    result.stdout.fnmatch_lines([
-        "E*AssertionError: the client misbehaved:",
-        "E*[[]tool_calls] request #*: tool call call_* (get_weather) was never answered",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*requests did not meet the scenario's expectations:",
+            "*needs-zero-temperature: expected body.temperature equals 0, got 0.7",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "E*AssertionError: the client misbehaved:",
+            "E*[[]tool_calls] request #*: tool call call_* (get_weather) was never answered",
+        ]
+    )

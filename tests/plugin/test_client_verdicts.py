@@ -59,6 +59,7 @@ def assert_misbehaved(zenmux: ZenmuxHandle, rejection: str) -> None:
 
 # --- chat completions -----------------------------------------------------------------------------
 
+
 def chat_loop(zenmux: ZenmuxHandle, *, tamper: bool) -> None:
     client = zenmux.openai_client()
     options: Any = {"model": SONNET, "tools": [CHAT_TOOL], "extra_body": {"reasoning": {"enabled": True}}}
@@ -70,8 +71,9 @@ def chat_loop(zenmux: ZenmuxHandle, *, tamper: bool) -> None:
     answer = {"role": "tool", "tool_call_id": message.tool_calls[0].id, "content": "sunny"}  # type: ignore[index]
     history = [*asked, sent, answer]
     if not tamper:
-        assert client.chat.completions.create(messages=history, **options).choices[0].message.content == \
-            "Paris is sunny."
+        assert (
+            client.chat.completions.create(messages=history, **options).choices[0].message.content == "Paris is sunny."
+        )
         return
     refused_twice(lambda: client.chat.completions.create(messages=history, **options), openai.BadRequestError)
     client.chat.completions.create(messages=asked, **options)  # a fresh call, then abandoned
@@ -89,11 +91,20 @@ def test_chat_verdicts(zenmux: ZenmuxHandle) -> None:
 
 # --- Anthropic Messages ---------------------------------------------------------------------------
 
+
 def anthropic_loop(zenmux: ZenmuxHandle, *, tamper: bool) -> None:
-    client = anthropic.Anthropic(base_url=zenmux.anthropic_url, api_key=zenmux.api_key, max_retries=0,
-                                 default_headers={"anthropic-version": "2023-06-01"})
-    options: Any = {"model": SONNET, "max_tokens": 4096, "tools": [ANTHROPIC_TOOL],
-                    "thinking": {"type": "enabled", "budget_tokens": 2048}}
+    client = anthropic.Anthropic(
+        base_url=zenmux.anthropic_url,
+        api_key=zenmux.api_key,
+        max_retries=0,
+        default_headers={"anthropic-version": "2023-06-01"},
+    )
+    options: Any = {
+        "model": SONNET,
+        "max_tokens": 4096,
+        "tools": [ANTHROPIC_TOOL],
+        "thinking": {"type": "enabled", "budget_tokens": 2048},
+    }
     asked: list[Any] = [{"role": "user", "content": ASK}]
     with client.messages.stream(messages=asked, **options) as stream:
         first = stream.get_final_message()
@@ -101,8 +112,11 @@ def anthropic_loop(zenmux: ZenmuxHandle, *, tamper: bool) -> None:
     if tamper:
         sent[0]["thinking"] += " (edited)"
     call_id = sent[1]["id"]
-    history = [*asked, {"role": "assistant", "content": sent},
-               {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "sunny"}]}]
+    history = [
+        *asked,
+        {"role": "assistant", "content": sent},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "sunny"}]},
+    ]
     try:
         if not tamper:
             reply = client.messages.create(messages=history, **options)
@@ -126,17 +140,27 @@ def test_anthropic_verdicts(zenmux: ZenmuxHandle) -> None:
 
 # --- Responses ------------------------------------------------------------------------------------
 
+
 def responses_loop(zenmux: ZenmuxHandle, *, tamper: bool) -> None:
     client = zenmux.openai_client()
-    options: Any = {"model": GPT, "tools": [RESPONSES_TOOL], "reasoning": {"effort": "low", "summary": "auto"},
-                    "include": ["reasoning.encrypted_content"], "store": False}
+    options: Any = {
+        "model": GPT,
+        "tools": [RESPONSES_TOOL],
+        "reasoning": {"effort": "low", "summary": "auto"},
+        "include": ["reasoning.encrypted_content"],
+        "store": False,
+    }
     with client.responses.stream(input=ASK, **options) as stream:
         first = stream.get_final_response()
     reasoning, call = (item.model_dump(exclude_none=True) for item in first.output)
     if tamper:
         reasoning["encrypted_content"] = reasoning["encrypted_content"][:-8] + "AAAAAAAA"
-    history = [{"role": "user", "content": ASK}, reasoning, copy.deepcopy(call),
-               {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}]
+    history = [
+        {"role": "user", "content": ASK},
+        reasoning,
+        copy.deepcopy(call),
+        {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"},
+    ]
     if not tamper:
         assert client.responses.create(input=history, **options).output_text == "Paris is sunny."
         return

@@ -6,7 +6,9 @@ import pytest
 
 from tests.plugin.helpers import AGENT, write_example
 
-ISOLATION = AGENT + '''
+ISOLATION = (
+    AGENT
+    + """
 
 @pytest.mark.parametrize("word", ["a", "b", "c", "d"])
 def test_each_test_starts_its_own_sequence(zenmux, word):
@@ -18,7 +20,8 @@ def test_each_test_starts_its_own_sequence(zenmux, word):
 def test_leaves_a_rule_unused(zenmux):
     zenmux.add_rule("never-asked", match={"last_user": "nobody says this"}, reply={"content": "x"})
     assert zenmux.unused_rules()[0].name == "never-asked"
-'''
+"""
+)
 
 
 def test_the_readme_example_passes(pytester: pytest.Pytester) -> None:
@@ -34,7 +37,12 @@ def test_the_example_and_isolation_pass_under_xdist_with_the_report(pytester: py
     out = result.stdout.str()
     assert "2 workers" in out
     # the report was gathered from the workers: only the one unused rule, with the test that loaded it
-    result.stdout.fnmatch_lines(["*zenmux report*", "rules never matched: 1",
-                                 "  never-asked (add_rule at *test_isolation.py:*) loaded by "
-                                 "tests/test_isolation.py::test_leaves_a_rule_unused",
-                                 "requests no rule matched: 0"])
+    result.stdout.fnmatch_lines(
+        [
+            "*zenmux report*",
+            "rules never matched: 1",
+            "  never-asked (add_rule at *test_isolation.py:*) loaded by "
+            "tests/test_isolation.py::test_leaves_a_rule_unused",
+            "requests no rule matched: 0",
+        ]
+    )

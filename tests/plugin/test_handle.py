@@ -7,7 +7,9 @@ import pytest
 
 from tests.plugin.helpers import AGENT, SCENARIO, rule_line, write_example
 
-BEHAVIOURS = AGENT + '''
+BEHAVIOURS = (
+    AGENT
+    + """
 
 @pytest.mark.parametrize("word", ["first", "second"])
 def test_each_test_sees_only_its_own_requests_and_sequence(zenmux, word):
@@ -90,9 +92,12 @@ async def test_an_async_test_with_the_async_client(zenmux):
     assert reply.choices[0].message.content == "from async"
     assert [e.rule for e in zenmux.requests] == ["anything"]
     zenmux.assert_all_rules_used()
-'''
+"""
+)
 
-MODULE_MARKER = AGENT + '''
+MODULE_MARKER = (
+    AGENT
+    + """
 pytestmark = pytest.mark.zenmux(scenarios=["tests/scenarios/weather.yaml"])
 
 
@@ -109,14 +114,17 @@ def test_a_test_marker_adds_settings_to_the_module_scenarios(zenmux):
     reply = ask(zenmux.openai_client(), "Weather in Shanghai?", tools=[WEATHER_TOOL])
     assert reply.created == 1767225600
     assert zenmux.requests[-1].rule == "weather-call-tool"
-'''
+"""
+)
 
 
 def test_the_handle_in_passing_tests(pytester: pytest.Pytester) -> None:
     behaviours = BEHAVIOURS.replace("CALL_LINE", str(rule_line("weather-call-tool"))).replace(
-        "ANSWER_LINE", str(rule_line("weather-answer")))
+        "ANSWER_LINE", str(rule_line("weather-answer"))
+    )
     write_example(pytester, **{"tests/test_behaviours.py": behaviours, "tests/test_module_marker.py": MODULE_MARKER})
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "tests/test_behaviours.py",
-                                           "tests/test_module_marker.py", "-v")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "tests/test_behaviours.py", "tests/test_module_marker.py", "-v"
+    )
     result.assert_outcomes(passed=11)
     assert (pytester.path / SCENARIO).is_file()

@@ -7,7 +7,9 @@ import pytest
 
 from tests.plugin.helpers import AGENT, SCENARIO, write_example
 
-STRICT = AGENT + '''
+STRICT = (
+    AGENT
+    + """
 
 def test_scenarios_from_the_command_line_answer(zenmux):
     reply = ask(zenmux.openai_client(), "Weather in Shanghai?", tools=[WEATHER_TOOL])
@@ -31,11 +33,13 @@ def test_a_lenient_marker_gets_its_own_server_over_the_same_files(zenmux):
     assert ask(zenmux.openai_client(), "nothing matches this").choices[0].message.content
     reply = ask(zenmux.openai_client(), "Weather in Shanghai?", tools=[WEATHER_TOOL])
     assert zenmux.requests[-1].rule == "weather-call-tool"
-'''
+"""
+)
 
 
 def test_strict_and_scenarios_options(pytester: pytest.Pytester) -> None:
     write_example(pytester, **{"tests/test_strict.py": STRICT})
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "tests/test_strict.py", "-v",
-                                           "--zenmux-strict", f"--zenmux-scenarios={SCENARIO}")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "tests/test_strict.py", "-v", "--zenmux-strict", f"--zenmux-scenarios={SCENARIO}"
+    )
     result.assert_outcomes(passed=3)

@@ -16,13 +16,28 @@ from zenmux_emulator.record.store import FILENAME
 def test_record_writes_what_the_upstream_said_and_exits_0(make_server: MakeServer, tmp_path: Path) -> None:
     source = upstream(make_server)
     out = tmp_path / "out"
-    served = Served([str(CONSOLE_SCRIPT), "record", "--port", "0", "--upstream", f"{source.origin}/api/v1",
-                     "--out", str(out), "--redact", "plain"], tmp_path / "stderr.log", clean_env())
+    served = Served(
+        [
+            str(CONSOLE_SCRIPT),
+            "record",
+            "--port",
+            "0",
+            "--upstream",
+            f"{source.origin}/api/v1",
+            "--out",
+            str(out),
+            "--redact",
+            "plain",
+        ],
+        tmp_path / "stderr.log",
+        clean_env(),
+    )
     try:
         url = served.wait_listening().base_url
         with openai.OpenAI(base_url=url, api_key="sk-cli-record-key", max_retries=0) as client:
-            answer = client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[
-                {"role": "user", "content": "a plain question"}])
+            answer = client.chat.completions.create(
+                model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "a plain question"}]
+            )
         assert answer.choices[0].message.content == "You asked: a plain question"
         assert served.stop(signal.SIGTERM) == 0
     finally:

@@ -27,8 +27,11 @@ rules:
 
 def ask(server: EmulatorServer, text: str) -> str | None:
     with openai.OpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0) as client:
-        return client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[
-            {"role": "user", "content": text}]).choices[0].message.content
+        return (
+            client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": text}])
+            .choices[0]
+            .message.content
+        )
 
 
 def forwarded(server: EmulatorServer) -> int:
@@ -68,8 +71,9 @@ def test_a_folder_grows_across_two_runs_without_duplicates(make_server: MakeServ
     assert sorted(p.name for p in folder.iterdir()) == ["hand.yaml", FILENAME]
 
 
-def test_signed_reasoning_recorded_on_a_miss_is_accepted_on_the_next_turn(make_server: MakeServer,
-                                                                          tmp_path: Path) -> None:
+def test_signed_reasoning_recorded_on_a_miss_is_accepted_on_the_next_turn(
+    make_server: MakeServer, tmp_path: Path
+) -> None:
     """Turn 1 is forwarded and recorded; turn 2 passes the upstream's signature back, and this
     server (whose own secret could not have made it) accepts it from the recording."""
     folder = tmp_path / "fixtures"
@@ -78,18 +82,26 @@ def test_signed_reasoning_recorded_on_a_miss_is_accepted_on_the_next_turn(make_s
     tool: Any = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
     reason: Any = {"reasoning": {"enabled": True}}
     question: Any = [{"role": "user", "content": "weather in Paris?"}]
-    with serving(folder, record_missing=True, upstream=source.origin) as server, openai.OpenAI(
-            base_url=server.base_url, api_key=API_KEY, max_retries=0) as client:
+    with (
+        serving(folder, record_missing=True, upstream=source.origin) as server,
+        openai.OpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0) as client,
+    ):
         first = client.chat.completions.create(model=SONNET, messages=question, tools=[tool], extra_body=reason)
         message = first.choices[0].message.model_dump(exclude_none=True)
-        history = [*question, message, {"role": "tool", "tool_call_id": message["tool_calls"][0]["id"],
-                                        "content": "sunny"}]
+        history = [
+            *question,
+            message,
+            {"role": "tool", "tool_call_id": message["tool_calls"][0]["id"], "content": "sunny"},
+        ]
         second = client.chat.completions.create(model=SONNET, messages=history, tools=[tool], extra_body=reason)
         assert second.choices[0].message.content == "Paris is sunny today."
         history[1]["reasoning_details"][0]["signature"] = "Eg" + history[1]["reasoning_details"][0]["signature"][2:-4]
         with pytest.raises(openai.BadRequestError) as refused:
             client.chat.completions.create(model=SONNET, messages=history, tools=[tool], extra_body=reason)
-        assert refused.value.body == {"code": "400", "type": "invalid_params",
-                                      "message": "messages.1.content.0: Invalid `signature` in `thinking` block"}
+        assert refused.value.body == {
+            "code": "400",
+            "type": "invalid_params",
+            "message": "messages.1.content.0: Invalid `signature` in `thinking` block",
+        }
     assert forwarded(source) == 2  # the edited turn was refused here, never forwarded
     assert len(recorded(folder)["rules"]) == 2

@@ -21,10 +21,18 @@ from zenmux_emulator.state.sessions import SESSION_HEADER
 SONNET = "anthropic/claude-sonnet-4.5"
 GPT = "openai/gpt-5"
 SESSION = {SESSION_HEADER: "recorded-session"}
-CHAT_TOOL: Any = {"type": "function", "function": {"name": "get_weather", "parameters": {
-    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
-ANTHROPIC_TOOL: Any = {"name": "get_weather", "description": "The weather in a city", "input_schema": {
-    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+CHAT_TOOL: Any = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+ANTHROPIC_TOOL: Any = {
+    "name": "get_weather",
+    "description": "The weather in a city",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
 RESPONSES_TOOL: Any = {"type": "function", "name": "get_weather", "parameters": CHAT_TOOL["function"]["parameters"]}
 THINKING: Any = {"type": "enabled", "budget_tokens": 2048}
 
@@ -45,19 +53,29 @@ def chat_session(server: EmulatorServer) -> dict[str, Any]:
 def chat_exchanges(client: openai.OpenAI) -> dict[str, Any]:
     """Every kind of exchange on chat completions, through the openai SDK."""
     seen: dict[str, Any] = {}
-    plain = client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[
-        {"role": "user", "content": "a plain question"}])
+    plain = client.chat.completions.create(
+        model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "a plain question"}]
+    )
     seen["plain"] = [plain.choices[0].message.content, plain.choices[0].finish_reason, plain.usage.model_dump()]
 
-    cited = client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[
-        {"role": "user", "content": "search the web for me"}], extra_body={"web_search_options": {}})
-    seen["citations"] = [cited.choices[0].message.content,
-                         [a.model_dump() for a in cited.choices[0].message.annotations or ()]]
+    cited = client.chat.completions.create(
+        model="openai/gpt-5.4-mini",
+        messages=[{"role": "user", "content": "search the web for me"}],
+        extra_body={"web_search_options": {}},
+    )
+    seen["citations"] = [
+        cited.choices[0].message.content,
+        [a.model_dump() for a in cited.choices[0].message.annotations or ()],
+    ]
     assert seen["citations"][1]  # the upstream's unscripted answer cites sources
 
     pieces, finish, usage = [], None, None
-    for chunk in client.chat.completions.create(model="openai/gpt-5.4-mini", stream=True, stream_options={
-            "include_usage": True}, messages=[{"role": "user", "content": "please stream me"}]):
+    for chunk in client.chat.completions.create(
+        model="openai/gpt-5.4-mini",
+        stream=True,
+        stream_options={"include_usage": True},
+        messages=[{"role": "user", "content": "please stream me"}],
+    ):
         if chunk.choices:
             pieces.append(chunk.choices[0].delta.content)
             finish = chunk.choices[0].finish_reason or finish
@@ -71,8 +89,13 @@ def chat_exchanges(client: openai.OpenAI) -> dict[str, Any]:
     assert message["reasoning_details"][0]["signature"]
     history = [*question, message, {"role": "tool", "tool_call_id": message["tool_calls"][0]["id"], "content": "sunny"}]
     second = client.chat.completions.create(model=SONNET, messages=history, tools=[CHAT_TOOL], extra_body=reason)
-    seen["tool loop"] = [message, first.choices[0].finish_reason, first.usage.model_dump(),
-                         second.choices[0].message.content, second.usage.model_dump()]
+    seen["tool loop"] = [
+        message,
+        first.choices[0].finish_reason,
+        first.usage.model_dump(),
+        second.choices[0].message.content,
+        second.usage.model_dump(),
+    ]
     edited = copy.deepcopy(history)
     edited[1]["reasoning_details"][0]["text"] += " (edited)"
     with pytest.raises(openai.BadRequestError) as refused:
@@ -80,13 +103,16 @@ def chat_exchanges(client: openai.OpenAI) -> dict[str, Any]:
     seen["edited"] = refused.value.body
 
     with pytest.raises(openai.RateLimitError) as limited:
-        client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "rate limit me"}])
+        client.chat.completions.create(
+            model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "rate limit me"}]
+        )
     seen["429"] = _error(limited.value)
 
     received = []
     with pytest.raises(openai.APIError) as broken:
-        for chunk in client.chat.completions.create(model="openai/gpt-5.4-mini", stream=True, messages=[
-                {"role": "user", "content": "break the stream"}]):
+        for chunk in client.chat.completions.create(
+            model="openai/gpt-5.4-mini", stream=True, messages=[{"role": "user", "content": "break the stream"}]
+        ):
             received.append(chunk.choices[0].delta.content if chunk.choices else None)
     seen["broken stream"] = [received, broken.value.message]
 
@@ -94,37 +120,55 @@ def chat_exchanges(client: openai.OpenAI) -> dict[str, Any]:
         client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "hang up"}])
     seen["fault"] = _error(unreachable.value)
 
-    seen["sequence"] = [client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[
-        {"role": "user", "content": "count for me"}]).choices[0].message.content for _ in range(3)]
+    seen["sequence"] = [
+        client.chat.completions.create(
+            model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "count for me"}]
+        )
+        .choices[0]
+        .message.content
+        for _ in range(3)
+    ]
     return seen
 
 
 def anthropic_session(server: EmulatorServer) -> dict[str, Any]:
-    with anthropic.Anthropic(base_url=server.anthropic_url, api_key=API_KEY, max_retries=0,
-                             default_headers={"anthropic-version": "2023-06-01", **SESSION}) as client:
+    with anthropic.Anthropic(
+        base_url=server.anthropic_url,
+        api_key=API_KEY,
+        max_retries=0,
+        default_headers={"anthropic-version": "2023-06-01", **SESSION},
+    ) as client:
         return anthropic_exchanges(client)
 
 
 def anthropic_exchanges(client: anthropic.Anthropic) -> dict[str, Any]:
     """A streamed thinking + tool_use turn and its answer, through the anthropic SDK."""
     question: Any = [{"role": "user", "content": "weather in Paris, from claude?"}]
-    with client.messages.stream(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[ANTHROPIC_TOOL],
-                                messages=question) as stream:
+    with client.messages.stream(
+        model=SONNET, max_tokens=4096, thinking=THINKING, tools=[ANTHROPIC_TOOL], messages=question
+    ) as stream:
         first = stream.get_final_message()
     blocks = [b.model_dump(exclude_none=True) for b in first.content]
     call = blocks[1]
-    history = [*question, {"role": "assistant", "content": blocks}, {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": call["id"], "content": "rainy"}]}]
-    second = client.messages.create(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[ANTHROPIC_TOOL],
-                                    messages=history)
+    history = [
+        *question,
+        {"role": "assistant", "content": blocks},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call["id"], "content": "rainy"}]},
+    ]
+    second = client.messages.create(
+        model=SONNET, max_tokens=4096, thinking=THINKING, tools=[ANTHROPIC_TOOL], messages=history
+    )
     edited = copy.deepcopy(history)
     edited[1]["content"][0]["signature"] = edited[1]["content"][0]["signature"][:-6] + "AAAAAA"
     with pytest.raises(anthropic.APIStatusError) as refused:
-        client.messages.create(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[ANTHROPIC_TOOL],
-                               messages=edited)
-    return {"first": [blocks, first.stop_reason, first.usage.model_dump()],
-            "second": [[b.model_dump() for b in second.content], second.stop_reason, second.usage.model_dump()],
-            "edited": [refused.value.status_code, refused.value.body]}
+        client.messages.create(
+            model=SONNET, max_tokens=4096, thinking=THINKING, tools=[ANTHROPIC_TOOL], messages=edited
+        )
+    return {
+        "first": [blocks, first.stop_reason, first.usage.model_dump()],
+        "second": [[b.model_dump() for b in second.content], second.stop_reason, second.usage.model_dump()],
+        "edited": [refused.value.status_code, refused.value.body],
+    }
 
 
 def responses_session(server: EmulatorServer) -> dict[str, Any]:
@@ -137,23 +181,33 @@ def responses_exchanges(client: openai.OpenAI) -> dict[str, Any]:
     asked: Any = {"reasoning": {"effort": "low", "summary": "auto"}, "include": ["reasoning.encrypted_content"]}
     first = client.responses.create(model=GPT, input="weather in Paris, responses?", tools=[RESPONSES_TOOL], **asked)
     reasoning, call = first.output
-    history: Any = [{"role": "user", "content": "weather in Paris, responses?"},
-                    reasoning.model_dump(exclude_none=True), call.model_dump(exclude_none=True),
-                    {"type": "function_call_output", "call_id": call.call_id, "output": "windy"}]
+    history: Any = [
+        {"role": "user", "content": "weather in Paris, responses?"},
+        reasoning.model_dump(exclude_none=True),
+        call.model_dump(exclude_none=True),
+        {"type": "function_call_output", "call_id": call.call_id, "output": "windy"},
+    ]
     second = client.responses.create(model=GPT, input=history, tools=[RESPONSES_TOOL], **asked)
     edited = copy.deepcopy(history)
     edited[1]["encrypted_content"] = edited[1]["encrypted_content"][:-8] + "AAAAAAAA"
     with pytest.raises(openai.BadRequestError) as refused:
         client.responses.create(model=GPT, input=edited, tools=[RESPONSES_TOOL], **asked)
-    return {"reasoning": reasoning.model_dump(exclude_none=True),
-            "call": [call.call_id, call.name, call.arguments], "status": first.status,
-            "usage": first.usage.model_dump() if first.usage else None,
-            "answer": second.output_text, "edited": refused.value.body}
+    return {
+        "reasoning": reasoning.model_dump(exclude_none=True),
+        "call": [call.call_id, call.name, call.arguments],
+        "status": first.status,
+        "usage": first.usage.model_dump() if first.usage else None,
+        "answer": second.output_text,
+        "edited": refused.value.body,
+    }
 
 
 def whole_session(server: EmulatorServer) -> dict[str, Any]:
-    return {"chat": chat_session(server), "anthropic": anthropic_session(server),
-            "responses": responses_session(server)}
+    return {
+        "chat": chat_session(server),
+        "anthropic": anthropic_session(server),
+        "responses": responses_session(server),
+    }
 
 
 def test_a_recorded_session_replays_identically(make_server: MakeServer, tmp_path: Path) -> None:
@@ -175,13 +229,20 @@ def test_a_recorded_session_replays_identically(make_server: MakeServer, tmp_pat
     signed = rule_for(out, "weather in Paris?")
     assert signed["match"]["turn"] == 0 and signed["match"]["tool_result"] is False
     assert signed["reply"]["reasoning_signature"] == live["chat"]["tool loop"][0]["reasoning_details"][0]["signature"]
-    assert live["responses"]["reasoning"]["encrypted_content"] == rule_for(
-        out, "weather in Paris, responses?")["reply"]["reasoning_encrypted"]["data"]
-    assert rule_for(out, "rate limit me")["reply"] == {"error": {
-        "status": 429, "type": "rate_limit", "message": "Slow down", "headers": {"Retry-After": "7"}}}
+    assert (
+        live["responses"]["reasoning"]["encrypted_content"]
+        == rule_for(out, "weather in Paris, responses?")["reply"]["reasoning_encrypted"]["data"]
+    )
+    assert rule_for(out, "rate limit me")["reply"] == {
+        "error": {"status": 429, "type": "rate_limit", "message": "Slow down", "headers": {"Retry-After": "7"}}
+    }
     assert rule_for(out, "hang up")["reply"]["error"]["status"] == 502
     assert rule_for(out, "break the stream")["reply"]["stream"]["fault"] == {
-        "kind": "error", "after_chunks": 3, "code": "502", "message": "the provider went away"}
+        "kind": "error",
+        "after_chunks": 3,
+        "code": "502",
+        "message": "the provider went away",
+    }
     assert [r["content"] for r in rule_for(out, "count for me")["replies"]] == ["one", "two", "two"]
 
 
@@ -204,36 +265,44 @@ def test_stream_pacing_is_recorded_and_served_as_recorded(make_server: MakeServe
 
 def chat_session_stream(server: EmulatorServer) -> list[Any]:
     with _openai(server) as client:
-        return [(c.choices[0].delta.content if c.choices else None) for c in client.chat.completions.create(
-            model="openai/gpt-5.4-mini", stream=True, messages=[{"role": "user", "content": "please stream me"}])]
+        return [
+            (c.choices[0].delta.content if c.choices else None)
+            for c in client.chat.completions.create(
+                model="openai/gpt-5.4-mini", stream=True, messages=[{"role": "user", "content": "please stream me"}]
+            )
+        ]
 
 
 def test_a_changed_prompt_gets_a_loud_404_not_a_wrong_answer(make_server: MakeServer, tmp_path: Path) -> None:
     out = tmp_path / "recorded"
     with recorder(upstream(make_server), out) as proxy, _openai(proxy) as client:
-        client.chat.completions.create(model="openai/gpt-5.4-mini", messages=[
-            {"role": "user", "content": "a plain question"}])
+        client.chat.completions.create(
+            model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "a plain question"}]
+        )
     with serving(out, strict=True) as replay, _openai(replay) as client:
-        for changed in ({"model": "openai/gpt-5.4-nano", "content": "a plain question"},
-                        {"model": "openai/gpt-5.4-mini", "content": "a plain question, changed"}):
+        for changed in (
+            {"model": "openai/gpt-5.4-nano", "content": "a plain question"},
+            {"model": "openai/gpt-5.4-mini", "content": "a plain question, changed"},
+        ):
             with pytest.raises(openai.NotFoundError) as missed:
-                client.chat.completions.create(model=changed["model"], messages=[
-                    {"role": "user", "content": changed["content"]}])
+                client.chat.completions.create(
+                    model=changed["model"], messages=[{"role": "user", "content": changed["content"]}]
+                )
             assert missed.value.body["type"] == "emulator_no_match"  # type: ignore[index]
             assert "recorded-chat-a-plain-question-" in missed.value.body["message"]  # type: ignore[index]
         with pytest.raises(openai.NotFoundError):  # the same prompt through another face is another request
             client.responses.create(model="openai/gpt-5.4-mini", input="a plain question")
 
 
-def test_a_request_the_recorder_cannot_read_is_forwarded_not_recorded(make_server: MakeServer,
-                                                                       tmp_path: Path) -> None:
+def test_a_request_the_recorder_cannot_read_is_forwarded_not_recorded(make_server: MakeServer, tmp_path: Path) -> None:
     """A Responses conversation continued by id: the stored response is the upstream's, so the
     upstream answers it; only the first turn, which the recorder can read, is recorded."""
     out = tmp_path / "recorded"
     with recorder(upstream(make_server), out) as proxy, _openai(proxy) as client:
         first = client.responses.create(model="openai/gpt-5.4-mini", input="a plain question")
-        second = client.responses.create(model="openai/gpt-5.4-mini", input="a plain question again",
-                                         previous_response_id=first.id)
+        second = client.responses.create(
+            model="openai/gpt-5.4-mini", input="a plain question again", previous_response_id=first.id
+        )
         entry = proxy.state.journal.entries()[-1]
     assert first.output_text == "You asked: a plain question"
     assert second.output_text == "You asked: a plain question again"

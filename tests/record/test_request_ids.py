@@ -15,15 +15,21 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 def stream(server: EmulatorServer, prompt: str) -> Raw:
     body = {"model": "openai/gpt-5.4-mini", "stream": True, "messages": [{"role": "user", "content": prompt}]}
-    return http(f"{server.base_url}/chat/completions", json.dumps(body).encode(), method="POST",
-                headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"})
+    return http(
+        f"{server.base_url}/chat/completions",
+        json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"},
+    )
 
 
 def last_request_id(server: EmulatorServer) -> str:
     return server.state.journal.entries()[-1].request_id
 
 
-def test_a_written_stream_carries_its_ids_and_a_relayed_one_its_upstreams(make_server: MakeServer, tmp_path: Path) -> None:
+def test_a_written_stream_carries_its_ids_and_a_relayed_one_its_upstreams(
+    make_server: MakeServer, tmp_path: Path
+) -> None:
     origin = upstream(make_server)
     written = stream(origin, "stream me")
     assert written.status == 200 and written.text.endswith("data: [DONE]\n\n")

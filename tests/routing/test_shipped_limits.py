@@ -28,9 +28,12 @@ def client(server: EmulatorServer, key: str) -> openai.OpenAI:
 
 
 def advance(server: EmulatorServer, seconds: float) -> None:
-    request = urllib.request.Request(f"{server.origin}/_emulator/clock", method="POST",
-                                     data=json.dumps({"advance": seconds}).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{server.origin}/_emulator/clock",
+        method="POST",
+        data=json.dumps({"advance": seconds}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 200
 

@@ -33,7 +33,8 @@ def client(routing: EmulatorServer, session: str) -> Iterator[openai.OpenAI]:
 def ask(client: openai.OpenAI, model: str, **extra: Any) -> tuple[str, str]:
     """(the reply's model, the X-Emulator-Routing header) of one request."""
     raw = client.chat.completions.with_raw_response.create(
-        model=model, messages=[{"role": "user", "content": "which model?"}], extra_body=extra or None)
+        model=model, messages=[{"role": "user", "content": "which model?"}], extra_body=extra or None
+    )
     return raw.parse().model, raw.headers["X-Emulator-Routing"]
 
 
@@ -41,13 +42,16 @@ def last_routing(server: EmulatorServer, session: str) -> list[dict[str, Any]]:
     return server.state.journal.entries(session=session)[-1].as_dict()["routing"]
 
 
-def test_the_second_provider_serves_when_the_first_fails(client: openai.OpenAI, routing: EmulatorServer,
-                                                          session: str) -> None:
+def test_the_second_provider_serves_when_the_first_fails(
+    client: openai.OpenAI, routing: EmulatorServer, session: str
+) -> None:
     model, header = ask(client, SONNET)
     assert model == SONNET  # the client cannot tell: same model, answered by the rule
     assert header == f"{SONNET}@anthropic=503 internal_server_error; {SONNET}@amazon-bedrock=ok"
     assert [(a["provider"], a["outcome"]) for a in last_routing(routing, session)] == [
-        ("anthropic", "503 internal_server_error"), ("amazon-bedrock", "ok")]
+        ("anthropic", "503 internal_server_error"),
+        ("amazon-bedrock", "ok"),
+    ]
 
 
 def test_fallback_false_returns_the_first_failure(client: openai.OpenAI) -> None:
@@ -75,8 +79,9 @@ def test_the_fallback_model_serves_when_every_provider_fails_and_model_says_so(c
 
 
 def test_a_fallback_model_slug_in_the_request_is_the_model_fallback(client: openai.OpenAI) -> None:
-    model, header = ask(client, "acme/always-down", provider={"routing": {"type": "priority"},
-                                                             "fallback": "google/gemini-2.5-pro"})
+    model, header = ask(
+        client, "acme/always-down", provider={"routing": {"type": "priority"}, "fallback": "google/gemini-2.5-pro"}
+    )
     assert model == "google/gemini-2.5-pro"
     assert header.count("=5") == 2 and header.endswith("google/gemini-2.5-pro@google=ok")
 
@@ -116,16 +121,26 @@ def test_invalid_routing_gets_the_documented_400(client: openai.OpenAI) -> None:
     assert empty.value.body["message"] == "Parameter providers of provider.routing is not valid"
 
 
-@pytest.mark.parametrize(("preference", "picked"), [
-    ("price", "google/gemini-2.5-flash-lite"), ("performance", "openai/gpt-5"),
-    ("balanced", "anthropic/claude-haiku-4.5"), ("anthropic/claude-haiku-4.5", "anthropic/claude-haiku-4.5")])
+@pytest.mark.parametrize(
+    ("preference", "picked"),
+    [
+        ("price", "google/gemini-2.5-flash-lite"),
+        ("performance", "openai/gpt-5"),
+        ("balanced", "anthropic/claude-haiku-4.5"),
+        ("anthropic/claude-haiku-4.5", "anthropic/claude-haiku-4.5"),
+    ],
+)
 def test_zenmux_auto_picks_by_preference(client: openai.OpenAI, preference: str, picked: str) -> None:
-    config = {"available_models": ["openai/gpt-5", "google/gemini-2.5-flash-lite", "anthropic/claude-haiku-4.5"],
-              "preference": preference}
+    config = {
+        "available_models": ["openai/gpt-5", "google/gemini-2.5-flash-lite", "anthropic/claude-haiku-4.5"],
+        "preference": preference,
+    }
     assert ask(client, "zenmux/auto", model_routing_config=config)[0] == picked
 
 
 def test_the_rule_answers_whichever_provider_served(client: openai.OpenAI) -> None:
-    reply = client.chat.completions.create(model="acme/flaky-mini", messages=[{"role": "user", "content": "which model?"}])
+    reply = client.chat.completions.create(
+        model="acme/flaky-mini", messages=[{"role": "user", "content": "which model?"}]
+    )
     assert reply.choices[0].message.content == "Served by acme/flaky-mini as requested."
     assert reply.model == "google/gemini-2.5-flash-lite"

@@ -21,8 +21,6 @@ SESSION_HEADER = "X-Emulator-Session"
 RULE_HEADER = "X-Emulator-Rule"
 
 
-
-
 @dataclass
 class Answer:
     """A non-streamed answer: the rule that gave it (None for the default reply) and the completion."""
@@ -39,19 +37,33 @@ def user(text: str) -> list[dict[str, Any]]:
     return [{"role": "user", "content": text}]
 
 
-def ask(client: openai.OpenAI, text: str | None = None, *, messages: list[dict[str, Any]] | None = None,
-        model: str = MODEL, **kwargs: Any) -> Answer:
+def ask(
+    client: openai.OpenAI,
+    text: str | None = None,
+    *,
+    messages: list[dict[str, Any]] | None = None,
+    model: str = MODEL,
+    **kwargs: Any,
+) -> Answer:
     """Send one chat completion (the text as a single user message, or `messages`)."""
     raw = client.chat.completions.with_raw_response.create(
-        model=model, messages=messages if messages is not None else user(text or ""), **kwargs)
+        model=model, messages=messages if messages is not None else user(text or ""), **kwargs
+    )
     return Answer(raw.headers.get(RULE_HEADER), raw.parse())
 
 
-def ask_stream(client: openai.OpenAI, text: str | None = None, *, messages: list[dict[str, Any]] | None = None,
-               model: str = MODEL, **kwargs: Any) -> tuple[str | None, str, list[str | None]]:
+def ask_stream(
+    client: openai.OpenAI,
+    text: str | None = None,
+    *,
+    messages: list[dict[str, Any]] | None = None,
+    model: str = MODEL,
+    **kwargs: Any,
+) -> tuple[str | None, str, list[str | None]]:
     """Stream one chat completion: (rule, joined content, finish reasons seen)."""
     raw = client.chat.completions.with_raw_response.create(
-        model=model, messages=messages if messages is not None else user(text or ""), stream=True, **kwargs)
+        model=model, messages=messages if messages is not None else user(text or ""), stream=True, **kwargs
+    )
     parts: list[str] = []
     finishes: list[str | None] = []
     with raw.parse() as stream:
@@ -64,12 +76,14 @@ def ask_stream(client: openai.OpenAI, text: str | None = None, *, messages: list
     return raw.headers.get(RULE_HEADER), "".join(parts), finishes
 
 
-
-
 def post_chat(server: EmulatorServer, body: dict[str, Any], headers: dict[str, str] | None = None) -> Raw:
     """A raw `POST /api/v1/chat/completions` (stdlib only), errors returned rather than raised."""
-    return http(server.base_url + "/chat/completions", json.dumps(body).encode(), method="POST",
-                headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json", **(headers or {})})
+    return http(
+        server.base_url + "/chat/completions",
+        json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json", **(headers or {})},
+    )
 
 
 def get(url: str) -> Raw:

@@ -22,10 +22,15 @@ CALL = {"id": "call_1", "type": "function", "function": {"name": "get_weather", 
 
 
 def turn_two(result: dict[str, object], **body: object) -> dict[str, object]:
-    return {"model": "openai/gpt-5", **body, "messages": [
-        {"role": "user", "content": "weather?"},
-        {"role": "assistant", "content": None, "tool_calls": [CALL]},
-        {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(result)}]}
+    return {
+        "model": "openai/gpt-5",
+        **body,
+        "messages": [
+            {"role": "user", "content": "weather?"},
+            {"role": "assistant", "content": None, "tool_calls": [CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(result)},
+        ],
+    }
 
 
 def test_a_request_meeting_every_expectation_has_no_report(make_server: MakeServer) -> None:
@@ -43,7 +48,7 @@ def test_unmet_expectations_are_answered_and_reported(make_server: MakeServer) -
     assert answer.status == 200 and answer.headers["x-emulator-rule"] == "answer-weather"
     header = answer.headers["x-emulator-expectations"]
     assert "body.temperature equals 0, got 0.7" in header
-    assert "tool_result.json.unit equals \"celsius\", got \"fahrenheit\"" in header
+    assert 'tool_result.json.unit equals "celsius", got "fahrenheit"' in header
     [entry] = server.state.journal.entries()
     assert len(entry.unmet_expectations) == 2
     assert all(u.startswith("answer-weather: expected ") for u in entry.unmet_expectations)
@@ -66,8 +71,11 @@ rules:
 def test_reasoning_intact_catches_what_a_lenient_check_lets_through(make_server: MakeServer) -> None:
     # With --reasoning-check off the edit passes the gateway; the rule's expectation still sees it.
     server = make_server(REASONING, reasoning_check="off")
-    first = {"model": "anthropic/claude-sonnet-4.5", "reasoning": {"enabled": True},
-             "messages": [{"role": "user", "content": "weather in Paris?"}]}
+    first = {
+        "model": "anthropic/claude-sonnet-4.5",
+        "reasoning": {"enabled": True},
+        "messages": [{"role": "user", "content": "weather in Paris?"}],
+    }
     message = post_chat(server, first).json()["choices"][0]["message"]
     result = {"role": "tool", "tool_call_id": message["tool_calls"][0]["id"], "content": "sunny"}
 

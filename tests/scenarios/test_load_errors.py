@@ -33,11 +33,15 @@ def only_problem(path: Path) -> ScenarioProblem:
 
 
 def test_yaml_syntax_error_is_located(tmp_path: Path):
-    path = write(tmp_path, "syntax.yaml", """\
+    path = write(
+        tmp_path,
+        "syntax.yaml",
+        """\
         rules:
           - name: a
              reply: {content: x}
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column) == (3, 11)
     assert "if this line is a key, line it up with the keys above" in problem.reason
@@ -45,11 +49,15 @@ def test_yaml_syntax_error_is_located(tmp_path: Path):
 
 
 def test_unclosed_flow_mapping_names_where_it_opened(tmp_path: Path):
-    path = write(tmp_path, "flow.yaml", """\
+    path = write(
+        tmp_path,
+        "flow.yaml",
+        """\
         rules:
           - name: a
             reply: {content: 'x'
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert problem.line == 4
     assert "line 3" in problem.reason
@@ -64,12 +72,16 @@ def test_a_tab_is_located(tmp_path: Path):
 
 
 def test_unknown_key_is_located_at_the_key_with_a_suggestion(tmp_path: Path):
-    path = write(tmp_path, "typo.yaml", """\
+    path = write(
+        tmp_path,
+        "typo.yaml",
+        """\
         rules:
           - name: a
             mtach: {model: "openai/*"}
             reply: {content: hi}
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (3, 5, "rules[0].mtach")
     assert problem.reason == "unknown key 'mtach'; did you mean 'match'?"
@@ -77,27 +89,35 @@ def test_unknown_key_is_located_at_the_key_with_a_suggestion(tmp_path: Path):
 
 
 def test_unknown_key_deep_in_a_match(tmp_path: Path):
-    path = write(tmp_path, "deep-typo.yaml", """\
+    path = write(
+        tmp_path,
+        "deep-typo.yaml",
+        """\
         rules:
           - name: a
             match:
               last_user: {contians: hello}
             reply: {content: hi}
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (4, "rules[0].match.last_user.contians")
     assert "did you mean 'contains'?" in problem.reason
 
 
 def test_wrong_type_deep_inside_a_reply_sequence(tmp_path: Path):
-    path = write(tmp_path, "deep.yaml", """\
+    path = write(
+        tmp_path,
+        "deep.yaml",
+        """\
         rules:
           - name: a
             replies:
               - {content: one}
               - content: two
                 finish_reason: done
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (6, "rules[0].replies[1].finish_reason")
     assert "'done'" in problem.reason and "'stop'" in problem.reason
@@ -105,20 +125,27 @@ def test_wrong_type_deep_inside_a_reply_sequence(tmp_path: Path):
 
 
 def test_invalid_regex(tmp_path: Path):
-    path = write(tmp_path, "regex.yaml", """\
+    path = write(
+        tmp_path,
+        "regex.yaml",
+        """\
         rules:
           - name: a
             match:
               last_user: {regex: "(unclosed"}
             reply: {content: hi}
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (4, "rules[0].match.last_user.regex")
     assert problem.reason.startswith("invalid regular expression")
 
 
 def test_template_syntax_error(tmp_path: Path):
-    path = write(tmp_path, "template.yaml", """\
+    path = write(
+        tmp_path,
+        "template.yaml",
+        """\
         rules:
           - name: fine
             reply: {content: "{{ request.model }}"}
@@ -126,59 +153,79 @@ def test_template_syntax_error(tmp_path: Path):
             replies:
               - content: ok
               - content: "{{ request.last_user "
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (7, "rules[1].replies[1].content")
     assert problem.reason.startswith("template error:")
 
 
 def test_unclosed_template_block(tmp_path: Path):
-    path = write(tmp_path, "block.yaml", """\
+    path = write(
+        tmp_path,
+        "block.yaml",
+        """\
         rules:
           - name: a
             reply:
               refusal: "{% if request.turn %}later"
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (4, "rules[0].reply.refusal")
     assert "template error" in problem.reason
 
 
 def test_duplicate_rule_names_in_one_file_point_at_the_second(tmp_path: Path):
-    path = write(tmp_path, "dupes.yaml", """\
+    path = write(
+        tmp_path,
+        "dupes.yaml",
+        """\
         rules:
           - name: same
             reply: {content: one}
           - name: same
             reply: {content: two}
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert "'same'" in problem.reason
     assert problem.line == 4, str(problem)
 
 
 def test_duplicate_rule_names_across_two_files(tmp_path: Path):
-    first = write(tmp_path, "a.yaml", """\
+    first = write(
+        tmp_path,
+        "a.yaml",
+        """\
         rules:
           - name: shared
             reply: {content: one}
-        """)
-    second = write(tmp_path, "b.yaml", """\
+        """,
+    )
+    second = write(
+        tmp_path,
+        "b.yaml",
+        """\
         rules:
           - name: other
             reply: {content: two}
           - name: shared
             reply: {content: three}
-        """)
+        """,
+    )
     (problem,) = problems_of(tmp_path)
     assert (problem.file, problem.line, problem.path) == (str(second), 4, "rules[1].name")
     assert "'shared'" in problem.reason and f"{first}:2" in problem.reason
 
 
-@pytest.mark.parametrize("rule", [
-    "- name: both\n    reply: {content: one}\n    replies: [{content: two}]",
-    "- name: neither\n    match: {model: 'openai/*'}",
-])
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "- name: both\n    reply: {content: one}\n    replies: [{content: two}]",
+        "- name: neither\n    match: {model: 'openai/*'}",
+    ],
+)
 def test_a_rule_needs_exactly_one_of_reply_or_replies(tmp_path: Path, rule: str):
     path = tmp_path / "reply.yaml"
     path.write_text(f"rules:\n  - name: fine\n    reply: {{content: ok}}\n  {rule}\n", encoding="utf-8")
@@ -188,22 +235,30 @@ def test_a_rule_needs_exactly_one_of_reply_or_replies(tmp_path: Path, rule: str)
 
 
 def test_empty_replies_is_refused(tmp_path: Path):
-    path = write(tmp_path, "empty.yaml", """\
+    path = write(
+        tmp_path,
+        "empty.yaml",
+        """\
         rules:
           - name: a
             replies: []
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (3, "rules[0].replies")
 
 
 def test_duplicate_yaml_keys(tmp_path: Path):
-    path = write(tmp_path, "keys.yaml", """\
+    path = write(
+        tmp_path,
+        "keys.yaml",
+        """\
         rules:
           - name: a
             reply: {content: one}
             reply: {content: two}
-        """)
+        """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column) == (4, 5)
     assert problem.reason == "duplicate key 'reply'"
@@ -233,7 +288,10 @@ def test_python_tags_are_refused_and_never_run(tmp_path: Path):
 
 
 def test_every_problem_of_every_file_is_reported(tmp_path: Path):
-    one = write(tmp_path, "one.yaml", """\
+    one = write(
+        tmp_path,
+        "one.yaml",
+        """\
         rules:
           - name: a
             mtach: {}
@@ -241,12 +299,17 @@ def test_every_problem_of_every_file_is_reported(tmp_path: Path):
           - name: b
             match: {last_user: {regex: "["}}
             reply: {content: hi}
-        """)
-    two = write(tmp_path, "two.yaml", """\
+        """,
+    )
+    two = write(
+        tmp_path,
+        "two.yaml",
+        """\
         rules:
           - name: c
             reply: {content: "{{ oops "}
-        """)
+        """,
+    )
     found = {(p.file, p.line, p.path) for p in problems_of(tmp_path)}
     assert found == {
         (str(one), 3, "rules[0].mtach"),
@@ -256,12 +319,16 @@ def test_every_problem_of_every_file_is_reported(tmp_path: Path):
 
 
 def test_render_shows_each_problem_with_its_snippet(tmp_path: Path):
-    path = write(tmp_path, "typo.yaml", """\
+    path = write(
+        tmp_path,
+        "typo.yaml",
+        """\
         rules:
           - name: a
             mtach: {}
             reply: {content: hi}
-        """)
+        """,
+    )
     with pytest.raises(ScenarioError) as caught:
         load_paths([path])
     rendered = caught.value.render()
@@ -283,7 +350,10 @@ def test_an_empty_file_loads_with_no_rules(tmp_path: Path):
 
 
 def test_a_match_that_could_never_hold_is_refused(tmp_path: Path):
-    path = write(tmp_path, "never.yaml", """\
+    path = write(
+        tmp_path,
+        "never.yaml",
+        """\
         rules:
           - name: empty-contains
             match: {last_user: {contains: []}}
@@ -291,7 +361,8 @@ def test_a_match_that_could_never_hold_is_refused(tmp_path: Path):
           - name: inverted-turns
             match: {turn: {min: 5, max: 2}}
             reply: {content: y}
-        """)
+        """,
+    )
     problems = problems_of(path)
     by_path = {p.path: p for p in problems}
     assert by_path["rules[0].match.last_user.contains"].line == 3

@@ -26,8 +26,11 @@ def tool_exchange(name: str, result: str, call_id: str = "call_1") -> list[dict[
     """A user question, the assistant calling `name`, and the tool's result last."""
     return [
         {"role": "user", "content": "use the tool"},
-        {"role": "assistant", "content": None,
-         "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}],
+        },
         {"role": "tool", "tool_call_id": call_id, "content": result},
     ]
 
@@ -134,11 +137,17 @@ def test_last_user_text_conditions(make_server: MakeServer, client_for):
 
 def test_last_user_is_the_latest_user_message(make_server: MakeServer, client_for):
     client = client_for(make_server(TEXT))
-    earlier = [{"role": "user", "content": "a kiwi"}, {"role": "assistant", "content": "ok"},
-               {"role": "user", "content": "nothing"}]
+    earlier = [
+        {"role": "user", "content": "a kiwi"},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "nothing"},
+    ]
     assert ask(client, messages=earlier).rule is None
-    later = [{"role": "user", "content": "nothing"}, {"role": "assistant", "content": "ok"},
-             {"role": "user", "content": "a kiwi"}]
+    later = [
+        {"role": "user", "content": "nothing"},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "a kiwi"},
+    ]
     assert ask(client, messages=later).rule == "shorthand"
 
 
@@ -163,14 +172,19 @@ def test_ignore_case_regex_matches_text_that_case_folding_changes(make_server: M
 
 
 def test_any_message_looks_at_every_message(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: needle
             match: {any_message: {contains: "needle"}}
             reply: {content: found}
-    """))
-    in_assistant = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "a needle here"},
-                    {"role": "user", "content": "and?"}]
+    """)
+    )
+    in_assistant = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "a needle here"},
+        {"role": "user", "content": "and?"},
+    ]
     in_system = [{"role": "system", "content": "needle"}, {"role": "user", "content": "hi"}]
     nowhere = [{"role": "system", "content": "hay"}, {"role": "user", "content": "hay"}]
     assert ask(client, messages=in_assistant).rule == "needle"
@@ -179,7 +193,8 @@ def test_any_message_looks_at_every_message(make_server: MakeServer, client_for)
 
 
 def test_system_joins_system_and_developer_prompts(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: both
             match: {system: {contains: ["alpha", "beta"]}}
@@ -187,9 +202,13 @@ def test_system_joins_system_and_developer_prompts(make_server: MakeServer, clie
           - name: one
             match: {system: {regex: "alpha|beta"}}
             reply: {content: one}
-    """))
-    both = [{"role": "system", "content": "alpha"}, {"role": "developer", "content": "beta"},
-            {"role": "user", "content": "hi"}]
+    """)
+    )
+    both = [
+        {"role": "system", "content": "alpha"},
+        {"role": "developer", "content": "beta"},
+        {"role": "user", "content": "hi"},
+    ]
     developer_only = [{"role": "developer", "content": "beta"}, {"role": "user", "content": "hi"}]
     in_user = [{"role": "user", "content": "alpha beta"}]
     assert ask(client, messages=both).rule == "both"
@@ -279,8 +298,11 @@ def test_tool_result_true_false_name_and_content(make_server: MakeServer, client
     assert ask(client, messages=tool_exchange("get_weather", "rain"), tools=tools).rule == "any-result"
     assert ask(client, messages=tool_exchange("get_time", "12:00"), tools=tools).rule == "any-time"
     assert ask(client, "no tools here").rule == "no-result"
-    after = [*tool_exchange("get_weather", "sunny"), {"role": "assistant", "content": "It is sunny."},
-             {"role": "user", "content": "thanks"}]
+    after = [
+        *tool_exchange("get_weather", "sunny"),
+        {"role": "assistant", "content": "It is sunny."},
+        {"role": "user", "content": "thanks"},
+    ]
     assert ask(client, messages=after, tools=tools).rule == "no-result"
 
 
@@ -288,10 +310,14 @@ def test_tool_result_name_follows_the_matching_call_id(make_server: MakeServer, 
     client = client_for(make_server(TOOL_RESULT))
     messages = [
         {"role": "user", "content": "both please"},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "call_w", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}},
-            {"id": "call_t", "type": "function", "function": {"name": "get_time", "arguments": "{}"}},
-        ]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_w", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}},
+                {"id": "call_t", "type": "function", "function": {"name": "get_time", "arguments": "{}"}},
+            ],
+        },
         {"role": "tool", "tool_call_id": "call_w", "content": "sunny"},
         {"role": "tool", "tool_call_id": "call_t", "content": "12:00"},
     ]
@@ -299,6 +325,7 @@ def test_tool_result_name_follows_the_matching_call_id(make_server: MakeServer, 
 
 
 # --- turn, headers, metadata, stream -------------------------------------------------------------------
+
 
 def conversation(turns: int, last: str = "next") -> list[dict[str, str]]:
     messages: list[dict[str, str]] = []
@@ -308,7 +335,8 @@ def conversation(turns: int, last: str = "next") -> list[dict[str, str]]:
 
 
 def test_turn_exact_and_ranges(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: turn-0
             match: {turn: 0}
@@ -325,16 +353,26 @@ def test_turn_exact_and_ranges(make_server: MakeServer, client_for):
           - name: turn-up-to-1
             match: {turn: {max: 1}}
             reply: {content: "turn {{ request.turn }}"}
-    """))
-    expected = {0: "turn-0", 1: "turn-up-to-1", 2: "turn-2", 3: "turn-3-to-4", 4: "turn-3-to-4", 5: None,
-                6: "turn-6-on", 9: "turn-6-on"}
+    """)
+    )
+    expected = {
+        0: "turn-0",
+        1: "turn-up-to-1",
+        2: "turn-2",
+        3: "turn-3-to-4",
+        4: "turn-3-to-4",
+        5: None,
+        6: "turn-6-on",
+        9: "turn-6-on",
+    }
     answers = {turns: ask(client, messages=conversation(turns)) for turns in expected}
     assert {turns: a.rule for turns, a in answers.items()} == expected
     assert all(a.content == f"turn {turns}" for turns, a in answers.items() if a.rule)
 
 
 def test_headers_match_names_case_insensitively(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: case-id
             match: {headers: {X-Case-Id: "abc"}}
@@ -342,7 +380,8 @@ def test_headers_match_names_case_insensitively(make_server: MakeServer, client_
           - name: flavour
             match: {headers: {x-flavour: {starts_with: "choc"}, X-Other: "1"}}
             reply: {content: flavour}
-    """))
+    """)
+    )
     assert ask(client, "hi", extra_headers={"x-case-id": "abc"}).rule == "case-id"
     assert ask(client, "hi", extra_headers={"X-CASE-ID": "abc"}).rule == "case-id"
     assert ask(client, "hi", extra_headers={"X-Case-Id": "ABC"}).rule is None
@@ -352,7 +391,8 @@ def test_headers_match_names_case_insensitively(make_server: MakeServer, client_
 
 
 def test_metadata_values(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: billing
             match: {metadata: {suite: billing}}
@@ -360,7 +400,8 @@ def test_metadata_values(make_server: MakeServer, client_for):
           - name: payments-team
             match: {metadata: {team: {regex: "^pay"}}}
             reply: {content: pay}
-    """))
+    """)
+    )
     assert ask(client, "hi", metadata={"suite": "billing", "extra": "x"}).rule == "billing"
     assert ask(client, "hi", metadata={"suite": "Billing"}).rule is None
     assert ask(client, "hi", metadata={"team": "payments"}).rule == "payments-team"
@@ -369,7 +410,8 @@ def test_metadata_values(make_server: MakeServer, client_for):
 
 
 def test_stream_condition(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: streamed
             match: {stream: true}
@@ -377,7 +419,8 @@ def test_stream_condition(make_server: MakeServer, client_for):
           - name: not-streamed
             match: {stream: false}
             reply: {content: plain}
-    """))
+    """)
+    )
     rule, content, _ = ask_stream(client, "hi")
     assert (rule, content) == ("streamed", "streamed")
     answer = ask(client, "hi")
@@ -386,12 +429,14 @@ def test_stream_condition(make_server: MakeServer, client_for):
 
 
 def test_all_conditions_of_a_rule_must_hold(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: strict-combo
             match: {model: "openai/*", last_user: "deploy", metadata: {env: prod}, turn: 0, stream: false}
             reply: {content: combo}
-    """))
+    """)
+    )
     assert ask(client, "deploy now", metadata={"env": "prod"}).rule == "strict-combo"
     assert ask(client, "deploy now", metadata={"env": "dev"}).rule is None
     assert ask(client, "deploy now", metadata={"env": "prod"}, model="google/gemini-2.5-pro").rule is None
@@ -400,19 +445,23 @@ def test_all_conditions_of_a_rule_must_hold(make_server: MakeServer, client_for)
 
 
 def test_an_empty_match_answers_everything(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: anything
             reply: {content: always}
-    """))
+    """)
+    )
     assert ask(client, "whatever", model="google/gemini-2.5-pro").rule == "anything"
     assert ask_stream(client, "else")[0] == "anything"
 
 
 # --- order and priority --------------------------------------------------------------------------------
 
+
 def test_first_match_in_file_order_wins(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: first
             match: {last_user: "x"}
@@ -422,13 +471,15 @@ def test_first_match_in_file_order_wins(make_server: MakeServer, client_for):
             reply: {content: second}
           - name: third
             reply: {content: third}
-    """))
+    """)
+    )
     assert ask(client, "x").rule == "first"
     assert ask(client, "y").rule == "third"
 
 
 def test_priority_overrides_file_order(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: demoted
             priority: -1
@@ -444,7 +495,8 @@ def test_priority_overrides_file_order(make_server: MakeServer, client_for):
             priority: 2
             match: {model: openai/gpt-5.4-mini}
             reply: {content: by-model}
-    """))
+    """)
+    )
     assert ask(client, "x y").rule == "promoted"  # priority 5 over the earlier, lower rules
     assert ask(client, "x").rule == "by-model"  # priority 2 over plain (0) although plain comes first
     assert ask(client, "x", model="openai/gpt-5").rule == "plain"
@@ -472,7 +524,10 @@ def test_rules_across_two_files_keep_file_order(make_server: MakeServer, client_
     )
     client = client_for(server)
     assert [rule.name for rule in server.state.registry.current.scenarios.rules] == [
-        "file-b-promoted", "file-a-catch-all", "file-b-exact"]
+        "file-b-promoted",
+        "file-a-catch-all",
+        "file-b-exact",
+    ]
     assert ask(client, "x").rule == "file-a-catch-all"
     assert ask(client, "x", model="google/gemini-2.5-pro").rule == "file-b-exact"
     assert ask(client, "urgent").rule == "file-b-promoted"
@@ -528,13 +583,22 @@ def test_then_fall_through_lets_the_next_rule_answer(make_server: MakeServer, cl
     client = client_for(make_server(SEQUENCES))
     answers = [ask(client, "fall") for _ in range(4)]
     assert [(a.rule, a.content) for a in answers] == [
-        ("fall", "f1"), ("fall", "f2"), ("after-fall", "next rule"), ("after-fall", "next rule")]
+        ("fall", "f1"),
+        ("fall", "f2"),
+        ("after-fall", "next rule"),
+        ("after-fall", "next rule"),
+    ]
 
 
 def test_sequences_count_per_rule(make_server: MakeServer, client_for):
     client = client_for(make_server(SEQUENCES))
     assert [ask(client, text).content for text in ("cycle", "repeat", "cycle", "repeat", "cycle")] == [
-        "c1", "r1", "c2", "r2", "c3"]
+        "c1",
+        "r1",
+        "c2",
+        "r2",
+        "c3",
+    ]
 
 
 def test_sequence_counters_are_per_session(make_server: MakeServer, session: str, open_client: OpenClient):
@@ -549,8 +613,10 @@ def test_sequence_counters_are_per_session(make_server: MakeServer, session: str
 
 def test_sequence_counters_follow_the_api_key_without_a_session_header(make_server: MakeServer):
     server = make_server(SEQUENCES)
-    with openai.OpenAI(base_url=server.base_url, api_key="key-one", max_retries=0) as one, \
-            openai.OpenAI(base_url=server.base_url, api_key="key-two", max_retries=0) as two:
+    with (
+        openai.OpenAI(base_url=server.base_url, api_key="key-one", max_retries=0) as one,
+        openai.OpenAI(base_url=server.base_url, api_key="key-two", max_retries=0) as two,
+    ):
         assert [ask(one, "cycle").content, ask(one, "cycle").content] == ["c1", "c2"]
         assert ask(two, "cycle").content == "c1"
 
@@ -593,15 +659,20 @@ def test_template_sees_the_request(make_server: MakeServer, client_for):
     assert loop.content == "system:s;user:loop;"
     refusal = ask(client, "refuse this")
     assert refusal.completion.choices[0].message.refusal == "No, REFUSE THIS."
-    options = ask(client, "options", tools=[{"type": "function", "function": {"name": "a"}},
-                                            {"type": "function", "function": {"name": "b"}}],
-                  tool_choice="required", metadata={"suite": "s1"})
+    options = ask(
+        client,
+        "options",
+        tools=[{"type": "function", "function": {"name": "a"}}, {"type": "function", "function": {"name": "b"}}],
+        tool_choice="required",
+        metadata={"suite": "s1"},
+    )
     assert options.content == "a,b|required|s1|False"
     assert ask_stream(client, "options", metadata={"suite": "s2"})[1] == "|none|s2|True"
 
 
-def test_fake_values_are_the_same_for_the_same_conversation(make_server: MakeServer, session: str,
-                                                            open_client: OpenClient):
+def test_fake_values_are_the_same_for_the_same_conversation(
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     server = make_server(TEMPLATES)
     one, two = open_client(server, session + "-1"), open_client(server, session + "-2")
     first = ask(one, "fake one").content
@@ -670,15 +741,21 @@ def test_a_fake_generator_outside_the_whitelist_fails_at_load_with_its_line(make
     assert "fake.binary is not available" in problem.reason and "sentence" in problem.reason
 
 
-@pytest.mark.parametrize("template", ["{{ 10 / request.turn }}", "{{ range(1000000) | list | length }}"],
-                         ids=["division-by-zero", "range-too-big"])
+@pytest.mark.parametrize(
+    "template",
+    ["{{ 10 / request.turn }}", "{{ range(1000000) | list | length }}"],
+    ids=["division-by-zero", "range-too-big"],
+)
 def test_a_failing_template_expression_is_a_template_error_not_an_internal_error(
-        make_server: MakeServer, client_for, template: str):
-    client = client_for(make_server(f"""
+    make_server: MakeServer, client_for, template: str
+):
+    client = client_for(
+        make_server(f"""
         rules:
           - name: arithmetic
             reply: {{content: "{template}"}}
-    """))
+    """)
+    )
     with pytest.raises(openai.InternalServerError) as caught:
         ask(client, "hi")
     body = caught.value.body
@@ -693,36 +770,56 @@ BOUNDED = {
     "a padding width past the limit": ("{{ 'x'.center(10**8) }}", "values up to 4,000,000 characters or items"),
     "a filter width past the limit": ("{{ 'x' | indent(10**8) }}", "values up to 4,000,000 characters or items"),
     "a format width past the limit": ("{{ '%100000000d' | format(1) }}", "values up to 4,000,000 characters or items"),
-    "a method format width past the limit": ("{{ '{:>100000000}'.format(1) }}",
-                                             "values up to 4,000,000 characters or items"),
+    "a method format width past the limit": (
+        "{{ '{:>100000000}'.format(1) }}",
+        "values up to 4,000,000 characters or items",
+    ),
     "a percent format width past the limit": ("{{ '%100000000d' % 1 }}", "values up to 4,000,000 characters or items"),
     "a width taken from the arguments": ("{{ '%*d' % (10**8, 1) }}", "values up to 4,000,000 characters or items"),
     "a nested format width": ("{{ '{:{}}'.format(1, 10**8) }}", "values up to 4,000,000 characters or items"),
-    "a filter width from the arguments": ("{{ '%*d' | format(10**8, 1) }}", "values up to 4,000,000 characters or items"),
-    "doubling through a namespace": ("{% set ns = namespace(x='ab') %}{% for i in range(60) %}"
-                                     "{% set ns.x = ns.x ~ ns.x %}{% endfor %}{{ ns.x | length }}",
-                                     "values up to 4,000,000 characters or items"),
-    "loops nested past the step limit": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
-                                         "{% endfor %}done", "100,000 steps"),
-    "recursion that branches": ("{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
-                                "{{ f(40) }}", "100,000 steps"),
-    "a reply past the output limit": ("{% for i in range(5000) %}{{ 'x' * 1000 }}{% endfor %}",
-                                      "replies up to 4,000,000 characters"),
-    "a set block that piles output up": ("{% set big %}{% for i in range(90000) %}{{ request.last_user * 1000 }}"
-                                         "{% endfor %}{% endset %}{{ big | length }}", "characters made"),
+    "a filter width from the arguments": (
+        "{{ '%*d' | format(10**8, 1) }}",
+        "values up to 4,000,000 characters or items",
+    ),
+    "doubling through a namespace": (
+        "{% set ns = namespace(x='ab') %}{% for i in range(60) %}"
+        "{% set ns.x = ns.x ~ ns.x %}{% endfor %}{{ ns.x | length }}",
+        "values up to 4,000,000 characters or items",
+    ),
+    "loops nested past the step limit": (
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}done",
+        "100,000 steps",
+    ),
+    "recursion that branches": (
+        "{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(40) }}",
+        "100,000 steps",
+    ),
+    "a reply past the output limit": (
+        "{% for i in range(5000) %}{{ 'x' * 1000 }}{% endfor %}",
+        "replies up to 4,000,000 characters",
+    ),
+    "a set block that piles output up": (
+        "{% set big %}{% for i in range(90000) %}{{ request.last_user * 1000 }}"
+        "{% endfor %}{% endset %}{{ big | length }}",
+        "characters made",
+    ),
 }
 
 
 @pytest.mark.parametrize("template, limit", BOUNDED.values(), ids=BOUNDED.keys())
 def test_a_template_that_would_take_unbounded_time_or_memory_is_refused_naming_the_limit(
-        make_server: MakeServer, client_for, template: str, limit: str):
+    make_server: MakeServer, client_for, template: str, limit: str
+):
     """Each of these would hold the event loop for seconds or take gigabytes; each is stopped
     early and answered with the rule and the limit it went past."""
-    server = make_server(textwrap.dedent("""
+    server = make_server(
+        textwrap.dedent("""
         rules:
           - name: greedy
             reply: {content: "%s"}
-    """) % template.replace('"', '\\"'))
+    """)
+        % template.replace('"', '\\"')
+    )
     with pytest.raises(openai.InternalServerError) as caught:
         ask(client_for(server), "hi")
     body = caught.value.body
@@ -732,7 +829,8 @@ def test_a_template_that_would_take_unbounded_time_or_memory_is_refused_naming_t
 
 
 def test_templates_within_the_limits_still_render(make_server: MakeServer, client_for):
-    server = make_server(textwrap.dedent("""
+    server = make_server(
+        textwrap.dedent("""
         rules:
           - name: modest
             reply:
@@ -742,40 +840,48 @@ def test_templates_within_the_limits_still_render(make_server: MakeServer, clien
                 {%- set ns = namespace(x='a') %}{% for i in range(10) %}{% set ns.x = ns.x ~ 'b' %}{% endfor %}
                 {{ ns.x }} {% for m in request.messages %}{{ loop.index }}:{{ m.role }}{% endfor %}
                 {{ 'done' ~ '.' }}
-    """))
+    """)
+    )
     assert ask(client_for(server), "hi").content == (
-        "18446744073709551616 ababab [1, 2, 1, 2] 5 00042    7 hi! abbbbbbbbbb 1:user done.")
+        "18446744073709551616 ababab [1, 2, 1, 2] 5 00042    7 hi! abbbbbbbbbb 1:user done."
+    )
 
 
 def test_fake_dates_do_not_depend_on_the_wall_clock(make_server: MakeServer, client_for):
     # Faker's date generators pick a moment between 1970 and *now*: seeded alike, they still drift.
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: dates
             reply: {content: "{{ fake.iso8601() }}"}
-    """))
+    """)
+    )
     first = ask(client, "when?").content
     time.sleep(1.2)  # not a timing assertion: the wall clock must move past a second for the drift to show
     assert ask(client, "when?").content == first
 
 
 def test_fake_arguments_are_bounded(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: big
             reply: {content: "{{ fake.random_int(0, 100000000) }}"}
-    """))
+    """)
+    )
     with pytest.raises(openai.InternalServerError) as caught:
         ask(client, "hi")
     assert isinstance(caught.value.body, dict) and caught.value.body["type"] == "emulator_template_error"
 
 
 def test_an_undefined_template_name_is_a_template_error(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: typo
             reply: {content: "{{ request.last_usr }}"}
-    """))
+    """)
+    )
     with pytest.raises(openai.InternalServerError) as caught:
         ask(client, "hi")
     body = caught.value.body
@@ -786,11 +892,13 @@ def test_an_undefined_template_name_is_a_template_error(make_server: MakeServer,
 def test_a_template_printing_half_a_surrogate_pair_is_a_template_error(make_server: MakeServer, client_for):
     """The loader refuses a lone surrogate in the file; a template can still make one from a
     Jinja string literal at request time, which no reply can carry as UTF-8."""
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: half
             reply: {content: '{{ "\\ud800" }} and more'}
-    """))
+    """)
+    )
     with pytest.raises(openai.InternalServerError) as caught:
         ask(client, "hi")
     body = caught.value.body
@@ -799,26 +907,34 @@ def test_a_template_printing_half_a_surrogate_pair_is_a_template_error(make_serv
 
 
 def test_plain_text_with_braces_is_not_a_template(make_server: MakeServer, client_for):
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: json
             reply: {content: '{"a": {"b": 1}}'}
-    """))
+    """)
+    )
     assert ask(client, "hi").content == '{"a": {"b": 1}}'
 
 
 def test_a_reply_whose_template_fails_is_not_used_up(make_server: MakeServer, client_for):
     # The failure is the scenario's: the SDK's retries must not eat through the sequence.
-    client = client_for(make_server("""
+    client = client_for(
+        make_server("""
         rules:
           - name: steps
             replies:
               - {content: "{{ 10 / request.turn }}"}
               - {content: "second"}
-    """))
+    """)
+    )
     for _ in range(2):
         with pytest.raises(openai.InternalServerError):
             ask(client, "hi")
-    turn_one = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}, {"role": "user", "content": "c"}]
+    turn_one = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "b"},
+        {"role": "user", "content": "c"},
+    ]
     assert ask(client, messages=turn_one).content == "10.0"
     assert ask(client, "hi").content == "second"

@@ -67,7 +67,8 @@ def test_a_valid_edit_is_picked_up_without_restart(make_server: MakeServer, sess
 
 
 def test_an_invalid_edit_keeps_the_last_good_rules_and_is_reported(
-        make_server: MakeServer, session: str, open_client: OpenClient, caplog: pytest.LogCaptureFixture):
+    make_server: MakeServer, session: str, open_client: OpenClient, caplog: pytest.LogCaptureFixture
+):
     server = make_server(rules("v1"), watch=True)
     client = open_client(server, session)
     path = scenario_file(server)
@@ -90,8 +91,12 @@ def test_an_invalid_edit_keeps_the_last_good_rules_and_is_reported(
 
 
 def test_an_unexpected_reload_failure_is_reported_and_the_watcher_keeps_watching(
-        make_server: MakeServer, session: str, open_client: OpenClient, caplog: pytest.LogCaptureFixture,
-        monkeypatch: pytest.MonkeyPatch):
+    make_server: MakeServer,
+    session: str,
+    open_client: OpenClient,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+):
     server = make_server(rules("v1"), watch=True)
     client = open_client(server, session)
     registry = server.state.registry
@@ -99,8 +104,9 @@ def test_an_unexpected_reload_failure_is_reported_and_the_watcher_keeps_watching
     break_loading(monkeypatch)
 
     path = scenario_file(server)
-    assert edit_until(path, rules(f"'v2 {EXPLODE}'"), lambda: isinstance(registry.last_error, LoadFailed)), \
+    assert edit_until(path, rules(f"'v2 {EXPLODE}'"), lambda: isinstance(registry.last_error, LoadFailed)), (
         "the failing reload was never recorded"
+    )
     assert registry.generation == generation
     assert ask(client, "hi").content == "v1"
     health = get_json(f"{server.origin}/_emulator/health")
@@ -115,7 +121,8 @@ def test_an_unexpected_reload_failure_is_reported_and_the_watcher_keeps_watching
 
 
 def test_a_reload_keeps_the_sequence_positions_of_rules_that_kept_their_names(
-        make_server: MakeServer, session: str, open_client: OpenClient):
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     before = "rules:\n  - name: seq\n    replies: [{content: a1}, {content: a2}, {content: a3}]\n    then: cycle\n"
     after = "rules:\n  - name: seq\n    replies: [{content: b1}, {content: b2}, {content: b3}]\n    then: cycle\n"
     server = make_server(before, watch=True)
@@ -128,7 +135,8 @@ def test_a_reload_keeps_the_sequence_positions_of_rules_that_kept_their_names(
 
 
 def test_a_new_file_in_the_folder_is_picked_up_and_a_removed_one_dropped(
-        make_server: MakeServer, session: str, open_client: OpenClient):
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     server = make_server(rules("v1"), watch=True)
     client = open_client(server, session)
     extra = Path(server.settings.scenarios[0]) / "extra.yml"
@@ -151,8 +159,9 @@ def test_a_scenario_file_named_directly_survives_atomic_saves(tmp_path: Path, se
         assert ask(client, "hi").content == "v1"
         assert edit_until(path, rules("v2"), lambda: ask(client, "hi").content == "v2", atomic=True)
         # An editor saves the same file again: the watcher must still be listening.
-        assert edit_until(path, rules("v3"), lambda: ask(client, "hi").content == "v3", atomic=True), \
+        assert edit_until(path, rules("v3"), lambda: ask(client, "hi").content == "v3", atomic=True), (
             "the second save of a directly named scenario file was not picked up"
+        )
 
 
 def test_a_server_does_not_start_on_a_broken_file(tmp_path: Path):
@@ -178,7 +187,8 @@ async def test_registry_reload_with_a_broken_file_returns_false_and_keeps_curren
     assert registry.generation == 1
     assert registry.last_error is not None
     assert [(p.file, p.line, p.path) for p in registry.last_error.problems] == [
-        (str(path), 3, "rules[0].reply.finish_reason")]
+        (str(path), 3, "rules[0].reply.finish_reason")
+    ]
 
     path.write_text(rules("v2"), encoding="utf-8")
     assert await registry.reload() is True
@@ -188,16 +198,30 @@ async def test_registry_reload_with_a_broken_file_returns_false_and_keeps_curren
     assert registry.current.scenarios.rules[0].replies[0].content == "v2"
 
 
-@pytest.mark.parametrize(("broken", "where", "reason"), [
-    ("rules:\n  - name: answer\n    reply: {content: v2}\n    stream: !!bool tre\n", (4, 13),
-     "cannot read '!!bool tre': not a boolean"),
-    ("rules:\n  - name: answer\n    reply: {content: v2}\n    priority: !!int x\n", (4, 15),
-     "cannot read '!!int x': not an integer"),
-    ("rules:\n  - name: answer\n    reply: {content: " + "[" * 5000 + "]" * 5000 + "}\n", (3, 22 + 100 - 4),
-     "nesting deeper than 100 levels"),
-], ids=["bad boolean", "bad integer", "deep nesting"])
+@pytest.mark.parametrize(
+    ("broken", "where", "reason"),
+    [
+        (
+            "rules:\n  - name: answer\n    reply: {content: v2}\n    stream: !!bool tre\n",
+            (4, 13),
+            "cannot read '!!bool tre': not a boolean",
+        ),
+        (
+            "rules:\n  - name: answer\n    reply: {content: v2}\n    priority: !!int x\n",
+            (4, 15),
+            "cannot read '!!int x': not an integer",
+        ),
+        (
+            "rules:\n  - name: answer\n    reply: {content: " + "[" * 5000 + "]" * 5000 + "}\n",
+            (3, 22 + 100 - 4),
+            "nesting deeper than 100 levels",
+        ),
+    ],
+    ids=["bad boolean", "bad integer", "deep nesting"],
+)
 async def test_registry_reload_with_an_unreadable_file_keeps_the_last_good_set(
-        tmp_path: Path, broken: str, where: tuple[int, int], reason: str):
+    tmp_path: Path, broken: str, where: tuple[int, int], reason: str
+):
     path = tmp_path / "s.yaml"
     path.write_text(rules("v1"), encoding="utf-8")
     registry = ScenarioRegistry([tmp_path])
@@ -210,7 +234,8 @@ async def test_registry_reload_with_an_unreadable_file_keeps_the_last_good_set(
     assert registry.generation == 1
     assert registry.last_error is not None
     assert [(p.file, (p.line, p.column), p.reason) for p in registry.last_error.problems] == [
-        (str(path), where, reason)]
+        (str(path), where, reason)
+    ]
 
     path.write_text(rules("v2"), encoding="utf-8")
     assert await registry.reload() is True
@@ -218,7 +243,8 @@ async def test_registry_reload_with_an_unreadable_file_keeps_the_last_good_set(
 
 
 async def test_registry_reload_that_fails_unexpectedly_keeps_the_last_good_set(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     path = tmp_path / "s.yaml"
     path.write_text(rules("v1"), encoding="utf-8")
     registry = ScenarioRegistry([tmp_path])
@@ -266,7 +292,8 @@ def until(condition: Callable[[], object]) -> object:
 
 
 def test_the_watcher_recovers_when_its_folder_is_deleted_and_made_again(
-        make_server: MakeServer, session: str, open_client: OpenClient):
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     server = make_server(rules("v1"), watch=True)
     client = open_client(server, session)
     path = scenario_file(server)
@@ -287,8 +314,9 @@ def test_the_watcher_recovers_when_its_folder_is_deleted_and_made_again(
     assert edit_until(path, rules("v5"), lambda: ask(client, "hi").content == "v5")
 
 
-def test_health_shows_the_watcher_waiting_for_a_folder_that_is_gone(make_server: MakeServer, session: str,
-                                                                    open_client: OpenClient):
+def test_health_shows_the_watcher_waiting_for_a_folder_that_is_gone(
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     server = make_server(rules("v1"), watch=True)
     client = open_client(server, session)
     path = scenario_file(server)
@@ -308,8 +336,9 @@ def test_health_shows_the_watcher_waiting_for_a_folder_that_is_gone(make_server:
     assert watcher_state(server).get("reason") is None
 
 
-def test_a_manual_reload_works_after_the_folder_was_made_again(make_server: MakeServer, session: str,
-                                                               open_client: OpenClient):
+def test_a_manual_reload_works_after_the_folder_was_made_again(
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     server = make_server(rules("v1"))  # not watched: the reload alone
     client = open_client(server, session)
     path = scenario_file(server)

@@ -12,8 +12,15 @@ from tests.scenarios.helpers import ask, ask_stream
 from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "conversation.yaml"
-COVERED = {"pirate-system-prompt", "second-turn", "refuse-secrets", "tagged-by-metadata", "header-routed",
-           "streaming-only", "non-streaming"}
+COVERED = {
+    "pirate-system-prompt",
+    "second-turn",
+    "refuse-secrets",
+    "tagged-by-metadata",
+    "header-routed",
+    "streaming-only",
+    "non-streaming",
+}
 
 PIRATE = [{"role": "system", "content": "You are a PIRATE, talk like a pirate."}, {"role": "user", "content": "hi"}]
 
@@ -105,7 +112,8 @@ def test_streaming_only_wins_by_priority_when_streaming(shipped_client: openai.O
 
 def test_streaming_only_cuts_two_tokens_per_chunk(shipped_client: openai.OpenAI):
     stream = shipped_client.chat.completions.create(
-        model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "stream check"}], stream=True)
+        model="openai/gpt-5.4-mini", messages=[{"role": "user", "content": "stream check"}], stream=True
+    )
     with stream:
         deltas = [c.choices[0].delta.content for c in stream if c.choices and c.choices[0].delta.content]
     assert deltas == ["You are", " streaming", "."]

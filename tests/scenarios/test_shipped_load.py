@@ -8,8 +8,23 @@ from tests.conftest import SHIPPED
 from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.scenario.loader import scenario_files
 
-SHIPPED_FILES = ["agent-weather.yaml", "agents.yaml", "basics.yaml", "claude-code.yaml", "codex.yaml", "conversation.yaml",
-                 "failures.yaml", "gemini.yaml", "limits.yaml", "misbehaving.yaml", "models.yaml", "objectiveai.yaml", "reasoning.yaml", "routing.yaml", "tools.yaml"]
+SHIPPED_FILES = [
+    "agent-weather.yaml",
+    "agents.yaml",
+    "basics.yaml",
+    "claude-code.yaml",
+    "codex.yaml",
+    "conversation.yaml",
+    "failures.yaml",
+    "gemini.yaml",
+    "limits.yaml",
+    "misbehaving.yaml",
+    "models.yaml",
+    "objectiveai.yaml",
+    "reasoning.yaml",
+    "routing.yaml",
+    "tools.yaml",
+]
 
 
 def test_the_shipped_folder_holds_exactly_the_files_tested():
@@ -34,7 +49,14 @@ def test_the_shipped_folder_loads_as_one_set_in_file_order():
     assert len(names) == len(set(names)) == 54
     # Sorted by rank: the one rule with a priority comes first, the others keep file order.
     assert names[0] == "streaming-only"
-    assert names[1:8] == ["weather-call-tool", "weather-answer", "agents-weather-call", "agents-weather-answer",
-                          "greeting", "flaky-then-fine", "slow-stream"]
+    assert names[1:8] == [
+        "weather-call-tool",
+        "weather-answer",
+        "agents-weather-call",
+        "agents-weather-answer",
+        "greeting",
+        "flaky-then-fine",
+        "slow-stream",
+    ]
     assert names[-1] == "broken-arguments"
     assert "acme/tiny-test" in loaded.catalogue and "openai/gpt-5" in loaded.catalogue

@@ -32,7 +32,8 @@ rules:
 
 
 def test_strict_unmatched_is_404_naming_the_nearest_rules_and_what_they_missed(
-        make_server: MakeServer, session: str, open_client: OpenClient):
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     client = open_client(make_server(RULES, strict=True), session)
     with pytest.raises(openai.NotFoundError) as caught:
         ask(client, "bye")
@@ -46,7 +47,8 @@ def test_strict_unmatched_is_404_naming_the_nearest_rules_and_what_they_missed(
 
 
 def test_strict_names_first_the_rules_that_missed_the_fewest_conditions(
-        make_server: MakeServer, session: str, open_client: OpenClient):
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     client = open_client(make_server(RULES, strict=True), session)
     with pytest.raises(openai.NotFoundError) as caught:
         ask(client, "bye", model="google/gemini-2.5-pro")
@@ -75,8 +77,9 @@ def test_strict_still_answers_matched_requests(make_server: MakeServer, session:
 
 
 def test_strict_with_no_rules_says_so(make_server: MakeServer):
-    response = post_chat(make_server("rules: []\n", strict=True), {"model": MODEL, "messages": [
-        {"role": "user", "content": "hi"}]})
+    response = post_chat(
+        make_server("rules: []\n", strict=True), {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}
+    )
     assert response.status == 404
     error = response.json()["error"]
     assert error["type"] == "emulator_no_match"
@@ -84,13 +87,20 @@ def test_strict_with_no_rules_says_so(make_server: MakeServer):
 
 
 def test_strict_after_a_fall_through_sequence_ends_does_not_claim_no_rules_are_loaded(
-        make_server: MakeServer, session: str, open_client: OpenClient):
-    client = open_client(make_server("""
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
+    client = open_client(
+        make_server(
+            """
         rules:
           - name: once
             replies: [{content: only once}]
             then: fall_through
-    """, strict=True), session)
+    """,
+            strict=True,
+        ),
+        session,
+    )
     assert ask(client, "hi").content == "only once"
     with pytest.raises(openai.NotFoundError) as caught:
         ask(client, "hi")
@@ -100,7 +110,8 @@ def test_strict_after_a_fall_through_sequence_ends_does_not_claim_no_rules_are_l
 
 
 def test_non_strict_unmatched_gets_a_default_reply_and_near_misses_in_the_journal(
-        make_server: MakeServer, session: str, open_client: OpenClient):
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
     server = make_server(RULES)
     client = open_client(server, session)
     first = ask(client, "bye")

@@ -39,8 +39,7 @@ def ask(origin: str, session: str, text: str, *, key: str = API_KEY, model: str 
 def control(origin: str, path: str, body: Any = None, method: str | None = None, **headers: str) -> Raw:
     data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
     sent = {"Content-Type": "application/json", **headers}
-    return http(origin + "/_emulator/" + path, data, method=method or ("GET" if data is None else "POST"),
-                headers=sent)
+    return http(origin + "/_emulator/" + path, data, method=method or ("GET" if data is None else "POST"), headers=sent)
 
 
 def content(answer: Raw) -> str:

@@ -38,8 +38,14 @@ def test_a_completion_served_by_one_instance_is_found_on_the_other(make_server: 
 def test_a_stream_and_a_message_id_are_found_on_the_other_instance(make_server: MakeServer, redis_url: str):
     a, b = make_server(SCENARIO, STREAMED, state=redis_url), make_server(SCENARIO, STREAMED, state=redis_url)
     with anthropic_sdk(a, "gen-stream") as client:
-        events = list(client.messages.create(model="anthropic/claude-sonnet-4.5", max_tokens=64, stream=True,
-                                             messages=[{"role": "user", "content": "pace me"}]))
+        events = list(
+            client.messages.create(
+                model="anthropic/claude-sonnet-4.5",
+                max_tokens=64,
+                stream=True,
+                messages=[{"role": "user", "content": "pace me"}],
+            )
+        )
     message_id = next(e for e in events if e.type == "message_start").message.id
     found, here = lookup(b.origin, message_id).json(), lookup(a.origin, message_id).json()
     assert found["api"] == "messages" and found["streamed"] is True and found["latency"] == 20

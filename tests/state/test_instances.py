@@ -34,8 +34,9 @@ def test_alternating_instances_answer_byte_for_byte_as_one_process(make_server: 
     shared = [ask(server.origin, "steps", "step") for server in (a, b, b, a)]
     assert [content(answer) for answer in shared] == ["one", "two", "three", "three"]
     assert [answer.text for answer in shared] == [answer.text for answer in single]  # ids and all
-    assert ([answer.headers["x-zenmux-requestid"] for answer in shared]
-            == [answer.headers["x-zenmux-requestid"] for answer in single])
+    assert [answer.headers["x-zenmux-requestid"] for answer in shared] == [
+        answer.headers["x-zenmux-requestid"] for answer in single
+    ]
 
 
 def test_rate_limits_count_every_instance_and_follow_the_shared_clock(make_server: MakeServer, redis_url: str):
@@ -84,8 +85,13 @@ def test_the_journal_shows_every_request_of_both_instances(make_server: MakeServ
 
 def test_scenarios_and_resets_from_one_instance_reach_the_other(make_server: MakeServer, redis_url: str):
     a, b = pair(make_server, redis_url, SCENARIO)
-    added = control(a.origin, "scenarios?name=extra", b"rules: [{name: extra, match: {last_user: {contains: extra}}, "
-                    b"replies: [{content: first}, {content: second}]}]", **{"Content-Type": "application/yaml"})
+    added = control(
+        a.origin,
+        "scenarios?name=extra",
+        b"rules: [{name: extra, match: {last_user: {contains: extra}}, "
+        b"replies: [{content: first}, {content: second}]}]",
+        **{"Content-Type": "application/yaml"},
+    )
     assert added.status == 201, added.text
     assert content(ask(b.origin, "api", "extra")) == "first"
     assert content(ask(a.origin, "api", "extra")) == "second"
@@ -100,10 +106,13 @@ def test_scenarios_and_resets_from_one_instance_reach_the_other(make_server: Mak
 
 def test_a_stored_response_is_read_and_continued_on_the_other_instance(make_server: MakeServer, redis_url: str):
     a, b = pair(make_server, redis_url, SCENARIO)
-    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}",
-               "X-Emulator-Session": "stored"}
-    created = http(a.origin + "/api/v1/responses", json.dumps({"model": "openai/gpt-5.4-mini", "input": "step"}).encode(),
-                   method="POST", headers=headers)
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}", "X-Emulator-Session": "stored"}
+    created = http(
+        a.origin + "/api/v1/responses",
+        json.dumps({"model": "openai/gpt-5.4-mini", "input": "step"}).encode(),
+        method="POST",
+        headers=headers,
+    )
     assert created.status == 200, created.text
     rid = created.json()["id"]
     fetched = http(f"{b.origin}/api/v1/responses/{rid}", headers=headers)
@@ -124,10 +133,17 @@ def test_a_stored_response_is_read_and_continued_on_the_other_instance(make_serv
 
 def test_a_stream_is_saved_before_it_is_sent_and_journaled_whole(make_server: MakeServer, redis_url: str):
     a, b = pair(make_server, redis_url, SCENARIO)
-    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}",
-               "X-Emulator-Session": "streams"}
-    streamed = http(a.origin + "/api/v1/chat/completions", json.dumps(chat_body("step", stream=True)).encode(),
-                    method="POST", headers=headers)
+    headers = {
+        "Content-Type": "application/json",
+        "Authorization": f"Bearer {API_KEY}",
+        "X-Emulator-Session": "streams",
+    }
+    streamed = http(
+        a.origin + "/api/v1/chat/completions",
+        json.dumps(chat_body("step", stream=True)).encode(),
+        method="POST",
+        headers=headers,
+    )
     assert streamed.status == 200
     assert '"content":"one"' in streamed.text.replace(" ", "")
     assert content(ask(b.origin, "streams", "step")) == "two"
@@ -143,7 +159,8 @@ def test_a_reload_through_one_instance_reaches_the_other(make_server: MakeServer
     b = make_server(state=redis_url, scenarios=[folder])
     assert ask(b.origin, "reload", "fresh").json()["choices"][0]["message"]["content"] != "new rule"
     (Path(folder) / "new.yaml").write_text(
-        "rules: [{name: fresh, match: {last_user: fresh}, reply: {content: new rule}}]\n", encoding="utf-8")
+        "rules: [{name: fresh, match: {last_user: fresh}, reply: {content: new rule}}]\n", encoding="utf-8"
+    )
     assert control(a.origin, "scenarios/reload", {}).status == 200
     assert content(ask(b.origin, "reload", "fresh")) == "new rule"
     assert "fresh" in [rule["name"] for rule in control(b.origin, "scenarios").json()["rules"]]
@@ -163,7 +180,11 @@ def test_a_message_thread_is_continued_on_the_other_instance(make_server: MakeSe
     assert first.status == 200, first.text
     use = first.json()["content"][-1]
     result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use["id"], "content": "foggy"}]}
-    follow = {**body("x"), "messages": [result], "thread": {"type": "continue", "previous_message_id": first.json()["id"]}}
+    follow = {
+        **body("x"),
+        "messages": [result],
+        "thread": {"type": "continue", "previous_message_id": first.json()["id"]},
+    }
     continued = post(b, follow, "threads")
     assert continued.status == 200, continued.text
     assert continued.json()["content"][-1]["text"] == "Paris is foggy today."

@@ -40,8 +40,11 @@ def serve(tmp_path: Path) -> Iterator[Any]:
     started: list[Served] = []
 
     def start(*args: str, env: dict[str, str] | None = None) -> Served:
-        served = Served([*PYTHON_M, "serve", "--port", "0", "--no-watch", *args], tmp_path / f"err{len(started)}.log",
-                        env or clean_env())
+        served = Served(
+            [*PYTHON_M, "serve", "--port", "0", "--no-watch", *args],
+            tmp_path / f"err{len(started)}.log",
+            env or clean_env(),
+        )
         started.append(served)
         return served.wait_listening()
 
@@ -86,8 +89,9 @@ def gone(pid: int) -> bool:
 
 
 def test_two_workers_act_as_one_gateway_through_redis(serve: Any, scenarios: Path, redis_url: str):
-    served = serve("--scenarios", str(scenarios), env=clean_env(ZENMUX_EMULATOR_WORKERS="2",
-                                                                ZENMUX_EMULATOR_STATE=redis_url))
+    served = serve(
+        "--scenarios", str(scenarios), env=clean_env(ZENMUX_EMULATOR_WORKERS="2", ZENMUX_EMULATOR_STATE=redis_url)
+    )
     assert said(served).startswith("2 workers; their state is shared through redis://127.0.0.1:")
     assert len(pids(served, 2)) == 2
     flaky = [ask(origin(served), "w-flaky", "flaky") for _ in range(3)]
@@ -99,8 +103,12 @@ def test_two_workers_act_as_one_gateway_through_redis(serve: Any, scenarios: Pat
     journal = control(origin(served), "journal").json()
     assert journal["count"] == 11
     assert len({entry["request_id"] for entry in journal["entries"]}) == 11
-    added = control(origin(served), "scenarios?name=late", b"rules: [{name: late, match: {last_user: late}, "
-                    b"reply: {content: added late}}]", **{"Content-Type": "application/yaml"})
+    added = control(
+        origin(served),
+        "scenarios?name=late",
+        b"rules: [{name: late, match: {last_user: late}, reply: {content: added late}}]",
+        **{"Content-Type": "application/yaml"},
+    )
     assert added.status == 201, added.text
     answers = [ask(origin(served), f"late-{i}", "late") for i in range(LOOKS // 20)]  # new connections: both workers
     assert {content(answer) for answer in answers} == {"added late"}
@@ -147,8 +155,11 @@ def test_workers_without_state_share_a_private_redis_and_stop_with_it_on_ctrl_c(
 
 def test_a_bad_scenario_file_stops_start_up_before_any_worker(tmp_path: Path, scenarios: Path):
     (scenarios / "broken.yaml").write_text("rules:\n  - name: a\n    mtach: {}\n", encoding="utf-8")
-    served = Served([*PYTHON_M, "serve", "--port", "0", "--workers", "2", "--scenarios", str(scenarios)],
-                    tmp_path / "err.log", clean_env())
+    served = Served(
+        [*PYTHON_M, "serve", "--port", "0", "--workers", "2", "--scenarios", str(scenarios)],
+        tmp_path / "err.log",
+        clean_env(),
+    )
     try:
         assert served.wait() == 1
         assert "broken.yaml:3" in served.stderr()
@@ -158,8 +169,11 @@ def test_a_bad_scenario_file_stops_start_up_before_any_worker(tmp_path: Path, sc
 
 
 def test_a_state_that_does_not_answer_stops_start_up_without_showing_its_password(tmp_path: Path):
-    served = Served([*PYTHON_M, "serve", "--port", "0", "--state", "redis://:hunter2@127.0.0.1:1/0"],
-                    tmp_path / "err.log", clean_env())
+    served = Served(
+        [*PYTHON_M, "serve", "--port", "0", "--state", "redis://:hunter2@127.0.0.1:1/0"],
+        tmp_path / "err.log",
+        clean_env(),
+    )
     try:
         assert served.wait() == 1
         said = served.stderr()

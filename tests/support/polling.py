@@ -8,8 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 
-def wait_until(condition: Callable[[], Any], timeout: float = 10.0, step: float = 0.05,
-               nudge: Callable[[], None] | None = None) -> Any:
+def wait_until(
+    condition: Callable[[], Any], timeout: float = 10.0, step: float = 0.05, nudge: Callable[[], None] | None = None
+) -> Any:
     """Poll `condition` until it is truthy (returning its value) or `timeout` passes (returning it once more).
 
     `nudge` runs before each poll, e.g. to write a file again in case the watcher was not yet listening.

@@ -36,7 +36,7 @@ def parse_sse(raw: bytes) -> SSEBody:
             continue
         assert line.startswith("data: "), f"unexpected line {line!r}"
         assert not body.done, "nothing may follow data: [DONE]"
-        payload = line[len("data: "):]
+        payload = line[len("data: ") :]
         if payload == "[DONE]":
             body.done = True
         body.data.append(payload)

@@ -101,8 +101,9 @@ def read(environ: Mapping[str, str], accepted: Mapping[str, Variable]) -> dict[s
             continue
         raw = environ[name]
         try:
-            values[variable.field] = (_switch(variable, raw) if variable.negated
-                                      else _items(variable, raw) if variable.repeatable else raw)
+            values[variable.field] = (
+                _switch(variable, raw) if variable.negated else _items(variable, raw) if variable.repeatable else raw
+            )
         except EnvironmentProblem as exc:
             problems.append(str(exc))
             continue

@@ -28,15 +28,19 @@ def init(target: Path, *, force: bool = False) -> int:
         return 1
     taken = [f.name for f in shipped if (target / f.name).exists()]
     if taken and not force:
-        print(f"zenmux-emulator: {target} already has {', '.join(taken)}; nothing written "
-              "(--force overwrites them)", file=sys.stderr)
+        print(
+            f"zenmux-emulator: {target} already has {', '.join(taken)}; nothing written (--force overwrites them)",
+            file=sys.stderr,
+        )
         return 1
     target.mkdir(parents=True, exist_ok=True)
     for source in shipped:
         (target / source.name).write_bytes(source.read_bytes())
-    print(f"wrote {len(shipped)} example scenario files to {target}/\n"
-          f"next: zenmux-emulator serve --scenarios {target}\n"
-          "then: curl -s http://127.0.0.1:8000/api/v1/chat/completions -H 'Authorization: Bearer sk-anything' "
-          "-H 'Content-Type: application/json' "
-          "-d '{\"model\": \"openai/gpt-5\", \"messages\": [{\"role\": \"user\", \"content\": \"hello there\"}]}'")
+    print(
+        f"wrote {len(shipped)} example scenario files to {target}/\n"
+        f"next: zenmux-emulator serve --scenarios {target}\n"
+        "then: curl -s http://127.0.0.1:8000/api/v1/chat/completions -H 'Authorization: Bearer sk-anything' "
+        "-H 'Content-Type: application/json' "
+        '-d \'{"model": "openai/gpt-5", "messages": [{"role": "user", "content": "hello there"}]}\''
+    )
     return 0

@@ -32,13 +32,18 @@ def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]
 
 
 def _sentences(data: dict[str, Any]) -> tuple[str, str, str]:
-    keys = (f"restricted to {data['api_keys']} key(s)" if data["api_keys"]
-            else "not restricted (any non-empty key; --api-key restricts them)")
+    keys = (
+        f"restricted to {data['api_keys']} key(s)"
+        if data["api_keys"]
+        else "not restricted (any non-empty key; --api-key restricts them)"
+    )
     warned = f" ({data['scenario_warnings']} warning(s): see the log)" if data["scenario_warnings"] else ""
-    return (f"ZenMux emulator listening on {data['url']}",
-            f"serving {', '.join(data['faces'])}; {data['rules']} rules from {data['scenario_files']} "
-            f"scenario files{warned}; API keys {keys}; catalogue {data['catalogue']} ({data['models']} models)",
-            f"inspector (the requests as they arrive, in a browser): {data['inspector']}")
+    return (
+        f"ZenMux emulator listening on {data['url']}",
+        f"serving {', '.join(data['faces'])}; {data['rules']} rules from {data['scenario_files']} "
+        f"scenario files{warned}; API keys {keys}; catalogue {data['catalogue']} ({data['models']} models)",
+        f"inspector (the requests as they arrive, in a browser): {data['inspector']}",
+    )
 
 
 def start_lines(app: web.Application, settings: Settings, port: int) -> list[str]:
@@ -50,8 +55,11 @@ def start_lines(app: web.Application, settings: Settings, port: int) -> list[str
         return [listening, summary, inspector]
     formatter = JsonFormatter()
     lines = []
-    for message, fields in ((listening, {"url": data["url"]}), (summary, data),
-                            (inspector, {"inspector": data["inspector"]})):
+    for message, fields in (
+        (listening, {"url": data["url"]}),
+        (summary, data),
+        (inspector, {"inspector": data["inspector"]}),
+    ):
         record = logging.LogRecord("emulator", logging.INFO, __file__, 0, message, None, None)
         record.__dict__.update(fields)
         lines.append(formatter.format(record))

@@ -68,8 +68,10 @@ def wait(url: str, timeout: float, pid: int | None = None, interval: float = 0.2
             print(f"ready: {target}")
             return 0
         if pid is not None and not alive(pid):
-            print(f"zenmux-emulator wait: the server (pid {pid}) exited before {target} answered (last: {why})",
-                  file=sys.stderr)
+            print(
+                f"zenmux-emulator wait: the server (pid {pid}) exited before {target} answered (last: {why})",
+                file=sys.stderr,
+            )
             return 1
         left = deadline - time.monotonic()
         if left <= 0:

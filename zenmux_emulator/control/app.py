@@ -35,21 +35,27 @@ async def health(request: web.Request) -> web.Response:
     writer = request.config_dict.get(JOURNAL_FILE)
     shared = shared_of(request)
     entries = len(journal) if shared is None else await shared.journal_len()
-    return json_response({
-        "status": "ok",
-        "rules": len(registry.current.scenarios.rules),
-        "files": registry.file_names,
-        "api_scenarios": registry.api_names,
-        "generation": registry.generation,
-        "last_reload_error": None if registry.last_error is None else str(registry.last_error),
-        "pid": os.getpid(),  # which worker of --workers answered
-        "state": "in process" if shared is None else "shared",
-        "watcher": request.config_dict[WATCHER].as_dict(),
-        "journal": {"entries": entries, "bytes": journal.bytes, "max_bytes": journal.max_bytes,
-                    "file": None if writer is None else str(writer.path)},
-        # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
-        "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
-    })
+    return json_response(
+        {
+            "status": "ok",
+            "rules": len(registry.current.scenarios.rules),
+            "files": registry.file_names,
+            "api_scenarios": registry.api_names,
+            "generation": registry.generation,
+            "last_reload_error": None if registry.last_error is None else str(registry.last_error),
+            "pid": os.getpid(),  # which worker of --workers answered
+            "state": "in process" if shared is None else "shared",
+            "watcher": request.config_dict[WATCHER].as_dict(),
+            "journal": {
+                "entries": entries,
+                "bytes": journal.bytes,
+                "max_bytes": journal.max_bytes,
+                "file": None if writer is None else str(writer.path),
+            },
+            # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
+            "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
+        }
+    )
 
 
 def create_control_app(settings: Settings) -> web.Application:
@@ -57,23 +63,25 @@ def create_control_app(settings: Settings) -> web.Application:
     its guard its own settings (who may call it)."""
     app = web.Application(middlewares=[control_guard])
     app[SETTINGS] = settings
-    app.add_routes([
-        web.get("/", signposts.index),  # /_emulator/: the same index as /
-        web.get("/health", health),
-        web.get("/scenarios", list_scenarios),
-        web.post("/scenarios", add_scenario),
-        web.post("/scenarios/reload", reload_scenarios),
-        web.put("/scenarios/{name}", replace_scenario),
-        web.delete("/scenarios/{name}", remove_scenario),
-        web.get("/journal", list_journal),
-        web.delete("/journal", clear_journal),
-        web.get("/journal/unmatched", list_unmatched),
-        web.post("/match", would_match),
-        web.post("/sessions/reset", reset_sessions),
-        web.get("/misbehave", list_misbehave),
-        web.post("/misbehave", set_misbehave),
-        web.get("/clock", get_clock),
-        web.post("/clock", set_clock),
-        web.get("/openapi.json", openapi),
-    ])
+    app.add_routes(
+        [
+            web.get("/", signposts.index),  # /_emulator/: the same index as /
+            web.get("/health", health),
+            web.get("/scenarios", list_scenarios),
+            web.post("/scenarios", add_scenario),
+            web.post("/scenarios/reload", reload_scenarios),
+            web.put("/scenarios/{name}", replace_scenario),
+            web.delete("/scenarios/{name}", remove_scenario),
+            web.get("/journal", list_journal),
+            web.delete("/journal", clear_journal),
+            web.get("/journal/unmatched", list_unmatched),
+            web.post("/match", would_match),
+            web.post("/sessions/reset", reset_sessions),
+            web.get("/misbehave", list_misbehave),
+            web.post("/misbehave", set_misbehave),
+            web.get("/clock", get_clock),
+            web.post("/clock", set_clock),
+            web.get("/openapi.json", openapi),
+        ]
+    )
     return app

@@ -45,8 +45,10 @@ def _moment(value: object) -> float:
             parsed = None
         at = None if parsed is None else float(parsed)
     if at is None or not 0 <= at <= LATEST:
-        raise invalid_params(f"Parameter freeze_at is not valid: expected unix seconds or an ISO 8601 time "
-                             f"between 1970 and 9999, got {value!r}")
+        raise invalid_params(
+            f"Parameter freeze_at is not valid: expected unix seconds or an ISO 8601 time "
+            f"between 1970 and 9999, got {value!r}"
+        )
     return at
 
 
@@ -66,8 +68,10 @@ async def set_clock(request: web.Request) -> web.Response:
     elif "advance" in body:
         seconds = _number(body["advance"])
         if seconds is None or seconds < 0 or clock.now() + seconds > LATEST:
-            raise invalid_params(f"Parameter advance is not valid: expected seconds ≥ 0 that keep the clock "
-                                 f"before 9999-12-31, got {body['advance']!r}")
+            raise invalid_params(
+                f"Parameter advance is not valid: expected seconds ≥ 0 that keep the clock "
+                f"before 9999-12-31, got {body['advance']!r}"
+            )
         clock.advance(seconds)
     elif body["unfreeze"] is True:
         clock.unfreeze()

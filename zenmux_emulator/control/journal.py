@@ -28,15 +28,27 @@ async def list_journal(request: web.Request) -> web.Response:
     limit, before, after = count(q, "limit"), count(q, "before"), count(q, "after")
     shared = shared_of(request)
     if shared is not None:
-        stored = await journal_entries(shared, session=q.get("session"), rule=q.get("rule"), path=q.get("path"),
-                                       only_unmatched=flag(q, "unmatched"), limit=None)
+        stored = await journal_entries(
+            shared,
+            session=q.get("session"),
+            rule=q.get("rule"),
+            path=q.get("path"),
+            only_unmatched=flag(q, "unmatched"),
+            limit=None,
+        )
         found = [e for e in stored if (before is None or e["seq"] < before) and (after is None or e["seq"] > after)]
-        shown = found if limit is None else found[max(len(found) - limit, 0):]
+        shown = found if limit is None else found[max(len(found) - limit, 0) :]
         oldest = shown[0]["seq"] if shown and len(shown) < len(found) else None
         return listing([dumps(e) for e in shown], total=len(found), older=oldest)
-    matched = request.config_dict[JOURNAL].entries(session=q.get("session"), rule=q.get("rule"), path=q.get("path"),
-                                                   unmatched=flag(q, "unmatched"), before=before, after=after)
-    page = matched if limit is None else matched[max(len(matched) - limit, 0):]
+    matched = request.config_dict[JOURNAL].entries(
+        session=q.get("session"),
+        rule=q.get("rule"),
+        path=q.get("path"),
+        unmatched=flag(q, "unmatched"),
+        before=before,
+        after=after,
+    )
+    page = matched if limit is None else matched[max(len(matched) - limit, 0) :]
     older = page[0].seq if page and len(page) < len(matched) else None
     return listing([dumps(e.as_dict()) for e in page], total=len(matched), older=older)
 

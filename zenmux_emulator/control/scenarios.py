@@ -59,9 +59,15 @@ def describe(rule: CompiledRule, totals: dict[str, int], session: Session | None
     if session is not None:
         hits["session"] = session.hits.get(rule.name, 0)
     return {
-        "name": rule.name, "source": rule.source, "line": rule.line, "where": rule.where,
-        "priority": rule.rule.priority, "match": match_summary(rule), "replies": len(rule.replies),
-        "then": rule.rule.then, "hits": hits,
+        "name": rule.name,
+        "source": rule.source,
+        "line": rule.line,
+        "where": rule.where,
+        "priority": rule.rule.priority,
+        "match": match_summary(rule),
+        "replies": len(rule.replies),
+        "then": rule.rule.then,
+        "hits": hits,
     }
 
 
@@ -69,10 +75,13 @@ def sources(registry: ScenarioRegistry, scenarios: ScenarioSet) -> list[dict[str
     counts: dict[str, int] = {}
     for rule in scenarios.rules:
         counts[rule.source] = counts.get(rule.source, 0) + 1
-    files = [{"kind": "file", "name": name, "source": name, "rules": counts.get(name, 0)}
-             for name in registry.file_names]
-    api = [{"kind": "api", "name": name, "source": API_PREFIX + name, "rules": counts.get(API_PREFIX + name, 0)}
-           for name in registry.api_names]
+    files = [
+        {"kind": "file", "name": name, "source": name, "rules": counts.get(name, 0)} for name in registry.file_names
+    ]
+    api = [
+        {"kind": "api", "name": name, "source": API_PREFIX + name, "rules": counts.get(API_PREFIX + name, 0)}
+        for name in registry.api_names
+    ]
     return files + api
 
 
@@ -92,29 +101,38 @@ async def list_scenarios(request: web.Request) -> web.Response:
         raise not_found("unknown_session", f"Session {params['session']!r} is not known: no request has used it")
     scenarios = registry.current.scenarios
     totals = sessions.total_hits() if shared is None else await shared.total_hits()
-    return json_response({
-        "generation": registry.generation,
-        "sources": sources(registry, scenarios),
-        "rules": [describe(rule, totals, session) for rule in scenarios.rules],
-    })
+    return json_response(
+        {
+            "generation": registry.generation,
+            "sources": sources(registry, scenarios),
+            "rules": [describe(rule, totals, session) for rule in scenarios.rules],
+        }
+    )
 
 
 def _name(value: str | None) -> str:
     if value is None:
         raise invalid_params("Parameter name is required: POST /_emulator/scenarios?name=my-rules")
     if not NAME.fullmatch(value):
-        raise invalid_params(f"Parameter name is not valid: use 1 to 64 letters, digits, '.', '_' or '-' "
-                             f"starting with a letter or digit, got {value!r}")
+        raise invalid_params(
+            f"Parameter name is not valid: use 1 to 64 letters, digits, '.', '_' or '-' "
+            f"starting with a letter or digit, got {value!r}"
+        )
     if value in RESERVED:
-        raise invalid_params(f"Parameter name {value!r} is reserved: POST /_emulator/scenarios/{value} is the "
-                             "control API's own; choose another name")
+        raise invalid_params(
+            f"Parameter name {value!r} is reserved: POST /_emulator/scenarios/{value} is the "
+            "control API's own; choose another name"
+        )
     return value
 
 
 async def _scenario_text(request: web.Request) -> str:
     if request.content_type not in SCENARIO_TYPES:
-        raise RequestRejected(415, "invalid_params", "Content-Type must be application/yaml, text/yaml or "
-                              f"application/json, got {request.content_type}")
+        raise RequestRejected(
+            415,
+            "invalid_params",
+            f"Content-Type must be application/yaml, text/yaml or application/json, got {request.content_type}",
+        )
     raw = await read_body(request, request.client_max_size)
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a scenario in YAML or JSON")
@@ -123,8 +141,10 @@ async def _scenario_text(request: web.Request) -> str:
     except UnicodeDecodeError as exc:
         raise invalid_params(f"Request body is not UTF-8: {exc}") from None
     if is_null_document(text):
-        raise invalid_params("Request body is an empty scenario (null, or a mapping with nothing in it): expected "
-                             "a scenario (a mapping of settings, models and rules)")
+        raise invalid_params(
+            "Request body is an empty scenario (null, or a mapping with nothing in it): expected "
+            "a scenario (a mapping of settings, models and rules)"
+        )
     return text
 
 
@@ -140,8 +160,9 @@ def is_null_document(text: str) -> bool:
             if isinstance(event, yaml.MappingStartEvent):
                 return isinstance(next(events), yaml.MappingEndEvent)
             if isinstance(event, yaml.ScalarEvent):
-                return event.tag == NULL_TAG or (event.tag is None and bool(event.implicit[0])
-                                                 and event.value in NULL_WORDS)
+                return event.tag == NULL_TAG or (
+                    event.tag is None and bool(event.implicit[0]) and event.value in NULL_WORDS
+                )
             return isinstance(event, (yaml.StreamEndEvent, yaml.DocumentEndEvent))
     except yaml.YAMLError:
         return False  # the loader locates what is wrong
@@ -158,8 +179,12 @@ def _failed(request: web.Request, what: str) -> RequestRejected:
     middleware answers any other unexpected failure."""
     request_id = request[ENTRY].request_id
     log.exception("%s: failed unexpectedly while answering request %s", what, request_id)
-    return RequestRejected(500, "internal_server_error", f"{what}: the emulator failed unexpectedly; see its log "
-                           f"for request {request_id}. The scenarios in force are unchanged")
+    return RequestRejected(
+        500,
+        "internal_server_error",
+        f"{what}: the emulator failed unexpectedly; see its log "
+        f"for request {request_id}. The scenarios in force are unchanged",
+    )
 
 
 def _loaded(name: str, scenarios: ScenarioSet, generation: int) -> dict[str, Any]:
@@ -177,8 +202,11 @@ async def _put(request: web.Request, name: str, *, replace: bool) -> web.Respons
     try:
         scenarios = await registry.add(name, text, replace=replace)
     except SourceExists:
-        raise RequestRejected(409, "scenario_exists", f"A scenario named {name!r} is loaded already; "
-                              f"PUT /_emulator/scenarios/{name} replaces it") from None
+        raise RequestRejected(
+            409,
+            "scenario_exists",
+            f"A scenario named {name!r} is loaded already; PUT /_emulator/scenarios/{name} replaces it",
+        ) from None
     except UnknownSource:
         raise _unknown(name) from None
     except ScenarioError as exc:
@@ -191,8 +219,11 @@ async def _put(request: web.Request, name: str, *, replace: bool) -> web.Respons
 
 
 def _unknown(name: str) -> RequestRejected:
-    return not_found("unknown_scenario", f"No scenario named {name!r} was loaded through the control API; "
-                     f"POST /_emulator/scenarios?name={name} loads one (files are changed on disk)")
+    return not_found(
+        "unknown_scenario",
+        f"No scenario named {name!r} was loaded through the control API; "
+        f"POST /_emulator/scenarios?name={name} loads one (files are changed on disk)",
+    )
 
 
 async def add_scenario(request: web.Request) -> web.Response:
@@ -234,10 +265,20 @@ async def reload_scenarios(request: web.Request) -> web.Response:
     if not await registry.reload():
         error = registry.last_error or ScenarioError([])
         if isinstance(error, LoadFailed):  # logged with its traceback by the registry
-            raise RequestRejected(500, "internal_server_error", "The scenario files were not reloaded: the emulator "
-                                  "failed unexpectedly; see its log. The last good scenarios stay in force")
+            raise RequestRejected(
+                500,
+                "internal_server_error",
+                "The scenario files were not reloaded: the emulator "
+                "failed unexpectedly; see its log. The last good scenarios stay in force",
+            )
         return problems_response(error, "The scenario files have problems; the last good scenarios stay in force")
     if shared is not None:
         await publish(request, shared)  # every worker and instance reads its files again
-    return json_response({"reloaded": True, "generation": registry.generation, "files": registry.file_names,
-                          "rules": len(registry.current.scenarios.rules)})
+    return json_response(
+        {
+            "reloaded": True,
+            "generation": registry.generation,
+            "files": registry.file_names,
+            "rules": len(registry.current.scenarios.rules),
+        }
+    )

@@ -23,16 +23,25 @@ def unmatched(entry: dict[str, Any]) -> bool:
     return entry.get("api") is not None and entry.get("rule") is None and entry.get("error_type") in (None, NO_MATCH)
 
 
-async def journal_entries(shared: SharedStore, *, session: str | None = None, rule: str | None = None,
-                          path: str | None = None, only_unmatched: bool = False,
-                          limit: int | None = None) -> list[dict[str, Any]]:
+async def journal_entries(
+    shared: SharedStore,
+    *,
+    session: str | None = None,
+    rule: str | None = None,
+    path: str | None = None,
+    only_unmatched: bool = False,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
     """The stored entries in arrival order, filtered as `Journal.entries` filters; `limit` keeps the newest."""
-    found = [entry for entry in await shared.journal()
-             if (session is None or entry.get("session") == session)
-             and (rule is None or entry.get("rule") == rule)
-             and (path is None or entry.get("path") == path)
-             and (not only_unmatched or unmatched(entry))]
-    return found[max(len(found) - limit, 0):] if limit is not None else found
+    found = [
+        entry
+        for entry in await shared.journal()
+        if (session is None or entry.get("session") == session)
+        and (rule is None or entry.get("rule") == rule)
+        and (path is None or entry.get("path") == path)
+        and (not only_unmatched or unmatched(entry))
+    ]
+    return found[max(len(found) - limit, 0) :] if limit is not None else found
 
 
 async def fresh(request: web.Request, shared: SharedStore) -> None:

@@ -51,8 +51,9 @@ def count(params: Mapping[str, str], name: str) -> int | None:
     if value is None:
         return None
     if not (value.isascii() and value.isdigit()) or len(value.lstrip("0")) > len(str(MAX_COUNT)):
-        raise invalid_params(f"Parameter {name} is not valid: expected a whole number from 0 to {MAX_COUNT}, "
-                             f"got {value!r}")
+        raise invalid_params(
+            f"Parameter {name} is not valid: expected a whole number from 0 to {MAX_COUNT}, got {value!r}"
+        )
     return int(value)
 
 
@@ -88,10 +89,10 @@ def not_found(type: str, message: str) -> RequestRejected:
 def problems_response(error: ScenarioError, message: str) -> web.Response:
     """400 `invalid_scenario`: ZenMux's envelope plus every problem, located."""
     problems = [
-        {"file": p.file, "line": p.line, "column": p.column, "path": p.path, "reason": p.reason}
-        for p in error.problems
+        {"file": p.file, "line": p.line, "column": p.column, "path": p.path, "reason": p.reason} for p in error.problems
     ]
     detail = "; ".join(str(p) for p in error.problems)
-    body = {"error": {"code": "400", "type": "invalid_scenario", "message": f"{message}: {detail}",
-                      "problems": problems}}
+    body = {
+        "error": {"code": "400", "type": "invalid_scenario", "message": f"{message}: {detail}", "problems": problems}
+    }
     return json_response(body, status=400)

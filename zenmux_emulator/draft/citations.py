@@ -22,14 +22,19 @@ _SENTENCE = re.compile(r"[^.!?]+[.!?]?")
 
 
 def citation(url: str, title: str, start: int, end: int) -> dict[str, Any]:
-    return {"type": "url_citation", "url_citation": {"end_index": end, "start_index": start, "title": title,
-                                                     "url": url}}
+    return {
+        "type": "url_citation",
+        "url_citation": {"end_index": end, "start_index": start, "title": title, "url": url},
+    }
 
 
 def scripted(annotations: Sequence[Annotation], content: str) -> list[dict[str, Any]]:
     """The rule's citations that still fit the (possibly cut) content."""
-    return [citation(a.url_citation.url, a.url_citation.title, a.url_citation.start_index, a.url_citation.end_index)
-            for a in annotations if a.url_citation.end_index <= len(content)]
+    return [
+        citation(a.url_citation.url, a.url_citation.title, a.url_citation.start_index, a.url_citation.end_index)
+        for a in annotations
+        if a.url_citation.end_index <= len(content)
+    ]
 
 
 def searched(content: str, faker: Faker) -> list[dict[str, Any]]:

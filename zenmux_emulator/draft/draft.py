@@ -61,8 +61,9 @@ class Draft:
     """The scripted reply drafted (None for the default reply), for what a face reads beyond the
     neutral fields."""
 
-    def __init__(self, model: str, content: str | None, refusal: str | None, finish_reason: str,
-                 usage: dict[str, Any]) -> None:
+    def __init__(
+        self, model: str, content: str | None, refusal: str | None, finish_reason: str, usage: dict[str, Any]
+    ) -> None:
         self.model = model
         self.content = content
         self.refusal = refusal
@@ -138,8 +139,9 @@ def _text(value: object, rule: str, context: dict[str, Any] | None) -> str | Non
     return render(value, rule, context)
 
 
-def model_reasoning(asked: ReasoningAsk, reasons: bool | None, default_reply: bool, model: str,
-                    warnings: list[str]) -> ReasoningAsk:
+def model_reasoning(
+    asked: ReasoningAsk, reasons: bool | None, default_reply: bool, model: str, warnings: list[str]
+) -> ReasoningAsk:
     """The reasoning ask as the model takes it: a model the catalogue lists as non-reasoning
     ignores an ask (with a warning, as the gateway does); a reasoning model's default reply reasons
     at its default effort when the request is silent. Unknown models follow the request."""
@@ -151,8 +153,14 @@ def model_reasoning(asked: ReasoningAsk, reasons: bool | None, default_reply: bo
     return asked
 
 
-def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralRequest, model: str, kit: Kit,
-                reasons: bool | None = None) -> Draft:
+def draft_reply(
+    reply: CompiledReply | None,
+    rule: str | None,
+    facts: NeutralRequest,
+    model: str,
+    kit: Kit,
+    reasons: bool | None = None,
+) -> Draft:
     """Render a scripted reply (or the default one when `reply` is None) for this request, as
     `model` (the one routing chose) answers it; `reasons` is the catalogue's reasoning flag for
     it (None when the catalogue does not list it)."""
@@ -199,8 +207,15 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     elif scripted_calls or facts.stated_tool_choice not in (None, "auto", "none"):
         # only then: seeding hashes the whole conversation, which most replies do not need
         kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
-        calls = tool_calls(scripted_calls, facts.tool_options, model, kit.faker,
-                           (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule), rule, warnings)
+        calls = tool_calls(
+            scripted_calls,
+            facts.tool_options,
+            model,
+            kit.faker,
+            (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule),
+            rule,
+            warnings,
+        )
         if calls and reply is None:
             content = None  # a forced call answers instead of prose, as the upstream's does
     if content is None and refusal is None and not calls:
@@ -243,9 +258,13 @@ def draft_reply(reply: CompiledReply | None, rule: str | None, facts: NeutralReq
     completion += reasoning_tokens
     for call in calls:
         completion += call_tokens(call)
-    draft = Draft(spec.model if spec is not None and spec.model else model, content, refusal, finish,
-                  usage_object(facts.prompt_tokens, completion, reasoning_tokens, 0,
-                               spec.usage if spec is not None else None))
+    draft = Draft(
+        spec.model if spec is not None and spec.model else model,
+        content,
+        refusal,
+        finish,
+        usage_object(facts.prompt_tokens, completion, reasoning_tokens, 0, spec.usage if spec is not None else None),
+    )
     if thinking is not None:
         draft.reasoning = thinking
     if details is not None:

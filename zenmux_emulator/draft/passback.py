@@ -22,10 +22,16 @@ from zenmux_emulator.neutral.request import NeutralRequest
 
 BAD_SIGNATURE = "Invalid `signature` in `thinking` block"
 MISSING_SIGNATURE = "thinking.signature: Field required"
-MISSING_THINKING = ("Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, "
-                    "a final `assistant` message must start with a thinking block.")
+MISSING_THINKING = (
+    "Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, "
+    "a final `assistant` message must start with a thinking block."
+)
 UNVERIFIED = "could not be verified."
-THOUGHT_SIGNATURE_MARKS = ("Corrupted thought signature.", "missing a thought_signature", "missing a `thought_signature`")
+THOUGHT_SIGNATURE_MARKS = (
+    "Corrupted thought signature.",
+    "missing a thought_signature",
+    "missing a `thought_signature`",
+)
 """The fixed parts of Google's thought-signature refusals, which the Vertex AI / Gemini face answers with."""
 REJECTIONS = (BAD_SIGNATURE, MISSING_SIGNATURE, MISSING_THINKING, UNVERIFIED, *THOUGHT_SIGNATURE_MARKS)
 """The messages (or their fixed part) a passed-back reasoning check fails with, on every face."""
@@ -46,8 +52,11 @@ def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
     where = f"messages.{i}.content"
     if shape == "openai":
         for n, block in enumerate(details):
-            if (isinstance(block, dict) and block.get("type") == "reasoning.encrypted"
-                    and not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", "")))):
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "reasoning.encrypted"
+                and not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", "")))
+            ):
                 return f"{where}.{n}: The encrypted content for item {block.get('id')} {UNVERIFIED}"
         return None
     texts: dict[Any, list[str]] = {}
@@ -77,8 +86,9 @@ def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
     return None
 
 
-def reasoning_findings(messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, *,
-                       require_all: bool = False) -> list[str]:
+def reasoning_findings(
+    messages: Sequence[Mapping[str, Any]], shape: str, signer: Signer, *, require_all: bool = False
+) -> list[str]:
     """What is wrong with the reasoning passed back: blocks that do not verify, and missing blocks
     where the upstream needs them (or, with `require_all`, on every assistant tool-call message)."""
     findings = []

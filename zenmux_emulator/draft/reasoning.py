@@ -35,8 +35,11 @@ def token_budget(ask: ReasoningAsk, max_completion_tokens: int | None) -> int:
     """Reasoning tokens spent: the explicit budget or the effort's, within ZenMux's share of the limit."""
     budget = ask.max_tokens if ask.max_tokens is not None else EFFORT_TOKENS.get(ask.effort, EFFORT_TOKENS["medium"])
     if max_completion_tokens is not None:
-        share = max_completion_tokens if ask.max_tokens is not None else int(
-            max_completion_tokens * EFFORT_SHARE.get(ask.effort, 0.5))
+        share = (
+            max_completion_tokens
+            if ask.max_tokens is not None
+            else int(max_completion_tokens * EFFORT_SHARE.get(ask.effort, 0.5))
+        )
         budget = min(budget, share)
     return budget
 
@@ -50,8 +53,11 @@ def details(shape: str, text: str, signer: Signer, seed: int, spec: Reply | None
     block as a recorded reply (`spec`) carries it."""
     if shape == "anthropic" or shape == "google":
         recorded = spec.reasoning_signature if spec is not None else None
-        block: dict[str, Any] = {"type": "reasoning.text", "text": text,
-                                 "signature": recorded if recorded is not None else signer.sign(shape, 0, text)}
+        block: dict[str, Any] = {
+            "type": "reasoning.text",
+            "text": text,
+            "signature": recorded if recorded is not None else signer.sign(shape, 0, text),
+        }
         if shape == "anthropic":
             block["format"] = ANTHROPIC_FORMAT
         block["index"] = 0
@@ -60,6 +66,11 @@ def details(shape: str, text: str, signer: Signer, seed: int, spec: Reply | None
     item = encrypted.id if encrypted is not None else encrypted_id(seed, text)
     return [
         {"type": "reasoning.summary", "summary": text, "format": OPENAI_FORMAT, "index": "0"},
-        {"id": item, "type": "reasoning.encrypted", "data": encrypted.data if encrypted else signer.encrypt(item, text),
-         "format": OPENAI_FORMAT, "index": "0"},
+        {
+            "id": item,
+            "type": "reasoning.encrypted",
+            "data": encrypted.data if encrypted else signer.encrypt(item, text),
+            "format": OPENAI_FORMAT,
+            "index": "0",
+        },
     ]

@@ -74,21 +74,51 @@ def schema_value(faker: Faker, schema: Any, where: str, untyped: str = "string")
 
 def unsatisfiable(where: str, exc: Unsatisfiable) -> RequestRejected:
     """The 400 for a schema the generator cannot satisfy."""
-    return invalid_params(f"{where}: the emulator cannot make a value for this JSON Schema at {exc.where}: "
-                          f"{exc.reason}")
+    return invalid_params(
+        f"{where}: the emulator cannot make a value for this JSON Schema at {exc.where}: {exc.reason}"
+    )
 
 
 _BY_NAME = {
-    "city": "city", "country": "country", "email": "email", "name": "name", "first_name": "first_name",
-    "last_name": "last_name", "company": "company", "address": "address", "street": "street_address",
-    "phone": "phone_number", "url": "url", "website": "url", "username": "user_name", "job": "job",
-    "title": "sentence", "description": "sentence", "query": "sentence", "text": "sentence",
-    "message": "sentence", "location": "city", "color": "color_name",
+    "city": "city",
+    "country": "country",
+    "email": "email",
+    "name": "name",
+    "first_name": "first_name",
+    "last_name": "last_name",
+    "company": "company",
+    "address": "address",
+    "street": "street_address",
+    "phone": "phone_number",
+    "url": "url",
+    "website": "url",
+    "username": "user_name",
+    "job": "job",
+    "title": "sentence",
+    "description": "sentence",
+    "query": "sentence",
+    "text": "sentence",
+    "message": "sentence",
+    "location": "city",
+    "color": "color_name",
 }
-_BY_FORMAT = {"date": "date", "date-time": "iso8601", "time": "time", "email": "email", "idn-email": "email",
-              "uri": "url", "iri": "url", "uri-reference": "url", "iri-reference": "url", "url": "url",
-              "uuid": "uuid4", "ipv4": "ipv4", "ipv6": "ipv6", "hostname": "domain_name",
-              "idn-hostname": "domain_name"}
+_BY_FORMAT = {
+    "date": "date",
+    "date-time": "iso8601",
+    "time": "time",
+    "email": "email",
+    "idn-email": "email",
+    "uri": "url",
+    "iri": "url",
+    "uri-reference": "url",
+    "iri-reference": "url",
+    "url": "url",
+    "uuid": "uuid4",
+    "ipv4": "ipv4",
+    "ipv6": "ipv6",
+    "hostname": "domain_name",
+    "idn-hostname": "domain_name",
+}
 _FORMAT_TRIES = 8
 _UNIQUE_TRIES = 16
 _FILLER_WORDS = 16
@@ -378,7 +408,6 @@ def _merged(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             else:
                 merged[key] = value
     return merged
-
 
 
 def _common_type(before: Any, value: Any) -> Any:

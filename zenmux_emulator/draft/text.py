@@ -56,12 +56,38 @@ def _env() -> Any:
         trim_blocks=False,
     )
 
+
 FAKE_GENERATORS = frozenset(
     {
-        "address", "catch_phrase", "city", "color_name", "company", "country", "date", "email",
-        "first_name", "iso8601", "job", "last_name", "name", "paragraph", "paragraphs",
-        "phone_number", "pyfloat", "random_element", "random_int", "sentence", "sentences",
-        "street_address", "text", "time", "url", "user_name", "uuid4", "word", "words",
+        "address",
+        "catch_phrase",
+        "city",
+        "color_name",
+        "company",
+        "country",
+        "date",
+        "email",
+        "first_name",
+        "iso8601",
+        "job",
+        "last_name",
+        "name",
+        "paragraph",
+        "paragraphs",
+        "phone_number",
+        "pyfloat",
+        "random_element",
+        "random_int",
+        "sentence",
+        "sentences",
+        "street_address",
+        "text",
+        "time",
+        "url",
+        "user_name",
+        "uuid4",
+        "word",
+        "words",
     }
 )
 _MAX_FAKE_ARG = 1000
@@ -93,7 +119,8 @@ def compile_template(source: str) -> Any:
         for node in tree.find_all(nodes.Getattr):
             if isinstance(node.node, nodes.Name) and node.node.name == "fake" and node.attr not in FAKE_GENERATORS:
                 raise TemplateProblem(
-                    f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}")
+                    f"fake.{node.attr} is not available; use one of {', '.join(sorted(FAKE_GENERATORS))}"
+                )
         return env.from_string(bound_tree(tree))
     except TemplateSyntaxError as exc:
         raise TemplateProblem(exc.message or str(exc)) from None
@@ -135,8 +162,6 @@ def render(template: Any, rule: str, context: Mapping[str, Any]) -> str:
             text.encode()  # a lone surrogate (from a "\\ud800" literal) cannot be sent as UTF-8
         return text
     except Exception as exc:  # noqa: BLE001  # any failure is the scenario's: named, never a traceback
-        raise RequestRejected(
-            500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc}"
-        ) from None
+        raise RequestRejected(500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc}") from None
     finally:
         end_budget(budget)

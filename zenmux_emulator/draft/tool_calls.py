@@ -46,7 +46,9 @@ def _wire(spec: ToolCallSpec, call: str) -> dict[str, Any]:
     if spec.type == "custom":
         return {"id": call, "type": "custom", "custom": {"name": spec.name, "input": spec.input or ""}}
     arguments = spec.arguments
-    text = arguments if isinstance(arguments, str) else orjson.dumps(arguments if arguments is not None else {}).decode()
+    text = (
+        arguments if isinstance(arguments, str) else orjson.dumps(arguments if arguments is not None else {}).decode()
+    )
     return {"id": call, "type": "function", "function": {"name": spec.name, "arguments": text}}
 
 
@@ -57,8 +59,12 @@ def _synthesised(name: str, tool: Mapping[str, Any], faker: Faker) -> ToolCallSp
     where = f"the parameters of tool {name!r}"
     arguments = schema_value(faker, schema, where, untyped="object")
     if not isinstance(arguments, dict):  # a call's arguments are a JSON object
-        raise unsatisfiable(where, Unsatisfiable((), "a tool's arguments are a JSON object, and this schema "
-                                                     f"makes {type(arguments).__name__} values"))
+        raise unsatisfiable(
+            where,
+            Unsatisfiable(
+                (), f"a tool's arguments are a JSON object, and this schema makes {type(arguments).__name__} values"
+            ),
+        )
     return ToolCallSpec(name=name, arguments=arguments)
 
 
@@ -87,8 +93,9 @@ def tool_calls(
     if forced is not None and chosen:
         others = [spec for spec in chosen if spec.name != forced]
         if others:
-            warnings.append(f"tool_choice forces {forced!r}: the {len(others)} other tool call(s) scripted by {who} "
-                            "were not sent")
+            warnings.append(
+                f"tool_choice forces {forced!r}: the {len(others)} other tool call(s) scripted by {who} were not sent"
+            )
             chosen = [spec for spec in chosen if spec.name == forced]
     if not chosen:
         if options.choice == "required" and options.offered:

@@ -7,8 +7,9 @@ from typing import Any
 from zenmux_emulator.scenario.schema import UsageOverride
 
 
-def usage_object(prompt: int, completion: int, reasoning: int = 0, cached: int = 0,
-                 override: UsageOverride | None = None) -> dict[str, Any]:
+def usage_object(
+    prompt: int, completion: int, reasoning: int = 0, cached: int = 0, override: UsageOverride | None = None
+) -> dict[str, Any]:
     """`usage` with both details objects, scripted overrides applied, total kept consistent."""
     if override is not None:
         prompt = override.prompt_tokens if override.prompt_tokens is not None else prompt

@@ -15,7 +15,10 @@ CATALOGUE: dict[tuple[int, str], str] = {
     (400, "invalid_params"): "Invalid parameters",
     (402, "insufficient_credit"): "Account overdue. Please top up your balance to continue.",
     (402, "reject_no_credit"): "Credit required. This model requires a positive balance.",
-    (402, "quote_exceeded"): "Subscription quota exceeded for the current window. Upgrade your plan or use a pay-as-you-go key.",
+    (
+        402,
+        "quote_exceeded",
+    ): "Subscription quota exceeded for the current window. Upgrade your plan or use a pay-as-you-go key.",
     (403, "access_denied"): "You have no permission to access this resource",
     (403, "safety_check_failed"): "The request was blocked by the provider's safety policy",
     (404, "model_not_available"): "The model is not available in your subscription plan",
@@ -45,8 +48,9 @@ DEFAULT_TYPES: dict[int, str] = {status: kind for status, kind in reversed(list(
 DEFAULT_RETRY_AFTER = "1"
 
 
-def scripted_error(status: int, type: str | None, message: str | None,
-                   headers: Mapping[str, str] | None) -> RequestRejected:
+def scripted_error(
+    status: int, type: str | None, message: str | None, headers: Mapping[str, str] | None
+) -> RequestRejected:
     """A scripted error: catalogue type and message unless given; 429 carries Retry-After by default."""
     kind = type or DEFAULT_TYPES.get(status) or ("invalid_params" if status < 500 else "internal_server_error")
     text = message or CATALOGUE.get((status, kind)) or f"The request failed with status {status}"

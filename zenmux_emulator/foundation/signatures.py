@@ -90,5 +90,5 @@ class Signer:
             return False
         if not raw.startswith(_TOKEN_PREFIX) or len(raw) < len(_TOKEN_PREFIX) + 32:
             return False
-        mac, masked = raw[len(_TOKEN_PREFIX):][:32], raw[len(_TOKEN_PREFIX) + 32:]
+        mac, masked = raw[len(_TOKEN_PREFIX) :][:32], raw[len(_TOKEN_PREFIX) + 32 :]
         return hmac.compare_digest(mac, self._mac(b"encrypted", item_id.encode(), masked))

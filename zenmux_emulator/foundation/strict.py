@@ -69,8 +69,9 @@ def _keyed(key: str, default: str | None, known: tuple[str, ...] | None) -> Call
     return pick
 
 
-def by_key(key: str, expected: str | None = None, default: str | None = None,
-           known: tuple[str, ...] | None = None) -> Discriminator:
+def by_key(
+    key: str, expected: str | None = None, default: str | None = None, known: tuple[str, ...] | None = None
+) -> Discriminator:
     """A union chosen by the string at `key` (`default` when it is absent). With `expected`, a
     missing or unknown tag fails as `BAD_TAG` + key with that text; without it, with pydantic's
     own `union_tag_*` errors, whose expected tags `tag_names` reads. With `known`, any other string

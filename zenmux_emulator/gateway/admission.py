@@ -32,8 +32,13 @@ def admission_ask(config: GatewayConfig, key: str, prompt: int) -> AdmissionAsk:
     """What the shared store takes atomically for this request: the same buckets and balance
     `admit_key` looks at in process."""
     limit = config.limit_for(key)
-    buckets = () if limit is None else tuple(
-        BucketAsk(kind, capacity, need, limit.window_s) for kind, capacity, need in bucket_needs(limit, prompt))
+    buckets = (
+        ()
+        if limit is None
+        else tuple(
+            BucketAsk(kind, capacity, need, limit.window_s) for kind, capacity, need in bucket_needs(limit, prompt)
+        )
+    )
     return AdmissionAsk(key, buckets, config.balances.get(key))
 
 

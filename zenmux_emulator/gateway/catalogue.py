@@ -28,8 +28,9 @@ def _well_formed(model: str) -> bool:
     return MODEL_ID.match(model) is not None
 
 
-def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed: bool,
-          prompt_tokens: int) -> ModelSpec | None:
+def admit(
+    requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed: bool, prompt_tokens: int
+) -> ModelSpec | None:
     """Check the model id (`requested` as sent, `base` without its `:provider`) and the prompt
     size; the catalogue entry when there is one."""
     if not _well_formed(base):
@@ -45,9 +46,11 @@ def admit(requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed:
 def unknown_model(requested: str, base: str) -> RequestRejected:
     """ZenMux's exact 400 for a model it does not list, and the emulator's own hint (in
     X-Emulator-Warnings) on what to do when ZenMux lists it since the catalogue's snapshot."""
-    hint = (f"model {base} is not in the emulator's catalogue (ZenMux's models as of {SNAPSHOT.isoformat()} and "
-            "the scenario files' models:); if ZenMux lists it now, declare it under models: in a scenario file, "
-            "open the catalogue with settings: {catalogue: open}, or refresh it with tools/build_catalogue.py")
+    hint = (
+        f"model {base} is not in the emulator's catalogue (ZenMux's models as of {SNAPSHOT.isoformat()} and "
+        "the scenario files' models:); if ZenMux lists it now, declare it under models: in a scenario file, "
+        "open the catalogue with settings: {catalogue: open}, or refresh it with tools/build_catalogue.py"
+    )
     return RequestRejected(400, "invalid_params", f"Model {requested} is not valid", {"X-Emulator-Warnings": hint})
 
 
@@ -57,8 +60,9 @@ def admit_candidates(model_routing: Mapping[str, Any], catalogue: Mapping[str, M
     models = model_routing.get("available_models") or ()
     for i, model in enumerate(models):
         if not isinstance(model, str) or not _well_formed(model) or (closed and model not in catalogue):
-            raise invalid_params(f"Parameter model_routing_config.available_models[{i}] is not valid: "
-                                 f"model {model} is not valid")
+            raise invalid_params(
+                f"Parameter model_routing_config.available_models[{i}] is not valid: model {model} is not valid"
+            )
 
 
 def model_object(model_id: str, spec: ModelSpec) -> dict[str, object]:

@@ -52,6 +52,7 @@ def read_control(headers: Mapping[str, str]) -> ControlHeaders:
                 raise ValueError(f"{rate_text.strip()!r} is not a rate between 0 and 1")
             chaos_failure = parse_failure(failure_text) if failure_text.strip() else None
         except ValueError as exc:
-            raise invalid_params(f"Header {CHAOS_HEADER} is not valid (expected e.g. '0.5' or "
-                                 f"'0.5; error=429'): {exc}") from None
+            raise invalid_params(
+                f"Header {CHAOS_HEADER} is not valid (expected e.g. '0.5' or '0.5; error=429'): {exc}"
+            ) from None
     return ControlHeaders(rule.strip() if rule is not None else None, fault, rate, chaos_failure)

@@ -83,23 +83,41 @@ def merge_settings(files: list[tuple[str, FileSettings]]) -> tuple[GatewayConfig
     for filename, spec in files:
         if spec.account is not None:
             if account is not None:
-                problems.append(ScenarioProblem(filename, None, None, "settings.account",
-                                                f"the account is already set in {account_from}"))
+                problems.append(
+                    ScenarioProblem(
+                        filename, None, None, "settings.account", f"the account is already set in {account_from}"
+                    )
+                )
             account, account_from = spec.account, filename
         if spec.limits is not None:
             if limits is not None:
-                problems.append(ScenarioProblem(filename, None, None, "settings.limits",
-                                                f"limits are already set in {limits_from}"))
+                problems.append(
+                    ScenarioProblem(filename, None, None, "settings.limits", f"limits are already set in {limits_from}")
+                )
             limits, limits_from = spec.limits, filename
         for key, amount in spec.balances.items():
             if key in balances:
-                problems.append(ScenarioProblem(filename, None, None, f"settings.balances.{key}",
-                                                f"the balance of this key is already set in {balance_from[key]}"))
+                problems.append(
+                    ScenarioProblem(
+                        filename,
+                        None,
+                        None,
+                        f"settings.balances.{key}",
+                        f"the balance of this key is already set in {balance_from[key]}",
+                    )
+                )
             balances[key], balance_from[key] = amount, filename
         if spec.balance_error is not None:
             if error is not None and error != spec.balance_error:
-                problems.append(ScenarioProblem(filename, None, None, "settings.balance_error",
-                                                f"balance_error is already {error!r} in {error_from}"))
+                problems.append(
+                    ScenarioProblem(
+                        filename,
+                        None,
+                        None,
+                        "settings.balance_error",
+                        f"balance_error is already {error!r} in {error_from}",
+                    )
+                )
             error, error_from = spec.balance_error, filename
     return GatewayConfig(limits, balances, error or DEFAULT_BALANCE_ERROR, account), problems
 
@@ -115,8 +133,11 @@ def _rate_headers(limit: KeyLimit, levels: dict[str, float]) -> dict[str, str]:
 
 def bucket_needs(limit: KeyLimit, prompt: int) -> list[tuple[str, int, int]]:
     """(kind, capacity, need) of each limited bucket a request takes from: one request, its prompt tokens."""
-    return [(kind, capacity, need) for kind, capacity, need in
-            (("requests", limit.rpm, 1), ("tokens", limit.tpm, prompt)) if capacity is not None]
+    return [
+        (kind, capacity, need)
+        for kind, capacity, need in (("requests", limit.rpm, 1), ("tokens", limit.tpm, prompt))
+        if capacity is not None
+    ]
 
 
 def rate_limited(limit: KeyLimit, levels: dict[str, float], wait: float) -> RequestRejected:
@@ -170,8 +191,9 @@ def out_of_credit(config: GatewayConfig) -> RequestRejected:
     return RequestRejected(402, kind, CATALOGUE[(402, kind)])
 
 
-def charge(config: GatewayConfig, state: GatewayState, key: str, usage: Mapping[str, Any],
-           model: ModelSpec | None) -> dict[str, str]:
+def charge(
+    config: GatewayConfig, state: GatewayState, key: str, usage: Mapping[str, Any], model: ModelSpec | None
+) -> dict[str, str]:
     """Deduct a reply's cost from the key's balance; the remaining balance as a header."""
     if key not in config.balances:
         return {}
@@ -183,12 +205,20 @@ def charge(config: GatewayConfig, state: GatewayState, key: str, usage: Mapping[
 def priced(usage: Mapping[str, Any], model: ModelSpec) -> float:
     """A reply's cost in USD: its tokens at the model's prices for a prompt of its size."""
     pricing = model.pricing.for_prompt(int(usage.get("prompt_tokens") or 0))
-    return (int(usage.get("prompt_tokens") or 0) * pricing.prompt
-            + int(usage.get("completion_tokens") or 0) * pricing.completion) / 1_000_000
+    return (
+        int(usage.get("prompt_tokens") or 0) * pricing.prompt
+        + int(usage.get("completion_tokens") or 0) * pricing.completion
+    ) / 1_000_000
 
 
-def recharge(config: GatewayConfig, state: GatewayState, key: str, drafted: Mapping[str, Any],
-             model: ModelSpec | None, served: Mapping[str, Any]) -> dict[str, str]:
+def recharge(
+    config: GatewayConfig,
+    state: GatewayState,
+    key: str,
+    drafted: Mapping[str, Any],
+    model: ModelSpec | None,
+    served: Mapping[str, Any],
+) -> dict[str, str]:
     """Charge the usage a face reports it served instead of the draft's, already charged: its
     `cost` (USD) when it gives one, else its tokens at the model's pricing. The remaining balance."""
     if key not in config.balances:

@@ -128,8 +128,14 @@ def _implicit(model: str) -> tuple[str, str, tuple[Attempt, ...], str, float]:
     return provider.name, key, (attempt,), f"{key}=ok", provider.latency_ms / 1000
 
 
-def route(model: str, pinned: str | None, options: Mapping[str, Any], model_routing: Mapping[str, Any],
-          catalogue: Mapping[str, ModelSpec], session: Session) -> Route:
+def route(
+    model: str,
+    pinned: str | None,
+    options: Mapping[str, Any],
+    model_routing: Mapping[str, Any],
+    catalogue: Mapping[str, ModelSpec],
+    session: Session,
+) -> Route:
     """Try the providers in order until one serves; when none does, the route carries the failure.
     `options` is ZenMux's `provider` object, `model_routing` its `model_routing_config`."""
     if model == AUTO:

@@ -90,8 +90,16 @@ class JournalEntry:
     _body: Any = None
     _sent: dict[str, str] | None = None
 
-    def __init__(self, seq: int, request_id: str, time: float, method: str, path: str,
-                 received_headers: Mapping[str, str], arrived: float = 0.0) -> None:
+    def __init__(
+        self,
+        seq: int,
+        request_id: str,
+        time: float,
+        method: str,
+        path: str,
+        received_headers: Mapping[str, str],
+        arrived: float = 0.0,
+    ) -> None:
         self.seq = seq
         self.request_id = request_id
         self.time = time
@@ -186,17 +194,35 @@ class JournalEntry:
         elif self.response is not None:
             response = [e.decode("utf-8", "replace") for e in self.sent_events()]
         return {
-            "seq": self.seq, "request_id": self.request_id, "time": self.time, "method": self.method,
-            "path": self.path, "api": self.api, "headers": self.headers, "session": self.session, "body": self.body,
-            "rule": self.rule, "reply_index": self.reply_index, "near_misses": list(self.near_misses),
-            "warnings": self.warnings, "unmet_expectations": list(self.unmet_expectations),
-            "status": self.status, "error_type": self.error_type, "response_headers": self.response_headers,
+            "seq": self.seq,
+            "request_id": self.request_id,
+            "time": self.time,
+            "method": self.method,
+            "path": self.path,
+            "api": self.api,
+            "headers": self.headers,
+            "session": self.session,
+            "body": self.body,
+            "rule": self.rule,
+            "reply_index": self.reply_index,
+            "near_misses": list(self.near_misses),
+            "warnings": self.warnings,
+            "unmet_expectations": list(self.unmet_expectations),
+            "status": self.status,
+            "error_type": self.error_type,
+            "response_headers": self.response_headers,
             "arrived": self.arrived,
-            "stream": self.stream, "response": response, "events_sent": self.events_sent,
-            "client_gone": self.client_gone, "fault": self.fault,
-            "misbehaved": None if self.misbehaved is None else self.misbehaved.as_dict(), "dropped": self.dropped,
-            "routing": [attempt.as_dict() for attempt in self.routing], "duration_ms": self.duration_ms,
-            "first_byte_ms": self.first_byte_ms, "event_offsets_ms": self.event_offsets_ms(),
+            "stream": self.stream,
+            "response": response,
+            "events_sent": self.events_sent,
+            "client_gone": self.client_gone,
+            "fault": self.fault,
+            "misbehaved": None if self.misbehaved is None else self.misbehaved.as_dict(),
+            "dropped": self.dropped,
+            "routing": [attempt.as_dict() for attempt in self.routing],
+            "duration_ms": self.duration_ms,
+            "first_byte_ms": self.first_byte_ms,
+            "event_offsets_ms": self.event_offsets_ms(),
             "worker": os.getpid(),
             "bytes": self.kept_bytes,
             "recorded": self.recorded,

@@ -122,8 +122,11 @@ def _start_on_a_fresh_line(path: Path) -> None:
             orjson.loads(last)
         except orjson.JSONDecodeError:
             out.truncate(cut)
-            log.warning("journal file %s: cut off a torn last line of %d bytes (a run ended in the middle of a "
-                        "write)", path, len(last))
+            log.warning(
+                "journal file %s: cut off a torn last line of %d bytes (a run ended in the middle of a write)",
+                path,
+                len(last),
+            )
         else:
             out.seek(0, os.SEEK_END)
             out.write(b"\n")

@@ -66,8 +66,13 @@ class Generation(NamedTuple):
         usage = self.usage
         completion = usage.get("completion_tokens_details") or {}
         cached = usage.get("prompt_tokens_details") or {}
-        return (usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0, usage.get("total_tokens") or 0,
-                completion.get("reasoning_tokens") or 0, cached.get("cached_tokens") or 0)
+        return (
+            usage.get("prompt_tokens") or 0,
+            usage.get("completion_tokens") or 0,
+            usage.get("total_tokens") or 0,
+            completion.get("reasoning_tokens") or 0,
+            cached.get("cached_tokens") or 0,
+        )
 
     @property
     def rates(self) -> Rates | None:
@@ -100,19 +105,53 @@ class Generation(NamedTuple):
     def blob(self) -> bytes:
         """The record as JSON, for the shared store (`--state`)."""
         pricing = self.pricing.model_dump(mode="json") if self.pricing is not None else None
-        return orjson.dumps((self.api, self.generation_id, self.model, self.created, self.latency_s,
-                             self.generation_s, self.streamed, self.usage, pricing, self.finish_reason,
-                             self.retries, self.reply_id))
+        return orjson.dumps(
+            (
+                self.api,
+                self.generation_id,
+                self.model,
+                self.created,
+                self.latency_s,
+                self.generation_s,
+                self.streamed,
+                self.usage,
+                pricing,
+                self.finish_reason,
+                self.retries,
+                self.reply_id,
+            )
+        )
 
     @classmethod
     def of_blob(cls, blob: bytes) -> Generation:
         """A record `blob()` wrote."""
-        (api, generation_id, model, created, latency_s, generation_s, streamed, usage, pricing, finish_reason,
-         retries, reply_id) = orjson.loads(blob)
-        return cls(api, generation_id, model, created, latency_s,
-                   StreamOutcome(waited=generation_s) if streamed else None, usage,
-                   Pricing.model_validate(pricing) if pricing is not None else None, finish_reason, retries,
-                   reply_id)
+        (
+            api,
+            generation_id,
+            model,
+            created,
+            latency_s,
+            generation_s,
+            streamed,
+            usage,
+            pricing,
+            finish_reason,
+            retries,
+            reply_id,
+        ) = orjson.loads(blob)
+        return cls(
+            api,
+            generation_id,
+            model,
+            created,
+            latency_s,
+            StreamOutcome(waited=generation_s) if streamed else None,
+            usage,
+            Pricing.model_validate(pricing) if pricing is not None else None,
+            finish_reason,
+            retries,
+            reply_id,
+        )
 
 
 class Generations:

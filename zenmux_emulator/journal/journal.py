@@ -52,13 +52,22 @@ class Journal:
         entry.kept = False
         self.bytes -= entry.kept_bytes
 
-    def entries(self, *, session: str | None = None, rule: str | None = None, path: str | None = None,
-                unmatched: bool = False, limit: int | None = None, before: int | None = None,
-                after: int | None = None) -> list[JournalEntry]:
+    def entries(
+        self,
+        *,
+        session: str | None = None,
+        rule: str | None = None,
+        path: str | None = None,
+        unmatched: bool = False,
+        limit: int | None = None,
+        before: int | None = None,
+        after: int | None = None,
+    ) -> list[JournalEntry]:
         """Entries in arrival order, filtered by whatever is given (`before`/`after`: by `seq`);
         `limit` keeps the newest."""
         found = [
-            entry for entry in list(self._entries)  # a copy: other threads may read while the loop appends
+            entry
+            for entry in list(self._entries)  # a copy: other threads may read while the loop appends
             if (session is None or entry.session == session)
             and (rule is None or entry.rule == rule)
             and (path is None or entry.path == path)
@@ -67,7 +76,7 @@ class Journal:
             and (not unmatched or entry.unmatched)
         ]
         if limit is not None:
-            found = found[max(len(found) - limit, 0):]
+            found = found[max(len(found) - limit, 0) :]
         return found
 
     def clear(self, session: str | None = None) -> None:

@@ -5,9 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "proxy-authorization", "cookie",
-                            "x-emulator-admin-token", "api-key", "openai-organization", "openai-project",
-                            "anthropic-admin-api-key", "x-csrf-token"})
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "x-api-key",
+        "x-goog-api-key",
+        "proxy-authorization",
+        "cookie",
+        "x-emulator-admin-token",
+        "api-key",
+        "openai-organization",
+        "openai-project",
+        "anthropic-admin-api-key",
+        "x-csrf-token",
+    }
+)
 SECRET_WORDS = ("token", "secret", "password", "api-key", "apikey", "auth", "cookie", "credential", "signature")
 """A header whose name holds one of these (`X-Auth-Token`, `X-Amz-Security-Token`, …) is masked too."""
 

@@ -14,8 +14,11 @@ from zenmux_emulator.journal.entry import JournalEntry
 def summary(what: str, raw: bytes | list[bytes], limit: int) -> dict[str, Any]:
     """`{"summary", "bytes", "xxh3_128"}` of a body (or of a stream's events, joined) not kept."""
     data = raw if isinstance(raw, bytes) else b"".join(raw)
-    return {"summary": f"{what} of {len(data)} bytes, not kept: over the journal's limit of {limit} bytes",
-            "bytes": len(data), "xxh3_128": xxhash.xxh3_128_hexdigest(data)}
+    return {
+        "summary": f"{what} of {len(data)} bytes, not kept: over the journal's limit of {limit} bytes",
+        "bytes": len(data),
+        "xxh3_128": xxhash.xxh3_128_hexdigest(data),
+    }
 
 
 def body_summary(raw: bytes, limit: int) -> dict[str, Any]:

@@ -76,8 +76,12 @@ def _chat_calls(entry: JournalEntry) -> list[Call | None]:
         except (KeyError, IndexError, TypeError):
             return []
         return [_chat_call(c) for c in message.get("tool_calls") or ()]
-    return [_chat_call(call) for data in _event_data(entry) for choice in data.get("choices") or ()
-            for call in (choice.get("delta") or {}).get("tool_calls") or ()]
+    return [
+        _chat_call(call)
+        for data in _event_data(entry)
+        for choice in data.get("choices") or ()
+        for call in (choice.get("delta") or {}).get("tool_calls") or ()
+    ]
 
 
 def _anthropic_call(block: Any) -> Call | None:
@@ -90,12 +94,19 @@ def _anthropic_calls(entry: JournalEntry) -> list[Call | None]:
     if isinstance(entry.response, bytes):
         body = _json(entry.response)
         return [_anthropic_call(b) for b in (body.get("content") or () if isinstance(body, dict) else ())]
-    return [_anthropic_call(data.get("content_block")) for data in _event_data(entry)
-            if data.get("type") == "content_block_start"]
+    return [
+        _anthropic_call(data.get("content_block"))
+        for data in _event_data(entry)
+        if data.get("type") == "content_block_start"
+    ]
 
 
 def _responses_call(item: Any) -> Call | None:
-    if not isinstance(item, dict) or item.get("type") not in RESPONSES_CALLS or not isinstance(item.get("call_id"), str):
+    if (
+        not isinstance(item, dict)
+        or item.get("type") not in RESPONSES_CALLS
+        or not isinstance(item.get("call_id"), str)
+    ):
         return None
     return item["call_id"], str(item.get("name", ""))
 
@@ -106,8 +117,11 @@ def _responses_calls(entry: JournalEntry) -> list[Call | None]:
     if isinstance(entry.response, bytes):
         body = _json(entry.response)
         return [_responses_call(i) for i in (body.get("output") or () if isinstance(body, dict) else ())]
-    return [_responses_call(data.get("item")) for data in _event_data(entry)
-            if data.get("type") == "response.output_item.done"]
+    return [
+        _responses_call(data.get("item"))
+        for data in _event_data(entry)
+        if data.get("type") == "response.output_item.done"
+    ]
 
 
 def _chat_answers(body: dict[str, Any]) -> Iterator[Any]:
@@ -202,7 +216,7 @@ def verdict(entries: Iterable[JournalEntry], readers: Mapping[str, Shapes] = SHA
     requests: Sequence[JournalEntry] = [e for e in entries if e.api is not None]
     findings: list[Finding] = []
     for i, entry in enumerate(requests):
-        later = requests[i + 1:]
+        later = requests[i + 1 :]
         rejection = _reasoning_rejection(entry)
         if rejection is not None:
             findings.append(Finding("reasoning", entry.seq, f"signed reasoning not passed back intact ({rejection})"))
@@ -210,17 +224,30 @@ def verdict(entries: Iterable[JournalEntry], readers: Mapping[str, Shapes] = SHA
         calls = _returned_calls(entry, readers)
         if calls:
             answered = set().union(*(_answered_ids(e, readers) for e in later)) if later else set()
-            findings.extend(Finding("tool_calls", entry.seq, f"tool call {call_id} ({name}) was never answered")
-                            for call_id, name in calls if call_id not in answered)
+            findings.extend(
+                Finding("tool_calls", entry.seq, f"tool call {call_id} ({name}) was never answered")
+                for call_id, name in calls
+                if call_id not in answered
+            )
         delay = _retry_delay(entry) if entry.status in (429, 503) else None
         if delay is not None and later and later[0].arrived < entry.arrived + delay:
             early = entry.arrived + delay - later[0].arrived
-            findings.append(Finding("retry_after", later[0].seq,
-                                    f"sent {early:.2f}s before the Retry-After of request #{entry.seq} ran out"))
+            findings.append(
+                Finding(
+                    "retry_after",
+                    later[0].seq,
+                    f"sent {early:.2f}s before the Retry-After of request #{entry.seq} ran out",
+                )
+            )
         if entry.status in NON_RETRYABLE:
             for again in later:
                 if again.api == entry.api and again.body == entry.body:
-                    findings.append(Finding("non_retryable", again.seq,
-                                            f"repeats request #{entry.seq}, which got the non-retryable {entry.status}"))
+                    findings.append(
+                        Finding(
+                            "non_retryable",
+                            again.seq,
+                            f"repeats request #{entry.seq}, which got the non-retryable {entry.status}",
+                        )
+                    )
                     break
     return findings

@@ -15,6 +15,8 @@ def unmet_expectations(rule: CompiledRule, facts: NeutralRequest, shape: str, si
         return []
     failures = [f"{rule.name}: expected {m.key} {m.expected}, got {m.actual}" for m in misses(rule.expectations, facts)]
     if expect.reasoning_intact:
-        failures.extend(f"{rule.name}: expected the signed reasoning back intact: {finding}"
-                        for finding in facts.passback_findings(shape, signer, require_all=True))
+        failures.extend(
+            f"{rule.name}: expected the signed reasoning back intact: {finding}"
+            for finding in facts.passback_findings(shape, signer, require_all=True)
+        )
     return failures

@@ -33,8 +33,11 @@ class NearMiss:
         return f"{self.rule} ({self.where}) missed " + "; ".join(str(m) for m in self.misses)
 
     def as_dict(self) -> dict[str, object]:
-        return {"rule": self.rule, "where": self.where,
-                "misses": [{"key": m.key, "expected": m.expected, "actual": m.actual} for m in self.misses]}
+        return {
+            "rule": self.rule,
+            "where": self.where,
+            "misses": [{"key": m.key, "expected": m.expected, "actual": m.actual} for m in self.misses],
+        }
 
 
 def misses(predicates: Iterable[Predicate], facts: NeutralRequest) -> tuple[Miss, ...]:

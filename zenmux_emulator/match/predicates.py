@@ -144,18 +144,37 @@ def _tool_result(spec: bool | ToolResultMatch) -> list[Predicate]:
 
     if spec is True or spec is False:
         want = spec
-        return [Predicate("tool_result", "last message is a tool result" if want else "last message is not a tool result",
-                          lambda f: (f.last_tool_result is not None) == want, actual)]
-    found: list[Predicate] = [Predicate("tool_result", "last message is a tool result",
-                                        lambda f: f.last_tool_result is not None, actual)]
+        return [
+            Predicate(
+                "tool_result",
+                "last message is a tool result" if want else "last message is not a tool result",
+                lambda f: (f.last_tool_result is not None) == want,
+                actual,
+            )
+        ]
+    found: list[Predicate] = [
+        Predicate("tool_result", "last message is a tool result", lambda f: f.last_tool_result is not None, actual)
+    ]
     if spec.name is not None:
         name = spec.name
-        found.append(Predicate("tool_result.name", f"result of tool {name!r}",
-                               lambda f: f.last_tool_result is not None and f.last_tool_result[0] == name, actual))
+        found.append(
+            Predicate(
+                "tool_result.name",
+                f"result of tool {name!r}",
+                lambda f: f.last_tool_result is not None and f.last_tool_result[0] == name,
+                actual,
+            )
+        )
     if spec.content is not None:
         test, words = text_test(spec.content)
-        found.append(Predicate("tool_result.content", words,
-                               lambda f: f.last_tool_result is not None and test(f.last_tool_result[1]), actual))
+        found.append(
+            Predicate(
+                "tool_result.content",
+                words,
+                lambda f: f.last_tool_result is not None and test(f.last_tool_result[1]),
+                actual,
+            )
+        )
     for path, expected in (spec.json_fields or {}).items():
         found.append(json_field("tool_result.json", path, expected, lambda f: f.last_tool_json))
     return found
@@ -206,7 +225,9 @@ def compile_expect(expect: Expect, faces: FaceNames = SHIPPED) -> tuple[Predicat
     return compile_match(expect, faces, rule=False) + body
 
 
-def _mapping(key: str, specs: Mapping[str, str | TextMatch], read: Callable[[NeutralRequest, str], str | None]) -> list[Predicate]:
+def _mapping(
+    key: str, specs: Mapping[str, str | TextMatch], read: Callable[[NeutralRequest, str], str | None]
+) -> list[Predicate]:
     found = []
     for name, spec in specs.items():
         test, words = _value_test(spec)
@@ -226,15 +247,25 @@ def _query_predicates(match: Match) -> list[Predicate]:
     if match.query_model is not None:
         glob = match.query_model
         pattern = model_regex([glob])
-        found.append(Predicate("query_model", repr(glob), lambda f: pattern.match(f.query_model) is not None,
-                               lambda f: repr(f.query_model)))
+        found.append(
+            Predicate(
+                "query_model",
+                repr(glob),
+                lambda f: pattern.match(f.query_model) is not None,
+                lambda f: repr(f.query_model),
+            )
+        )
     if match.query_llms is not None:
         globs = list(match.query_llms)
         patterns = [model_regex([g]) for g in globs]
-        found.append(Predicate(
-            "query_llms", "has LLMs " + ", ".join(repr(g) for g in globs),
-            lambda f: all(any(p.match(slug) for slug in f.query_llms) for p in patterns),
-            lambda f: "has LLMs " + ", ".join(repr(slug) for slug in f.query_llms)))
+        found.append(
+            Predicate(
+                "query_llms",
+                "has LLMs " + ", ".join(repr(g) for g in globs),
+                lambda f: all(any(p.match(slug) for slug in f.query_llms) for p in patterns),
+                lambda f: "has LLMs " + ", ".join(repr(slug) for slug in f.query_llms),
+            )
+        )
     return found
 
 
@@ -248,29 +279,55 @@ def compile_match(match: Match, faces: FaceNames = SHIPPED, *, rule: bool = True
         found.append(Predicate("api", " or ".join(sorted(apis)), lambda f: f.face in apis, lambda f: f.face))
     elif rule:
         named_only = faces.named_only()
-        found.append(Predicate("api", f"any face but {' or '.join(sorted(named_only))}",
-                               lambda f: f.face not in named_only, lambda f: f.face))
+        found.append(
+            Predicate(
+                "api",
+                f"any face but {' or '.join(sorted(named_only))}",
+                lambda f: f.face not in named_only,
+                lambda f: f.face,
+            )
+        )
     if match.query_model is not None or match.query_llms is not None:
         found.extend(_query_predicates(match))
     if match.stream is not None:
         want = match.stream
-        found.append(Predicate("stream", f"stream is {str(want).lower()}", lambda f: f.stream == want,
-                               lambda f: f"stream is {str(f.stream).lower()}"))
+        found.append(
+            Predicate(
+                "stream",
+                f"stream is {str(want).lower()}",
+                lambda f: f.stream == want,
+                lambda f: f"stream is {str(f.stream).lower()}",
+            )
+        )
     if match.model is not None:
         globs = [match.model] if isinstance(match.model, str) else list(match.model)
         pattern = model_regex(globs)
-        found.append(Predicate("model", " or ".join(repr(g) for g in globs),
-                               lambda f: pattern.match(f.model) is not None, lambda f: repr(f.model)))
+        found.append(
+            Predicate(
+                "model",
+                " or ".join(repr(g) for g in globs),
+                lambda f: pattern.match(f.model) is not None,
+                lambda f: repr(f.model),
+            )
+        )
     if match.turn is not None:
         turn_test, words = _turn_test(match.turn)
         found.append(Predicate("turn", words, lambda f: turn_test(f.turn), lambda f: f"turn {f.turn}"))
     if match.tool_choice is not None:
         choice = match.tool_choice
-        found.append(Predicate("tool_choice", repr(choice), lambda f: f.tool_choice == choice, lambda f: repr(f.tool_choice)))
+        found.append(
+            Predicate("tool_choice", repr(choice), lambda f: f.tool_choice == choice, lambda f: repr(f.tool_choice))
+        )
     if match.tools is not None:
         needed = frozenset(match.tools)
-        found.append(Predicate("tools", "offers " + ", ".join(sorted(needed)), lambda f: needed.issubset(f.tools),
-                               lambda f: "offers " + (", ".join(f.tools) or "no tools")))
+        found.append(
+            Predicate(
+                "tools",
+                "offers " + ", ".join(sorted(needed)),
+                lambda f: needed.issubset(f.tools),
+                lambda f: "offers " + (", ".join(f.tools) or "no tools"),
+            )
+        )
     if match.tool_result is not None:
         found.extend(_tool_result(match.tool_result))
     if match.metadata is not None:
@@ -284,13 +341,18 @@ def compile_match(match: Match, faces: FaceNames = SHIPPED, *, rule: bool = True
         if exact is not None:  # the usual rule: one comparison, without a call to `user_test`
             found.append(Predicate("last_user", words, lambda f: f.last_user == exact, lambda f: _clip(f.last_user)))
         else:
-            found.append(Predicate("last_user", words, lambda f: user_test(f.last_user),
-                                   lambda f: _clip(f.last_user)))
+            found.append(Predicate("last_user", words, lambda f: user_test(f.last_user), lambda f: _clip(f.last_user)))
     if match.system is not None:
         system_test, words = text_test(match.system)
         found.append(Predicate("system", words, lambda f: system_test(f.system), lambda f: _clip(f.system)))
     if match.any_message is not None:
         any_test, words = text_test(match.any_message)
-        found.append(Predicate("any_message", words, lambda f: any(any_test(t) for t in f.texts),
-                               lambda f: f"{len(f.texts)} messages, none matching"))
+        found.append(
+            Predicate(
+                "any_message",
+                words,
+                lambda f: any(any_test(t) for t in f.texts),
+                lambda f: f"{len(f.texts)} messages, none matching",
+            )
+        )
     return tuple(found)

@@ -248,6 +248,7 @@ class NeutralRequest:
             "tool_choice": self.tool_choice,
             "metadata": dict(self.metadata),
             "messages": [{"role": r, "content": t} for r, t in zip(self.roles, self.texts, strict=True)],
-            "tool_result": None if result is None else {"name": result[0], "content": result[1],
-                                                        "json": self.last_tool_json},
+            "tool_result": None
+            if result is None
+            else {"name": result[0], "content": result[1], "json": self.last_tool_json},
         }

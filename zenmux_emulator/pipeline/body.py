@@ -58,8 +58,12 @@ def inflate(raw: bytes, encoding: str, limit: int) -> bytes:
     if coding in ("", "identity"):
         return raw
     if coding not in _WBITS:
-        raise RequestRejected(415, INVALID_PARAMS, f"Content-Encoding {encoding!r} is not supported: send the body "
-                              "as it is, or compressed with gzip or deflate")
+        raise RequestRejected(
+            415,
+            INVALID_PARAMS,
+            f"Content-Encoding {encoding!r} is not supported: send the body "
+            "as it is, or compressed with gzip or deflate",
+        )
     for wbits in _WBITS[coding]:
         inflater = zlib.decompressobj(wbits)
         try:
@@ -73,7 +77,11 @@ def inflate(raw: bytes, encoding: str, limit: int) -> bytes:
     raise invalid_params(f"Request body could not be decoded: it is not valid {coding} data (Content-Encoding)")
 
 
-_WBITS = {"gzip": (16 + zlib.MAX_WBITS,), "x-gzip": (16 + zlib.MAX_WBITS,), "deflate": (zlib.MAX_WBITS, -zlib.MAX_WBITS)}
+_WBITS = {
+    "gzip": (16 + zlib.MAX_WBITS,),
+    "x-gzip": (16 + zlib.MAX_WBITS,),
+    "deflate": (zlib.MAX_WBITS, -zlib.MAX_WBITS),
+}
 """zlib's window bits of each coding: gzip's header, and deflate's zlib wrapper or raw stream."""
 
 

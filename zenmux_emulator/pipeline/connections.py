@@ -88,7 +88,8 @@ class GuardedServer(web.Server):
             self._make_room(transport)
         super().connection_made(handler, transport)
         self._deadlines[handler] = asyncio.get_running_loop().call_later(
-            self.limits.header_timeout, self._header_deadline, handler)
+            self.limits.header_timeout, self._header_deadline, handler
+        )
 
     def connection_lost(self, handler: RequestHandler, exc: BaseException | None = None) -> None:
         deadline = self._deadlines.pop(handler, None)
@@ -104,8 +105,12 @@ class GuardedServer(web.Server):
             self._silent += 1
             now = time.monotonic()
             if now - self._silent_reported >= _REPORT_EVERY_S:  # one line per ten seconds, however many
-                log.info("closed %d connections (the last from %s) that sent no whole request header within %g s",
-                         self._silent, peer, self.limits.header_timeout)
+                log.info(
+                    "closed %d connections (the last from %s) that sent no whole request header within %g s",
+                    self._silent,
+                    peer,
+                    self.limits.header_timeout,
+                )
                 self._silent_reported, self._silent = now, 0
 
     def _make_room(self, transport: asyncio.Transport) -> None:
@@ -125,9 +130,13 @@ class GuardedServer(web.Server):
         now = time.monotonic()
         if now - self._reported >= _REPORT_EVERY_S:
             self._reported = now
-            log.warning("connection cap of %d reached: closed %d waiting connections (the longest waiting "
-                        "first) to make room, refused %d new ones (every connection busy) since the last report",
-                        self.limits.cap, self._made_room, self._refused)
+            log.warning(
+                "connection cap of %d reached: closed %d waiting connections (the longest waiting "
+                "first) to make room, refused %d new ones (every connection busy) since the last report",
+                self.limits.cap,
+                self._made_room,
+                self._refused,
+            )
             self._made_room = self._refused = 0
 
 
@@ -141,8 +150,11 @@ def report_accept_failures(loop: asyncio.AbstractEventLoop) -> None:
 
     def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         if context.get("message") == _OUT_OF_FILES:
-            log.warning("cannot accept a connection: %s; asyncio tries again in a second (lower --max-connections "
-                        "or raise the open-file limit)", context.get("exception"))
+            log.warning(
+                "cannot accept a connection: %s; asyncio tries again in a second (lower --max-connections "
+                "or raise the open-file limit)",
+                context.get("exception"),
+            )
         elif previous is not None:
             previous(loop, context)
         else:

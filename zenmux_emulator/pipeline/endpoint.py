@@ -143,8 +143,9 @@ class Endpoint(Generic[R]):
 
     __slots__ = ("authenticate", "core", "face", "preload", "server_asks")
 
-    def __init__(self, face: Face[R], core: Core, preload: Preload | None = None,
-                 authenticate: Authenticate = authenticate) -> None:
+    def __init__(
+        self, face: Face[R], core: Core, preload: Preload | None = None, authenticate: Authenticate = authenticate
+    ) -> None:
         self.face = face
         self.core = core
         self.preload = preload if core.shared is not None else None
@@ -198,8 +199,9 @@ class Endpoint(Generic[R]):
         control = read_control(headers) if settings.control_headers else NO_CONTROL
         asked = header_ask(headers) if settings.control_headers else None
         if shared is not None:  # the store admits the request (and may bring newer scenarios)
-            session, gate = await open_shared(shared, core.registry, core.clock, settings.seed, request, entry,
-                                              key, ask.prompt_tokens)
+            session, gate = await open_shared(
+                shared, core.registry, core.clock, settings.seed, request, entry, key, ask.prompt_tokens
+            )
             scenarios = core.registry.current.scenarios
             metered = scenarios.gateway.active
         else:
@@ -234,8 +236,9 @@ class Endpoint(Generic[R]):
 
         selection = self.match(ask, entry, scenarios, session, control.rule, served)
         if shared is not None:  # the position is taken in the store: requests in flight never share one
-            selection = await claimed(shared, session, selection,
-                                      partial(self.match, ask, entry, scenarios, session, control.rule, served))
+            selection = await claimed(
+                shared, session, selection, partial(self.match, ask, entry, scenarios, session, control.rule, served)
+            )
         if selection is None and core.forward is not None:
             return await core.forward(request, entry, self.face, ask)
         used: Selection | None = None
@@ -261,8 +264,9 @@ class Endpoint(Generic[R]):
             listed = window if served == ask.model else scenarios.catalogue.get(served)
             """The catalogue's entry of the model that serves (routing may have fallen back)."""
             try:
-                draft = draft_reply(outcome.reply, rule, ask, served, core.kit,
-                                    listed.reasoning if listed is not None else None)
+                draft = draft_reply(
+                    outcome.reply, rule, ask, served, core.kit, listed.reasoning if listed is not None else None
+                )
             except BaseException:
                 used = None  # a reply that failed to draft is not used up
                 raise
@@ -272,10 +276,17 @@ class Endpoint(Generic[R]):
 
         if draft.warnings:
             entry.warn(draft.warnings)
-        chosen = choose(header=asked, standing=core.misbehaving.get(session.name),
-                        rule_ask=selection.rule.rule.misbehave.ask() if selection and selection.rule.rule.misbehave
-                        else None, rule=rule, hit=selection.hit if selection is not None else 0,
-                        server=self.server_asks, seed=settings.seed, session=session.name, ordinal=number)
+        chosen = choose(
+            header=asked,
+            standing=core.misbehaving.get(session.name),
+            rule_ask=selection.rule.rule.misbehave.ask() if selection and selection.rule.rule.misbehave else None,
+            rule=rule,
+            hit=selection.hit if selection is not None else 0,
+            server=self.server_asks,
+            seed=settings.seed,
+            session=session.name,
+            ordinal=number,
+        )
         if chosen is not None:
             self.misbehave(draft, ask, entry, chosen)
         if metered:
@@ -299,8 +310,17 @@ class Endpoint(Generic[R]):
         streamed = StreamOutcome() if plan.events is not None else None
         record = None
         if plan.status == 200:
-            record = served_generation(core.api_names.get(self.face.name, self.face.name), generation, draft, plan, listed, streamed, entry.time,
-                                       routed.delay_s, len(routed.attempts) - 1)
+            record = served_generation(
+                core.api_names.get(self.face.name, self.face.name),
+                generation,
+                draft,
+                plan,
+                listed,
+                streamed,
+                entry.time,
+                routed.delay_s,
+                len(routed.attempts) - 1,
+            )
             core.generations.add(record)
             core.ledger.add(record, key)
             if shared is not None:
@@ -321,8 +341,15 @@ class Endpoint(Generic[R]):
             if shared is not None and record is not None:  # its generation time, with the journal entry
                 shared.keep_generation(record.ids, record.blob())
 
-    def match(self, ask: NeutralRequest, entry: JournalEntry, scenarios: ScenarioSet, session: Session,
-              forced_rule: str | None, served: str) -> Selection | None:
+    def match(
+        self,
+        ask: NeutralRequest,
+        entry: JournalEntry,
+        scenarios: ScenarioSet,
+        session: Session,
+        forced_rule: str | None,
+        served: str,
+    ) -> Selection | None:
         """The rule that answers (or the one `X-Emulator-Rule` names); near misses, or the 404 of
         `--strict`, when none does."""
         core = self.core
@@ -342,16 +369,21 @@ class Endpoint(Generic[R]):
             return None
         entry.rule, entry.reply_index = selection.rule.name, selection.hit
         if selection.rule.rule.expect is not None:
-            entry.unmet_expectations = unmet_expectations(selection.rule, ask, shape_of(served),
-                                                         core.signer_for(scenarios))
+            entry.unmet_expectations = unmet_expectations(
+                selection.rule, ask, shape_of(served), core.signer_for(scenarios)
+            )
         return selection
 
     def misbehave(self, draft: Draft, ask: NeutralRequest, entry: JournalEntry, chosen: Chosen) -> None:
         """Make the draft wrong as the chosen fault says; the journal entry names the fault applied
         (or, when the request gives it no handle, warns why the reply went out as drafted)."""
         if self.face.name in self.core.unfaulted:
-            entry.warn([f"fault {chosen.ask.fault} ({chosen.source} asked for it) is not shown on the "
-                        f"{self.face.name} face: the reply was sent as drafted"])
+            entry.warn(
+                [
+                    f"fault {chosen.ask.fault} ({chosen.source} asked for it) is not shown on the "
+                    f"{self.face.name} face: the reply was sent as drafted"
+                ]
+            )
             return
         try:
             draft.misbehaved = misbehave(draft, chosen.ask, chosen.source, ask, self.core.kit, chosen.rng)

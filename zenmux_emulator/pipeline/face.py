@@ -47,8 +47,16 @@ class Face(Protocol[R]):
         """Validate the JSON body; raise `RequestRejected` (400) naming the offending field."""
         ...
 
-    def render(self, draft: Draft, request: R, generation: str, created: int, headers: dict[str, str],
-               seed: int, ctx: FaceContext) -> ReplyPlan:
+    def render(
+        self,
+        draft: Draft,
+        request: R,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
+    ) -> ReplyPlan:
         """The reply as this face sends it: a JSON body, or SSE events with their pacing and faults."""
         ...
 

@@ -33,9 +33,13 @@ def _iso(moment: float) -> str:
 def _native(generation: Generation) -> dict[str, Any]:
     """`nativeTokens` in ZenMux's documented shape."""
     prompt, completion, total, reasoning, cached = generation.tokens
-    return {"completion_tokens": completion, "prompt_tokens": prompt, "total_tokens": total,
-            "completion_tokens_details": {"reasoning_tokens": reasoning},
-            "prompt_tokens_details": {"cached_tokens": cached}}
+    return {
+        "completion_tokens": completion,
+        "prompt_tokens": prompt,
+        "total_tokens": total,
+        "completion_tokens_details": {"reasoning_tokens": reasoning},
+        "prompt_tokens_details": {"cached_tokens": cached},
+    }
 
 
 def _rating(generation: Generation) -> dict[str, Any]:
@@ -45,20 +49,37 @@ def _rating(generation: Generation) -> dict[str, Any]:
     if rates is not None:
         fees = (("prompt", rates[0], generation.tokens[0]), ("completion", rates[1], generation.tokens[1]))
         for item, rate, count in fees:
-            details.append({"billAmount": rate * count, "discountAmount": 0, "feeItemCode": item,
-                            "originAmount": rate * count, "rate": rate})
+            details.append(
+                {
+                    "billAmount": rate * count,
+                    "discountAmount": 0,
+                    "feeItemCode": item,
+                    "originAmount": rate * count,
+                    "rate": rate,
+                }
+            )
     total = generation.charged or 0.0
-    return {"billAmount": total, "discountAmount": 0, "originAmount": total, "priceVersion": "v1",
-            "ratingDetails": details}
+    return {
+        "billAmount": total,
+        "discountAmount": 0,
+        "originAmount": total,
+        "priceVersion": "v1",
+        "ratingDetails": details,
+    }
 
 
 def management_body(generation: Generation, billed: bool) -> dict[str, Any]:
     """`GET /api/v1/management/generation`: camelCase, no envelope; billing only for a billed key."""
     body: dict[str, Any] = {
-        "api": generation.api, "generationId": generation.generation_id, "model": generation.model,
-        "createAt": _iso(generation.created), "generationTime": round(generation.generation_s * 1000),
-        "latency": round(generation.latency_s * 1000), "nativeTokens": _native(generation),
-        "streamed": generation.streamed, "finishReason": generation.finish_reason,
+        "api": generation.api,
+        "generationId": generation.generation_id,
+        "model": generation.model,
+        "createAt": _iso(generation.created),
+        "generationTime": round(generation.generation_s * 1000),
+        "latency": round(generation.latency_s * 1000),
+        "nativeTokens": _native(generation),
+        "streamed": generation.streamed,
+        "finishReason": generation.finish_reason,
     }
     if billed:
         body["usage"] = generation.charged or 0.0
@@ -71,10 +92,14 @@ def management_body(generation: Generation, billed: bool) -> dict[str, Any]:
 def legacy_body(generation: Generation, billed: bool) -> dict[str, Any]:
     """`GET /api/v1/generation` (deprecated): the earlier snake_case fields; `usage` a string of credits."""
     body: dict[str, Any] = {
-        "generation_id": generation.generation_id, "model": generation.model,
-        "created_at": _iso(generation.created), "generation_time": round(generation.generation_s * 1000),
-        "latency": round(generation.latency_s * 1000), "native_tokens": _native(generation),
-        "streamed": generation.streamed, "finish_reason": generation.finish_reason,
+        "generation_id": generation.generation_id,
+        "model": generation.model,
+        "created_at": _iso(generation.created),
+        "generation_time": round(generation.generation_s * 1000),
+        "latency": round(generation.latency_s * 1000),
+        "native_tokens": _native(generation),
+        "streamed": generation.streamed,
+        "finish_reason": generation.finish_reason,
     }
     if billed:
         body["usage"] = repr(generation.charged or 0.0)
@@ -103,12 +128,15 @@ class Lookup:
             if found is None:
                 raise RequestRejected(404, NOT_FOUND, f"Generation {name} not found")
         except RequestRejected as exc:
-            return web.Response(status=exc.status, body=error_body(exc.status, exc.type, exc.message),
-                                content_type="application/json")
+            return web.Response(
+                status=exc.status, body=error_body(exc.status, exc.type, exc.message), content_type="application/json"
+            )
         billed = not key.startswith(SUBSCRIPTION_PREFIX)
         return web.Response(body=orjson.dumps(self.shape(found, billed)), content_type="application/json")
 
 
 def routes(core: Core) -> list[web.RouteDef]:
-    return [web.get(MANAGEMENT_ROUTE, Lookup(core, management_body).handle),
-            web.get(LEGACY_ROUTE, Lookup(core, legacy_body).handle)]
+    return [
+        web.get(MANAGEMENT_ROUTE, Lookup(core, management_body).handle),
+        web.get(LEGACY_ROUTE, Lookup(core, legacy_body).handle),
+    ]

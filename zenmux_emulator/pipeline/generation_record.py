@@ -10,13 +10,34 @@ from zenmux_emulator.write.plan import ReplyPlan
 from zenmux_emulator.write.sse import StreamOutcome
 
 
-def served_generation(api: str, generation: str, draft: Draft, plan: ReplyPlan, spec: ModelSpec | None,
-                      stream: StreamOutcome | None, created: float, provider_s: float, retries: int) -> Generation:
+def served_generation(
+    api: str,
+    generation: str,
+    draft: Draft,
+    plan: ReplyPlan,
+    spec: ModelSpec | None,
+    stream: StreamOutcome | None,
+    created: float,
+    provider_s: float,
+    retries: int,
+) -> Generation:
     """The record of a completion about to be written: its timings are the scripted ones (the
     provider's latency, the stream's first wait, then its later waits as `stream` is written), so
     the same request always reports the same. Only references to what is at hand are kept; the
     lookup works out the rest."""
     first = plan.schedule.first if stream is not None and plan.schedule is not None else 0.0
-    return Generation._make((api, generation, draft.model, created, provider_s + first, stream,
-                             plan.usage if plan.usage is not None else draft.usage,
-                             spec.pricing if spec is not None else None, draft.finish_reason, retries, plan.reply_id))
+    return Generation._make(
+        (
+            api,
+            generation,
+            draft.model,
+            created,
+            provider_s + first,
+            stream,
+            plan.usage if plan.usage is not None else draft.usage,
+            spec.pricing if spec is not None else None,
+            draft.finish_reason,
+            retries,
+            plan.reply_id,
+        )
+    )

@@ -35,8 +35,9 @@ def list_header(items: Sequence[str]) -> str:
     return text
 
 
-def reply_headers(generation_id: str, rule: str | None, warnings: Sequence[str],
-                  unmet: Sequence[str] = ()) -> dict[str, str]:
+def reply_headers(
+    generation_id: str, rule: str | None, warnings: Sequence[str], unmet: Sequence[str] = ()
+) -> dict[str, str]:
     """`x-generation-id`, plus `X-Emulator-Rule` when a rule answered, `X-Emulator-Warnings` and
     `X-Emulator-Expectations` (the rule's unmet expectations)."""
     headers = {"x-generation-id": generation_id}
@@ -57,5 +58,8 @@ def unmatched_headers(near_misses: Sequence[Mapping[str, Any]], origin: str, seq
         near = near_misses[0]
         wanted = [f"{m['key']} wanted {m['expected']}, got {m['actual']}" for m in near["misses"]]
         nearest = list_header([f"{near['rule']} ({near['where']}) missed " + "; ".join(wanted[:1]), *wanted[1:]])
-    return {UNMATCHED_HEADER: "true", NEAREST_HEADER: nearest,
-            JOURNAL_HEADER: f"{origin}/_emulator/journal?after={seq - 1}&before={seq + 1}"}
+    return {
+        UNMATCHED_HEADER: "true",
+        NEAREST_HEADER: nearest,
+        JOURNAL_HEADER: f"{origin}/_emulator/journal?after={seq - 1}&before={seq + 1}",
+    }

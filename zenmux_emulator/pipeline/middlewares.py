@@ -40,8 +40,9 @@ REQUEST_ID_HEADER = "X-ZenMux-RequestId"
 _HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: INVALID_PARAMS, 415: INVALID_PARAMS}
 
 
-def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: JournalFile | None,
-                       shared: SharedStore | None = None) -> Middleware:
+def journal_middleware(
+    journal: Journal, seed: int, clock: Clock, writer: JournalFile | None, shared: SharedStore | None = None
+) -> Middleware:
     """The middleware of an app with these holders (bound once, not looked up per request). With
     a shared store the entry's number comes from it and the entry is kept there, not in `journal`."""
 
@@ -55,8 +56,15 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
         journal.received += 1
         path = request.path
         number = journal.received if shared is None else 0  # shared: numbered by the store
-        entry = JournalEntry(number, request_id(seed, number) if number else "", clock.now(), request.method, path,
-                             request.headers, time.time())
+        entry = JournalEntry(
+            number,
+            request_id(seed, number) if number else "",
+            clock.now(),
+            request.method,
+            path,
+            request.headers,
+            time.time(),
+        )
         request[ENTRY] = entry
         journaled = not path.startswith(CONTROL_PREFIX)
         if journaled and shared is None:
@@ -85,15 +93,20 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                 if isinstance(request.match_info, MatchInfoError):  # the router's: the envelope of the face asked
                     faces: tuple[FaceSpec, ...] = main_app(request).get(REGISTERED, ())
                     envelope = envelope_for(faces, path) or error_body
-                response = error_response(exc.status, envelope(exc.status, entry.error_type, message or exc.reason),
-                                          allow)
+                response = error_response(
+                    exc.status, envelope(exc.status, entry.error_type, message or exc.reason), allow
+                )
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("unexpected error while answering request %s", entry.request_id)
                 entry.error_type = INTERNAL
-                response = error_response(500, error_body(
-                    500, INTERNAL, f"The emulator failed unexpectedly; see its log for request {entry.request_id}"))
+                response = error_response(
+                    500,
+                    error_body(
+                        500, INTERNAL, f"The emulator failed unexpectedly; see its log for request {entry.request_id}"
+                    ),
+                )
             entry.status = response.status
             entry.sent_headers = response.headers
             if entry.response is None and response.status >= 400 and isinstance(response, web.Response):
@@ -110,17 +123,33 @@ def journal_middleware(journal: Journal, seed: int, clock: Clock, writer: Journa
                     writer.submit(entry)
             if access_log.isEnabledFor(logging.INFO):
                 access_log.info(
-                    "%s %s %s %.1fms rule=%s session=%s", entry.method, entry.path, entry.status, entry.duration_ms,
-                    entry.rule or "-", entry.session or "-",
-                    extra={"request_id": entry.request_id, "status": entry.status, "rule": entry.rule,
-                           "session": entry.session, "duration_ms": entry.duration_ms},
+                    "%s %s %s %.1fms rule=%s session=%s",
+                    entry.method,
+                    entry.path,
+                    entry.status,
+                    entry.duration_ms,
+                    entry.rule or "-",
+                    entry.session or "-",
+                    extra={
+                        "request_id": entry.request_id,
+                        "status": entry.status,
+                        "rule": entry.rule,
+                        "session": entry.session,
+                        "duration_ms": entry.duration_ms,
+                    },
                 )
 
     return middleware
 
 
-async def _share(shared: SharedStore, request: web.Request, entry: JournalEntry, journaled: bool, seed: int,
-                 response: web.StreamResponse | None) -> web.StreamResponse:
+async def _share(
+    shared: SharedStore,
+    request: web.Request,
+    entry: JournalEntry,
+    journaled: bool,
+    seed: int,
+    response: web.StreamResponse | None,
+) -> web.StreamResponse:
     """Number the entry (unless the endpoint did), then write the session's changes and the entry to
     the shared store before the answer leaves; a store that fails turns the answer into a 500."""
     try:
@@ -143,8 +172,9 @@ async def _share(shared: SharedStore, request: web.Request, entry: JournalEntry,
         if response is None or response.prepared:
             raise
         entry.error_type = INTERNAL
-        response = error_response(500, error_body(
-            500, INTERNAL, "The emulator's shared state (--state) failed; see its log"))
+        response = error_response(
+            500, error_body(500, INTERNAL, "The emulator's shared state (--state) failed; see its log")
+        )
         entry.status = response.status
     return response if response is not None else web.Response()
 

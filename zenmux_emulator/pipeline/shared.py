@@ -39,8 +39,16 @@ async def sync_scenarios(shared: SharedStore, registry: ScenarioRegistry) -> Non
         log.info("scenarios synced to version %d of the shared state", version)
 
 
-async def open_shared(shared: SharedStore, registry: ScenarioRegistry, clock: Clock, seed: int,
-                      request: web.Request, entry: JournalEntry, key: str, prompt: int) -> tuple[Session, dict[str, str]]:
+async def open_shared(
+    shared: SharedStore,
+    registry: ScenarioRegistry,
+    clock: Clock,
+    seed: int,
+    request: web.Request,
+    entry: JournalEntry,
+    key: str,
+    prompt: int,
+) -> tuple[Session, dict[str, str]]:
     """Open the request's session in the store: its journal number, its counters, and its
     admission (429 and 402 raised as in process); the rate headers its answer carries."""
     assert entry.session is not None
@@ -68,8 +76,9 @@ def positional(rule: CompiledRule) -> bool:
     return len(rule.replies) > 1 or rule.rule.then in ("error", "fall_through")
 
 
-async def claimed(shared: SharedStore, session: Session, selection: Selection | None,
-                  again: Callable[[], Selection | None]) -> Selection | None:
+async def claimed(
+    shared: SharedStore, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
+) -> Selection | None:
     """The selection once its position is taken in the store (issue 31): when another request in
     flight took it first, the request is matched `again` at the position stored now."""
     for _ in range(CLAIM_TRIES):
@@ -78,5 +87,8 @@ async def claimed(shared: SharedStore, session: Session, selection: Selection | 
         if await shared.claim(session, selection.rule.name, selection.hit) is None:
             return selection
         selection = again()
-    raise RequestRejected(503, "emulator_state_busy", f"{CLAIM_TRIES} reply positions were taken by other "
-                          "requests of this session while this one was matched")
+    raise RequestRejected(
+        503,
+        "emulator_state_busy",
+        f"{CLAIM_TRIES} reply positions were taken by other requests of this session while this one was matched",
+    )

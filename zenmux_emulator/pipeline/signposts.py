@@ -44,15 +44,22 @@ GROUPS = (
     Group("rerank", "Rerank", "/api/v1", ("/api/v1/rerank",)),
     Group("vertex", "Vertex AI / Gemini (Google's generateContent)", "/api/vertex-ai", ("/api/vertex-ai/",)),
     Group("generation", "Generation lookup", "/api/v1", ("/api/v1/management/generation", "/api/v1/generation")),
-    Group("platform", "Platform API (Management key)", "/api/v1", tuple(
-        f"/api/v1/management/{route}" for route in ("payg/", "flow_rate", "subscription/", "usage", "cost"))),
+    Group(
+        "platform",
+        "Platform API (Management key)",
+        "/api/v1",
+        tuple(f"/api/v1/management/{route}" for route in ("payg/", "flow_rate", "subscription/", "usage", "cost")),
+    ),
 )
 
 NOT_EMULATED = (
     ("/api/v1/images/", "ZenMux's Images API"),
     ("/api/v1/audio/", "ZenMux's Audio API"),
     ("/api/v1/management/statistics/", "ZenMux's platform statistics API"),
-    ("/api/vertex-ai/", "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)"),
+    (
+        "/api/vertex-ai/",
+        "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)",
+    ),
 )
 """Paths of ZenMux APIs this emulator does not serve (yet), by prefix, checked after every served route."""
 

@@ -28,8 +28,9 @@ class Control:
         self.root = f"{origin}/_emulator"
         self.timeout = timeout
 
-    def call(self, method: str, path: str, *, json_body: Any = None, yaml_text: str | None = None,
-             **params: str) -> Any:
+    def call(
+        self, method: str, path: str, *, json_body: Any = None, yaml_text: str | None = None, **params: str
+    ) -> Any:
         url = self.root + path + (f"?{urlencode(params)}" if params else "")
         data, headers = None, {}
         if yaml_text is not None:

@@ -178,18 +178,40 @@ class ZenmuxHandle:
         caller = inspect.stack()[1]
         return self._load(str(path_or_yaml), f"load at {caller.filename}:{caller.lineno}", is_file=False)
 
-    def add_rule(self, name: str, *, match: dict[str, Any] | None = None, reply: dict[str, Any] | None = None,
-                 replies: list[dict[str, Any]] | None = None, then: str | None = None,
-                 priority: int | None = None, expect: dict[str, Any] | None = None) -> str:
+    def add_rule(
+        self,
+        name: str,
+        *,
+        match: dict[str, Any] | None = None,
+        reply: dict[str, Any] | None = None,
+        replies: list[dict[str, Any]] | None = None,
+        then: str | None = None,
+        priority: int | None = None,
+        expect: dict[str, Any] | None = None,
+    ) -> str:
         """Load a one-rule scenario for this test; the rule's name."""
         if (reply is None) == (replies is None):
             raise TypeError("add_rule needs exactly one of reply= or replies=")
         rule: dict[str, Any] = {"name": name, "match": match or {}}
-        rule.update({k: v for k, v in (("expect", expect), ("reply", reply), ("replies", replies), ("then", then),
-                                       ("priority", priority)) if v is not None})
+        rule.update(
+            {
+                k: v
+                for k, v in (
+                    ("expect", expect),
+                    ("reply", reply),
+                    ("replies", replies),
+                    ("then", then),
+                    ("priority", priority),
+                )
+                if v is not None
+            }
+        )
         caller = inspect.stack()[1]
-        self._load(yaml.safe_dump({"rules": [rule]}, allow_unicode=True, sort_keys=False),
-                   f"add_rule at {caller.filename}:{caller.lineno}", is_file=False)
+        self._load(
+            yaml.safe_dump({"rules": [rule]}, allow_unicode=True, sort_keys=False),
+            f"add_rule at {caller.filename}:{caller.lineno}",
+            is_file=False,
+        )
         return name
 
     def _load(self, text: str, origin: str, *, is_file: bool) -> list[str]:
@@ -216,8 +238,11 @@ class ZenmuxHandle:
         """Give this test's requests a fault of the misbehaviour catalogue (`GET /_emulator/misbehave`
         lists them): every request, or a seeded share `rate` of them; `None` stops. Undone at teardown."""
         try:
-            self.control.call("POST", "/misbehave", json_body={"session": self.session, "fault": fault,
-                                                               "variant": variant, "rate": rate})
+            self.control.call(
+                "POST",
+                "/misbehave",
+                json_body={"session": self.session, "fault": fault, "variant": variant, "rate": rate},
+            )
         except ControlError as exc:
             raise ValueError(f"zenmux: misbehave({fault!r}, {variant!r}) was refused: {exc}") from None
         self._misbehaving = fault is not None

@@ -11,10 +11,12 @@ import pytest
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
 
 MARKER = "zenmux"
-MARKER_HELP = ("zenmux(scenarios=[...], strict=None, seed=None, clock=None, misbehave=None): scenario files "
-               "loaded for the test through the control API; strict/seed/clock that differ from the session's "
-               "server give the test a dedicated emulator; misbehave='NAME[;variant]' (or a dict with fault, "
-               "variant, rate) gives every request of the test that fault of the misbehaviour catalogue")
+MARKER_HELP = (
+    "zenmux(scenarios=[...], strict=None, seed=None, clock=None, misbehave=None): scenario files "
+    "loaded for the test through the control API; strict/seed/clock that differ from the session's "
+    "server give the test a dedicated emulator; misbehave='NAME[;variant]' (or a dict with fault, "
+    "variant, rate) gives every request of the test that fault of the misbehaviour catalogue"
+)
 SETTINGS_KEYS = ("strict", "seed", "clock")
 
 
@@ -43,8 +45,10 @@ def _resolve(path: str | Path, rootdir: Path, test_dir: Path) -> Path:
     for base in (rootdir, test_dir):
         if (base / given).exists():
             return (base / given).resolve()
-    raise pytest.UsageError(f"zenmux marker: scenario {str(path)!r} is neither under the rootdir {rootdir} "
-                            f"nor next to the test in {test_dir}")
+    raise pytest.UsageError(
+        f"zenmux marker: scenario {str(path)!r} is neither under the rootdir {rootdir} "
+        f"nor next to the test in {test_dir}"
+    )
 
 
 def _misbehave(value: object) -> dict[str, object] | None:
@@ -56,8 +60,9 @@ def _misbehave(value: object) -> dict[str, object] | None:
         return {"fault": fault.strip(), "variant": variant.strip() or None}
     if isinstance(value, dict) and set(value) <= {"fault", "variant", "rate"} and "fault" in value:
         return dict(value)
-    raise pytest.UsageError(f"zenmux marker: misbehave takes 'NAME[;variant]' or a dict with fault, variant "
-                            f"and rate, got {value!r}")
+    raise pytest.UsageError(
+        f"zenmux marker: misbehave takes 'NAME[;variant]' or a dict with fault, variant and rate, got {value!r}"
+    )
 
 
 def read_markers(item: pytest.Item) -> MarkerOptions:
@@ -69,8 +74,9 @@ def read_markers(item: pytest.Item) -> MarkerOptions:
             raise pytest.UsageError(f"zenmux marker takes keyword arguments only, got {marker.args!r}")
         unknown = set(marker.kwargs) - {"scenarios", "misbehave", *SETTINGS_KEYS}
         if unknown:
-            raise pytest.UsageError(f"zenmux marker: unknown option(s) {sorted(unknown)}; "
-                                    f"use scenarios, strict, seed, clock, misbehave")
+            raise pytest.UsageError(
+                f"zenmux marker: unknown option(s) {sorted(unknown)}; use scenarios, strict, seed, clock, misbehave"
+            )
         if "misbehave" in marker.kwargs:
             options.misbehave = _misbehave(marker.kwargs["misbehave"])
         scenarios = marker.kwargs.get("scenarios", [])

@@ -35,13 +35,24 @@ REPORT_DATA = pytest.StashKey[dict[str, Any]]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("zenmux", "ZenMux emulator")
-    group.addoption("--zenmux-scenarios", action="extend", nargs="+", default=[], metavar="PATH",
-                    help="scenario files or folders every test's emulator serves (default: none, "
-                         "only default replies); repeat as --zenmux-scenarios=PATH")
-    group.addoption("--zenmux-strict", action="store_true", default=False,
-                    help="unmatched requests answer 404 emulator_no_match")
-    group.addoption("--zenmux-report", action="store_true", default=False,
-                    help="at the end, list loaded rules that never matched and requests that matched nothing")
+    group.addoption(
+        "--zenmux-scenarios",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="scenario files or folders every test's emulator serves (default: none, "
+        "only default replies); repeat as --zenmux-scenarios=PATH",
+    )
+    group.addoption(
+        "--zenmux-strict", action="store_true", default=False, help="unmatched requests answer 404 emulator_no_match"
+    )
+    group.addoption(
+        "--zenmux-report",
+        action="store_true",
+        default=False,
+        help="at the end, list loaded rules that never matched and requests that matched nothing",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -58,9 +69,11 @@ def wanted_options(base: ServerOptions, overrides: dict[str, object]) -> ServerO
     from zenmux_emulator.settings import parse_clock
 
     clock = overrides.get("clock", base.clock)
-    return ServerOptions(strict=bool(overrides.get("strict", base.strict)),
-                         seed=int(overrides.get("seed", base.seed)),  # type: ignore[call-overload]
-                         clock=parse_clock(clock))  # type: ignore[arg-type]
+    return ServerOptions(
+        strict=bool(overrides.get("strict", base.strict)),
+        seed=int(overrides.get("seed", base.seed)),  # type: ignore[call-overload]
+        clock=parse_clock(clock),
+    )  # type: ignore[arg-type]
 
 
 def server_settings(config: pytest.Config, options: ServerOptions) -> Settings:
@@ -68,8 +81,15 @@ def server_settings(config: pytest.Config, options: ServerOptions) -> Settings:
 
     here = config.invocation_params.dir
     paths = [str((here / p).resolve()) for p in config.getoption("zenmux_scenarios")]
-    return Settings(port=0, scenarios=paths, strict=options.strict, seed=options.seed, clock=options.clock,
-                    watch=False, journal_size=10_000)
+    return Settings(
+        port=0,
+        scenarios=paths,
+        strict=options.strict,
+        seed=options.seed,
+        clock=options.clock,
+        watch=False,
+        journal_size=10_000,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -108,8 +128,11 @@ def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
         for path in marked.scenarios:
             handle.load(path)
         if marked.misbehave is not None:
-            handle.misbehave(str(marked.misbehave["fault"]), _text_or_none(marked.misbehave.get("variant")),
-                             rate=float(str(marked.misbehave.get("rate", 1.0))))
+            handle.misbehave(
+                str(marked.misbehave["fault"]),
+                _text_or_none(marked.misbehave.get("variant")),
+                rate=float(str(marked.misbehave.get("rate", 1.0))),
+            )
         yield handle
         if config.getoption("zenmux_report"):
             request.node.stash[REPORT_DATA] = report_data(handle)
@@ -130,15 +153,18 @@ def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
 
     listed = handle.listed_rules()
     shared = {r["name"]: [r["where"], r["hits"]["session"]] for r in listed if not r["source"].startswith(API_PREFIX)}
-    return {"loaded": [[r.name, r.where, hits] for r, hits in handle.rule_hits(listed)],
-            "shared": shared,
-            "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()],
-            "misbehaved": handle.misbehaved()}
+    return {
+        "loaded": [[r.name, r.where, hits] for r, hits in handle.rule_hits(listed)],
+        "shared": shared,
+        "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()],
+        "misbehaved": handle.misbehaved(),
+    }
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
-    item: pytest.Item, call: pytest.CallInfo[None],
+    item: pytest.Item,
+    call: pytest.CallInfo[None],
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     handle = item.stash.get(HANDLE, None)

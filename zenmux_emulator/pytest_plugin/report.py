@@ -72,9 +72,12 @@ def journal_section(entries: Sequence[JournalEntry], session: str, locate: Locat
         return f"session {session}: no requests reached the emulator"
     lines = [f"session {session}: {len(entries)} request(s)"]
     for entry in entries:
-        lines.append(f"#{entry.seq} {entry.method} {entry.path} {entry.status if entry.status is not None else '…'} "
-                     f"rule={entry.rule or '-'}" + (f" error={entry.error_type}" if entry.error_type else "")
-                     + (f" misbehaved={misbehaved_label(entry)}" if entry.misbehaved is not None else ""))
+        lines.append(
+            f"#{entry.seq} {entry.method} {entry.path} {entry.status if entry.status is not None else '…'} "
+            f"rule={entry.rule or '-'}"
+            + (f" error={entry.error_type}" if entry.error_type else "")
+            + (f" misbehaved={misbehaved_label(entry)}" if entry.misbehaved is not None else "")
+        )
         user = last_user(entry.body)
         if user:
             lines.append(f"    last user: {user!r}")
@@ -99,8 +102,10 @@ def why_first(entries: Sequence[JournalEntry], locate: Locate = _same, *, expect
     for entry in unmatched:
         answered = f"{entry.status} {entry.error_type}" if entry.error_type else f"{entry.status} (a placeholder reply)"
         user = last_user(entry.body)
-        lines.append(f"  #{entry.seq} {entry.method} {entry.path} answered {answered}"
-                     + (f", last user: {user!r}" if user else ""))
+        lines.append(
+            f"  #{entry.seq} {entry.method} {entry.path} answered {answered}"
+            + (f", last user: {user!r}" if user else "")
+        )
         lines += near_miss_lines(located(entry.near_misses, locate)) or ["    no rule could answer this face"]
     unmet = [unmet for entry in entries for unmet in entry.unmet_expectations] if expectations else []
     if unmet:
@@ -143,20 +148,30 @@ class WhyFirst:
 def unmatched_record(entry: JournalEntry, locate: Locate = _same) -> dict[str, Any]:
     """A plain, serialisable view of an unmatched request (it travels from xdist workers)."""
     body = entry.body if isinstance(entry.body, dict) else {}
-    return {"seq": entry.seq, "model": body.get("model"), "status": entry.status,
-            "last_user": last_user(entry.body), "near_misses": located(entry.near_misses, locate)}
+    return {
+        "seq": entry.seq,
+        "model": body.get("model"),
+        "status": entry.status,
+        "last_user": last_user(entry.body),
+        "near_misses": located(entry.near_misses, locate),
+    }
 
 
-def summary_lines(unused: Sequence[tuple[str, str, str]], unmatched: Sequence[tuple[str, dict[str, Any]]],
-                  misbehaved: Sequence[tuple[str, list[str]]] = ()) -> list[str]:
+def summary_lines(
+    unused: Sequence[tuple[str, str, str]],
+    unmatched: Sequence[tuple[str, dict[str, Any]]],
+    misbehaved: Sequence[tuple[str, list[str]]] = (),
+) -> list[str]:
     """The `--zenmux-report` text: rules never matched (rule, where, loaded by), unmatched requests,
     and the faults of the misbehaviour catalogue each test's replies carried."""
     lines = [f"rules never matched: {len(unused)}"]
     lines += [f"  {name} ({where})" + (f" loaded by {owner}" if owner else "") for name, where, owner in unused]
     lines.append(f"requests no rule matched: {len(unmatched)}")
     for nodeid, record in unmatched:
-        lines.append(f"  {nodeid} #{record['seq']} {record['model']} status={record['status']} "
-                     f"last user: {record['last_user']!r}")
+        lines.append(
+            f"  {nodeid} #{record['seq']} {record['model']} status={record['status']} "
+            f"last user: {record['last_user']!r}"
+        )
         lines += near_miss_lines(record["near_misses"])
     lines.append(f"tests whose replies misbehaved: {len(misbehaved)}")
     lines += [f"  {nodeid}: {', '.join(faults)}" for nodeid, faults in misbehaved]

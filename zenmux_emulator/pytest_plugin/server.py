@@ -46,8 +46,9 @@ class EmulatorServer:
     `server.anthropic_url` in `/api/anthropic`, `server.url(name)` in any registered face's base
     path (`faces`: the shipped ones by default, or a list with one's own `FaceSpec`)."""
 
-    def __init__(self, settings: Settings | None = None, *, faces: Sequence[FaceSpec] = FACES,
-                 start_timeout: float = 30.0) -> None:
+    def __init__(
+        self, settings: Settings | None = None, *, faces: Sequence[FaceSpec] = FACES, start_timeout: float = 30.0
+    ) -> None:
         self.settings = (settings or Settings()).model_copy(update={"host": "127.0.0.1"})
         self.start_timeout = start_timeout
         self.app = create_app(self.settings, faces)

@@ -17,15 +17,33 @@ def add_recording_options(parser: argparse.ArgumentParser, *, missing: bool) -> 
     """The options both commands share; `missing` adds serve's --record-missing and --record-out."""
     group = parser.add_argument_group("recording")
     if missing:
-        group.add_argument("--record-missing", action="store_const", const=True,
-                           help="forward requests no rule matches to --upstream and record them")
-        group.add_argument("--record-out", metavar="DIR", help="folder to record into (default: the first scenario folder)")
-    group.add_argument("--upstream", metavar="URL", required=not missing,
-                       help="the gateway to forward to, e.g. https://zenmux.ai (the only address contacted)")
-    group.add_argument("--redact", action="append", metavar="REGEX",
-                       help="mask text matching REGEX in everything recorded (repeatable)")
-    group.add_argument("--record-errors", action="store_const", const=True,
-                       help="also record failed calls: error statuses, broken streams, an unreachable upstream")
+        group.add_argument(
+            "--record-missing",
+            action="store_const",
+            const=True,
+            help="forward requests no rule matches to --upstream and record them",
+        )
+        group.add_argument(
+            "--record-out", metavar="DIR", help="folder to record into (default: the first scenario folder)"
+        )
+    group.add_argument(
+        "--upstream",
+        metavar="URL",
+        required=not missing,
+        help="the gateway to forward to, e.g. https://zenmux.ai (the only address contacted)",
+    )
+    group.add_argument(
+        "--redact",
+        action="append",
+        metavar="REGEX",
+        help="mask text matching REGEX in everything recorded (repeatable)",
+    )
+    group.add_argument(
+        "--record-errors",
+        action="store_const",
+        const=True,
+        help="also record failed calls: error statuses, broken streams, an unreachable upstream",
+    )
 
 
 def add_record_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -42,6 +60,12 @@ def record_settings(given: dict[str, Any]) -> dict[str, Any]:
     """`record` is `serve --record-missing` over no scenarios: every request is forwarded. The
     recorder checks no passed-back reasoning and obeys no control headers (the upstream does)."""
     settings = {k: v for k, v in given.items() if k != "out"}
-    settings.update(record_out=given["out"], record_missing=True, scenarios=[], watch=False,
-                    reasoning_check="off", control_headers=False)
+    settings.update(
+        record_out=given["out"],
+        record_missing=True,
+        scenarios=[],
+        watch=False,
+        reasoning_check="off",
+        control_headers=False,
+    )
     return settings

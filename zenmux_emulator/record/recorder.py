@@ -46,16 +46,22 @@ class Recorder:
         self.registry = registry
         self.reload = bool(settings.scenarios)
 
-    async def forward(self, request: web.Request, entry: JournalEntry, face: Face[Any],
-                      ask: NeutralRequest | None) -> web.StreamResponse:
+    async def forward(
+        self, request: web.Request, entry: JournalEntry, face: Face[Any], ask: NeutralRequest | None
+    ) -> web.StreamResponse:
         forwarded = await unless_client_leaves(request, self.upstream.forward(request, orjson.dumps(entry.body)))
         if forwarded is None:  # the client left first: the call was cancelled, nothing is recorded
             entry.client_gone = True
             raise ConnectionDropped("client gone")
         exchange, response = forwarded
-        entry.response = exchange.body if not exchange.stream else [
-            (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
-            for e in exchange.events]
+        entry.response = (
+            exchange.body
+            if not exchange.stream
+            else [
+                (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
+                for e in exchange.events
+            ]
+        )
         if exchange.stream:
             entry.events_sent = len(exchange.events)
         await self.record(entry, face, ask, exchange, request.headers)
@@ -78,11 +84,21 @@ class Recorder:
             entry.client_gone = exchange.client_gone
         return response
 
-    async def record(self, entry: JournalEntry, face: Face[Any], ask: NeutralRequest | None, exchange: Exchange,
-                     headers: Mapping[str, str]) -> None:
+    async def record(
+        self,
+        entry: JournalEntry,
+        face: Face[Any],
+        ask: NeutralRequest | None,
+        exchange: Exchange,
+        headers: Mapping[str, str],
+    ) -> None:
         if ask is None:
-            entry.warn(("recording: the emulator cannot read this request (its validation refuses it, "
-                        "or it continues a response stored upstream); forwarded, not recorded",))
+            entry.warn(
+                (
+                    "recording: the emulator cannot read this request (its validation refuses it, "
+                    "or it continues a response stored upstream); forwarded, not recorded",
+                )
+            )
             return
         if exchange.client_gone:
             entry.warn(("recording: the client left before the stream ended; not recorded",))

@@ -61,7 +61,7 @@ class Redactor:
 def _split(pattern: re.Pattern[str], value: str) -> list[str]:
     parts, at = [], 0
     for hit in pattern.finditer(value):
-        parts.append(value[at:hit.start()])
+        parts.append(value[at : hit.start()])
         at = hit.end()
     parts.append(value[at:])
     return parts

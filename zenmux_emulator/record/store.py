@@ -60,8 +60,17 @@ class RecordingFile:
                 for rule in rules:
                     self.rules[key_of(rule.get("match") or {})] = rule
             except (yaml.YAMLError, AttributeError, TypeError) as exc:
-                raise ScenarioError([ScenarioProblem(str(self.path), None, None, "rules", (
-                    f"the recording file cannot be continued ({exc}); fix it or move it away"))]) from None
+                raise ScenarioError(
+                    [
+                        ScenarioProblem(
+                            str(self.path),
+                            None,
+                            None,
+                            "rules",
+                            (f"the recording file cannot be continued ({exc}); fix it or move it away"),
+                        )
+                    ]
+                ) from None
 
     async def add(self, name: str, match: dict[str, Any], reply: dict[str, Any]) -> str:
         """Record one exchange and write the file; the rule's name."""

@@ -19,11 +19,26 @@ from yarl import URL
 
 from zenmux_emulator.record.capture.exchange import EventSplitter, Exchange
 
-HOP_BY_HOP = frozenset({"host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te",
-                        "trailer", "proxy-authorization", "proxy-authenticate", "accept-encoding", "expect"})
+HOP_BY_HOP = frozenset(
+    {
+        "host",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+        "upgrade",
+        "te",
+        "trailer",
+        "proxy-authorization",
+        "proxy-authenticate",
+        "accept-encoding",
+        "expect",
+    }
+)
 """Request headers that belong to one connection (or ask for an encoding we would have to undo)."""
-NOT_PASSED_BACK = frozenset({"content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding",
-                             "date", "server"})
+NOT_PASSED_BACK = frozenset(
+    {"content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding", "date", "server"}
+)
 """Response headers aiohttp writes itself for the client's connection."""
 STRIPPED_SUFFIXES = ("/api/v1", "/api/anthropic/v1", "/api/anthropic")
 CONNECT_S = 30.0
@@ -83,8 +98,9 @@ class Upstream:
         started = loop.time()
         exchange = Exchange()
         try:
-            upstream = await self._session.post(self.url_for(request.path_qs), data=body, headers=headers,
-                                                allow_redirects=False)
+            upstream = await self._session.post(
+                self.url_for(request.path_qs), data=body, headers=headers, allow_redirects=False
+            )
         except (aiohttp.ClientError, TimeoutError, OSError) as exc:
             exchange.unreachable = type(exc).__name__
             return exchange, None
@@ -125,7 +141,6 @@ class Upstream:
                 exchange.broken = True
             exchange.events = splitter.events
             return exchange, response
-
 
     async def _read(self, upstream: aiohttp.ClientResponse) -> bytes:
         """The answer's body, inflated, up to `max_bytes` (TooLarge past it)."""

@@ -23,8 +23,13 @@ from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
 
 
-def _compile_text(source: str | None, where: tuple[str | int, ...], positions: SourcePositions,
-                  problems: list[ScenarioProblem], verbatim: bool = False) -> object:
+def _compile_text(
+    source: str | None,
+    where: tuple[str | int, ...],
+    positions: SourcePositions,
+    problems: list[ScenarioProblem],
+    verbatim: bool = False,
+) -> object:
     if source is None or verbatim or not is_template(source):
         return source
     try:
@@ -33,8 +38,16 @@ def _compile_text(source: str | None, where: tuple[str | int, ...], positions: S
         text, filename = positions.text, positions.filename
         line, column = locate(positions.exact(), where) or (None, None)
         path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
-        problems.append(ScenarioProblem(filename, line, column, path, f"template error: {exc.message}",
-                                        snippet(text, line, column) if line else ""))
+        problems.append(
+            ScenarioProblem(
+                filename,
+                line,
+                column,
+                path,
+                f"template error: {exc.message}",
+                snippet(text, line, column) if line else "",
+            )
+        )
         return None
 
 
@@ -72,8 +85,12 @@ def _salvage(exc: SchemaProblems) -> FileProblems:
     return FileProblems(sorted(problems, key=lambda p: (p.line or 0, p.column or 0)), names)
 
 
-def compile_file(text: str, filename: str, first_order: int = 0, faces: FaceNames = SHIPPED,
-                 ) -> tuple[ScenarioFile, list[CompiledRule], list[ScenarioProblem]]:
+def compile_file(
+    text: str,
+    filename: str,
+    first_order: int = 0,
+    faces: FaceNames = SHIPPED,
+) -> tuple[ScenarioFile, list[CompiledRule], list[ScenarioProblem]]:
     """Validate and compile one source (with its warnings); rule order continues from `first_order`.
     Raises FileProblems with every problem found: schema, templates, or both."""
     try:
@@ -87,28 +104,38 @@ def compile_file(text: str, filename: str, first_order: int = 0, faces: FaceName
         replies = []
         for j, reply in enumerate(rule.sequence):
             at = (*base, "reply") if rule.reply is not None else (*base, "replies", j)
-            replies.append(CompiledReply(
-                spec=reply,
-                content=_compile_text(reply.content, (*at, "content"), positions, problems, reply.verbatim),
-                refusal=_compile_text(reply.refusal, (*at, "refusal"), positions, problems, reply.verbatim),
-                reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), positions, problems, reply.verbatim),
-            ))
+            replies.append(
+                CompiledReply(
+                    spec=reply,
+                    content=_compile_text(reply.content, (*at, "content"), positions, problems, reply.verbatim),
+                    refusal=_compile_text(reply.refusal, (*at, "refusal"), positions, problems, reply.verbatim),
+                    reasoning=_compile_text(reply.reasoning, (*at, "reasoning"), positions, problems, reply.verbatim),
+                )
+            )
         line = (locate(positions.rules, base) or (None, None))[0]
         expectations = compile_expect(rule.expect, faces) if rule.expect is not None else ()
-        rules.append(CompiledRule(rule, filename, line, first_order + i, compile_match(rule.match, faces), tuple(replies),
-                                  expectations))
+        rules.append(
+            CompiledRule(
+                rule, filename, line, first_order + i, compile_match(rule.match, faces), tuple(replies), expectations
+            )
+        )
     if problems:
         raise FileProblems(problems, [(i, r.name, r.line) for i, r in enumerate(rules)])
     return spec, rules, unknown_error_types(spec, positions)
 
 
-def _name_clashes(filename: str, found: list[tuple[int, str, int | None]], names: dict[str, str]) -> list[ScenarioProblem]:
+def _name_clashes(
+    filename: str, found: list[tuple[int, str, int | None]], names: dict[str, str]
+) -> list[ScenarioProblem]:
     """A problem for each rule named like an earlier one; `names` (name -> where) learns the new ones."""
     clashes = []
     for index, name, line in found:
         if name in names:
-            clashes.append(ScenarioProblem(filename, line, None, f"rules[{index}].name",
-                                           f"rule name {name!r} is already used in {names[name]}"))
+            clashes.append(
+                ScenarioProblem(
+                    filename, line, None, f"rules[{index}].name", f"rule name {name!r} is already used in {names[name]}"
+                )
+            )
         names[name] = f"{filename}:{line}" if line else filename
     return clashes
 
@@ -140,8 +167,11 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames = SHIPPED) ->
         problems.extend(_name_clashes(filename, [(r.order - len(rules), r.name, r.line) for r in compiled], names))
         for model_id, model in spec.models.items():
             if model_id in models:
-                problems.append(ScenarioProblem(filename, None, None, f"models.{model_id}",
-                                                f"model {model_id!r} is declared in two files"))
+                problems.append(
+                    ScenarioProblem(
+                        filename, None, None, f"models.{model_id}", f"model {model_id!r} is declared in two files"
+                    )
+                )
             models[model_id] = model
         keys.update(spec.settings.api_keys)
         if spec.settings.catalogue is not None:
@@ -159,10 +189,20 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames = SHIPPED) ->
     served = dict(models) if "closed" in modes else {**DEFAULT_CATALOGUE, **faces.models, **models}
     mode = "closed" if "closed" in modes else "open" if "open" in modes else "zenmux"
     ranked = tuple(sorted(rules, key=lambda r: r.rank))
-    return ScenarioSet(ranked, models, mode != "open", served, frozenset(keys), tuple(files), gateway,
-                       tuple(query_models), recorded=recorded_reasoning(rules),
-                       warnings=(*shadowed(ranked, faces), *warnings), catalogue_mode=mode,
-                       unlisted=frozenset(faces.models).difference(models))
+    return ScenarioSet(
+        ranked,
+        models,
+        mode != "open",
+        served,
+        frozenset(keys),
+        tuple(files),
+        gateway,
+        tuple(query_models),
+        recorded=recorded_reasoning(rules),
+        warnings=(*shadowed(ranked, faces), *warnings),
+        catalogue_mode=mode,
+        unlisted=frozenset(faces.models).difference(models),
+    )
 
 
 def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:

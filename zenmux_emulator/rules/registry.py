@@ -50,8 +50,10 @@ class LoadFailed(Exception):
     are `ScenarioError`s). Its traceback is in the log; its message tells no internals."""
 
     def __init__(self) -> None:
-        super().__init__("the emulator failed unexpectedly while loading the scenario files; "
-                         "the last good scenarios stay in force (the traceback is in its log)")
+        super().__init__(
+            "the emulator failed unexpectedly while loading the scenario files; "
+            "the last good scenarios stay in force (the traceback is in its log)"
+        )
 
 
 class ScenarioRegistry:

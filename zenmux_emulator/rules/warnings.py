@@ -40,21 +40,28 @@ def shadowed(rules: Sequence[CompiledRule], faces: FaceNames = SHIPPED) -> list[
         if not _answers_everything(rule):
             continue
         answered = _faces(rule.rule.match, faces)
-        hidden = [later for later in rules[i + 1:] if _faces(later.rule.match, faces) <= answered]
+        hidden = [later for later in rules[i + 1 :] if _faces(later.rule.match, faces) <= answered]
         if hidden:
             names = ", ".join(f"{r.name!r} ({r.where})" for r in hidden[:5]) + (", ..." if len(hidden) > 5 else "")
-            found.append(ScenarioProblem(
-                rule.source, rule.line, None, "",
-                f"rule {rule.name!r} answers every request (its match is empty), so the {len(hidden)} rule(s) "
-                f"tried after it are never reached: {names}; give it a match, a lower priority, "
-                "or then: fall_through"))
+            found.append(
+                ScenarioProblem(
+                    rule.source,
+                    rule.line,
+                    None,
+                    "",
+                    f"rule {rule.name!r} answers every request (its match is empty), so the {len(hidden)} rule(s) "
+                    f"tried after it are never reached: {names}; give it a match, a lower priority, "
+                    "or then: fall_through",
+                )
+            )
     return found
 
 
 def _errors(spec: ScenarioFile) -> Iterator[tuple[KeyPath, ErrorReply]]:
     for i, rule in enumerate(spec.rules):
         at: list[tuple[KeyPath, ErrorReply | None]] = [
-            (("rules", i, "chaos", "error"), rule.chaos.error if rule.chaos is not None else None)]
+            (("rules", i, "chaos", "error"), rule.chaos.error if rule.chaos is not None else None)
+        ]
         if rule.reply is not None:
             at.append((("rules", i, "reply", "error"), rule.reply.error))
         for j, reply in enumerate(rule.replies or ()):
@@ -75,9 +82,15 @@ def unknown_error_types(spec: ScenarioFile, positions: SourcePositions) -> list[
         close = difflib.get_close_matches(error.type, sorted(ZENMUX_TYPES), n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         line, column = locate(positions.exact(), (*path, "type"))
-        found.append(ScenarioProblem(
-            positions.filename, line, column, dotted((*path, "type")),
-            f"error type {error.type!r} is not in ZenMux's catalogue ({hint}ZenMux sends: "
-            f"{', '.join(sorted(ZENMUX_TYPES))}); clients that branch on the type will not recognise it",
-            snippet(positions.text, line, column)))
+        found.append(
+            ScenarioProblem(
+                positions.filename,
+                line,
+                column,
+                dotted((*path, "type")),
+                f"error type {error.type!r} is not in ZenMux's catalogue ({hint}ZenMux sends: "
+                f"{', '.join(sorted(ZENMUX_TYPES))}); clients that branch on the type will not recognise it",
+                snippet(positions.text, line, column),
+            )
+        )
     return found

@@ -46,8 +46,13 @@ async def _pause(stop: asyncio.Event, seconds: float) -> bool:
     return True
 
 
-async def watch(registry: ScenarioRegistry, stop: asyncio.Event, status: WatchStatus | None = None,
-                debounce_ms: int = 150, look_ms: int = 500) -> None:
+async def watch(
+    registry: ScenarioRegistry,
+    stop: asyncio.Event,
+    status: WatchStatus | None = None,
+    debounce_ms: int = 150,
+    look_ms: int = 500,
+) -> None:
     """Reload on every batch of changes to YAML files under the registry's paths, until `stop`,
     through the deletion and return of the folders (see the module's docstring)."""
     status = status if status is not None else WatchStatus()
@@ -63,8 +68,10 @@ async def watch(registry: ScenarioRegistry, stop: asyncio.Event, status: WatchSt
         # a file named directly is watched through its folder, so an editor's save-by-rename is seen;
         # an event about a watched folder itself (deleted, moved) ends its watch
         resolved = Path(path).resolve()
-        return resolved in watched or (path.endswith(SUFFIXES) and (
-            resolved in files or any(resolved.is_relative_to(folder) for folder in folders)))
+        return resolved in watched or (
+            path.endswith(SUFFIXES)
+            and (resolved in files or any(resolved.is_relative_to(folder) for folder in folders))
+        )
 
     catch_up = False  # reload once the new watch is up: what changed while none was
     while not stop.is_set():
@@ -83,8 +90,15 @@ async def watch(registry: ScenarioRegistry, stop: asyncio.Event, status: WatchSt
         moved: Path | None = None
         try:
             changes: AsyncIterator[set[tuple[Change, str]]] = awatch(
-                *targets, watch_filter=wanted, stop_event=stop, debounce=debounce_ms, step=50, recursive=True,
-                rust_timeout=look_ms, yield_on_timeout=True)
+                *targets,
+                watch_filter=wanted,
+                stop_event=stop,
+                debounce=debounce_ms,
+                step=50,
+                recursive=True,
+                rust_timeout=look_ms,
+                yield_on_timeout=True,
+            )
             async for batch in changes:
                 moved = next((Path(p).resolve() for _, p in batch if Path(p).resolve() in watched), None)
                 changed = [p for _, p in batch if Path(p).resolve() not in watched]

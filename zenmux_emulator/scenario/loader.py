@@ -77,7 +77,9 @@ def parse_file(text: str, filename: str, faces: FaceNames = SHIPPED) -> tuple[Sc
             return ScenarioFile(), SourcePositions(text, filename, outline, outline)
         if isinstance(data, dict):
             try:
-                return ScenarioFile.model_validate(data, context=context(faces)), SourcePositions(text, filename, outline)
+                return ScenarioFile.model_validate(data, context=context(faces)), SourcePositions(
+                    text, filename, outline
+                )
             except ValidationError:
                 pass
     data, positions = load_yaml(text, filename)
@@ -85,15 +87,20 @@ def parse_file(text: str, filename: str, faces: FaceNames = SHIPPED) -> tuple[Sc
     if data is None:
         return ScenarioFile(), located
     if not isinstance(data, dict):
-        problem = ScenarioProblem(filename, 1, 1, "", "a scenario file is a mapping with settings, models and rules",
-                                  snippet(text, 1, 1))
+        problem = ScenarioProblem(
+            filename, 1, 1, "", "a scenario file is a mapping with settings, models and rules", snippet(text, 1, 1)
+        )
         raise ScenarioError([problem])
     try:
         return ScenarioFile.model_validate(data, context=context(faces)), located
     except ValidationError as exc:
-        raise SchemaProblems(problems_from_validation_error(
-            exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile),
-            data, located) from None
+        raise SchemaProblems(
+            problems_from_validation_error(
+                exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile
+            ),
+            data,
+            located,
+        ) from None
 
 
 def read_sources(paths: Iterable[Path]) -> list[tuple[str, str]]:

@@ -106,8 +106,12 @@ def problems_from_validation_error(
     found: list[tuple[KeyPath, ErrorDetails]] = []
     for error in exc.errors(include_url=False):
         context = error.get("ctx") or {}
-        found.append((root + _real_path(tuple(error["loc"]), data, error["type"] == "missing")
-                      + tuple(context.get("at", ())), error))
+        found.append(
+            (
+                root + _real_path(tuple(error["loc"]), data, error["type"] == "missing") + tuple(context.get("at", ())),
+                error,
+            )
+        )
     # A union member that got past the value's type (its error lies deeper) says more than the
     # members that did not: their "expected ..." is dropped. The rest at one place are said together.
     deeper = {path[:depth] for path, _ in found for depth in range(len(path))}

@@ -58,7 +58,7 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")  # what PyYAML counts as a line break
 _PLAIN_KEY = re.compile(r"[A-Za-z_][\w-]*\Z")
 
-INT64 = (-2**63, 2**63 - 1)
+INT64 = (-(2**63), 2**63 - 1)
 """The integers a scenario may hold: what every JSON reader takes (orjson, which writes the replies,
 stops at 64 bits too)."""
 
@@ -95,7 +95,7 @@ _RESOLVERS = {
 
 def _shown(text: str, node: Node) -> str:
     """The node quoted as written: its first line, shortened."""
-    source = text[node.start_mark.index:node.end_mark.index].strip()
+    source = text[node.start_mark.index : node.end_mark.index].strip()
     first = _LINE_BREAK.split(source, 1)[0].rstrip()
     if first != source:
         first += " ..."
@@ -105,8 +105,12 @@ def _shown(text: str, node: Node) -> str:
 def _construct_int(loader: _Checks, node: ScalarNode) -> int:
     value = SafeConstructor.construct_yaml_int(loader, node)
     if not INT64[0] <= value <= INT64[1]:
-        raise ConstructorError(None, None, f"integer {_shown(loader._text, node)} is beyond 64 bits: "
-                               "JSON replies carry -2**63 to 2**63-1", node.start_mark)
+        raise ConstructorError(
+            None,
+            None,
+            f"integer {_shown(loader._text, node)} is beyond 64 bits: JSON replies carry -2**63 to 2**63-1",
+            node.start_mark,
+        )
     return value
 
 
@@ -116,8 +120,13 @@ def _construct_str(loader: _Checks, node: ScalarNode) -> str:
         return value
     lone = _LONE_SURROGATE.search(value)
     if lone is not None:
-        raise ConstructorError(None, None, f"\\u{ord(lone.group()):04x} is half of a surrogate pair: alone it is "
-                               "not a character and cannot be sent as UTF-8", node.start_mark)
+        raise ConstructorError(
+            None,
+            None,
+            f"\\u{ord(lone.group()):04x} is half of a surrogate pair: alone it is "
+            "not a character and cannot be sent as UTF-8",
+            node.start_mark,
+        )
     return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")  # each pair joined into its character
 
 
@@ -127,7 +136,11 @@ class _Checks(SafeConstructor):
     strings kept to what JSON can carry (64 bits; surrogate pairs joined, lone ones refused)."""
 
     yaml_implicit_resolvers = _RESOLVERS
-    yaml_constructors: ClassVar[dict[Any, Any]] = {**yaml.SafeLoader.yaml_constructors, _INT_TAG: _construct_int, _STR_TAG: _construct_str}
+    yaml_constructors: ClassVar[dict[Any, Any]] = {
+        **yaml.SafeLoader.yaml_constructors,
+        _INT_TAG: _construct_int,
+        _STR_TAG: _construct_str,
+    }
     _text: str
 
     def _start_checks(self, text: str) -> None:
@@ -195,20 +208,35 @@ class _Loader(_Checks, yaml.SafeLoader):
             if isinstance(node, ScalarNode):
                 self._repeated += 1
                 if self._repeated > MAX_ALIAS_VALUES:
-                    raise ComposerError(None, None, f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the "
-                                        f"file expands past that), at alias *{event.anchor}", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                    raise ComposerError(
+                        None,
+                        None,
+                        f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the "
+                        f"file expands past that), at alias *{event.anchor}",
+                        event.start_mark,
+                    )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
                 return node
             height = self._heights.get(id(node))
             if height is None:  # the anchored collection is still being composed: it encloses its alias
-                raise ComposerError(None, None, f"recursive alias *{event.anchor}: the value would contain itself",
-                                    event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                raise ComposerError(
+                    None, None, f"recursive alias *{event.anchor}: the value would contain itself", event.start_mark
+                )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
             if self._depth + height > MAX_DEPTH:
-                raise ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels, through alias "
-                                    f"*{event.anchor}", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                raise ComposerError(
+                    None,
+                    None,
+                    f"nesting deeper than {MAX_DEPTH} levels, through alias *{event.anchor}",
+                    event.start_mark,
+                )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
             self._repeated += self._sizes[id(node)]
             if self._repeated > MAX_ALIAS_VALUES:
-                raise ComposerError(None, None, f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the file "
-                                    f"expands past that), at alias *{event.anchor}", event.start_mark)  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                raise ComposerError(
+                    None,
+                    None,
+                    f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the file "
+                    f"expands past that), at alias *{event.anchor}",
+                    event.start_mark,
+                )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
             return node
         # An anchored node, or one inside it: what an alias may repeat, so measure how deep it nests.
         self._measuring += 1
@@ -232,7 +260,7 @@ class _Loader(_Checks, yaml.SafeLoader):
             raise ConstructorError(None, None, self._unreadable(node, exc), node.start_mark) from exc
 
     def _unreadable(self, node: Node, exc: Exception) -> str:
-        """"cannot read '!!bool tre': not a boolean", the node quoted as written (first line, shortened)."""
+        """ "cannot read '!!bool tre': not a boolean", the node quoted as written (first line, shortened)."""
         shown = _shown(self._text, node)
         tag = node.tag.removeprefix(_CORE) if node.tag.startswith(_CORE) else None
         what = _WHAT.get(tag or "", f"a value of {'!!' + tag if tag else node.tag}")
@@ -336,11 +364,13 @@ if yaml.__with_libyaml__:  # False (and no yaml.CSafeLoader) when PyYAML was bui
             if current_node is not None and current_node.flow_style:
                 # In a flow collection libyaml ends a tag at `,[]` and reads a plain scalar on past
                 # `?` (PyYAML's scanner does neither), and takes `[? ,,]`: leave these to PyYAML.
-                if ((isinstance(event, (ScalarEvent, CollectionStartEvent)) and event.tag is not None)
-                        or (isinstance(event, ScalarEvent) and not event.style and "?" in event.value)):
+                if (isinstance(event, (ScalarEvent, CollectionStartEvent)) and event.tag is not None) or (
+                    isinstance(event, ScalarEvent) and not event.style and "?" in event.value
+                ):
                     raise _FastBail
-                if isinstance(event, MappingStartEvent) and (event.start_mark is None
-                                                             or self._text[event.start_mark.index] != "{"):
+                if isinstance(event, MappingStartEvent) and (
+                    event.start_mark is None or self._text[event.start_mark.index] != "{"
+                ):
                     raise _FastBail  # a single-pair mapping in a flow sequence: `[a: b]`, `[? a]`
             if isinstance(event, ScalarEvent) and event.tag == "!":
                 raise _FastBail  # when empty, PyYAML reads it as null, libyaml as ""
@@ -380,16 +410,24 @@ def load_yaml(text: str, filename: str) -> tuple[object, PositionMap]:
             return None, PositionMap(1, 1)
         data = loader.construct_document(node)
         if loader.duplicates:
-            raise ScenarioError([_problem(text, filename, f"duplicate key {key!r}", key_node.start_mark)
-                                 for key, key_node in loader.duplicates])
+            raise ScenarioError(
+                [
+                    _problem(text, filename, f"duplicate key {key!r}", key_node.start_mark)
+                    for key, key_node in loader.duplicates
+                ]
+            )
         return data, _positions(loader, node, {})
     except yaml.MarkedYAMLError as exc:
-        raise ScenarioError([_problem(text, filename, plain_reason(exc), exc.problem_mark or exc.context_mark)]) from None
+        raise ScenarioError(
+            [_problem(text, filename, plain_reason(exc), exc.problem_mark or exc.context_mark)]
+        ) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         before = _LINE_BREAK.split(text[: exc.position])
         line, column = len(before), len(before[-1]) + 1
         reason = f"unacceptable character #x{exc.character:04x}: {exc.reason}"
-        raise ScenarioError([ScenarioProblem(filename, line, column, "", reason, snippet(text, line, column))]) from None
+        raise ScenarioError(
+            [ScenarioProblem(filename, line, column, "", reason, snippet(text, line, column))]
+        ) from None
     except RecursionError:  # `MAX_DEPTH` levels fit, unless the stack was nearly full already
         problem = ScenarioProblem(filename, None, None, "", "nesting too deep to load here")
         raise ScenarioError([problem]) from None
@@ -442,8 +480,7 @@ def _outline(loader: _Checks, node: Node) -> PositionMap:
     here = PositionMap(*_mark(node))
     if isinstance(node, MappingNode):
         for key_node, value_node in node.value:  # later pairs win, as in `_positions`
-            if (isinstance(key_node, ScalarNode) and key_node.tag != _MERGE_TAG
-                    and loader.keys[id(key_node)] == "rules"):
+            if isinstance(key_node, ScalarNode) and key_node.tag != _MERGE_TAG and loader.keys[id(key_node)] == "rules":
                 rules = PositionMap(*_mark(value_node))
                 if isinstance(value_node, SequenceNode):
                     rules.items = [PositionMap(*_mark(item)) for item in value_node.value]

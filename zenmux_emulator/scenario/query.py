@@ -28,10 +28,12 @@ class LlmMatch(Scripted):
     index: int | None = None  # the LLM's model_index
 
     def matches(self, slug: str, mode: str, name: str, index: int) -> bool:
-        return ((self.id is None or fnmatch.fnmatchcase(slug, self.id))
-                and (self.mode is None or fnmatch.fnmatchcase(mode, self.mode))
-                and (self.name is None or self.name == name)
-                and (self.index is None or self.index == index))
+        return (
+            (self.id is None or fnmatch.fnmatchcase(slug, self.id))
+            and (self.mode is None or fnmatch.fnmatchcase(mode, self.mode))
+            and (self.name is None or self.name == name)
+            and (self.index is None or self.index == index)
+        )
 
 
 class JsonTarget(Scripted):

@@ -22,6 +22,7 @@ Penalty = Annotated[float, Field(ge=-2, le=2)]
 Positive = Annotated[int, Field(ge=1)]
 Effort = Literal["low", "medium", "high"]
 
+
 class ProviderPrefs(StrictModel):
     order: list[str] | None = None
     allow_fallbacks: bool | None = None
@@ -56,8 +57,9 @@ LlmWeight = Annotated[
     Annotated[StaticLlmWeight, tag("static")] | Annotated[TrainingLlmWeight, tag("training_table")],
     by_key("type", _WEIGHT_TYPES),
 ]
-Mode = Literal["generate", "select_thinking", "select_non_thinking", "select_thinking_logprobs",
-               "select_non_thinking_logprobs"]
+Mode = Literal[
+    "generate", "select_thinking", "select_non_thinking", "select_thinking_logprobs", "select_non_thinking_logprobs"
+]
 
 
 class QueryLlm(StrictModel):
@@ -72,8 +74,13 @@ class QueryLlm(StrictModel):
     max_completion_tokens: Positive | None = None
     max_tokens: Positive | None = None
     reasoning_effort: Effort | None = None
-    stop: Annotated[Annotated[str, tag("string")] | Annotated[list[str], tag("array")],
-                    by_shape("expected a string or an array of strings")] | None = None
+    stop: (
+        Annotated[
+            Annotated[str, tag("string")] | Annotated[list[str], tag("array")],
+            by_shape("expected a string or an array of strings"),
+        ]
+        | None
+    ) = None
     temperature: Annotated[float, Field(ge=0, le=2)] | None = None
     top_p: Unit | None = None
     min_p: Unit | None = None
@@ -167,7 +174,9 @@ def _unknown_key(value: Any) -> Unknown | None:
             weight = llm.get("weight")
             kind = _WEIGHTS.get(weight.get("type")) if isinstance(weight, Mapping) else None
             parts: list[tuple[Any, type[BaseModel], str]] = [
-                (llm.get("provider"), ProviderPrefs, "provider"), (llm.get("reasoning"), ReasoningPrefs, "reasoning")]
+                (llm.get("provider"), ProviderPrefs, "provider"),
+                (llm.get("reasoning"), ReasoningPrefs, "reasoning"),
+            ]
             parts += [(weight, kind, "weight")] if kind is not None else []
             found = next((f for part, cls, key in parts if (f := _unknown(part, cls, (*at, key)))), None)
         if found is not None:

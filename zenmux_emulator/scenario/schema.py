@@ -40,8 +40,13 @@ NOT_JSON = "not_json"
 """The pydantic error type of a value that JSON cannot carry; its context gives `at`, the path of the
 fault below the field, and `key`, whether the fault is that path's last key rather than a value."""
 
-_KEY_KINDS = ((bool, "a boolean (YAML reads yes, no, on and off as booleans too)"), (int, "a number"),
-              (float, "a number"), (type(None), "null"), (datetime.date, "a timestamp"))
+_KEY_KINDS = (
+    (bool, "a boolean (YAML reads yes, no, on and off as booleans too)"),
+    (int, "a number"),
+    (float, "a number"),
+    (type(None), "null"),
+    (datetime.date, "a timestamp"),
+)
 
 
 def _not_json_key(key: object) -> str:
@@ -51,8 +56,10 @@ def _not_json_key(key: object) -> str:
 
 def _not_json_value(value: object) -> str:
     if isinstance(value, float):
-        return (f"not JSON: {value!r} has no JSON form (JSON numbers are finite); "
-                "arguments given as a string are sent as written")
+        return (
+            f"not JSON: {value!r} has no JSON form (JSON numbers are finite); "
+            "arguments given as a string are sent as written"
+        )
     if isinstance(value, (bytes, bytearray)):
         what, instead = "binary data (!!binary)", "a string"
     elif isinstance(value, (set, frozenset)):
@@ -104,7 +111,8 @@ class TextMatch(BaseModel):
     model_config = _STRICT
 
     contains: str | Annotated[list[str], Field(min_length=1)] | None = Field(
-        None, description="substring(s) that must all occur")
+        None, description="substring(s) that must all occur"
+    )
     not_contains: str | None = Field(None, description="substring that must not occur")
     equals: str | None = Field(None, description="the whole text, exactly")
     starts_with: str | None = None
@@ -130,7 +138,9 @@ class TextMatch(BaseModel):
             v is not None
             for v in (self.contains, self.not_contains, self.equals, self.starts_with, self.ends_with, self.regex)
         ):
-            raise ValueError("a text match needs at least one of contains, not_contains, equals, starts_with, ends_with, regex")
+            raise ValueError(
+                "a text match needs at least one of contains, not_contains, equals, starts_with, ends_with, regex"
+            )
         return self
 
 
@@ -167,7 +177,8 @@ class ToolResultMatch(BaseModel):
     name: str | None = Field(None, description="the tool whose result came last")
     content: TextMatch | None = None
     json_fields: dict[str, JsonScalar | TextMatch] | None = Field(
-        None, alias="json", description="dotted paths into the result parsed as JSON: a value, or a text match")
+        None, alias="json", description="dotted paths into the result parsed as JSON: a value, or a text match"
+    )
 
 
 Globs = Annotated[list[str], Field(min_length=1)]
@@ -189,7 +200,10 @@ class Match(BaseModel):
 
     model_config = _STRICT
 
-    api: APIS | list[APIS] | None = Field(None, description="the face(s) the rule answers on: chat, anthropic, responses (zenmux: those three), objectiveai (default: every face but objectiveai)")
+    api: APIS | list[APIS] | None = Field(
+        None,
+        description="the face(s) the rule answers on: chat, anthropic, responses (zenmux: those three), objectiveai (default: every face but objectiveai)",
+    )
     model: str | Globs | None = Field(None, description="glob(s) on the model id, e.g. 'openai/*'")
     last_user: TextMatch | None = Field(None, description="the text of the last user message")
     any_message: TextMatch | None = Field(None, description="the text of any message")
@@ -202,7 +216,9 @@ class Match(BaseModel):
     metadata: dict[str, str | TextMatch] | None = Field(None, description="request metadata values")
     stream: bool | None = None
     query_model: str | None = Field(None, description="objectiveai: a glob on the 22-character Query Model id")
-    query_llms: Globs | None = Field(None, description="objectiveai: upstream LLM id globs that must all be in the Query Model")
+    query_llms: Globs | None = Field(
+        None, description="objectiveai: upstream LLM id globs that must all be in the Query Model"
+    )
 
     @property
     def apis(self) -> frozenset[str]:
@@ -223,7 +239,8 @@ class StreamTiming(BaseModel):
     jitter_ms: float = Field(0, ge=0, description="seeded random extra wait, up to this, per chunk")
     fault: StreamFault | None = None
     tool_calls: Literal["sequential", "interleaved"] = Field(
-        "sequential", description="stream parallel calls one after another, or their fragments interleaved")
+        "sequential", description="stream parallel calls one after another, or their fragments interleaved"
+    )
 
 
 class StreamFault(BaseModel):
@@ -253,7 +270,8 @@ class ToolCallSpec(BaseModel):
     name: str = Field(min_length=1)
     type: Literal["function", "custom"] = "function"
     arguments: Annotated[dict[str, Any] | list[Any] | str | None, BeforeValidator(json_data)] = Field(
-        None, description="a mapping (sent as a JSON string) or a raw string, sent as is")
+        None, description="a mapping (sent as a JSON string) or a raw string, sent as is"
+    )
     input: str | None = Field(None, description="the input of a custom tool call")
     id: str | None = Field(None, description="default: deterministic, in the model family's style")
 
@@ -389,25 +407,41 @@ class Reply(BaseModel):
     tool_calls: list[ToolCallSpec] | None = Field(None, min_length=1, description="tool calls to make")
     reasoning: str | None = Field(None, description="reasoning text; a template. Default: generated when asked for")
     reasoning_shape: ReasoningShape | None = Field(
-        None, description="reasoning_details shape; default: by the model's vendor")
+        None, description="reasoning_details shape; default: by the model's vendor"
+    )
     error: ErrorReply | None = Field(None, description="answer with an error envelope instead")
     raw: RawReply | None = Field(None, description="answer with exactly these bytes instead")
     fault: Fault | None = Field(None, description="a transport fault before any response")
     query: QueryScript | None = Field(None, description="objectiveai: what each LLM of the Query Model says")
-    vectors: dict[str, Annotated[list[float], Field(min_length=1)]] | None = Field(None, description=(
-        "embeddings: the vector an input gets, keyed by its exact text (made unit length and cut or padded "
-        "to the dimensions asked for); other inputs get the computed vector"))
-    scores: dict[str, Annotated[float, Field(ge=0, le=1)]] | None = Field(None, description=(
-        "rerank: the relevance score a document gets, keyed by its exact text; others get the computed score"))
-    verbatim: bool = Field(False, description=(
-        "send content, refusal and reasoning exactly as written: not templates, not cut by the request's "
-        "limits, reasoning only when written (what `zenmux-emulator record` writes)"))
+    vectors: dict[str, Annotated[list[float], Field(min_length=1)]] | None = Field(
+        None,
+        description=(
+            "embeddings: the vector an input gets, keyed by its exact text (made unit length and cut or padded "
+            "to the dimensions asked for); other inputs get the computed vector"
+        ),
+    )
+    scores: dict[str, Annotated[float, Field(ge=0, le=1)]] | None = Field(
+        None,
+        description=(
+            "rerank: the relevance score a document gets, keyed by its exact text; others get the computed score"
+        ),
+    )
+    verbatim: bool = Field(
+        False,
+        description=(
+            "send content, refusal and reasoning exactly as written: not templates, not cut by the request's "
+            "limits, reasoning only when written (what `zenmux-emulator record` writes)"
+        ),
+    )
     reasoning_signature: str | None = Field(
-        None, description="the reasoning block's signature as an upstream sent it (anthropic, google shapes)")
+        None, description="the reasoning block's signature as an upstream sent it (anthropic, google shapes)"
+    )
     reasoning_encrypted: EncryptedReasoning | None = Field(
-        None, description="the encrypted reasoning block as an upstream sent it (openai shape)")
+        None, description="the encrypted reasoning block as an upstream sent it (openai shape)"
+    )
     annotations: list[Annotation] | None = Field(
-        None, description="url_citation annotations of `content` (literal text; indices checked at load)")
+        None, description="url_citation annotations of `content` (literal text; indices checked at load)"
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> Reply:
@@ -423,12 +457,26 @@ class Reply(BaseModel):
         for i, note in enumerate(self.annotations or ()):
             cite, at = note.url_citation, ("annotations", i, "url_citation")
             if self.content is None or (not self.verbatim and _template_syntax(self.content)):
-                raise PydanticCustomError("citation", "{reason}", {"reason": (
-                    "annotations cite literal content: this reply's content is absent or a template"), "at": at})
+                raise PydanticCustomError(
+                    "citation",
+                    "{reason}",
+                    {
+                        "reason": ("annotations cite literal content: this reply's content is absent or a template"),
+                        "at": at,
+                    },
+                )
             if not cite.start_index <= cite.end_index <= len(self.content):
-                raise PydanticCustomError("citation", "{reason}", {"reason": (
-                    f"start_index {cite.start_index} and end_index {cite.end_index} must satisfy "
-                    f"start_index <= end_index <= {len(self.content)} (the content's length)"), "at": at})
+                raise PydanticCustomError(
+                    "citation",
+                    "{reason}",
+                    {
+                        "reason": (
+                            f"start_index {cite.start_index} and end_index {cite.end_index} must satisfy "
+                            f"start_index <= end_index <= {len(self.content)} (the content's length)"
+                        ),
+                        "at": at,
+                    },
+                )
         return self
 
 
@@ -440,9 +488,11 @@ class Expect(Match):
     it is reported (journal, `X-Emulator-Expectations`, a failing test under the plugin)."""
 
     body: dict[str, JsonScalar | TextMatch] | None = Field(
-        None, description="dotted paths into the request body: a value, or a text match")
+        None, description="dotted paths into the request body: a value, or a text match"
+    )
     reasoning_intact: bool = Field(
-        False, description="every assistant tool-call message carries the signed reasoning it received, unaltered")
+        False, description="every assistant tool-call message carries the signed reasoning it received, unaltered"
+    )
 
 
 class Chaos(BaseModel):
@@ -500,8 +550,9 @@ class Rule(BaseModel):
     replies: list[Reply] | None = Field(None, min_length=1)
     then: SequenceEnd = Field("repeat_last", description="after the last of `replies`")
     chaos: Chaos | None = Field(None, description="a seeded share of its requests fail instead")
-    misbehave: Misbehave | None = Field(None, description="a fault its replies are made wrong with "
-                                        "(docs/guide/misbehaviour.md)")
+    misbehave: Misbehave | None = Field(
+        None, description="a fault its replies are made wrong with (docs/guide/misbehaviour.md)"
+    )
 
     @field_validator("match", mode="before")
     @classmethod
@@ -526,14 +577,32 @@ class Rule(BaseModel):
             for key in NOT_IN_QUERY_RULES if QUERY_API in apis else ():
                 if getattr(block, key) is not None:
                     hint = "; match on query_model or query_llms" if key == "model" else ""
-                    raise PydanticCustomError("query_rule", "{reason}", {"reason": (
-                        f"{key!r} is refused in a rule for ObjectiveAI Query requests (api: objectiveai): "
-                        f"a Query request has none{hint}"), "at": (where, key), "key": True})
+                    raise PydanticCustomError(
+                        "query_rule",
+                        "{reason}",
+                        {
+                            "reason": (
+                                f"{key!r} is refused in a rule for ObjectiveAI Query requests (api: objectiveai): "
+                                f"a Query request has none{hint}"
+                            ),
+                            "at": (where, key),
+                            "key": True,
+                        },
+                    )
             for key in QUERY_ONLY if apis != {QUERY_API} else ():
                 if getattr(block, key) is not None:
-                    raise PydanticCustomError("query_rule", "{reason}", {"reason": (
-                        f"{key!r} matches ObjectiveAI Query requests only: it needs the rule's match "
-                        "to say api: objectiveai (and no other face)"), "at": (where, key), "key": True})
+                    raise PydanticCustomError(
+                        "query_rule",
+                        "{reason}",
+                        {
+                            "reason": (
+                                f"{key!r} matches ObjectiveAI Query requests only: it needs the rule's match "
+                                "to say api: objectiveai (and no other face)"
+                            ),
+                            "at": (where, key),
+                            "key": True,
+                        },
+                    )
         return self
 
     @property
@@ -608,7 +677,9 @@ class ModelSpec(BaseModel):
     input_modalities: list[Modality] = Field(default_factory=_text_only)
     output_modalities: list[Modality] = Field(default_factory=_text_only)
     providers: list[ProviderSpec] = Field(default_factory=list, description="default: one healthy provider, the vendor")
-    fallback_model: str | None = Field(None, description="served when every provider fails (unless fallback is \"false\")")
+    fallback_model: str | None = Field(
+        None, description='served when every provider fails (unless fallback is "false")'
+    )
     max_output_tokens: int | None = Field(None, ge=1, description="the model's output limit (unknown: none)")
     tool_call: bool = Field(True, description="the model calls tools")
     attachment: bool = Field(False, description="the model reads attached files")
@@ -656,7 +727,9 @@ class Plan(BaseModel):
 
     tier: Literal["free", "pro", "max", "ultra"] = "ultra"
     amount_usd: float = Field(200, ge=0)
-    expires_at: datetime.datetime | None = Field(None, description="default: 30 days after the emulator's clock at start")
+    expires_at: datetime.datetime | None = Field(
+        None, description="default: 30 days after the emulator's clock at start"
+    )
 
 
 class Account(BaseModel):
@@ -666,7 +739,8 @@ class Account(BaseModel):
     model_config = _STRICT
 
     top_up_credits: float | None = Field(
-        None, ge=0, description="PAYG credits bought (USD); default: the sum of `balances`, else 100")
+        None, ge=0, description="PAYG credits bought (USD); default: the sum of `balances`, else 100"
+    )
     bonus_credits: float = Field(0, ge=0, description="PAYG credits given; spent before the top-up credits")
     plan: Plan = Field(default_factory=Plan)
     account_status: Literal["healthy", "monitored", "abusive", "suspended", "banned"] = "healthy"
@@ -685,11 +759,15 @@ class FileSettings(BaseModel):
 
     api_keys: list[str] = Field(default_factory=list, description="accept only these keys (with --api-key)")
     catalogue: Literal["open", "closed"] | None = Field(
-        None, description="unset: ZenMux's catalogue and the declared models, others refused; "
-                          "open: any well-formed model id answers; closed: only the declared models")
+        None,
+        description="unset: ZenMux's catalogue and the declared models, others refused; "
+        "open: any well-formed model id answers; closed: only the declared models",
+    )
     limits: Limits | None = Field(None, description="per-key rate limits: rpm, tpm, window_s, keys")
     balances: dict[str, float] = Field(default_factory=dict, description="USD credits per key; others unlimited")
-    balance_error: BalanceError | None = Field(None, description="the 402 type of a spent balance (default reject_no_credit)")
+    balance_error: BalanceError | None = Field(
+        None, description="the 402 type of a spent balance (default reject_no_credit)"
+    )
     account: Account | None = Field(None, description="the account the Platform API reports (balance, plan, quotas)")
 
 
@@ -701,7 +779,8 @@ class ScenarioFile(BaseModel):
     settings: FileSettings = Field(default_factory=FileSettings)
     models: dict[str, ModelSpec] = Field(default_factory=dict)
     query_models: list[StoredQueryModel] = Field(
-        default_factory=list, description="objectiveai: stored Query Models, named by id in Query requests")
+        default_factory=list, description="objectiveai: stored Query Models, named by id in Query requests"
+    )
     rules: list[Rule] = Field(default_factory=list)
 
     @field_validator("models")

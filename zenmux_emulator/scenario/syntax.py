@@ -22,27 +22,37 @@ def plain_reason(exc: yaml.MarkedYAMLError) -> str:
     if problem.startswith(_INDENT) and started is not None and found is not None:
         what = "list item" if "'-'" in problem or "sequence" in problem else "line"
         if found[1] == started[1] and what == "list item":
-            return (f"indentation: this list item is in line with the keys of the mapping that begins at line "
-                    f"{started[0]}; a list under a key is indented further than the key, and another item of "
-                    "an outer list lines up with that list's '-'")
+            return (
+                f"indentation: this list item is in line with the keys of the mapping that begins at line "
+                f"{started[0]}; a list under a key is indented further than the key, and another item of "
+                "an outer list lines up with that list's '-'"
+            )
         if found[1] == started[1]:
-            return (f"indentation: this line is in line with the '-' of the list that begins at line {started[0]}; "
-                    f"a key of a list item lines up with the first key after its '- ' (column {started[1] + 2})")
-        return (f"indentation: this {what} starts at column {found[1]}, but the entries of the block that begins "
-                f"at line {started[0]} start at column {started[1]}; line it up with them, or indent it further "
-                "under a key that ends with ':' (YAML nests by indentation, with spaces)")
+            return (
+                f"indentation: this line is in line with the '-' of the list that begins at line {started[0]}; "
+                f"a key of a list item lines up with the first key after its '- ' (column {started[1] + 2})"
+            )
+        return (
+            f"indentation: this {what} starts at column {found[1]}, but the entries of the block that begins "
+            f"at line {started[0]} start at column {started[1]}; line it up with them, or indent it further "
+            "under a key that ends with ':' (YAML nests by indentation, with spaces)"
+        )
     if problem == "mapping values are not allowed here":
-        return ("a ': ' where no key can start: if this line is a key, line it up with the keys above (indented "
-                "further, it reads as more of the value above); a value that contains ': ' needs quotes "
-                "(content: \"note: this\"); or the line above misses its ':'")
+        return (
+            "a ': ' where no key can start: if this line is a key, line it up with the keys above (indented "
+            "further, it reads as more of the value above); a value that contains ': ' needs quotes "
+            "(content: \"note: this\"); or the line above misses its ':'"
+        )
     if problem == "could not find expected ':'":
         return "this line is not a 'key: value' pair: add the ':' after the key, or put the value in quotes"
     if "found character '\\t'" in problem:
         return "a tab character: YAML indents with spaces only; replace the tab with spaces"
     if problem.startswith(("expected ',' or '}'", "expected ',' or ']'")) and started is not None:
         closer = "}" if "'}'" in problem else "]"
-        return (f"the {'{' if closer == '}' else '['}...{closer} opened at line {started[0]} is not closed here: "
-                f"a ',' or '{closer}' is missing before this point (put a value that holds ':' or ',' in quotes)")
+        return (
+            f"the {'{' if closer == '}' else '['}...{closer} opened at line {started[0]} is not closed here: "
+            f"a ',' or '{closer}' is missing before this point (put a value that holds ':' or ',' in quotes)"
+        )
     reason = problem or context or "invalid YAML"
     if problem and context and started is not None:
         reason += f" ({context} at line {started[0]})"

@@ -15,10 +15,19 @@ from pydantic_core import ErrorDetails
 from zenmux_emulator.scenario import schema
 
 _NOUNS = {
-    "string_type": "text", "string_sub_type": "text", "list_type": "a list", "tuple_type": "a list",
-    "dict_type": "a mapping", "int_type": "a whole number", "int_parsing": "a whole number",
-    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
-    "bool_type": "true or false", "bool_parsing": "true or false", "none_required": "nothing",
+    "string_type": "text",
+    "string_sub_type": "text",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "none_required": "nothing",
 }
 _MAPPINGS = ("model_type", "model_attributes_type", "dataclass_type")
 SHORTHANDS = {
@@ -29,8 +38,12 @@ SHORTHANDS = {
 
 BOOLEAN_WORDS = frozenset({"yes", "no", "on", "off", "y", "n", "true", "false"})
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s,\]}#]+""")
-_BOUNDS = {"greater_than": "greater than", "greater_than_equal": "greater than or equal to",
-           "less_than": "less than", "less_than_equal": "less than or equal to"}
+_BOUNDS = {
+    "greater_than": "greater than",
+    "greater_than_equal": "greater than or equal to",
+    "less_than": "less than",
+    "less_than_equal": "less than or equal to",
+}
 
 
 def source_token(text: str, line: int | None, column: int | None) -> str:
@@ -82,8 +95,10 @@ def shown(value: object, token: str) -> str:
 def boolean_hint(value: object, token: str, wanted: list[str]) -> str:
     """Why a word meant as text became a boolean, when it did."""
     if isinstance(value, bool) and token.lower() in BOOLEAN_WORDS and any("text" in w for w in wanted):
-        return (f" (YAML reads an unquoted {token} as the boolean {str(value).lower()}; "
-                f"write \"{token}\" in quotes to mean the text)")
+        return (
+            f" (YAML reads an unquoted {token} as the boolean {str(value).lower()}; "
+            f'write "{token}" in quotes to mean the text)'
+        )
     return ""
 
 

@@ -26,8 +26,13 @@ class Outage:
     def failed(self, exc: Exception) -> RequestRejected:
         """The 503 a request answers; the outage's one warning when it is the first failure."""
         if not self.failures:
-            log.warning("the shared state %s stopped answering (%s: %s); requests answer 503 %s until it is back",
-                        self.url, type(exc).__name__, exc, STATE_UNAVAILABLE)
+            log.warning(
+                "the shared state %s stopped answering (%s: %s); requests answer 503 %s until it is back",
+                self.url,
+                type(exc).__name__,
+                exc,
+                STATE_UNAVAILABLE,
+            )
         self.failures += 1
         return RequestRejected(503, STATE_UNAVAILABLE, MESSAGE)
 

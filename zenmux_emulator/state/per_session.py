@@ -22,8 +22,13 @@ STORED_BYTES = 64 * 1024 * 1024
 class PerSession(Generic[V]):
     """Values by session and id."""
 
-    def __init__(self, measure: Callable[[V], int], per_session: int = PER_SESSION, sessions: int = SESSIONS,
-                 size: int = STORED_BYTES) -> None:
+    def __init__(
+        self,
+        measure: Callable[[V], int],
+        per_session: int = PER_SESSION,
+        sessions: int = SESSIONS,
+        size: int = STORED_BYTES,
+    ) -> None:
         self.per_session = per_session
         self.sessions = sessions
         self._measure = measure

@@ -74,12 +74,37 @@ class RedisServer:
     def start(self) -> Self:
         """Start it (again, after `stop`: on the same port, empty)."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        command = [self.binary, "--port", str(self.port or 0), "--bind", "127.0.0.1", "--unixsocket", str(self.socket),
-                   "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", str(self.folder),
-                   "--daemonize", "no", "--loglevel", "warning", "--logfile", str(self.folder / "redis.log")]
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, start_new_session=True,
-                                        preexec_fn=die_with_parent)  # only prctl, no locks
+        command = [
+            self.binary,
+            "--port",
+            str(self.port or 0),
+            "--bind",
+            "127.0.0.1",
+            "--unixsocket",
+            str(self.socket),
+            "--unixsocketperm",
+            "700",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.folder),
+            "--daemonize",
+            "no",
+            "--loglevel",
+            "warning",
+            "--logfile",
+            str(self.folder / "redis.log"),
+        ]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=die_with_parent,
+        )  # only prctl, no locks
         deadline = time.monotonic() + self.start_timeout
         while not self._answers():
             if self.process.poll() is not None or time.monotonic() > deadline:

@@ -47,8 +47,14 @@ log = logging.getLogger("emulator.state")
 P = "zenmux:"
 GENERATION_TTL_S = 3600
 """How long a generation record stays in Redis for the lookup (its count is not bounded there)."""
-VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (P + "scenarios:version", P + "scenarios:api", P + "seq",
-                                               P + "sessions", P + "clock", P + "journal")
+VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (
+    P + "scenarios:version",
+    P + "scenarios:api",
+    P + "seq",
+    P + "sessions",
+    P + "clock",
+    P + "journal",
+)
 EPOCH = P + "epoch"
 RETRIES = 3
 """Tries again of a command whose connection dropped (Redis restarted), each on a new connection."""
@@ -177,8 +183,11 @@ class SharedSession(Session):
     def changes(self) -> list[tuple[str, str, int | float]]:
         """(command, field, increment) for every counter that moved since `open` (or the last save)."""
         moved: list[tuple[str, str, int | float]] = []
-        for prefix, now, base in (("h:", self.hits, self.base_hits), ("r:", self.rotations, self.base_rotations),
-                                  ("p:", self.provider_requests, self.base_providers)):
+        for prefix, now, base in (
+            ("h:", self.hits, self.base_hits),
+            ("r:", self.rotations, self.base_rotations),
+            ("p:", self.provider_requests, self.base_providers),
+        ):
             for name, count in now.items():
                 if count != base.get(name, 0):
                     moved.append(("HINCRBY", prefix + name, count - base.get(name, 0)))
@@ -195,9 +204,11 @@ P_ = ParamSpec("P_")
 T = TypeVar("T")
 
 
-def guarded(method: Callable[Concatenate[RedisStore, P_], Awaitable[T]]
-            ) -> Callable[Concatenate[RedisStore, P_], Coroutine[Any, Any, T]]:
+def guarded(
+    method: Callable[Concatenate[RedisStore, P_], Awaitable[T]],
+) -> Callable[Concatenate[RedisStore, P_], Coroutine[Any, Any, T]]:
     """A store operation whose Redis failure is the outage's one answer (and warning)."""
+
     async def run(self: RedisStore, /, *args: P_.args, **kwargs: P_.kwargs) -> T:
         try:
             result = await method(self, *args, **kwargs)
@@ -205,6 +216,7 @@ def guarded(method: Callable[Concatenate[RedisStore, P_], Awaitable[T]]
             raise self.outage.failed(exc) from None
         self.outage.answered()
         return result
+
     return run
 
 
@@ -220,8 +232,11 @@ class RedisStore:
         self.journal_size = journal_size
         self.scenarios_version = 0
         self.client: redis.Redis = redis.Redis.from_url(
-            url, decode_responses=True, retry=Retry(ExponentialBackoff(cap=0.25, base=0.02), RETRIES),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError, BusyLoadingError])
+            url,
+            decode_responses=True,
+            retry=Retry(ExponentialBackoff(cap=0.25, base=0.02), RETRIES),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError, BusyLoadingError],
+        )
         self.outage = Outage(url)
         self._open = self.client.register_script(OPEN)
         self._restore = self.client.register_script(RESTORE)
@@ -247,14 +262,26 @@ class RedisStore:
 
     @guarded
     async def restore(self, frozen_at: float | None, api: Mapping[str, str]) -> bool:
-        restored = bool(await self._restore(keys=[EPOCH, CLOCK, API, VERSION], args=[
-            "1", "" if frozen_at is None else repr(frozen_at), orjson.dumps(list(api.items())).decode(),
-            self.scenarios_version]))
+        restored = bool(
+            await self._restore(
+                keys=[EPOCH, CLOCK, API, VERSION],
+                args=[
+                    "1",
+                    "" if frozen_at is None else repr(frozen_at),
+                    orjson.dumps(list(api.items())).decode(),
+                    self.scenarios_version,
+                ],
+            )
+        )
         if restored:
-            log.warning("the shared state %s was emptied (restarted or flushed): sessions, reply positions, rate "
-                        "buckets, credits spent, the journal and stored responses are gone; re-asserted the clock "
-                        "(%s) and %d control-API scenarios", self.outage.url,
-                        "running" if frozen_at is None else f"frozen at {frozen_at}", len(api))
+            log.warning(
+                "the shared state %s was emptied (restarted or flushed): sessions, reply positions, rate "
+                "buckets, credits spent, the journal and stored responses are gone; re-asserted the clock "
+                "(%s) and %d control-API scenarios",
+                self.outage.url,
+                "running" if frozen_at is None else f"frozen at {frozen_at}",
+                len(api),
+            )
         return restored
 
     @guarded
@@ -276,8 +303,9 @@ class RedisStore:
         verdict, seq, clock, levels, wait, fields = found
         admission = None
         if ask is not None:
-            admission = Admission(verdict, {b.kind: float(v) for b, v in zip(ask.buckets, levels, strict=True)},
-                                  float(wait))
+            admission = Admission(
+                verdict, {b.kind: float(v) for b, v in zip(ask.buckets, levels, strict=True)}, float(wait)
+            )
         flat = dict(zip(fields[::2], fields[1::2], strict=True))
         return Opened(int(seq), SharedSession(name, flat, api_key), admission, float(clock) if clock else None)
 

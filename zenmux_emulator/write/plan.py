@@ -81,9 +81,16 @@ def raw_plan(raw: RawReply) -> ReplyPlan:
     return plan
 
 
-def sse_plan(headers: dict[str, str], events: Events, schedule: Schedule | None, fault: StreamFault | None,
-             malformed: bytes, error_event: Callable[[StreamFault, int], bytes] | None,
-             usage: Mapping[str, Any] | None = None, reply_id: str = "") -> ReplyPlan:
+def sse_plan(
+    headers: dict[str, str],
+    events: Events,
+    schedule: Schedule | None,
+    fault: StreamFault | None,
+    malformed: bytes,
+    error_event: Callable[[StreamFault, int], bytes] | None,
+    usage: Mapping[str, Any] | None = None,
+    reply_id: str = "",
+) -> ReplyPlan:
     """A streamed reply; with a stream fault, where it strikes and what it sends there: the face's
     `malformed` bytes, or its `error_event(fault, position)` (none: the stream just ends)."""
     plan = ReplyPlan(headers)

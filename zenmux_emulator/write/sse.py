@@ -49,8 +49,13 @@ async def pause(response: web.StreamResponse, seconds: float, keepalive_s: float
         await asyncio.sleep(seconds)
 
 
-async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s: float,
-                      outcome: StreamOutcome, stopping: Callable[[], bool]) -> bool:
+async def write_paced(
+    response: web.StreamResponse,
+    plan: ReplyPlan,
+    keepalive_s: float,
+    outcome: StreamOutcome,
+    stopping: Callable[[], bool],
+) -> bool:
     """Write the events with their waits and the scripted fault; once the server is stopping, the
     rest go out at once. False when the stream must end without its closing bytes.
 
@@ -99,8 +104,9 @@ async def write_paced(response: web.StreamResponse, plan: ReplyPlan, keepalive_s
     return True
 
 
-async def write_sse(request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome,
-                    waits: Waits) -> web.StreamResponse:
+async def write_sse(
+    request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome, waits: Waits
+) -> web.StreamResponse:
     """Send the planned events; waits come from the plan (first event, then between events)."""
     response = web.StreamResponse(status=plan.status, headers={**plan.headers, **SSE_HEADERS})
     await response.prepare(request)

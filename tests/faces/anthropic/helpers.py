@@ -34,8 +34,11 @@ rules:
       content: "Paris is {{ request.tool_result.content }} today."
 """
 """A greeting and a weather tool loop (thinking passed back), shared by the SDK and client tests."""
-WEATHER_TOOL: Any = {"name": "get_weather", "description": "The weather in a city",
-           "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+WEATHER_TOOL: Any = {
+    "name": "get_weather",
+    "description": "The weather in a city",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
 
 
 def sdk(server: EmulatorServer, session: str, **options: Any) -> anthropic.Anthropic:
@@ -43,24 +46,33 @@ def sdk(server: EmulatorServer, session: str, **options: Any) -> anthropic.Anthr
     if "auth_token" not in options:
         options.setdefault("api_key", API_KEY)
     options.setdefault("max_retries", 0)
-    return anthropic.Anthropic(base_url=server.anthropic_url,
-                               default_headers={**VERSION, SESSION_HEADER: session}, **options)
+    return anthropic.Anthropic(
+        base_url=server.anthropic_url, default_headers={**VERSION, SESSION_HEADER: session}, **options
+    )
 
 
 def async_sdk(server: EmulatorServer, session: str, **options: Any) -> anthropic.AsyncAnthropic:
     if "auth_token" not in options:
         options.setdefault("api_key", API_KEY)
     options.setdefault("max_retries", 0)
-    return anthropic.AsyncAnthropic(base_url=server.anthropic_url,
-                                    default_headers={**VERSION, SESSION_HEADER: session}, **options)
+    return anthropic.AsyncAnthropic(
+        base_url=server.anthropic_url, default_headers={**VERSION, SESSION_HEADER: session}, **options
+    )
 
 
 def body(text: str, model: str = SONNET, **fields: Any) -> dict[str, Any]:
     return {"model": model, "max_tokens": 1024, "messages": [{"role": "user", "content": text}], **fields}
 
 
-def post(server: EmulatorServer, payload: Any, session: str = "tests", *, path: str = "/v1/messages",
-         headers: dict[str, str] | None = None, auth: bool = True) -> Raw:
+def post(
+    server: EmulatorServer,
+    payload: Any,
+    session: str = "tests",
+    *,
+    path: str = "/v1/messages",
+    headers: dict[str, str] | None = None,
+    auth: bool = True,
+) -> Raw:
     """A raw POST to the face (`x-api-key` and the version unless `headers` replace them)."""
     sent = {"Content-Type": "application/json", SESSION_HEADER: session, **VERSION}
     if auth:
@@ -77,8 +89,8 @@ def events(text: str) -> list[tuple[str, dict[str, Any]]]:
     for raw in text[:-2].split("\n\n"):
         name_line, data_line = raw.split("\n")
         assert name_line.startswith("event: ") and data_line.startswith("data: "), raw
-        data = json.loads(data_line[len("data: "):])
-        assert data["type"] == name_line[len("event: "):]
+        data = json.loads(data_line[len("data: ") :])
+        assert data["type"] == name_line[len("event: ") :]
         out.append((data["type"], data))
     return out
 

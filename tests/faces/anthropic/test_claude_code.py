@@ -28,9 +28,27 @@ def run_claude(server: EmulatorServer, prompt: str, workdir: Path, home: Path) -
         "NO_PROXY": "127.0.0.1,localhost",
     }
     return subprocess.run(
-        [str(CLAUDE), "-p", prompt, "--model", MODEL, "--allowedTools", "Bash", "--output-format", "json",
-         "--max-turns", "3"],
-        cwd=workdir, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False)
+        [
+            str(CLAUDE),
+            "-p",
+            prompt,
+            "--model",
+            MODEL,
+            "--allowedTools",
+            "Bash",
+            "--output-format",
+            "json",
+            "--max-turns",
+            "3",
+        ],
+        cwd=workdir,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_claude_code_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: Path) -> None:
@@ -44,10 +62,18 @@ def test_claude_code_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: 
     assert result["result"] == 'Done: hello.txt says "Hello from the ZenMux Emulator".'
     assert (workdir / "hello.txt").read_text(encoding="utf-8") == "Hello from the ZenMux Emulator\n"
 
-    turns = [e for e in shipped.state.journal.entries() if e.api == "anthropic" and e.rule is not None
-             and e.rule.startswith("claude-code-") and str(workdir) in json.dumps(e.body)]
-    assert [(e.rule, e.status, e.stream) for e in turns] == [("claude-code-run-command", 200, True),
-                                                             ("claude-code-report", 200, True)]
+    turns = [
+        e
+        for e in shipped.state.journal.entries()
+        if e.api == "anthropic"
+        and e.rule is not None
+        and e.rule.startswith("claude-code-")
+        and str(workdir) in json.dumps(e.body)
+    ]
+    assert [(e.rule, e.status, e.stream) for e in turns] == [
+        ("claude-code-run-command", 200, True),
+        ("claude-code-report", 200, True),
+    ]
     assert all(e.path == "/api/anthropic/v1/messages" for e in turns)
     # turn 2 carried the signed thinking block back unchanged, and it verified (the check is strict)
     assistant = next(m for m in turns[1].body["messages"] if m["role"] == "assistant")

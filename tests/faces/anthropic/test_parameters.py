@@ -14,15 +14,23 @@ from tests.faces.chat.agent.helpers import serve
 from zenmux_emulator.pipeline.headers import WARNINGS_HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
-SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "rank": {"type": "integer"}},
-          "required": ["city", "rank"], "additionalProperties": False}
-TOOLS = [{"name": name, "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
-         for name in ("get_weather", "get_time")]
+SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "rank": {"type": "integer"}},
+    "required": ["city", "rank"],
+    "additionalProperties": False,
+}
+TOOLS = [
+    {"name": name, "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    for name in ("get_weather", "get_time")
+]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
-    with serve(tmp_path_factory.mktemp("anthropic-parameters"), """
+    with serve(
+        tmp_path_factory.mktemp("anthropic-parameters"),
+        """
         rules:
           - name: two-calls
             match: {last_user: "two calls"}
@@ -31,13 +39,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]
           - name: prose
             match: {last_user: "prose please"}
             reply: {content: "plain prose"}
-    """) as running:
+    """,
+    ) as running:
         yield running
 
 
 def test_output_config_format_gets_json_that_fits_the_schema(server: EmulatorServer) -> None:
-    raw = post(server, body("an unscripted question", output_config={"format": {"type": "json_schema",
-                                                                               "schema": SCHEMA}}))
+    raw = post(
+        server, body("an unscripted question", output_config={"format": {"type": "json_schema", "schema": SCHEMA}})
+    )
     assert raw.status == 200, raw.text
     (block,) = raw.json()["content"]
     jsonschema.validate(json.loads(block["text"]), SCHEMA)

@@ -27,7 +27,10 @@ def block(language: str) -> str:
 def test_the_sdk_example_prints_what_the_readme_says(shipped: EmulatorServer) -> None:
     out, names = io.StringIO(), dict[str, object]()
     with contextlib.redirect_stdout(out):
-        exec(compile(block("python").replace(DOCUMENTED_URL, shipped.anthropic_url), "docs/guide/anthropic.md", "exec"), names)
+        exec(
+            compile(block("python").replace(DOCUMENTED_URL, shipped.anthropic_url), "docs/guide/anthropic.md", "exec"),
+            names,
+        )
     for value in names.values():  # the example leaves its client open, as a script may; a test closes it
         if isinstance(value, anthropic.Anthropic):
             value.close()
@@ -38,10 +41,21 @@ def test_the_claude_code_example_does_what_the_readme_says(shipped: EmulatorServ
     assert CLAUDE.exists(), f"Claude Code is not installed at {CLAUDE}: run `make test`"
     script = block("sh").replace(DOCUMENTED_URL, shipped.anthropic_url).replace("\nclaude -p", f"\n{CLAUDE} -p")
     (tmp_path / "home").mkdir()
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home"), "TMPDIR": str(tmp_path),
-           "CLAUDE_CODE_MAX_RETRIES": "0"}
-    done = subprocess.run(["bash", "-c", script + "\ncat hello.txt"], env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=120, check=False)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path / "home"),
+        "TMPDIR": str(tmp_path),
+        "CLAUDE_CODE_MAX_RETRIES": "0",
+    }
+    done = subprocess.run(
+        ["bash", "-c", script + "\ncat hello.txt"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     printed = 'Done: hello.txt says "Hello from the ZenMux Emulator".'
     assert f"prints `{printed}`" in SECTION

@@ -40,8 +40,7 @@ def test_plain_message_with_either_credential(server: EmulatorServer, session: s
 
 
 def test_stream_helper_and_final_message(server: EmulatorServer, session: str) -> None:
-    with sdk(server, session) as client, client.messages.stream(model=SONNET, max_tokens=256,
-                                                                 messages=HELLO) as stream:
+    with sdk(server, session) as client, client.messages.stream(model=SONNET, max_tokens=256, messages=HELLO) as stream:
         text = "".join(stream.text_stream)
         final = stream.get_final_message()
     assert text == "Hi there! How can I help?"
@@ -55,8 +54,9 @@ def test_stream_helper_and_final_message(server: EmulatorServer, session: str) -
 
 def tool_loop(client: anthropic.Anthropic, tamper: bool = False) -> anthropic.types.Message:
     asked: Any = [{"role": "user", "content": "What's the weather in Paris?"}]
-    with client.messages.stream(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[WEATHER],
-                                messages=asked) as stream:
+    with client.messages.stream(
+        model=SONNET, max_tokens=4096, thinking=THINKING, tools=[WEATHER], messages=asked
+    ) as stream:
         first = stream.get_final_message()
     assert first.stop_reason == "tool_use"
     assert [b.type for b in first.content] == ["thinking", "tool_use"]
@@ -68,9 +68,13 @@ def tool_loop(client: anthropic.Anthropic, tamper: bool = False) -> anthropic.ty
     if tamper:
         sent[0]["thinking"] += " (edited)"
     result = {"type": "tool_result", "tool_use_id": call.id, "content": "sunny"}  # type: ignore[union-attr]
-    return client.messages.create(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[WEATHER],
-                                  messages=[*asked, {"role": "assistant", "content": sent},
-                                            {"role": "user", "content": [result]}])
+    return client.messages.create(
+        model=SONNET,
+        max_tokens=4096,
+        thinking=THINKING,
+        tools=[WEATHER],
+        messages=[*asked, {"role": "assistant", "content": sent}, {"role": "user", "content": [result]}],
+    )
 
 
 def test_two_turn_tool_loop_with_thinking_passed_back(server: EmulatorServer, session: str) -> None:
@@ -87,8 +91,13 @@ def test_a_tampered_thinking_block_is_refused(server: EmulatorServer, session: s
     with sdk(server, session) as client, pytest.raises(anthropic.BadRequestError) as caught:
         tool_loop(client, tamper=True)
     assert caught.value.status_code == 400
-    assert caught.value.body == {"error": {"code": "400", "type": "invalid_params",
-                                           "message": "messages.1.content.0: Invalid `signature` in `thinking` block"}}
+    assert caught.value.body == {
+        "error": {
+            "code": "400",
+            "type": "invalid_params",
+            "message": "messages.1.content.0: Invalid `signature` in `thinking` block",
+        }
+    }
 
 
 async def test_async_client_plain_and_streamed(server: EmulatorServer, session: str) -> None:
@@ -107,8 +116,9 @@ def test_count_tokens_is_the_input_tokens_of_the_same_request(server: EmulatorSe
     asked: Any = [{"role": "user", "content": "hello, how many tokens is this?"}]
     with sdk(server, session) as client:
         counted = client.messages.count_tokens(model=SONNET, messages=asked, tools=[WEATHER], system="Be brief.")
-        message = client.messages.create(model=SONNET, max_tokens=64, messages=asked, tools=[WEATHER],
-                                         system="Be brief.")
+        message = client.messages.create(
+            model=SONNET, max_tokens=64, messages=asked, tools=[WEATHER], system="Be brief."
+        )
     assert counted.input_tokens == message.usage.input_tokens > 0
 
 
@@ -134,19 +144,36 @@ def test_chat_s_anthropic_reasoning_verifies_as_a_thinking_block(server: Emulato
     import openai
 
     tools_chat: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER["input_schema"]}}]
-    with openai.OpenAI(base_url=server.base_url, api_key="sk-ai-v1-test-key", max_retries=0,
-                       default_headers={"X-Emulator-Session": session}) as chat:
+    with openai.OpenAI(
+        base_url=server.base_url,
+        api_key="sk-ai-v1-test-key",
+        max_retries=0,
+        default_headers={"X-Emulator-Session": session},
+    ) as chat:
         completion = chat.chat.completions.create(
-            model=SONNET, tools=tools_chat, messages=[{"role": "user", "content": "Weather in Paris?"}],
-            extra_body={"reasoning": {"enabled": True}})
+            model=SONNET,
+            tools=tools_chat,
+            messages=[{"role": "user", "content": "Weather in Paris?"}],
+            extra_body={"reasoning": {"enabled": True}},
+        )
     message: Any = completion.choices[0].message
     [detail] = message.reasoning_details
     [call] = message.tool_calls
-    blocks: Any = [{"type": "thinking", "thinking": detail["text"], "signature": detail["signature"]},
-                   {"type": "tool_use", "id": call.id, "name": "get_weather", "input": {"city": "Paris"}}]
+    blocks: Any = [
+        {"type": "thinking", "thinking": detail["text"], "signature": detail["signature"]},
+        {"type": "tool_use", "id": call.id, "name": "get_weather", "input": {"city": "Paris"}},
+    ]
     result = {"type": "tool_result", "tool_use_id": call.id, "content": "sunny"}
     with sdk(server, session) as client:
-        answer = client.messages.create(model=SONNET, max_tokens=4096, thinking=THINKING, tools=[WEATHER], messages=[
-            {"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": blocks},
-            {"role": "user", "content": [result]}])
+        answer = client.messages.create(
+            model=SONNET,
+            max_tokens=4096,
+            thinking=THINKING,
+            tools=[WEATHER],
+            messages=[
+                {"role": "user", "content": "Weather in Paris?"},
+                {"role": "assistant", "content": blocks},
+                {"role": "user", "content": [result]},
+            ],
+        )
     assert answer.content[-1].text == "Paris is sunny today."  # type: ignore[union-attr]

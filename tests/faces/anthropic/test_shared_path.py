@@ -70,8 +70,10 @@ def test_pacing_comes_from_the_rule(server: EmulatorServer, session: str) -> Non
     raw = post(server, body("slow please", stream=True), session, headers=ROOMY)
     elapsed = time.perf_counter() - started
     assert raw.status == 200 and elapsed >= 0.3 + 0.05 * 3
-    assert "".join(d["delta"].get("text", "") for n, d in events(raw.text) if n == "content_block_delta") == \
-        "one two three"
+    assert (
+        "".join(d["delta"].get("text", "") for n, d in events(raw.text) if n == "content_block_delta")
+        == "one two three"
+    )
 
 
 def test_an_in_stream_error_is_an_error_event_with_anthropic_s_object(server: EmulatorServer, session: str) -> None:
@@ -79,8 +81,11 @@ def test_an_in_stream_error_is_an_error_event_with_anthropic_s_object(server: Em
     got = events(raw.text)
     assert [n for n, _ in got] == ["message_start", "content_block_start", "ping", "content_block_delta", "error"]
     assert got[-1][1] == {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    with sdk(server, session, api_key="sk-roomy") as client, pytest.raises(anthropic.APIStatusError) as caught, \
-            client.messages.stream(model=SONNET, max_tokens=64, messages=[{"role": "user", "content": "broken"}]) as s:
+    with (
+        sdk(server, session, api_key="sk-roomy") as client,
+        pytest.raises(anthropic.APIStatusError) as caught,
+        client.messages.stream(model=SONNET, max_tokens=64, messages=[{"role": "user", "content": "broken"}]) as s,
+    ):
         s.get_final_message()
     assert "Overloaded" in str(caught.value)
     [*_, entry] = server.state.journal.entries(session=session)
@@ -88,8 +93,11 @@ def test_an_in_stream_error_is_an_error_event_with_anthropic_s_object(server: Em
 
 
 def test_a_disconnect_cuts_the_stream_and_the_sdk_sees_it(server: EmulatorServer, session: str) -> None:
-    with sdk(server, session, api_key="sk-roomy") as client, pytest.raises(Exception) as caught, \
-            client.messages.stream(model=SONNET, max_tokens=64, messages=[{"role": "user", "content": "cut"}]) as s:
+    with (
+        sdk(server, session, api_key="sk-roomy") as client,
+        pytest.raises(Exception) as caught,
+        client.messages.stream(model=SONNET, max_tokens=64, messages=[{"role": "user", "content": "cut"}]) as s,
+    ):
         s.get_final_message()
     assert "incomplete chunked read" in str(caught.value)  # the SDK passes its HTTP library's error on
     [*_, entry] = server.state.journal.entries(session=session)
@@ -99,8 +107,9 @@ def test_a_disconnect_cuts_the_stream_and_the_sdk_sees_it(server: EmulatorServer
 def test_a_malformed_event_goes_out_mid_stream(server: EmulatorServer, session: str) -> None:
     raw = post(server, body("garbled", stream=True), session, headers=ROOMY)
     assert '"text": "unterminated\n\nevent: content_block_start' not in raw.text  # the bad event ends the line
-    assert raw.text.count("event: content_block_delta") >= 2 and raw.text.endswith("event: message_stop\n"
-                                                                                   'data: {"type":"message_stop"}\n\n')
+    assert raw.text.count("event: content_block_delta") >= 2 and raw.text.endswith(
+        'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+    )
 
 
 def test_a_scripted_error_in_a_sequence_then_success(server: EmulatorServer, session: str) -> None:
@@ -128,21 +137,30 @@ def test_rate_limits_count_this_face_s_requests(server: EmulatorServer, session:
 
 def test_routing_falls_back_and_is_reported(server: EmulatorServer, session: str) -> None:
     raw = post(server, body("slow"), session, headers=ROOMY)
-    assert raw.headers["x-emulator-routing"] == (f"{SONNET}@anthropic=503 internal_server_error; "
-                                                 f"{SONNET}@amazon-bedrock=ok")
+    assert raw.headers["x-emulator-routing"] == (
+        f"{SONNET}@anthropic=503 internal_server_error; {SONNET}@amazon-bedrock=ok"
+    )
     pinned = post(server, body("slow", model=SONNET + ":anthropic"), session, headers=ROOMY)
     assert pinned.status == 503
 
 
 def test_one_rule_answers_a_chat_and_an_anthropic_client_alike(server: EmulatorServer, session: str) -> None:
     with sdk(server, session, api_key="sk-roomy") as client:
-        message = client.messages.create(model=SONNET, max_tokens=64, system="Be terse.",
-                                         metadata={"user_id": "alice"},
-                                         messages=[{"role": "user", "content": "Answer on both faces"}])
-    with openai.OpenAI(base_url=server.base_url, api_key="sk-roomy", max_retries=0,
-                       default_headers={SESSION_HEADER: session}) as chat:
-        completion = chat.chat.completions.create(model=SONNET, metadata={"user_id": "alice"}, messages=[
-            {"role": "system", "content": "Be terse."}, {"role": "user", "content": "Answer on both faces"}])
+        message = client.messages.create(
+            model=SONNET,
+            max_tokens=64,
+            system="Be terse.",
+            metadata={"user_id": "alice"},
+            messages=[{"role": "user", "content": "Answer on both faces"}],
+        )
+    with openai.OpenAI(
+        base_url=server.base_url, api_key="sk-roomy", max_retries=0, default_headers={SESSION_HEADER: session}
+    ) as chat:
+        completion = chat.chat.completions.create(
+            model=SONNET,
+            metadata={"user_id": "alice"},
+            messages=[{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Answer on both faces"}],
+        )
     assert message.content[0].text == completion.choices[0].message.content == "Same answer on every face."  # type: ignore[union-attr]
     apis = [(e.api, e.rule, e.unmet_expectations) for e in server.state.journal.entries(session=session)]
     assert apis == [("anthropic", "shared-answer", []), ("chat", "shared-answer", [])]
@@ -151,8 +169,9 @@ def test_one_rule_answers_a_chat_and_an_anthropic_client_alike(server: EmulatorS
 def test_api_narrows_a_rule_to_one_face(server: EmulatorServer, session: str) -> None:
     raw = post(server, body("which face is this?"), session, headers=ROOMY)
     assert raw.json()["content"][0]["text"] == "You came through the Anthropic face."
-    with openai.OpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0,
-                       default_headers={SESSION_HEADER: session}) as chat:
+    with openai.OpenAI(
+        base_url=server.base_url, api_key=API_KEY, max_retries=0, default_headers={SESSION_HEADER: session}
+    ) as chat:
         completion = chat.chat.completions.create(model=SONNET, messages=[{"role": "user", "content": "which face?"}])
     assert completion.choices[0].message.content == "You came through chat completions."
 
@@ -173,6 +192,7 @@ def test_the_control_api_journal_lists_this_face(server: EmulatorServer, session
     url = f"{server.origin}/_emulator/journal?session={session}"
     with urllib.request.urlopen(url, timeout=10) as response:
         import json
+
         listed = json.loads(response.read())
     entries = listed["entries"] if isinstance(listed, dict) else listed
     assert entries[-1]["api"] == "anthropic" and entries[-1]["path"] == "/api/anthropic/v1/messages"
@@ -181,6 +201,10 @@ def test_the_control_api_journal_lists_this_face(server: EmulatorServer, session
 def test_a_hung_request_can_be_given_up(server: EmulatorServer, session: str) -> None:
     """`X-Emulator-Fault: hang`: the SDK's timeout fires, as against a stuck gateway."""
     with sdk(server, session, api_key="sk-roomy", timeout=0.5) as client, pytest.raises(anthropic.APITimeoutError):
-        client.messages.create(model=SONNET, max_tokens=64, messages=[{"role": "user", "content": "slow"}],
-                               extra_headers={"X-Emulator-Fault": "hang"})
+        client.messages.create(
+            model=SONNET,
+            max_tokens=64,
+            messages=[{"role": "user", "content": "slow"}],
+            extra_headers={"X-Emulator-Fault": "hang"},
+        )
     assert post(server, body("slow"), session, headers=ROOMY).status == 200

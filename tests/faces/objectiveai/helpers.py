@@ -18,11 +18,13 @@ from zenmux_emulator.faces.objectiveai import (
 from .examples import CREATED
 
 
-def run(body: dict[str, Any], script: dict[str, Any] | None, response_id: str, seed: int = 7,
-        chunk_tokens: int = 1) -> Outcome:
+def run(
+    body: dict[str, Any], script: dict[str, Any] | None, response_id: str, seed: int = 7, chunk_tokens: int = 1
+) -> Outcome:
     qs = QueryScript.model_validate(script) if script is not None else None
-    return compute(parse(body), qs, Context(response_id=response_id, created=CREATED, seed=seed,
-                                            chunk_tokens=chunk_tokens))
+    return compute(
+        parse(body), qs, Context(response_id=response_id, created=CREATED, seed=seed, chunk_tokens=chunk_tokens)
+    )
 
 
 def close(a: Any, b: Any, path: str = "$") -> None:
@@ -31,7 +33,9 @@ def close(a: Any, b: Any, path: str = "$") -> None:
         assert isinstance(a, int | float) and isinstance(b, int | float), f"{path}: {a!r} != {b!r}"
         assert math.isclose(a, b, abs_tol=1e-9), f"{path}: {a!r} != {b!r}"
     elif isinstance(a, dict):
-        assert isinstance(b, dict) and list(a) == list(b), f"{path}: keys {list(a)} != {list(b) if isinstance(b, dict) else b}"
+        assert isinstance(b, dict) and list(a) == list(b), (
+            f"{path}: keys {list(a)} != {list(b) if isinstance(b, dict) else b}"
+        )
         for key in a:
             close(a[key], b[key], f"{path}.{key}")
     elif isinstance(a, list):

@@ -102,6 +102,7 @@ def as_unary(merged: dict[str, Any]) -> dict[str, Any]:
 
 def comparable(body: dict[str, Any]) -> dict[str, Any]:
     """A body with sorted keys and choices by index, `provider` dropped (the SDK's merge drops it)."""
+
     def norm(value: Any) -> Any:
         if isinstance(value, dict):
             return {k: norm(v) for k, v in sorted(value.items()) if k != "provider"}

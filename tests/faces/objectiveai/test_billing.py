@@ -30,8 +30,14 @@ rules:
           - match: {{id: google/*}}
             output: {{error: {{code: 502}}}}
 """
-MODEL = {"models": [llm("openai/gpt-5-nano", "generate", 1), llm("openai/gpt-5-mini", "generate", 1),
-                    llm("google/gemini-2.5-flash", "generate", 1)], "weight": {"type": "static"}}
+MODEL = {
+    "models": [
+        llm("openai/gpt-5-nano", "generate", 1),
+        llm("openai/gpt-5-mini", "generate", 1),
+        llm("google/gemini-2.5-flash", "generate", 1),
+    ],
+    "weight": {"type": "static"},
+}
 BODY = {"messages": [{"role": "user", "content": "hi"}], "model": MODEL}
 NANO_COST = (10 * 1000 + 5 * 2000) / 1_000_000  # 0.02, at the catalogue's pricing
 MINI_COST = 0.5  # scripted
@@ -88,7 +94,10 @@ def test_a_closed_catalogue_still_refuses_unknown_chat_models(make_server: MakeS
     from tests.support.clients import API_KEY, http
 
     server = make_server("settings: {catalogue: closed}\nrules: []\n")
-    answer = http(server.base_url + "/chat/completions",
-                  b'{"model": "vendor/unknown", "messages": [{"role": "user", "content": "hi"}]}',
-                  method="POST", headers={"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}"})
+    answer = http(
+        server.base_url + "/chat/completions",
+        b'{"model": "vendor/unknown", "messages": [{"role": "user", "content": "hi"}]}',
+        method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}"},
+    )
     assert answer.status == 400

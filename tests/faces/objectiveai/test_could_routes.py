@@ -16,6 +16,7 @@ def test_the_chat_completions_alias_answers_query_bodies(make_server: MakeServer
     assert alias.status == 200
     assert alias.json()["model"] == "objectiveai/2FgLFqAf8M6MTa6MtGLLwM"
     same = raw(server, "b", REQUEST_A)
+
     def answers(body: dict[str, object]) -> list[tuple[object, ...]]:  # the response ids differ, and ids after them
         return [(c["message"], c["confidence_id"], c["confidence"], c["model"]) for c in body["choices"]]  # type: ignore[attr-defined,index]
 
@@ -38,6 +39,9 @@ def test_publish_and_the_training_table_mark(make_server: MakeServer) -> None:
     assert "correct_confidence_id" not in raw(server, None, None, path=base, method="GET").json()
     error_of(raw(server, None, {"correct_confidence_id": 3}, path=f"{base}/training_table"), 400, "invalid_request")
     error_of(raw(server, None, None, path="/query/completions/nope/publish"), 404, "completion_not_found")
-    error_of(raw(server, None, {}, path="/query/completions/nope/training_table", method="DELETE"), 404,
-             "completion_not_found")
+    error_of(
+        raw(server, None, {}, path="/query/completions/nope/training_table", method="DELETE"),
+        404,
+        "completion_not_found",
+    )
     assert raw(server, None, None, path=f"{base}/publish", api_key=None).status == 401

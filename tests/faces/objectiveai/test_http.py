@@ -91,8 +91,9 @@ def test_example_e_unary_is_the_all_failed_http_error(shipped: EmulatorServer, s
     assert caught.value.status_code == 429
 
 
-def test_example_e_stream_fails_mid_answer_then_sends_the_all_failed_item(shipped: EmulatorServer,
-                                                                          session: str) -> None:
+def test_example_e_stream_fails_mid_answer_then_sends_the_all_failed_item(
+    shipped: EmulatorServer, session: str
+) -> None:
     answer, sse = raw_sse(shipped, session, REQUEST_E)
     assert answer.status == 200
     items = sse.chunks
@@ -122,20 +123,26 @@ def test_a_key_not_accepted_is_401(make_server) -> None:
     assert raw(server, "s", REQUEST_A, api_key="sk-good").status == 200
 
 
-@pytest.mark.parametrize(("body", "status", "kind"), [
-    ({**REQUEST_A, "model": "nope"}, 400, "invalid_model"),
-    ({**REQUEST_A, "model": "AAAAAAAAAAAAAAAAAAAAAA"}, 404, "model_not_found"),
-    ({k: v for k, v in REQUEST_D.items() if k != "select_deterministic"}, 400, "invalid_request"),
-    ([1, 2], 400, "invalid_request"),
-    ({"messages": []}, 400, "invalid_request"),
-], ids=["invalid-model", "unknown-model", "select-only", "not-an-object", "no-messages"])
+@pytest.mark.parametrize(
+    ("body", "status", "kind"),
+    [
+        ({**REQUEST_A, "model": "nope"}, 400, "invalid_model"),
+        ({**REQUEST_A, "model": "AAAAAAAAAAAAAAAAAAAAAA"}, 404, "model_not_found"),
+        ({k: v for k, v in REQUEST_D.items() if k != "select_deterministic"}, 400, "invalid_request"),
+        ([1, 2], 400, "invalid_request"),
+        ({"messages": []}, 400, "invalid_request"),
+    ],
+    ids=["invalid-model", "unknown-model", "select-only", "not-an-object", "no-messages"],
+)
 def test_validation_errors_have_the_face_shape(shipped: EmulatorServer, session: str, body, status, kind) -> None:
     error_of(raw(shipped, session, body), status, kind)
 
 
 def test_an_unknown_mode_names_its_path(shipped: EmulatorServer, session: str) -> None:
-    body = {**REQUEST_A, "model": {**REQUEST_A["model"], "models": [
-        {**REQUEST_A["model"]["models"][0], "mode": "vote"}]}}
+    body = {
+        **REQUEST_A,
+        "model": {**REQUEST_A["model"], "models": [{**REQUEST_A["model"]["models"][0], "mode": "vote"}]},
+    }
     assert "model.models[0].mode" in error_of(raw(shipped, session, body), 400, "invalid_request")
 
 
@@ -166,16 +173,21 @@ def test_the_query_model_routes(make_server) -> None:
     assert normal["name"] == "2FgLFqAf8M6MTa6MtGLLwM" and normal["weight"] == {"type": "static"}
     assert [m["name"] for m in normal["models"]] == sorted(m["name"] for m in normal["models"])
     assert {m["name"]: m["index"] for m in normal["models"]} == {
-        "5Fr43anduAkLuCN7PL9BAK": 0, "61jFz6OhuRTAKokNtby9Qn": 1, "7W051ct7yeEWFZczC98xKl": 2}
+        "5Fr43anduAkLuCN7PL9BAK": 0,
+        "61jFz6OhuRTAKokNtby9Qn": 1,
+        "7W051ct7yeEWFZczC98xKl": 2,
+    }
     assert raw(server, None, None, path="/query_models", method="GET").json() == {"data": ["2FgLFqAf8M6MTa6MtGLLwM"]}
     assert raw(server, None, None, path="/query_models/count", method="GET").json() == {"count": 1}
     assert raw(server, None, None, path="/query_models/2FgLFqAf8M6MTa6MtGLLwM", method="GET").json() == normal
-    error_of(raw(server, None, None, path="/query_models/AAAAAAAAAAAAAAAAAAAAAA", method="GET"), 404,
-             "model_not_found")
+    error_of(raw(server, None, None, path="/query_models/AAAAAAAAAAAAAAAAAAAAAA", method="GET"), 404, "model_not_found")
     llm = raw(server, None, model["models"][0], path="/query_llms").json()
     assert llm["name"] == "61jFz6OhuRTAKokNtby9Qn" and llm["id"] == "openai/gpt-5-nano"
-    assert "mode" in error_of(raw(server, None, {"id": "x", "mode": "vote", "weight": {"type": "static", "weight": 1}},
-                                  path="/query_llms"), 400, "invalid_request")
+    assert "mode" in error_of(
+        raw(server, None, {"id": "x", "mode": "vote", "weight": {"type": "static", "weight": 1}}, path="/query_llms"),
+        400,
+        "invalid_request",
+    )
     assert raw(server, None, None, path="/query_models", method="GET", api_key=None).json() == UNAUTHORIZED
 
 
@@ -184,8 +196,12 @@ def test_stored_completions_and_credits(make_server) -> None:
     first = query(server, "s", REQUEST_A, api_key="sk-rich")
     second = query(server, "s", REQUEST_D, api_key="sk-rich")
     listed = raw(server, None, None, path="/query/completions", method="GET", api_key="sk-rich").json()
-    assert listed == {"data": [{"id": second["id"], "created": "2026-01-01T00:00:00Z"},
-                               {"id": first["id"], "created": "2026-01-01T00:00:00Z"}]}
+    assert listed == {
+        "data": [
+            {"id": second["id"], "created": "2026-01-01T00:00:00Z"},
+            {"id": first["id"], "created": "2026-01-01T00:00:00Z"},
+        ]
+    }
     page = raw(server, None, None, path="/query/completions?count=1&offset=1", method="GET").json()
     assert [item["id"] for item in page["data"]] == [first["id"]]
     stored = raw(server, None, None, path=f"/query/completions/{first['id']}", method="GET").json()

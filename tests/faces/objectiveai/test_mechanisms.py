@@ -58,7 +58,8 @@ def test_api_narrows_rules_to_a_face(make_server: MakeServer) -> None:
     assert answer.headers["x-emulator-rule"] == "query-only" and content(answer.json()) == "from query"
     with sdk(server, "s") as chat:
         reply = chat.chat.completions.with_raw_response.create(
-            model="openai/gpt-5", messages=[{"role": "user", "content": "both"}])
+            model="openai/gpt-5", messages=[{"role": "user", "content": "both"}]
+        )
     assert reply.headers["x-emulator-rule"] == "chat-only"
     assert reply.parse().choices[0].message.content == "from chat"
 
@@ -133,10 +134,10 @@ def test_the_journal_records_the_face(make_server: MakeServer) -> None:
     assert entry["body"]["messages"][0]["content"] == "capital of France?"
 
 
-@pytest.mark.parametrize(("header", "status", "kind"), [
-    ("error=503", 503, None), ("error=429", 429, "rate_limit")])
-def test_the_fault_header_errors_in_the_face_shape(make_server: MakeServer, header: str, status: int,
-                                                    kind: str | None) -> None:
+@pytest.mark.parametrize(("header", "status", "kind"), [("error=503", 503, None), ("error=429", 429, "rate_limit")])
+def test_the_fault_header_errors_in_the_face_shape(
+    make_server: MakeServer, header: str, status: int, kind: str | None
+) -> None:
     server = make_server("rules: []\n")
     answer = raw(server, "s", ask("x"), headers={"X-Emulator-Fault": header})
     body = answer.json()
@@ -258,8 +259,9 @@ def test_a_broken_query_script_fails_at_load_with_file_and_line(tmp_path: Path) 
     from zenmux_emulator.rules.compile import load_paths
 
     (tmp_path / "bad.yaml").write_text(
-        "rules:\n  - name: bad\n    reply:\n      query:\n        llms:\n"
-        "          - output: {vote: [{to: x, p: 0}]}\n", encoding="utf-8")
+        "rules:\n  - name: bad\n    reply:\n      query:\n        llms:\n          - output: {vote: [{to: x, p: 0}]}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ScenarioError) as caught:
         load_paths([tmp_path])
     [problem] = caught.value.problems

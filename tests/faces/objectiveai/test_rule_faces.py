@@ -28,7 +28,8 @@ def ask(text: str, model: object = NANO) -> dict[str, object]:
 def chat_content(server: object, text: str) -> tuple[str | None, str | None]:
     with sdk(server, "s") as chat:  # type: ignore[arg-type]
         reply = chat.chat.completions.with_raw_response.create(
-            model="openai/gpt-5", messages=[{"role": "user", "content": text}])
+            model="openai/gpt-5", messages=[{"role": "user", "content": text}]
+        )
     return reply.headers.get("x-emulator-rule"), reply.parse().choices[0].message.content
 
 
@@ -48,17 +49,21 @@ def test_a_chat_rule_never_answers_a_query_request(make_server: MakeServer, api:
 
 
 def test_a_chat_rule_shows_as_a_near_miss_naming_the_face(make_server: MakeServer) -> None:
-    server = make_server("""\
+    server = make_server(
+        """\
         rules:
           - name: chatty
             match: {last_user: {contains: hello}}
             reply: {content: from the chat rule}
-        """, strict=True)
+        """,
+        strict=True,
+    )
     text = error_of(raw(server, "s", ask("hello")), 404, "emulator_no_match")
     assert "chatty" in text and "any face but embeddings or objectiveai or rerank" in text
     [entry] = control(server, "GET", "journal/unmatched").json()["entries"]
     assert entry["near_misses"][0]["misses"] == [
-        {"key": "api", "expected": "any face but embeddings or objectiveai or rerank", "actual": "objectiveai"}]
+        {"key": "api", "expected": "any face but embeddings or objectiveai or rerank", "actual": "objectiveai"}
+    ]
 
 
 def test_a_chat_rule_keeps_its_match_summary(make_server: MakeServer) -> None:
@@ -97,13 +102,13 @@ def test_query_llms_need_every_glob_to_name_an_llm_of_the_model(make_server: Mak
     assert [e["rule"] for e in entries] == ["openai-and-google", None, "openai-and-google"]
 
 
-@pytest.mark.parametrize("key", ["model: openai/*", "tool_choice: auto", "tool_result: true",
-                                 "metadata: {a: b}"])
+@pytest.mark.parametrize("key", ["model: openai/*", "tool_choice: auto", "tool_result: true", "metadata: {a: b}"])
 @pytest.mark.parametrize("api", ["objectiveai", "[chat, objectiveai]"])
 def test_chat_keys_are_refused_in_a_query_rule(tmp_path: Path, key: str, api: str) -> None:
     (tmp_path / "rules.yaml").write_text(
-        f"rules:\n  - name: q\n    match:\n      api: {api}\n      {key}\n"
-        "    reply: {query: {llms: []}}\n", encoding="utf-8")
+        f"rules:\n  - name: q\n    match:\n      api: {api}\n      {key}\n    reply: {{query: {{llms: []}}}}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ScenarioError) as caught:
         load_paths([tmp_path])
     [problem] = caught.value.problems
@@ -115,18 +120,22 @@ def test_chat_keys_are_refused_in_a_query_rule(tmp_path: Path, key: str, api: st
 def test_chat_keys_are_refused_in_the_expect_of_a_query_rule(tmp_path: Path) -> None:
     (tmp_path / "rules.yaml").write_text(
         "rules:\n  - name: q\n    match: {api: objectiveai}\n    expect:\n      model: x/y\n"
-        "    reply: {query: {llms: []}}\n", encoding="utf-8")
+        "    reply: {query: {llms: []}}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ScenarioError) as caught:
         load_paths([tmp_path])
     [problem] = caught.value.problems
     assert (problem.line, problem.path) == (5, "rules[0].expect.model")
 
 
-@pytest.mark.parametrize("match", ["{query_model: 'A*'}", "{api: chat, query_llms: [a/*]}",
-                                   "{api: [objectiveai, chat], query_model: 'A*'}"])
+@pytest.mark.parametrize(
+    "match", ["{query_model: 'A*'}", "{api: chat, query_llms: [a/*]}", "{api: [objectiveai, chat], query_model: 'A*'}"]
+)
 def test_query_keys_need_a_rule_for_query_requests_only(tmp_path: Path, match: str) -> None:
     (tmp_path / "rules.yaml").write_text(
-        f"rules:\n  - name: q\n    match: {match}\n    reply: {{content: x}}\n", encoding="utf-8")
+        f"rules:\n  - name: q\n    match: {match}\n    reply: {{content: x}}\n", encoding="utf-8"
+    )
     with pytest.raises(ScenarioError) as caught:
         load_paths([tmp_path])
     [problem] = caught.value.problems
@@ -145,8 +154,10 @@ def test_warnings_of_the_computation_reach_the_journal_too(make_server: MakeServ
                   - match: {mode: select_*}
                     output: {vote: nobody/*}
         """)
-    model = {"models": [llm("openai/gpt-5-nano", "generate", 1), llm("openai/gpt-4o-mini", "select_non_thinking", 1)],
-             "weight": {"type": "static"}}
+    model = {
+        "models": [llm("openai/gpt-5-nano", "generate", 1), llm("openai/gpt-4o-mini", "select_non_thinking", 1)],
+        "weight": {"type": "static"},
+    }
     answer = raw(server, "s", {**ask("x", model), "temperature": 0.2})
     assert answer.status == 200 and "nobody/*" in answer.headers["x-emulator-warnings"]
     [entry] = control(server, "GET", "journal?session=s").json()["entries"]

@@ -52,18 +52,50 @@ def test_an_undeclared_name_is_still_404(make_server: MakeServer) -> None:
     error_of(raw(server, "s", {**REQUEST_A, "model": ID_A}), 404, "model_not_found")
 
 
-@pytest.mark.parametrize(("model", "line", "path", "words"), [
-    ({"models": [{"id": "a/b", "mode": "vote", "weight": {"type": "static", "weight": 1}}], "weight": {"type": "static"}},
-     3, "query_models[1].models[0].mode", "'generate'"),
-    ({"models": [{"id": "a/b", "mode": "generate", "temprature": 1, "weight": {"type": "static", "weight": 1}}],
-      "weight": {"type": "static"}}, 3, "query_models[1].models[0].temprature", "did you mean 'temperature'"),
-    ({"models": [{"id": "a/b", "mode": "generate",
-                  "weight": {"type": "training_table", "base_weight": 1, "min_weight": 0, "max_weight": 2}}],
-      "weight": {"type": "static"}}, 3, "query_models[1].models[0].weight.type", "like the Query Model's weight"),
-    ({"models": [], "weight": {"type": "static"}}, 3, "query_models[1].models", "at least 1"),
-])
-def test_a_bad_declared_model_fails_at_load_with_file_and_line(tmp_path: Path, model: object, line: int, path: str,
-                                                                words: str) -> None:
+@pytest.mark.parametrize(
+    ("model", "line", "path", "words"),
+    [
+        (
+            {
+                "models": [{"id": "a/b", "mode": "vote", "weight": {"type": "static", "weight": 1}}],
+                "weight": {"type": "static"},
+            },
+            3,
+            "query_models[1].models[0].mode",
+            "'generate'",
+        ),
+        (
+            {
+                "models": [
+                    {"id": "a/b", "mode": "generate", "temprature": 1, "weight": {"type": "static", "weight": 1}}
+                ],
+                "weight": {"type": "static"},
+            },
+            3,
+            "query_models[1].models[0].temprature",
+            "did you mean 'temperature'",
+        ),
+        (
+            {
+                "models": [
+                    {
+                        "id": "a/b",
+                        "mode": "generate",
+                        "weight": {"type": "training_table", "base_weight": 1, "min_weight": 0, "max_weight": 2},
+                    }
+                ],
+                "weight": {"type": "static"},
+            },
+            3,
+            "query_models[1].models[0].weight.type",
+            "like the Query Model's weight",
+        ),
+        ({"models": [], "weight": {"type": "static"}}, 3, "query_models[1].models", "at least 1"),
+    ],
+)
+def test_a_bad_declared_model_fails_at_load_with_file_and_line(
+    tmp_path: Path, model: object, line: int, path: str, words: str
+) -> None:
     (tmp_path / "models.yaml").write_text(stored(REQUEST_D["model"], model), encoding="utf-8")
     with pytest.raises(ScenarioError) as caught:
         load_paths([tmp_path])

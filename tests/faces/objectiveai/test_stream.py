@@ -32,22 +32,37 @@ TOOLS_REQUEST: dict[str, Any] = {
     "model": {"models": [llm("a/x", "generate", 1), llm("b/y", "generate", 1)], "weight": {"type": "static"}},
     "tools": [{"type": "function", "function": {"name": "get_weather"}}],
 }
-TOOLS_SCRIPT: dict[str, Any] = {"llms": [
-    {"match": {"id": "a/*"}, "output": {"reasoning": "Look it up.", "tool_calls": [
-        {"name": "get_weather", "arguments": {"city": "Paris"}}], "usage": {"reasoning_tokens": 3}}},
-    {"match": {"id": "b/*"}, "outputs": [{"refusal": "No."}]},
-]}
+TOOLS_SCRIPT: dict[str, Any] = {
+    "llms": [
+        {
+            "match": {"id": "a/*"},
+            "output": {
+                "reasoning": "Look it up.",
+                "tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}],
+                "usage": {"reasoning_tokens": 3},
+            },
+        },
+        {"match": {"id": "b/*"}, "outputs": [{"refusal": "No."}]},
+    ]
+}
 
 CASES = [
-    (REQUEST_A, SCRIPT_A, ID_A, 1), (REQUEST_A, SCRIPT_A, ID_A, 8), (REQUEST_D, SCRIPT_D, ID_D, 1),
-    (REQUEST_B, SCRIPT_B, ID_B, 8), (REQUEST_B, SCRIPT_B, ID_B, 1), ({**REQUEST_B, "n": 2}, SCRIPT_B, ID_B, 2),
-    (REQUEST_E, SCRIPT_E, ID_E, 8), (TOOLS_REQUEST, TOOLS_SCRIPT, ID_A, 1), (REQUEST_D, None, ID_D, 1),
+    (REQUEST_A, SCRIPT_A, ID_A, 1),
+    (REQUEST_A, SCRIPT_A, ID_A, 8),
+    (REQUEST_D, SCRIPT_D, ID_D, 1),
+    (REQUEST_B, SCRIPT_B, ID_B, 8),
+    (REQUEST_B, SCRIPT_B, ID_B, 1),
+    ({**REQUEST_B, "n": 2}, SCRIPT_B, ID_B, 2),
+    (REQUEST_E, SCRIPT_E, ID_E, 8),
+    (TOOLS_REQUEST, TOOLS_SCRIPT, ID_A, 1),
+    (REQUEST_D, None, ID_D, 1),
 ]
 
 
 @pytest.mark.parametrize(("body", "script", "rid", "chunk_tokens"), CASES)
-def test_merged_stream_equals_unary(body: dict[str, Any], script: dict[str, Any] | None, rid: str,
-                                    chunk_tokens: int) -> None:
+def test_merged_stream_equals_unary(
+    body: dict[str, Any], script: dict[str, Any] | None, rid: str, chunk_tokens: int
+) -> None:
     outcome = run(body, script, rid, chunk_tokens=chunk_tokens)
     items = events_json(render.stream_events(outcome))
     chunks = [item for item in items if "choices" in item]
@@ -81,13 +96,24 @@ def test_generate_phase_is_round_robin_and_before_select() -> None:
     order = [item["choices"][0]["index"] for item in items[:-1]]
     # mini "Paris." = 2 pieces + finish, nano "Paris" = 1 piece + finish, gemini = finish only
     assert order[:5] == [0, 1, 2, 0, 1]
-    assert max(order[: order.index(3)]) <= 2 and set(order[order.index(3):]) == {3, 4}
+    assert max(order[: order.index(3)]) <= 2 and set(order[order.index(3) :]) == {3, 4}
     gemini = [item["choices"][0] for item in items[:-1] if item["choices"][0]["index"] == 2]
-    assert gemini == [{"delta": {}, "finish_reason": "error", "index": 2, "confidence_weight": 1.0,
-                       "error": {"code": 502, "message": "Bad Gateway"}, "model": "7W051ct7yeEWFZczC98xKl",
-                       "model_index": 4, "completion_metadata": {"id": gemini[0]["completion_metadata"]["id"],
-                                                                 "created": 1767225600,
-                                                                 "model": "google/gemini-2.5-flash"}}]
+    assert gemini == [
+        {
+            "delta": {},
+            "finish_reason": "error",
+            "index": 2,
+            "confidence_weight": 1.0,
+            "error": {"code": 502, "message": "Bad Gateway"},
+            "model": "7W051ct7yeEWFZczC98xKl",
+            "model_index": 4,
+            "completion_metadata": {
+                "id": gemini[0]["completion_metadata"]["id"],
+                "created": 1767225600,
+                "model": "google/gemini-2.5-flash",
+            },
+        }
+    ]
     nano = [item["choices"][0] for item in items[:-1] if item["choices"][0]["index"] == 1]
     assert all(c["completion_metadata"]["provider"] == "OpenAI" for c in nano)
     final = items[-1]["choices"]
@@ -99,13 +125,20 @@ def test_mid_stream_failure_and_all_failed_item() -> None:
     items = events_json(events)
     assert items[0]["choices"][0]["delta"] == {"role": "assistant", "content": "Hello"}
     assert items[1]["choices"][0]["finish_reason"] == "error"
-    assert items[1]["choices"][0]["error"] == {"code": 429, "message": {
-        "kind": "provider", "message": "Rate limit exceeded", "metadata": None}}
+    assert items[1]["choices"][0]["error"] == {
+        "code": 429,
+        "message": {"kind": "provider", "message": "Rate limit exceeded", "metadata": None},
+    }
     assert items[2]["usage"] == {"completion_tokens": 0, "prompt_tokens": 0, "total_tokens": 0}
-    assert items[3] == {"code": 429, "message": {"kind": "query", "error": {
-        "kind": "all_choices_failed", "error": "all choices failed, see choices for further details"}}}
+    assert items[3] == {
+        "code": 429,
+        "message": {
+            "kind": "query",
+            "error": {"kind": "all_choices_failed", "error": "all choices failed, see choices for further details"},
+        },
+    }
     assert len(items) == 4
-    assert events[3] == b'data: ' + orjson.dumps(items[3]) + b"\n\n"
+    assert events[3] == b"data: " + orjson.dumps(items[3]) + b"\n\n"
 
 
 def test_chunk_top_level_keys() -> None:
@@ -113,5 +146,12 @@ def test_chunk_top_level_keys() -> None:
     assert all(list(item) == ["id", "choices", "created", "model", "object"] for item in items[:-1])
     assert list(items[-1]) == ["id", "choices", "created", "model", "object", "usage"]
     choice = items[0]["choices"][0]
-    assert list(choice) == ["delta", "finish_reason", "index", "confidence_weight", "model", "model_index",
-                            "completion_metadata"]
+    assert list(choice) == [
+        "delta",
+        "finish_reason",
+        "index",
+        "confidence_weight",
+        "model",
+        "model_index",
+        "completion_metadata",
+    ]

@@ -21,8 +21,12 @@ def test_example_b_logprob_vote_and_weights() -> None:
     c = by_index(body)
     # model_index: gpt-4o-mini 0, mini 1, nano 2, haiku 3, gemini 4; generate first, then select
     assert [(c[i]["completion_metadata"]["model"], c[i]["model_index"]) for i in range(5)] == [
-        ("openai/gpt-5-mini", 1), ("openai/gpt-5-nano", 2), ("google/gemini-2.5-flash", 4),
-        ("openai/gpt-4o-mini", 0), ("anthropic/claude-haiku-4.5", 3)]
+        ("openai/gpt-5-mini", 1),
+        ("openai/gpt-5-nano", 2),
+        ("google/gemini-2.5-flash", 4),
+        ("openai/gpt-4o-mini", 0),
+        ("anthropic/claude-haiku-4.5", 3),
+    ]
     # W(Paris) = 1 + 2·0.75 + 1 = 3.5, W(Paris.) = 1 + 2·0.25 = 1.5, T = 5
     assert math.isclose(c[1]["confidence"], 0.7, abs_tol=1e-9)
     assert math.isclose(c[0]["confidence"], 0.3, abs_tol=1e-9)
@@ -38,9 +42,13 @@ def test_example_b_logprob_vote_and_weights() -> None:
     assert usage["prompt_tokens"] == 171 and usage["completion_tokens"] == 44 and usage["total_tokens"] == 215
     assert usage["completion_tokens_details"] == {"reasoning_tokens": 18}
     assert math.isclose(usage["cost"], 0.00018, abs_tol=1e-12)
-    assert c[4]["completion_metadata"]["usage"] == {"completion_tokens": 30, "prompt_tokens": 75, "total_tokens": 105,
-                                                    "completion_tokens_details": {"reasoning_tokens": 18},
-                                                    "cost": 0.00012}
+    assert c[4]["completion_metadata"]["usage"] == {
+        "completion_tokens": 30,
+        "prompt_tokens": 75,
+        "total_tokens": 105,
+        "completion_tokens_details": {"reasoning_tokens": 18},
+        "cost": 0.00012,
+    }
 
 
 def test_logprob_vote_is_truncated_to_select_top_logprobs_and_renormalised() -> None:
@@ -48,8 +56,11 @@ def test_logprob_vote_is_truncated_to_select_top_logprobs_and_renormalised() -> 
     body["model"]["models"][3]["select_top_logprobs"] = 1
     script = copy.deepcopy(SCRIPT_B)
     body["model"]["models"].pop(4)
-    script["llms"][3]["output"]["vote"] = [{"to": "openai/gpt-5-mini", "p": 0.2}, {"to": "openai/gpt-5-nano", "p": 0.3},
-                                           {"to": {"content": "Paris"}, "p": 0.1}]
+    script["llms"][3]["output"]["vote"] = [
+        {"to": "openai/gpt-5-mini", "p": 0.2},
+        {"to": "openai/gpt-5-nano", "p": 0.3},
+        {"to": {"content": "Paris"}, "p": 0.1},
+    ]
     c = by_index(render.unary_json(run(body, script, ID_B)))
     # nano's "Paris" gets 0.3 + 0.1 (merged by confidence id), ranks first, keeps p = 1 after truncation
     assert c[3]["confidence_id"] == PARIS
@@ -60,8 +71,11 @@ def test_logprob_vote_normalises_and_drops_zero() -> None:
     body = copy.deepcopy(REQUEST_B)
     body["model"]["models"].pop(4)
     script = copy.deepcopy(SCRIPT_B)
-    script["llms"][3]["output"]["vote"] = [{"to": {"index": 0}, "p": 3}, {"to": {"index": 1}, "p": 1},
-                                           {"to": {"index": 1}, "p": 0}]
+    script["llms"][3]["output"]["vote"] = [
+        {"to": {"index": 0}, "p": 3},
+        {"to": {"index": 1}, "p": 1},
+        {"to": {"index": 1}, "p": 0},
+    ]
     c = by_index(render.unary_json(run(body, script, ID_B)))
     assert c[3]["confidence_id"] == {PARIS_DOT: 0.75, PARIS: 0.25}
     assert c[3]["message"]["content"] == PARIS_DOT  # the top candidate's generate_id
@@ -69,10 +83,20 @@ def test_logprob_vote_normalises_and_drops_zero() -> None:
 
 def test_non_logprobs_mode_keeps_only_the_top_entry() -> None:
     body = copy.deepcopy(REQUEST_D)
-    script = {"llms": [{"match": {"mode": "select_non_thinking"},
-                        "output": {"vote": [{"to": {"json": {"approved": False}}, "p": 0.6},
-                                            {"to": {"json": {"approved": True}}, "p": 0.4}]}},
-                       {"match": {"index": 1}, "output": {"vote": {"index": 1}}}]}
+    script = {
+        "llms": [
+            {
+                "match": {"mode": "select_non_thinking"},
+                "output": {
+                    "vote": [
+                        {"to": {"json": {"approved": False}}, "p": 0.6},
+                        {"to": {"json": {"approved": True}}, "p": 0.4},
+                    ]
+                },
+            },
+            {"match": {"index": 1}, "output": {"vote": {"index": 1}}},
+        ]
+    }
     outcome = run(body, script, ID_D)
     c = by_index(render.unary_json(outcome))
     assert c[2]["confidence_id"] == "27emL2kxexyY2vYDZIMWPm"  # false, with p = 1
@@ -84,13 +108,25 @@ def test_non_logprobs_mode_keeps_only_the_top_entry() -> None:
 
 def test_training_table_weight_is_scripted_and_clamped() -> None:
     def tt(slug: str) -> dict[str, Any]:
-        return {"id": slug, "mode": "generate",
-                "weight": {"type": "training_table", "base_weight": 1, "min_weight": 0.5, "max_weight": 2}}
-    body = {"messages": [{"role": "user", "content": "hi"}],
-            "model": {"models": [tt("a/one"), tt("b/two")],
-                      "weight": {"type": "training_table", "embeddings_model": "e/m", "top": 3}}}
-    script = {"llms": [{"match": {"id": "a/*"}, "weight": 9, "output": {"content": "A"}},
-                       {"match": {"id": "b/*"}, "output": {"content": "B"}}]}
+        return {
+            "id": slug,
+            "mode": "generate",
+            "weight": {"type": "training_table", "base_weight": 1, "min_weight": 0.5, "max_weight": 2},
+        }
+
+    body = {
+        "messages": [{"role": "user", "content": "hi"}],
+        "model": {
+            "models": [tt("a/one"), tt("b/two")],
+            "weight": {"type": "training_table", "embeddings_model": "e/m", "top": 3},
+        },
+    }
+    script = {
+        "llms": [
+            {"match": {"id": "a/*"}, "weight": 9, "output": {"content": "A"}},
+            {"match": {"id": "b/*"}, "output": {"content": "B"}},
+        ]
+    }
     out = render.unary_json(run(body, script, ID_D))
     weights = {c["message"]["content"]: (c["confidence_weight"], c["confidence"]) for c in out["choices"]}
     assert weights["A"][0] == 2.0 and weights["B"][0] == 1.0
@@ -100,9 +136,13 @@ def test_training_table_weight_is_scripted_and_clamped() -> None:
 
 
 def test_unscripted_model_is_unanimous() -> None:
-    body = {"messages": [{"role": "user", "content": "anything"}],
-            "model": {"models": [llm("a/x", "generate", 1), llm("b/y", "generate", 2),
-                                 llm("c/z", "select_thinking", 1)], "weight": {"type": "static"}}}
+    body = {
+        "messages": [{"role": "user", "content": "anything"}],
+        "model": {
+            "models": [llm("a/x", "generate", 1), llm("b/y", "generate", 2), llm("c/z", "select_thinking", 1)],
+            "weight": {"type": "static"},
+        },
+    }
     out = render.unary_json(run(body, None, ID_D))
     generated = [c for c in out["choices"] if c["generate_id"]]
     assert len({c["message"]["content"] for c in generated}) == 1
@@ -111,16 +151,26 @@ def test_unscripted_model_is_unanimous() -> None:
     assert vote["message"]["reasoning"] == "I compared the responses and chose the best one."
     assert vote["message"]["content"] == generated[0]["generate_id"]
     # a different server seed gives different prose; the same seed the same bytes
-    assert render.unary_json(run(body, None, ID_D, seed=8))["choices"][0]["message"]["content"] != (
-        generated[0]["message"]["content"])
+    assert (
+        render.unary_json(run(body, None, ID_D, seed=8))["choices"][0]["message"]["content"]
+        != (generated[0]["message"]["content"])
+    )
 
 
 def test_unscripted_json_schema_content_follows_the_schema() -> None:
-    body = {"messages": [{"role": "user", "content": "x"}],
-            "model": {"models": [llm("a/x", "generate", 1)], "weight": {"type": "static"}},
-            "response_format": {"type": "json_schema", "json_schema": {"name": "N", "schema": {
-                "type": "object", "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}}}}}
+    body = {
+        "messages": [{"role": "user", "content": "x"}],
+        "model": {"models": [llm("a/x", "generate", 1)], "weight": {"type": "static"}},
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {
+                "name": "N",
+                "schema": {"type": "object", "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}},
+            },
+        },
+    }
     import json
+
     value = json.loads(render.unary_json(run(body, None, ID_D))["choices"][0]["message"]["content"])
     assert list(value) == ["city", "n"] and isinstance(value["n"], int)
 

@@ -19,11 +19,16 @@ from .examples import CREATED
 ROUTE = "/query/completions"
 
 
-def client(server: EmulatorServer, session: str, *, api_key: str = API_KEY,
-           headers: dict[str, str] | None = None) -> openai.OpenAI:
+def client(
+    server: EmulatorServer, session: str, *, api_key: str = API_KEY, headers: dict[str, str] | None = None
+) -> openai.OpenAI:
     """openai-python pointed at the face, in its own emulator session."""
-    return openai.OpenAI(base_url=server.objectiveai_url, api_key=api_key, max_retries=0,
-                         default_headers={SESSION_HEADER: session, **(headers or {})})
+    return openai.OpenAI(
+        base_url=server.objectiveai_url,
+        api_key=api_key,
+        max_retries=0,
+        default_headers={SESSION_HEADER: session, **(headers or {})},
+    )
 
 
 def query(server: EmulatorServer, session: str, body: dict[str, Any], **options: Any) -> Any:
@@ -35,13 +40,22 @@ def query(server: EmulatorServer, session: str, body: dict[str, Any], **options:
 def stream(server: EmulatorServer, session: str, body: dict[str, Any], **options: Any) -> list[Any]:
     """A streamed Query completion through the SDK: every item, as dicts."""
     with client(server, session, **options) as c:
-        items = c.post(ROUTE, body={**body, "stream": True}, cast_to=object, stream=True,
-                       stream_cls=openai.Stream[object])
+        items = c.post(
+            ROUTE, body={**body, "stream": True}, cast_to=object, stream=True, stream_cls=openai.Stream[object]
+        )
         return list(items)
 
 
-def raw(server: EmulatorServer, session: str | None, body: Any, *, path: str = ROUTE, method: str = "POST",
-        headers: dict[str, str] | None = None, api_key: str | None = API_KEY) -> Raw:
+def raw(
+    server: EmulatorServer,
+    session: str | None,
+    body: Any,
+    *,
+    path: str = ROUTE,
+    method: str = "POST",
+    headers: dict[str, str] | None = None,
+    api_key: str | None = API_KEY,
+) -> Raw:
     """One raw HTTP request to the face."""
     sent = {"Content-Type": "application/json", **(headers or {})}
     if session is not None:
@@ -62,8 +76,9 @@ def with_id(expected: dict[str, Any], rid: str) -> dict[str, Any]:
     out = copy.deepcopy(expected)
     for choice in out["choices"]:
         meta = choice["completion_metadata"]
-        meta["id"] = rid if meta["id"] == expected["id"] else f"gen-{CREATED}-" + ids.hash_id(
-            f"{rid}/{choice['index']}")[:20]
+        meta["id"] = (
+            rid if meta["id"] == expected["id"] else f"gen-{CREATED}-" + ids.hash_id(f"{rid}/{choice['index']}")[:20]
+        )
     out["id"] = rid
     return out
 

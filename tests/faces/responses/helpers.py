@@ -13,9 +13,15 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 PATH = "/api/v1/responses"
 MODEL = "openai/gpt-5"
 WEATHER_TOOL = {
-    "type": "function", "name": "get_weather", "description": "Return the weather for a city.",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
-                   "additionalProperties": False},
+    "type": "function",
+    "name": "get_weather",
+    "description": "Return the weather for a city.",
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
     "strict": True,
 }
 
@@ -36,8 +42,8 @@ def events_of(raw: bytes) -> list[dict[str, Any]]:
             continue  # a keep-alive comment
         name, data = block.split("\n")
         assert name.startswith("event: ") and data.startswith("data: "), block
-        event = json.loads(data[len("data: "):])
-        assert event["type"] == name[len("event: "):], block
+        event = json.loads(data[len("data: ") :])
+        assert event["type"] == name[len("event: ") :], block
         assert event["sequence_number"] == len(events), (event["sequence_number"], len(events))
         assert_response_event(event)
         events.append(event)
@@ -63,5 +69,10 @@ def created(server: EmulatorServer, body: dict[str, Any], **options: Any) -> dic
 
 def text_of(response: dict[str, Any]) -> str:
     """The output text of a response object, as the SDK's `output_text` joins it."""
-    return "".join(part["text"] for item in response["output"] if item["type"] == "message"
-                   for part in item["content"] if part["type"] == "output_text")
+    return "".join(
+        part["text"]
+        for item in response["output"]
+        if item["type"] == "message"
+        for part in item["content"]
+        if part["type"] == "output_text"
+    )

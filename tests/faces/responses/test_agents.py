@@ -87,6 +87,8 @@ async def test_the_loop_continues_from_a_stored_response(client):
 
 async def test_the_rules_answer_only_responses_clients(client):
     chat = await client.chat.completions.create(
-        model="openai/gpt-5", messages=[{"role": "user", "content": QUESTION}],
-        tools=[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}])
+        model="openai/gpt-5",
+        messages=[{"role": "user", "content": QUESTION}],
+        tools=[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}],
+    )
     assert not chat.choices[0].message.tool_calls

@@ -44,7 +44,14 @@ def run_codex(server: EmulatorServer, prompt: str, workdir: Path, home: Path) ->
     }
     return subprocess.run(
         [str(CODEX), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write", prompt],
-        cwd=workdir, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False)
+        cwd=workdir,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_codex_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: Path) -> None:
@@ -58,10 +65,18 @@ def test_codex_runs_a_scripted_session(shipped: EmulatorServer, tmp_path: Path) 
     assert done.stdout.strip() == 'Done: codex.txt says "Hello from the ZenMux Emulator".', done.stderr
     assert (workdir / "codex.txt").read_text(encoding="utf-8") == "Hello from the ZenMux Emulator\n"
 
-    turns = [e for e in shipped.state.journal.entries() if e.api == "responses" and e.rule is not None
-             and e.rule.startswith("codex-") and str(workdir) in json.dumps(e.body)]
-    assert [(e.rule, e.status, e.stream) for e in turns] == [("codex-run-command", 200, True),
-                                                             ("codex-report", 200, True)]
+    turns = [
+        e
+        for e in shipped.state.journal.entries()
+        if e.api == "responses"
+        and e.rule is not None
+        and e.rule.startswith("codex-")
+        and str(workdir) in json.dumps(e.body)
+    ]
+    assert [(e.rule, e.status, e.stream) for e in turns] == [
+        ("codex-run-command", 200, True),
+        ("codex-report", 200, True),
+    ]
     assert all(e.path == "/api/v1/responses" and e.body["model"] == MODEL for e in turns)
     # turn 2 re-sent the whole history: the reasoning item with the encrypted content the emulator
     # minted (verified, as the check is strict), the exec_command call, and the command's output

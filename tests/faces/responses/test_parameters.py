@@ -50,29 +50,50 @@ def test_a_reasoning_model_reasons_unasked_and_shows_no_summary(server: Emulator
 
 
 def test_a_non_reasoning_model_ignores_the_ask_with_a_warning(make_server: MakeServer) -> None:
-    raw = post(make_server(PLAIN_MODEL), {"model": PLAIN, "input": "an unscripted question", "reasoning": {"effort": "high"}})
+    raw = post(
+        make_server(PLAIN_MODEL), {"model": PLAIN, "input": "an unscripted question", "reasoning": {"effort": "high"}}
+    )
     assert raw.status == 200
     assert [item["type"] for item in raw.json()["output"]] == ["message"]
     assert raw.json()["usage"]["output_tokens_details"]["reasoning_tokens"] == 0
     assert f"{PLAIN} is not a reasoning model" in raw.headers.get(WARNINGS_HEADER, "")
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"tool_choice": "required"},
-     "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."),
-    ({"tools": [WEATHER_TOOL], "tool_choice": {"type": "function", "name": "get_time"}},
-     "Tool choice 'function' with name 'get_time' not found in 'tools' parameter."),
-], ids=["required-without-tools", "named-not-offered"])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (
+            {"tool_choice": "required"},
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+        ),
+        (
+            {"tools": [WEATHER_TOOL], "tool_choice": {"type": "function", "name": "get_time"}},
+            "Tool choice 'function' with name 'get_time' not found in 'tools' parameter.",
+        ),
+    ],
+    ids=["required-without-tools", "named-not-offered"],
+)
 def test_a_tool_choice_no_tool_satisfies_is_a_400(server: EmulatorServer, fields: dict[str, Any], message: str) -> None:
     assert_envelope(post(server, {"model": MODEL, "input": "hi", **fields}), 400, "invalid_params", message)
 
 
 def test_the_limit_cuts_a_forced_call_s_arguments(make_server: MakeServer) -> None:
     server = make_server(PLAIN_MODEL)
-    note = {"type": "function", "name": "write_note", "parameters": {"type": "object", "properties": {
-        "title": {"type": "string"}, "text": {"type": "string"}, "message": {"type": "string"}}}, "strict": False}
-    body = {"model": PLAIN, "input": "an unscripted question", "tools": [note],
-            "tool_choice": {"type": "function", "name": "write_note"}}
+    note = {
+        "type": "function",
+        "name": "write_note",
+        "parameters": {
+            "type": "object",
+            "properties": {"title": {"type": "string"}, "text": {"type": "string"}, "message": {"type": "string"}},
+        },
+        "strict": False,
+    }
+    body = {
+        "model": PLAIN,
+        "input": "an unscripted question",
+        "tools": [note],
+        "tool_choice": {"type": "function", "name": "write_note"},
+    }
     full = created(server, body)["output"][0]["arguments"]
     cut = created(server, {**body, "max_output_tokens": 16})
     assert cut["status"] == "incomplete" and cut["incomplete_details"] == {"reason": "max_output_tokens"}
@@ -87,7 +108,9 @@ class City(BaseModel):
 
 
 def test_parse_streamed_gets_valid_unscripted_json(server: EmulatorServer, session: str) -> None:
-    with sdk(server, session) as client, client.responses.stream(
-            model=MODEL, input="a city", text_format=City) as stream:
+    with (
+        sdk(server, session) as client,
+        client.responses.stream(model=MODEL, input="a city", text_format=City) as stream,
+    ):
         final = stream.get_final_response()
     assert isinstance(final.output_parsed, City)

@@ -36,8 +36,9 @@ def run(block: str, namespace: dict[str, object]) -> list[str]:
 
 def test_the_responses_example_prints_what_it_says(shipped: EmulatorServer, session: str):
     block = example("# Responses: text")
-    with openai.OpenAI(base_url=shipped.base_url, api_key=API_KEY, max_retries=0,
-                       default_headers={"X-Emulator-Session": session}) as client:
+    with openai.OpenAI(
+        base_url=shipped.base_url, api_key=API_KEY, max_retries=0, default_headers={"X-Emulator-Session": session}
+    ) as client:
         assert run(block, {"client": client}) == expected(block)
 
 

@@ -46,11 +46,20 @@ def test_a_plain_create(client):
 
 
 def test_instructions_and_message_items(client):
-    response = client.responses.create(model=MODEL, instructions="Be brief.", input=[
-        {"role": "developer", "content": "Answer in English."},
-        {"role": "user", "content": [{"type": "input_text", "text": "hello"},
-                                     {"type": "input_image", "image_url": "https://example.com/cat.png"}]},
-    ])
+    response = client.responses.create(
+        model=MODEL,
+        instructions="Be brief.",
+        input=[
+            {"role": "developer", "content": "Answer in English."},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "hello"},
+                    {"type": "input_image", "image_url": "https://example.com/cat.png"},
+                ],
+            },
+        ],
+    )
     assert response.output_text == "Hi there! How can I help?"
     assert response.instructions == "Be brief."
 
@@ -66,8 +75,11 @@ def test_the_tool_loop_with_the_history_sent_again(client):
     [call] = first.output
     assert call.type == "function_call" and call.name == "get_weather" and call.arguments == '{"city":"Paris"}'
     assert call.call_id.startswith("call_") and call.id.startswith("fc_")
-    history = [{"role": "user", "content": "weather in Paris?"}, call.model_dump(exclude_none=True),
-               {"type": "function_call_output", "call_id": call.call_id, "output": "Sunny, 21C"}]
+    history = [
+        {"role": "user", "content": "weather in Paris?"},
+        call.model_dump(exclude_none=True),
+        {"type": "function_call_output", "call_id": call.call_id, "output": "Sunny, 21C"},
+    ]
     body, second = raw_create(client, model=MODEL, input=history, tools=[WEATHER_TOOL], store=False)
     assert second.output_text == "Turn 1: Sunny, 21C"
     assert body["store"] is False
@@ -78,8 +90,12 @@ def test_the_tool_loop_with_the_history_sent_again(client):
 def test_previous_response_id_continues_the_conversation(client):
     first = client.responses.create(model=MODEL, input="weather in Paris?", tools=[WEATHER_TOOL])
     call = first.output[0]
-    second = client.responses.create(model=MODEL, previous_response_id=first.id, tools=[WEATHER_TOOL], input=[
-        {"type": "function_call_output", "call_id": call.call_id, "output": "Rain"}])
+    second = client.responses.create(
+        model=MODEL,
+        previous_response_id=first.id,
+        tools=[WEATHER_TOOL],
+        input=[{"type": "function_call_output", "call_id": call.call_id, "output": "Rain"}],
+    )
     assert second.output_text == "Turn 1: Rain"  # the earlier turn counts, and the tool's name is found
     assert second.previous_response_id == first.id
     third = client.responses.create(model=MODEL, previous_response_id=second.id, input="what did I say?")
@@ -89,8 +105,11 @@ def test_previous_response_id_continues_the_conversation(client):
 def test_an_unknown_previous_response_id_is_a_400(client):
     with pytest.raises(openai.BadRequestError) as caught:
         client.responses.create(model=MODEL, previous_response_id="resp_nope", input="hello")
-    assert caught.value.body == {"code": "400", "type": "invalid_params",
-                                 "message": "Previous response with id 'resp_nope' not found."}
+    assert caught.value.body == {
+        "code": "400",
+        "type": "invalid_params",
+        "message": "Previous response with id 'resp_nope' not found.",
+    }
 
 
 def test_stream_and_get_final_response(client):
@@ -152,9 +171,12 @@ def test_reasoning_summary_and_encrypted_content_pass_back(client):
     assert reasoning.type == "reasoning" and reasoning.id.startswith("rs_")
     assert reasoning.summary[0].text and reasoning.encrypted_content.startswith("gAAAAA")
     assert first.usage.output_tokens_details.reasoning_tokens == 2048
-    history = [{"role": "user", "content": "weather in Paris?"}, reasoning.model_dump(exclude_none=True),
-               call.model_dump(exclude_none=True),
-               {"type": "function_call_output", "call_id": call.call_id, "output": "Fog"}]
+    history = [
+        {"role": "user", "content": "weather in Paris?"},
+        reasoning.model_dump(exclude_none=True),
+        call.model_dump(exclude_none=True),
+        {"type": "function_call_output", "call_id": call.call_id, "output": "Fog"},
+    ]
     second = client.responses.create(model=MODEL, input=history, tools=[WEATHER_TOOL], **asked)
     assert second.output[-1].content[0].text == "Turn 1: Fog"
 
@@ -166,7 +188,8 @@ def test_reasoning_summary_and_encrypted_content_pass_back(client):
     assert caught.value.status_code == 400 and caught.value.body["code"] == "400"
     # the path names the offending item in this face's own terms, as ZenMux's answer does on every face
     assert caught.value.body["message"] == (
-        f"input.1.encrypted_content: The encrypted content for item {reasoning.id} could not be verified.")
+        f"input.1.encrypted_content: The encrypted content for item {reasoning.id} could not be verified."
+    )
 
 
 def test_reasoning_without_summary_or_include_shows_neither(client):
@@ -177,8 +200,9 @@ def test_reasoning_without_summary_or_include_shows_neither(client):
 
 
 def test_retrieve_input_items_and_delete(client, server):
-    created = client.responses.create(model=MODEL, input=[{"role": "user", "content": "hello"},
-                                                           {"role": "user", "content": "hello again"}])
+    created = client.responses.create(
+        model=MODEL, input=[{"role": "user", "content": "hello"}, {"role": "user", "content": "hello again"}]
+    )
     raw = client.responses.with_raw_response.retrieve(created.id)
     assert_response(raw.http_response.json())
     assert raw.parse().model_dump() == created.model_dump()
@@ -192,8 +216,11 @@ def test_retrieve_input_items_and_delete(client, server):
     for call in (client.responses.retrieve, client.responses.delete, client.responses.input_items.list):
         with pytest.raises(openai.NotFoundError) as caught:
             call(created.id)
-        assert caught.value.body == {"code": "404", "type": "invalid_request_error",
-                                     "message": f"Response with id '{created.id}' not found."}
+        assert caught.value.body == {
+            "code": "404",
+            "type": "invalid_request_error",
+            "message": f"Response with id '{created.id}' not found.",
+        }
 
 
 def test_stored_responses_belong_to_their_session(client, server):

@@ -33,10 +33,17 @@ def test_the_stream_is_typed_events_numbered_from_zero(server, session):
     assert first.startswith(b'event: response.created\ndata: {"type":"response.created","sequence_number":0,')
     events = events_of(response.body)  # framing, numbering and every event's schema
     kinds = [e["type"] for e in events]
-    assert kinds == ["response.created", "response.in_progress", "response.output_item.added",
-                     "response.content_part.added", *["response.output_text.delta"] * 8,
-                     "response.output_text.done", "response.content_part.done", "response.output_item.done",
-                     "response.completed"]
+    assert kinds == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        *["response.output_text.delta"] * 8,
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
+    ]
     created_, done, completed = events[0]["response"], events[-2], events[-1]["response"]
     assert created_["status"] == "in_progress" and created_["output"] == [] and "usage" not in created_
     assert completed["id"] == created_["id"] and completed["status"] == "completed"
@@ -76,8 +83,9 @@ def test_a_streamed_refusal_and_custom_call(server, session):
     assert "".join(e["delta"] for e in events if e["type"] == "response.refusal.delta") == "I can't help with that."
     tools = [{"type": "custom", "name": "apply_patch"}]
     events = streamed(server, body("patch", tools=tools), session=session)
-    assert "".join(e["delta"] for e in events if e["type"] == "response.custom_tool_call_input.delta") == \
-        "*** Begin Patch"
+    assert (
+        "".join(e["delta"] for e in events if e["type"] == "response.custom_tool_call_input.delta") == "*** Begin Patch"
+    )
 
 
 def test_an_incomplete_stream_ends_with_response_incomplete(server, session):
@@ -111,31 +119,58 @@ def test_paced_events_wait_before_the_deltas(server, session):
 # --- errors and warnings -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("sent", "message"), [
-    ({"input": "hi"}, "Missing required parameter: 'model'."),
-    ({"model": MODEL}, "Missing required parameter: 'input'."),
-    ({"model": MODEL, "input": 5}, "Invalid type for 'input': expected a string or an array of input items, "
-                                   "but got an integer instead."),
-    ({"model": MODEL, "input": [{"role": "robot", "content": "x"}]},
-     "Invalid value: 'robot'. Supported values are: 'user', 'assistant', 'system', and 'developer'."),
-    ({"model": MODEL, "input": [{"type": "function_call_output", "output": "x"}]},
-     "Missing required parameter: 'input[0].call_id'."),
-    ({"model": MODEL, "input": [{"type": 5}]},  # an unknown string type is a newer item: kept, with a warning
-     "Missing required parameter: 'input[0].type'."),
-    ({"model": MODEL, "input": "x", "max_output_tokens": 5},
-     "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 5 instead."),
-    ({"model": MODEL, "input": "x", "temperature": 3},
-     "Invalid 'temperature': integer above maximum value. Expected a value <= 2, but got 3 instead."),
-    ({"model": MODEL, "input": "x", "tools": [{"type": "function", "name": "bad name"}]},
-     "Invalid 'tools[0].name': string does not match pattern. Expected a string that matches the pattern "
-     "'^[a-zA-Z0-9_-]{1,128}$'."),
-    ({"model": MODEL, "input": "x", "text": {"format": {"type": "json_schema", "name": "w"}}},
-     "Missing required parameter: 'text.format.schema'."),
-    ({"model": MODEL, "input": "x", "include": [5]},  # an unknown string is a newer value: ignored, with a warning
-     "Invalid type for 'include[0]': expected a string, but got an integer instead."),
-    ({"model": MODEL, "input": "x", "provider": {"routing": {"type": "fastest"}}},
-     "Parameter type of provider.routing is not valid"),
-])
+@pytest.mark.parametrize(
+    ("sent", "message"),
+    [
+        ({"input": "hi"}, "Missing required parameter: 'model'."),
+        ({"model": MODEL}, "Missing required parameter: 'input'."),
+        (
+            {"model": MODEL, "input": 5},
+            "Invalid type for 'input': expected a string or an array of input items, but got an integer instead.",
+        ),
+        (
+            {"model": MODEL, "input": [{"role": "robot", "content": "x"}]},
+            "Invalid value: 'robot'. Supported values are: 'user', 'assistant', 'system', and 'developer'.",
+        ),
+        (
+            {"model": MODEL, "input": [{"type": "function_call_output", "output": "x"}]},
+            "Missing required parameter: 'input[0].call_id'.",
+        ),
+        (
+            {"model": MODEL, "input": [{"type": 5}]},  # an unknown string type is a newer item: kept, with a warning
+            "Missing required parameter: 'input[0].type'.",
+        ),
+        (
+            {"model": MODEL, "input": "x", "max_output_tokens": 5},
+            "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 5 instead.",
+        ),
+        (
+            {"model": MODEL, "input": "x", "temperature": 3},
+            "Invalid 'temperature': integer above maximum value. Expected a value <= 2, but got 3 instead.",
+        ),
+        (
+            {"model": MODEL, "input": "x", "tools": [{"type": "function", "name": "bad name"}]},
+            "Invalid 'tools[0].name': string does not match pattern. Expected a string that matches the pattern "
+            "'^[a-zA-Z0-9_-]{1,128}$'.",
+        ),
+        (
+            {"model": MODEL, "input": "x", "text": {"format": {"type": "json_schema", "name": "w"}}},
+            "Missing required parameter: 'text.format.schema'.",
+        ),
+        (
+            {
+                "model": MODEL,
+                "input": "x",
+                "include": [5],
+            },  # an unknown string is a newer value: ignored, with a warning
+            "Invalid type for 'include[0]': expected a string, but got an integer instead.",
+        ),
+        (
+            {"model": MODEL, "input": "x", "provider": {"routing": {"type": "fastest"}}},
+            "Parameter type of provider.routing is not valid",
+        ),
+    ],
+)
 def test_invalid_requests_name_the_field_in_openai_words(server, sent, message):
     assert_envelope(post(server, sent), 400, "invalid_params", message)
 
@@ -146,16 +181,28 @@ def test_a_missing_key_is_refused_before_anything_else(server):
 
 
 def test_unsupported_fields_and_tools_are_accepted_and_named(server, session):
-    tools = [WEATHER_TOOL, {"type": "code_interpreter", "container": {"type": "auto"}},
-             {"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["vs_1"]}]
-    response = post(server, body("hello", service_tier="flex", user="u1", background=False, metadata={"a": "b"},
-                                 tools=tools, shiny=True), session=session)
+    tools = [
+        WEATHER_TOOL,
+        {"type": "code_interpreter", "container": {"type": "auto"}},
+        {"type": "web_search"},
+        {"type": "file_search", "vector_store_ids": ["vs_1"]},
+    ]
+    response = post(
+        server,
+        body("hello", service_tier="flex", user="u1", background=False, metadata={"a": "b"}, tools=tools, shiny=True),
+        session=session,
+    )
     assert response.status == 200
     warnings = response.headers["X-Emulator-Warnings"]
-    for named in ("service_tier is not supported by ZenMux's Responses API",
-                  "user is not supported", "background is not supported", "metadata is not supported",
-                  "tools[1]: the code_interpreter tool is not supported by ZenMux",
-                  "tools[3]: the file_search tool is not supported", "unknown parameter 'shiny' was ignored"):
+    for named in (
+        "service_tier is not supported by ZenMux's Responses API",
+        "user is not supported",
+        "background is not supported",
+        "metadata is not supported",
+        "tools[1]: the code_interpreter tool is not supported by ZenMux",
+        "tools[3]: the file_search tool is not supported",
+        "unknown parameter 'shiny' was ignored",
+    ):
         assert named in warnings
     assert "web_search" not in warnings
     assert response.json()["metadata"] == {}
@@ -198,8 +245,14 @@ def test_a_tool_inside_a_namespace_is_offered_and_its_call_names_the_namespace(m
             match: {tools: [spawn_agent]}
             reply: {tool_calls: [{name: spawn_agent, arguments: {task: x}}]}
     """)
-    tools = [{"type": "namespace", "name": "multi_agent_v1", "description": "Sub-agents",
-              "tools": [{"type": "function", "name": "spawn_agent", "parameters": {"type": "object"}}]}]
+    tools = [
+        {
+            "type": "namespace",
+            "name": "multi_agent_v1",
+            "description": "Sub-agents",
+            "tools": [{"type": "function", "name": "spawn_agent", "parameters": {"type": "object"}}],
+        }
+    ]
     answer = created(server, body("go", tools=tools))
     assert answer["output"][0]["namespace"] == "multi_agent_v1"
     assert "X-Emulator-Warnings" not in post(server, body("go", tools=tools)).headers
@@ -219,22 +272,43 @@ def test_one_rule_answers_chat_and_responses_clients_the_same_conversation(make_
             reply: {content: "{{ request.tool_result.json.sky }} over Oslo"}
     """)
     chat_tool = {"type": "function", "function": {"name": "get_weather", "parameters": WEATHER_TOOL["parameters"]}}
-    chat_first = request(server, {"model": MODEL, "messages": [{"role": "system", "content": "Be terse."},
-                                                               {"role": "user", "content": "Weather?"}],
-                                  "tools": [chat_tool]}, path="/api/v1/chat/completions").json()
+    chat_first = request(
+        server,
+        {
+            "model": MODEL,
+            "messages": [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "Weather?"}],
+            "tools": [chat_tool],
+        },
+        path="/api/v1/chat/completions",
+    ).json()
     call = chat_first["choices"][0]["message"]["tool_calls"][0]
-    chat_second = request(server, {"model": MODEL, "tools": [chat_tool], "messages": [
-        {"role": "system", "content": "Be terse."}, {"role": "user", "content": "Weather?"},
-        chat_first["choices"][0]["message"],
-        {"role": "tool", "tool_call_id": call["id"], "content": '{"sky": "clear"}'}]},
-        path="/api/v1/chat/completions").json()
+    chat_second = request(
+        server,
+        {
+            "model": MODEL,
+            "tools": [chat_tool],
+            "messages": [
+                {"role": "system", "content": "Be terse."},
+                {"role": "user", "content": "Weather?"},
+                chat_first["choices"][0]["message"],
+                {"role": "tool", "tool_call_id": call["id"], "content": '{"sky": "clear"}'},
+            ],
+        },
+        path="/api/v1/chat/completions",
+    ).json()
 
     first = created(server, body("Weather?", instructions="Be terse.", tools=[WEATHER_TOOL]))
     fc = first["output"][0]
-    second = created(server, {"model": MODEL, "instructions": "Be terse.", "tools": [WEATHER_TOOL],
-                              "previous_response_id": first["id"],
-                              "input": [{"type": "function_call_output", "call_id": fc["call_id"],
-                                         "output": '{"sky": "clear"}'}]})
+    second = created(
+        server,
+        {
+            "model": MODEL,
+            "instructions": "Be terse.",
+            "tools": [WEATHER_TOOL],
+            "previous_response_id": first["id"],
+            "input": [{"type": "function_call_output", "call_id": fc["call_id"], "output": '{"sky": "clear"}'}],
+        },
+    )
     assert json.loads(fc["arguments"]) == json.loads(call["function"]["arguments"]) == {"city": "Oslo"}
     assert text_of(second) == chat_second["choices"][0]["message"]["content"] == "clear over Oslo"
     assert second["usage"]["input_tokens"] > first["usage"]["input_tokens"]
@@ -242,8 +316,12 @@ def test_one_rule_answers_chat_and_responses_clients_the_same_conversation(make_
 
 def test_api_narrows_a_rule_to_one_face(server, session):
     assert text_of(created(server, body("which face?"), session=session)) == "responses face"
-    chat = request(server, {"model": MODEL, "messages": [{"role": "user", "content": "which face?"}]},
-                   path="/api/v1/chat/completions", session=session).json()
+    chat = request(
+        server,
+        {"model": MODEL, "messages": [{"role": "user", "content": "which face?"}]},
+        path="/api/v1/chat/completions",
+        session=session,
+    ).json()
     assert chat["choices"][0]["message"]["content"] == "chat face"
 
 
@@ -280,8 +358,12 @@ def test_two_servers_in_one_process_keep_their_own_responses(make_server):
     one, two = make_server("rules: []\n"), make_server("rules: []\n")
     answer = created(one, body("hi"))
     assert request(one, method="GET", path=f"{PATH}/{answer['id']}").status == 200
-    assert_envelope(request(two, method="GET", path=f"{PATH}/{answer['id']}"), 404, "invalid_request_error",
-                    f"Response with id '{answer['id']}' not found.")
+    assert_envelope(
+        request(two, method="GET", path=f"{PATH}/{answer['id']}"),
+        404,
+        "invalid_request_error",
+        f"Response with id '{answer['id']}' not found.",
+    )
 
 
 def test_the_store_keeps_the_newest_responses_of_each_session():

@@ -75,11 +75,18 @@ def reply(compiled, rule, request: ChatRequest, request_limits: tuple[tuple[str,
 
 
 def test_draft_reply_reports_the_cut_and_counts_the_cut_text():
-    (rule,) = build_set([("s.yaml", textwrap.dedent("""
+    (rule,) = build_set(
+        [
+            (
+                "s.yaml",
+                textwrap.dedent("""
         rules:
           - name: long
             reply: {content: "alpha beta gamma delta", finish_reason: tool_calls}
-    """))]).rules
+    """),
+            )
+        ]
+    ).rules
     draft = reply(rule.replies[0], rule.name, facts("x"), limits(2))
     assert (draft.content, draft.finish_reason) == ("alpha beta", "length")
     assert draft.usage["completion_tokens"] == 2

@@ -40,8 +40,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "guests": {"type": "array", "items": {"$ref": "#/$defs/person"}, "minItems": 1, "maxItems": 3},
             "preferences": {
                 "type": "object",
-                "properties": {"seating": {"enum": ["indoor", "outdoor"]}, "high_chair": {"type": "boolean"},
-                               "budget": {"type": "number", "minimum": 10, "maximum": 200}},
+                "properties": {
+                    "seating": {"enum": ["indoor", "outdoor"]},
+                    "high_chair": {"type": "boolean"},
+                    "budget": {"type": "number", "minimum": 10, "maximum": 200},
+                },
                 "required": ["seating"],
             },
         },
@@ -78,8 +81,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "code": {"type": "string", "minLength": 8, "maxLength": 10},
             "short": {"type": "string", "maxLength": 3},
             "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 4},
-            "matrix": {"type": "array", "items": {"type": "array", "items": {"type": "integer", "minimum": 0,
-                                                                              "maximum": 9}}},
+            "matrix": {
+                "type": "array",
+                "items": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 9}},
+            },
             "exact": {"type": "array", "items": {"type": "boolean"}, "minItems": 3, "maxItems": 3},
         },
         "required": ["code", "short", "tags", "matrix", "exact"],
@@ -90,8 +95,12 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "maybe": {"type": ["null", "integer"], "minimum": 3, "maximum": 4},
             "either": {"anyOf": [{"type": "string", "format": "email"}, {"type": "integer"}]},
             "one": {"oneOf": [{"type": "integer", "minimum": 10, "maximum": 20}, {"type": "string", "maxLength": 0}]},
-            "both": {"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
-                               {"properties": {"b": {"const": "fixed"}}, "required": ["b"]}]},
+            "both": {
+                "allOf": [
+                    {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                    {"properties": {"b": {"const": "fixed"}}, "required": ["b"]},
+                ]
+            },
             "constant": {"const": {"k": [1, 2]}},
             "untyped": {"properties": {"x": {"enum": [1, "two", None]}}, "required": ["x"]},
         },
@@ -119,25 +128,48 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "price": {"type": "number", "minimum": 0, "maximum": 10, "multipleOf": 0.25},
             "both_bounds": {"type": "integer", "minimum": 0.5, "exclusiveMaximum": 3},
             "unique": {"type": "array", "items": {"enum": [1, 2, 3]}, "minItems": 2, "uniqueItems": True},
-            "pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": False,
-                     "minItems": 2},
+            "pair": {
+                "type": "array",
+                "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                "items": False,
+                "minItems": 2,
+            },
             "open": {"type": "object", "minProperties": 3, "additionalProperties": {"type": "integer"}},
             "needs": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a", "b"]},
             "long": {"type": "string", "minLength": 5000},
         },
-        "required": ["v6", "host", "long_mail", "step", "price", "both_bounds", "unique", "pair", "open", "needs",
-                     "long"],
+        "required": [
+            "v6",
+            "host",
+            "long_mail",
+            "step",
+            "price",
+            "both_bounds",
+            "unique",
+            "pair",
+            "open",
+            "needs",
+            "long",
+        ],
     },
     "nested_refs": {
         "type": "object",
         "$defs": {
-            "address": {"type": "object", "properties": {"street": {"type": "string"}, "zip": {
-                "type": "string", "minLength": 5, "maxLength": 5}}, "required": ["street", "zip"]},
-            "company": {"type": "object", "properties": {"name": {"type": "string"},
-                                                         "hq": {"$ref": "#/$defs/address"}}, "required": ["name", "hq"]},
+            "address": {
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "zip": {"type": "string", "minLength": 5, "maxLength": 5}},
+                "required": ["street", "zip"],
+            },
+            "company": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "hq": {"$ref": "#/$defs/address"}},
+                "required": ["name", "hq"],
+            },
         },
-        "properties": {"employer": {"$ref": "#/$defs/company"},
-                       "offices": {"type": "array", "items": {"$ref": "#/$defs/address"}, "minItems": 1}},
+        "properties": {
+            "employer": {"$ref": "#/$defs/company"},
+            "offices": {"type": "array", "items": {"$ref": "#/$defs/address"}, "minItems": 1},
+        },
         "required": ["employer", "offices"],
     },
 }
@@ -190,8 +222,15 @@ def test_date_time_values_are_rfc3339():
     assert bad == [], f"{len(bad)} of 200 seeds fail; first: {bad[0]}"
 
 
-@pytest.mark.parametrize("schema", [{"type": "integer", "maximum": -5}, {"type": "number", "maximum": -5},
-                                    {"type": "integer", "exclusiveMaximum": 0}, {"type": "number", "maximum": -0.5}])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "integer", "maximum": -5},
+        {"type": "number", "maximum": -5},
+        {"type": "integer", "exclusiveMaximum": 0},
+        {"type": "number", "maximum": -0.5},
+    ],
+)
 def test_a_maximum_below_the_default_range_is_respected(schema: dict[str, Any]):
     # only an upper bound, below the defaults (0..100 or -1..101): numeric bounds must still hold
     bad = failures(schema)
@@ -199,43 +238,99 @@ def test_a_maximum_below_the_default_range_is_respected(schema: dict[str, Any]):
 
 
 def test_a_self_referencing_schema_terminates():
-    tree = {"$defs": {"node": {"type": "object", "properties": {"label": {"type": "string"},
-                                                               "children": {"type": "array",
-                                                                            "items": {"$ref": "#/$defs/node"}}}}},
-            "$ref": "#/$defs/node"}
+    tree = {
+        "$defs": {
+            "node": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                },
+            }
+        },
+        "$ref": "#/$defs/node",
+    }
     made = value(tree, 1)
     assert isinstance(made, dict) and isinstance(made["label"], str)
 
 
-@pytest.mark.parametrize(("schema", "where", "why"), [
-    ({"type": "object", "properties": {"a": {"type": "array", "minItems": 10, "items": {
-        "type": "array", "minItems": 100, "items": {"type": "string", "minLength": 10_000}}}}},
-     "#/properties/a/items/items", "bytes of JSON"),
-    ({"type": "array", "minItems": 100, "items": {"type": "array", "minItems": 100, "items": {"type": "integer"}}},
-     "#/items/items", "values"),
-    ({"type": "object", "properties": {"p": {"type": "string", "pattern": "(a{1000}){1000}"}}},
-     "#/properties/p/pattern", "budget"),
-    ({"type": "string", "pattern": "^\\d+$", "maxLength": 0, "minLength": 0}, "#/pattern", "0 to 0 characters"),
-    ({"type": "integer", "minimum": 5, "maximum": 1}, "#", "bounds"),
-    ({"type": "object", "properties": {"e": {"type": "string", "format": "email", "maxLength": 3}}},
-     "#/properties/e", "email"),
-    ({"not": {}}, "#/not", "refuses"),
-    ({"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}},
-      "$defs": {"t": {"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}}, "required": ["t"]}}},
-     "#/properties/t/properties/t", "deeper"),
-    ({"type": "object", "required": ["x"], "additionalProperties": False}, "#/additionalProperties", "'x'"),
-    ({"type": "string", "anyOf": [{"type": "object"}]}, "#/anyOf", "no branch admits"),
-    ({"type": "object", "anyOf": [False]}, "#/anyOf", "no branch admits"),
-    ({"allOf": [{"type": "string"}, {"type": ["object", "null"]}]}, "#/allOf", "in common"),
-], ids=["huge-strings", "too-many-values", "huge-pattern", "pattern-vs-length", "empty-range", "format-vs-length",
-        "not-anything", "required-recursion", "required-but-refused", "type-vs-any-of", "false-branch",
-        "all-of-types-disjoint"])
+@pytest.mark.parametrize(
+    ("schema", "where", "why"),
+    [
+        (
+            {
+                "type": "object",
+                "properties": {
+                    "a": {
+                        "type": "array",
+                        "minItems": 10,
+                        "items": {"type": "array", "minItems": 100, "items": {"type": "string", "minLength": 10_000}},
+                    }
+                },
+            },
+            "#/properties/a/items/items",
+            "bytes of JSON",
+        ),
+        (
+            {
+                "type": "array",
+                "minItems": 100,
+                "items": {"type": "array", "minItems": 100, "items": {"type": "integer"}},
+            },
+            "#/items/items",
+            "values",
+        ),
+        (
+            {"type": "object", "properties": {"p": {"type": "string", "pattern": "(a{1000}){1000}"}}},
+            "#/properties/p/pattern",
+            "budget",
+        ),
+        ({"type": "string", "pattern": "^\\d+$", "maxLength": 0, "minLength": 0}, "#/pattern", "0 to 0 characters"),
+        ({"type": "integer", "minimum": 5, "maximum": 1}, "#", "bounds"),
+        (
+            {"type": "object", "properties": {"e": {"type": "string", "format": "email", "maxLength": 3}}},
+            "#/properties/e",
+            "email",
+        ),
+        ({"not": {}}, "#/not", "refuses"),
+        (
+            {
+                "type": "object",
+                "properties": {"t": {"$ref": "#/$defs/t"}},
+                "$defs": {"t": {"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}}, "required": ["t"]}},
+            },
+            "#/properties/t/properties/t",
+            "deeper",
+        ),
+        ({"type": "object", "required": ["x"], "additionalProperties": False}, "#/additionalProperties", "'x'"),
+        ({"type": "string", "anyOf": [{"type": "object"}]}, "#/anyOf", "no branch admits"),
+        ({"type": "object", "anyOf": [False]}, "#/anyOf", "no branch admits"),
+        ({"allOf": [{"type": "string"}, {"type": ["object", "null"]}]}, "#/allOf", "in common"),
+    ],
+    ids=[
+        "huge-strings",
+        "too-many-values",
+        "huge-pattern",
+        "pattern-vs-length",
+        "empty-range",
+        "format-vs-length",
+        "not-anything",
+        "required-recursion",
+        "required-but-refused",
+        "type-vs-any-of",
+        "false-branch",
+        "all-of-types-disjoint",
+    ],
+)
 def test_a_schema_past_the_budget_or_unsatisfiable_names_its_path(schema: dict[str, Any], where: str, why: str):
     faker = Faker()
     faker.seed_instance(1)
     with pytest.raises(Unsatisfiable) as caught:
         SchemaValues(faker, schema).value(schema)
-    assert caught.value.where.startswith(where) and why in caught.value.reason, (caught.value.where, caught.value.reason)
+    assert caught.value.where.startswith(where) and why in caught.value.reason, (
+        caught.value.where,
+        caught.value.reason,
+    )
 
 
 def test_the_budget_holds_the_json_of_the_value():
@@ -249,12 +344,16 @@ def test_an_unresolvable_ref_gives_a_value_not_an_error():
     assert set(made) == {"x"}
 
 
-@pytest.mark.parametrize("schema", [
-    {"type": "string", "anyOf": [{"type": "object"}, {"minLength": 3}]},
-    {"type": "number", "oneOf": [{"type": "integer", "minimum": 2}]},
-    {"type": "object", "anyOf": [False, {"required": ["a"]}]},
-    {"allOf": [{"type": ["string", "integer"]}, {"type": ["number", "null"]}]},
-], ids=["a-later-branch-agrees", "integer-is-a-number", "a-false-branch-is-passed", "all-of-types-intersect"])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "anyOf": [{"type": "object"}, {"minLength": 3}]},
+        {"type": "number", "oneOf": [{"type": "integer", "minimum": 2}]},
+        {"type": "object", "anyOf": [False, {"required": ["a"]}]},
+        {"allOf": [{"type": ["string", "integer"]}, {"type": ["number", "null"]}]},
+    ],
+    ids=["a-later-branch-agrees", "integer-is-a-number", "a-false-branch-is-passed", "all-of-types-intersect"],
+)
 def test_branches_and_parts_keep_the_schema_s_own_type(schema: dict[str, Any]):
     """Found by the fuzz suite: `{"type": "string", "anyOf": [{"type": "object"}]}` was answered
     with `{}`, the branch's type having replaced the schema's own."""

@@ -18,20 +18,32 @@ from zenmux_emulator.scenario.schema import ToolCallSpec
 CALL_ID = re.compile(r"^call_[0-9A-Za-z]{24}$")
 TOOLU_ID = re.compile(r"^toolu_01[0-9A-Za-z]{22}$")
 
-WEATHER_SCHEMA = {"type": "object", "properties": {"city": {"type": "string"},
-                                                   "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-                  "required": ["city", "unit"], "additionalProperties": False}
-EVENT_SCHEMA = {"type": "object", "$defs": {"who": {"type": "object", "properties": {"email": {
-    "type": "string", "format": "email"}}, "required": ["email"]}},
-    "properties": {"day": {"type": "string", "format": "date"}, "guests": {"type": "array", "items": {
-        "$ref": "#/$defs/who"}, "minItems": 1}, "size": {"type": "integer", "minimum": 2, "maximum": 4}},
-    "required": ["day", "guests", "size"]}
-BODY = {"tools": [
-    {"type": "function", "function": {"name": "get_weather", "parameters": WEATHER_SCHEMA}},
-    {"type": "function", "function": {"name": "plan_event", "parameters": EVENT_SCHEMA}},
-    {"type": "custom", "custom": {"name": "run_sql"}},
-    {"type": "function", "function": {"name": "no_params"}},
-]}
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    "required": ["city", "unit"],
+    "additionalProperties": False,
+}
+EVENT_SCHEMA = {
+    "type": "object",
+    "$defs": {
+        "who": {"type": "object", "properties": {"email": {"type": "string", "format": "email"}}, "required": ["email"]}
+    },
+    "properties": {
+        "day": {"type": "string", "format": "date"},
+        "guests": {"type": "array", "items": {"$ref": "#/$defs/who"}, "minItems": 1},
+        "size": {"type": "integer", "minimum": 2, "maximum": 4},
+    },
+    "required": ["day", "guests", "size"],
+}
+BODY = {
+    "tools": [
+        {"type": "function", "function": {"name": "get_weather", "parameters": WEATHER_SCHEMA}},
+        {"type": "function", "function": {"name": "plan_event", "parameters": EVENT_SCHEMA}},
+        {"type": "custom", "custom": {"name": "run_sql"}},
+        {"type": "function", "function": {"name": "no_params"}},
+    ]
+}
 
 
 def faker(seed: int = 1) -> Faker:
@@ -40,9 +52,15 @@ def faker(seed: int = 1) -> Faker:
     return f
 
 
-def make(specs: list[ToolCallSpec] | None, choice: str = "auto", body: dict[str, Any] = BODY, model: str = "openai/gpt-5",
-         parts: tuple[object, ...] = (1, 2, "rule"), rule: str | None = "rule",
-         **options: Any) -> tuple[list[dict[str, Any]], list[str]]:
+def make(
+    specs: list[ToolCallSpec] | None,
+    choice: str = "auto",
+    body: dict[str, Any] = BODY,
+    model: str = "openai/gpt-5",
+    parts: tuple[object, ...] = (1, 2, "rule"),
+    rule: str | None = "rule",
+    **options: Any,
+) -> tuple[list[dict[str, Any]], list[str]]:
     warnings: list[str] = []
     calls = tool_calls(specs, tool_options({**body, **options}, choice), model, faker(), parts, rule, warnings)
     return calls, warnings
@@ -51,9 +69,16 @@ def make(specs: list[ToolCallSpec] | None, choice: str = "auto", body: dict[str,
 # --- ids ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("model", "style"), [("openai/gpt-5", CALL_ID), ("anthropic/claude-sonnet-4.5", TOOLU_ID),
-                                              ("google/gemini-2.5-pro", CALL_ID), ("x-ai/grok-4", CALL_ID),
-                                              ("moonshotai/kimi-k2", CALL_ID)])
+@pytest.mark.parametrize(
+    ("model", "style"),
+    [
+        ("openai/gpt-5", CALL_ID),
+        ("anthropic/claude-sonnet-4.5", TOOLU_ID),
+        ("google/gemini-2.5-pro", CALL_ID),
+        ("x-ai/grok-4", CALL_ID),
+        ("moonshotai/kimi-k2", CALL_ID),
+    ],
+)
 def test_id_style_by_family(model: str, style: re.Pattern[str]):
     ids = {call_id(model, "seed", n) for n in range(50)}
     assert len(ids) == 50
@@ -67,9 +92,11 @@ def test_ids_are_deterministic():
 
 
 def test_calls_get_distinct_ids_by_position_and_keep_scripted_ones():
-    specs = [ToolCallSpec(name="get_weather", arguments={"city": "Paris"}),
-             ToolCallSpec(name="get_weather", arguments={"city": "Rome"}, id="mine"),
-             ToolCallSpec(name="get_weather", arguments={"city": "Oslo"})]
+    specs = [
+        ToolCallSpec(name="get_weather", arguments={"city": "Paris"}),
+        ToolCallSpec(name="get_weather", arguments={"city": "Rome"}, id="mine"),
+        ToolCallSpec(name="get_weather", arguments={"city": "Oslo"}),
+    ]
     calls, _ = make(specs)
     assert calls[1]["id"] == "mine"
     assert CALL_ID.match(calls[0]["id"]) and CALL_ID.match(calls[2]["id"]) and calls[0]["id"] != calls[2]["id"]
@@ -125,8 +152,10 @@ def test_tool_options_read_the_offered_tools_and_parallel_flag():
 
 # --- tool_choice ------------------------------------------------------------------------------------
 
-SCRIPTED = [ToolCallSpec(name="get_weather", arguments={"city": "Paris"}),
-            ToolCallSpec(name="get_weather", arguments={"city": "Rome"})]
+SCRIPTED = [
+    ToolCallSpec(name="get_weather", arguments={"city": "Paris"}),
+    ToolCallSpec(name="get_weather", arguments={"city": "Rome"}),
+]
 
 
 def test_none_drops_scripted_calls_with_a_warning_naming_the_rule():
@@ -164,7 +193,9 @@ def test_a_named_function_gets_arguments_valid_for_its_schema(seed: int):
     [call] = tool_calls(None, tool_options(BODY, "plan_event"), "openai/gpt-5", faker(seed), (seed,), "r", warnings)
     assert call["function"]["name"] == "plan_event"
     arguments = json.loads(call["function"]["arguments"])
-    errors = [e.message for e in Draft202012Validator(EVENT_SCHEMA, format_checker=FormatChecker()).iter_errors(arguments)]
+    errors = [
+        e.message for e in Draft202012Validator(EVENT_SCHEMA, format_checker=FormatChecker()).iter_errors(arguments)
+    ]
     assert errors == [], arguments
     assert warnings == []
 
@@ -203,7 +234,8 @@ def test_parallel_false_with_one_call_does_not_warn():
 
 
 def test_a_call_to_an_unoffered_tool_is_sent_and_warned():
-    calls, warnings = make([ToolCallSpec(name="launch_rocket", arguments={"when": "now"}),
-                            ToolCallSpec(name="get_weather", arguments={})])
+    calls, warnings = make(
+        [ToolCallSpec(name="launch_rocket", arguments={"when": "now"}), ToolCallSpec(name="get_weather", arguments={})]
+    )
     assert [c["function"]["name"] for c in calls] == ["launch_rocket", "get_weather"]
     assert len(warnings) == 1 and "'launch_rocket'" in warnings[0] and "did not offer" in warnings[0]

@@ -32,14 +32,17 @@ def test_a_signature_looks_like_a_real_one(signer: Signer):
     assert signature != signer.sign("anthropic", 0, TEXT + " ")
 
 
-@pytest.mark.parametrize(("family", "index", "text"), [
-    ("google", 0, TEXT),          # another family
-    ("openai", 0, TEXT),
-    ("anthropic", 1, TEXT),       # another index
-    ("anthropic", 0, TEXT + "."),  # edited text
-    ("anthropic", 0, TEXT[:-1]),
-    ("anthropic", 0, ""),
-])
+@pytest.mark.parametrize(
+    ("family", "index", "text"),
+    [
+        ("google", 0, TEXT),  # another family
+        ("openai", 0, TEXT),
+        ("anthropic", 1, TEXT),  # another index
+        ("anthropic", 0, TEXT + "."),  # edited text
+        ("anthropic", 0, TEXT[:-1]),
+        ("anthropic", 0, ""),
+    ],
+)
 def test_a_signature_is_bound_to_family_index_and_text(signer: Signer, family: str, index: int, text: str):
     signature = signer.sign("anthropic", 0, TEXT)
     assert not signer.verify(family, index, text, signature)
@@ -49,7 +52,7 @@ def test_an_edited_signature_does_not_verify(signer: Signer):
     signature = signer.sign("google", 2, TEXT)
     for position in (0, 5, len(signature) // 2, len(signature) - 3):
         replacement = "A" if signature[position] != "A" else "B"
-        edited = signature[:position] + replacement + signature[position + 1:]
+        edited = signature[:position] + replacement + signature[position + 1 :]
         assert not signer.verify("google", 2, TEXT, edited), position
     assert not signer.verify("google", 2, TEXT, "")
     assert not signer.verify("google", 2, TEXT, signature[:-4])
@@ -93,8 +96,16 @@ def test_every_tampered_byte_of_an_encrypted_payload_is_caught(signer: Signer):
         assert not signer.check_encrypted("rs_item_1", base64.urlsafe_b64encode(bytes(tampered)).decode()), position
 
 
-@pytest.mark.parametrize("data", ["", "not base64 at all!!", "gAAAAA", base64.urlsafe_b64encode(b"\x80" + bytes(8)).decode(),
-                                  base64.urlsafe_b64encode(b"\x81" + bytes(60)).decode()])
+@pytest.mark.parametrize(
+    "data",
+    [
+        "",
+        "not base64 at all!!",
+        "gAAAAA",
+        base64.urlsafe_b64encode(b"\x80" + bytes(8)).decode(),
+        base64.urlsafe_b64encode(b"\x81" + bytes(60)).decode(),
+    ],
+)
 def test_garbage_is_not_a_valid_encrypted_payload(signer: Signer, data: str):
     assert signer.check_encrypted("rs_item_1", data) is False
 

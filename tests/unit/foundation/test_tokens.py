@@ -92,8 +92,13 @@ def test_truncate_examples():
 
 # --- counting with a limit: stops once past it -----------------------------------------------------
 
-LONG = ("Lorem ipsum dolor sit amet, 12345 consectetur — 你好世界 😀 " * 5000
-        + " " * 200_000 + "tail words\n" + "\t" * 70_000 + "x")
+LONG = (
+    "Lorem ipsum dolor sit amet, 12345 consectetur — 你好世界 😀 " * 5000
+    + " " * 200_000
+    + "tail words\n"
+    + "\t" * 70_000
+    + "x"
+)
 
 
 def test_a_count_within_its_limit_is_exact():
@@ -134,4 +139,3 @@ def test_a_huge_text_is_estimated_within_a_few_percent_the_same_every_time(name:
     assert abs(estimated - exact) <= exact * 0.03, (estimated, exact)
     assert tokens.count(text) == estimated
     assert tokens.count(text, exact * 2) == estimated  # a limit it is below does not change the estimate
-

@@ -8,8 +8,19 @@ from zenmux_emulator.write.sse import StreamOutcome
 
 
 def record(name: str, reply_id: str = "") -> Generation:
-    return Generation(api="chat.completions", generation_id=name, model="openai/gpt-5", created=0.0, latency_s=0.0,
-                      stream=None, usage={}, pricing=None, finish_reason="stop", retries=0, reply_id=reply_id)
+    return Generation(
+        api="chat.completions",
+        generation_id=name,
+        model="openai/gpt-5",
+        created=0.0,
+        latency_s=0.0,
+        stream=None,
+        usage={},
+        pricing=None,
+        finish_reason="stop",
+        retries=0,
+        reply_id=reply_id,
+    )
 
 
 def test_found_by_each_of_its_ids() -> None:
@@ -44,21 +55,46 @@ def test_size_zero_keeps_nothing() -> None:
 
 
 def test_a_record_works_out_tokens_and_the_tier_s_rates_when_read_and_survives_the_shared_store() -> None:
-    usage = {"prompt_tokens": 300, "completion_tokens": 20, "total_tokens": 320,
-             "completion_tokens_details": {"reasoning_tokens": 5}, "prompt_tokens_details": {"cached_tokens": 7}}
+    usage = {
+        "prompt_tokens": 300,
+        "completion_tokens": 20,
+        "total_tokens": 320,
+        "completion_tokens_details": {"reasoning_tokens": 5},
+        "prompt_tokens_details": {"cached_tokens": 7},
+    }
     pricing = Pricing(prompt=1.0, completion=2.0, tiers=[PriceTier(from_prompt_tokens=200, prompt=3.0, completion=4.0)])
-    served = Generation._make(("messages", "gen-1", "anthropic/claude-sonnet-4.5", 1.5, 0.25, StreamOutcome(waited=0.0),
-                               usage, pricing, "stop", 1, "msg_1"))
+    served = Generation._make(
+        (
+            "messages",
+            "gen-1",
+            "anthropic/claude-sonnet-4.5",
+            1.5,
+            0.25,
+            StreamOutcome(waited=0.0),
+            usage,
+            pricing,
+            "stop",
+            1,
+            "msg_1",
+        )
+    )
     assert served.tokens == (300, 20, 320, 5, 7)
     assert served.rates == (3.0 / 1_000_000, 4.0 / 1_000_000)  # the prompt reached the tier
     assert served.charged == 300 * 3.0 / 1_000_000 + 20 * 4.0 / 1_000_000
     assert served.ids == ("gen-1", "msg_1") and served.streamed
     again = Generation.of_blob(served.blob())
     assert (again.tokens, again.rates, again.charged, again.ids, again.streamed, again.generation_s) == (
-        served.tokens, served.rates, served.charged, served.ids, True, 0.0)
+        served.tokens,
+        served.rates,
+        served.charged,
+        served.ids,
+        True,
+        0.0,
+    )
 
 
 def test_a_face_s_own_cost_is_charged_instead_of_the_prices() -> None:
-    served = record("a")._replace(usage={"prompt_tokens": 10, "completion_tokens": 1, "cost": 0.125},
-                                  pricing=Pricing(prompt=1.0, completion=1.0))
+    served = record("a")._replace(
+        usage={"prompt_tokens": 10, "completion_tokens": 1, "cost": 0.125}, pricing=Pricing(prompt=1.0, completion=1.0)
+    )
     assert served.charged == 0.125 and Generation.of_blob(served.blob()).charged == 0.125

@@ -9,14 +9,27 @@ import orjson
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.verdict import verdict
 
-PATHS = {"chat": "/api/v1/chat/completions", "anthropic": "/api/anthropic/v1/messages", "responses": "/api/v1/responses"}
+PATHS = {
+    "chat": "/api/v1/chat/completions",
+    "anthropic": "/api/anthropic/v1/messages",
+    "responses": "/api/v1/responses",
+}
 
 
-def entry(seq: int, body: Mapping[str, object], *, status: int = 200, response: object = None, arrived: float = 0.0,
-          api: str = "chat", **more: object) -> JournalEntry:
+def entry(
+    seq: int,
+    body: Mapping[str, object],
+    *,
+    status: int = 200,
+    response: object = None,
+    arrived: float = 0.0,
+    api: str = "chat",
+    **more: object,
+) -> JournalEntry:
     raw = orjson.dumps(response) if isinstance(response, dict) else response
-    made = JournalEntry(seq=seq, request_id=str(seq), time=0, method="POST", path=PATHS[api], received_headers={},
-                        arrived=arrived)
+    made = JournalEntry(
+        seq=seq, request_id=str(seq), time=0, method="POST", path=PATHS[api], received_headers={}, arrived=arrived
+    )
     for name, value in {"api": api, "body": body, "status": status, "response": raw, **more}.items():
         setattr(made, name, value)
     return made
@@ -44,8 +57,11 @@ def test_a_tool_call_never_answered_is_found() -> None:
 
 
 def test_streamed_tool_calls_count_too() -> None:
-    events = [b'data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"s1","type":"function",'
-              b'"function":{"name":"f","arguments":""}}]}}]}\n\n', b"data: [DONE]\n\n"]
+    events = [
+        b'data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"s1","type":"function",'
+        b'"function":{"name":"f","arguments":""}}]}}]}\n\n',
+        b"data: [DONE]\n\n",
+    ]
     [finding] = verdict([entry(1, {"messages": []}, response=events, events_sent=2)])
     assert finding.check == "tool_calls" and "s1 (f)" in finding.message
 
@@ -68,28 +84,48 @@ def test_repeating_a_request_that_got_a_non_retryable_error_is_found() -> None:
 
 
 def test_reasoning_rejections_and_unmet_expectations_are_findings() -> None:
-    rejected = entry(1, {"turn": 1}, status=400, error_type="invalid_params",
-                     response=error(400, "invalid_params", "messages.1.content.0: Invalid `signature` in `thinking` block"))
-    warned = entry(2, {"turn": 2}, warnings=["reasoning check: messages.1.content.0: Invalid `signature` in `thinking` block"])
+    rejected = entry(
+        1,
+        {"turn": 1},
+        status=400,
+        error_type="invalid_params",
+        response=error(400, "invalid_params", "messages.1.content.0: Invalid `signature` in `thinking` block"),
+    )
+    warned = entry(
+        2, {"turn": 2}, warnings=["reasoning check: messages.1.content.0: Invalid `signature` in `thinking` block"]
+    )
     unmet = entry(3, {}, unmet_expectations=["r: expected body.temperature equals 0, got 1"])
     assert [(f.check, f.seq) for f in verdict([rejected, warned, unmet])] == [
-        ("reasoning", 1), ("reasoning", 2), ("expectations", 3)]
+        ("reasoning", 1),
+        ("reasoning", 2),
+        ("expectations", 3),
+    ]
 
 
 # --- Anthropic: tool_use blocks answered by tool_result blocks -----------------------------------------
 
+
 def anthropic_calls(*ids: str) -> dict[str, object]:
-    return {"type": "message", "role": "assistant", "stop_reason": "tool_use",
-            "content": [{"type": "text", "text": "Let me check."}]
-            + [{"type": "tool_use", "id": i, "name": "get_weather", "input": {}} for i in ids]}
+    return {
+        "type": "message",
+        "role": "assistant",
+        "stop_reason": "tool_use",
+        "content": [{"type": "text", "text": "Let me check."}]
+        + [{"type": "tool_use", "id": i, "name": "get_weather", "input": {}} for i in ids],
+    }
 
 
 def anthropic_answering(*ids: str) -> dict[str, object]:
-    return {"messages": [{"role": "user", "content": "weather?"},
-                         {"role": "assistant", "content": [{"type": "tool_use", "id": i, "name": "get_weather",
-                                                            "input": {}} for i in ids]},
-                         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": i, "content": "x"}
-                                                      for i in ids]}]}
+    return {
+        "messages": [
+            {"role": "user", "content": "weather?"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": i, "name": "get_weather", "input": {}} for i in ids],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": i, "content": "x"} for i in ids]},
+        ]
+    }
 
 
 def test_anthropic_tool_use_never_answered_is_found_and_an_answered_one_is_not() -> None:
@@ -101,10 +137,12 @@ def test_anthropic_tool_use_never_answered_is_found_and_an_answered_one_is_not()
 
 
 def test_anthropic_streamed_tool_use_counts_until_a_tool_result_answers_it() -> None:
-    events = [b'event: message_start\ndata: {"type":"message_start","message":{"content":[]}}\n\n',
-              b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
-              b'"content_block":{"type":"tool_use","id":"toolu_s","name":"Bash","input":{}}}\n\n',
-              b'event: message_stop\ndata: {"type":"message_stop"}\n\n']
+    events = [
+        b'event: message_start\ndata: {"type":"message_start","message":{"content":[]}}\n\n',
+        b'event: content_block_start\ndata: {"type":"content_block_start","index":0,'
+        b'"content_block":{"type":"tool_use","id":"toolu_s","name":"Bash","input":{}}}\n\n',
+        b'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    ]
     streamed = entry(1, {"messages": []}, api="anthropic", response=events, events_sent=3)
     [finding] = verdict([streamed, entry(2, anthropic_answering("toolu_other"), api="anthropic")])
     assert finding.check == "tool_calls" and "toolu_s (Bash)" in finding.message
@@ -113,16 +151,24 @@ def test_anthropic_streamed_tool_use_counts_until_a_tool_result_answers_it() -> 
 
 # --- Responses: function_call / custom_tool_call items answered by *_output items ----------------------
 
+
 def responses_calls(*ids: str) -> dict[str, object]:
-    return {"object": "response", "status": "completed",
-            "output": [{"type": "reasoning", "id": "rs_1", "summary": []}]
-            + [{"type": "function_call", "id": f"fc_{i}", "call_id": i, "name": "get_weather", "arguments": "{}"}
-               for i in ids]}
+    return {
+        "object": "response",
+        "status": "completed",
+        "output": [{"type": "reasoning", "id": "rs_1", "summary": []}]
+        + [
+            {"type": "function_call", "id": f"fc_{i}", "call_id": i, "name": "get_weather", "arguments": "{}"}
+            for i in ids
+        ],
+    }
 
 
 def responses_answering(*ids: str) -> dict[str, object]:
-    return {"input": [{"role": "user", "content": "weather?"}]
-            + [{"type": "function_call_output", "call_id": i, "output": "x"} for i in ids]}
+    return {
+        "input": [{"role": "user", "content": "weather?"}]
+        + [{"type": "function_call_output", "call_id": i, "output": "x"} for i in ids]
+    }
 
 
 def test_responses_function_call_never_answered_is_found_and_an_answered_one_is_not() -> None:
@@ -131,21 +177,29 @@ def test_responses_function_call_never_answered_is_found_and_an_answered_one_is_
     [finding] = verdict([first, entry(2, responses_answering("call_b"), api="responses")])
     assert (finding.check, finding.seq) == ("tool_calls", 1)
     assert "call_a (get_weather) was never answered" in finding.message
-    chained = {"previous_response_id": "resp_1", "input": [{"type": "function_call_output", "call_id": "call_a",
-                                                            "output": "x"},
-                                                           {"type": "function_call_output", "call_id": "call_b",
-                                                            "output": "y"}]}
+    chained = {
+        "previous_response_id": "resp_1",
+        "input": [
+            {"type": "function_call_output", "call_id": "call_a", "output": "x"},
+            {"type": "function_call_output", "call_id": "call_b", "output": "y"},
+        ],
+    }
     assert verdict([first, entry(2, chained, api="responses")]) == []
 
 
 def test_responses_streamed_calls_count_once_each_from_their_done_events() -> None:
     item = {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_c", "name": "apply_patch", "input": "x"}
-    events = [b'event: response.output_item.added\ndata: ' + orjson.dumps(
-                  {"type": "response.output_item.added", "sequence_number": 0, "item": item}) + b"\n\n",
-              b'event: response.output_item.done\ndata: ' + orjson.dumps(
-                  {"type": "response.output_item.done", "sequence_number": 1, "item": item}) + b"\n\n",
-              b'event: response.completed\ndata: ' + orjson.dumps(
-                  {"type": "response.completed", "sequence_number": 2, "response": {"output": [item]}}) + b"\n\n"]
+    events = [
+        b"event: response.output_item.added\ndata: "
+        + orjson.dumps({"type": "response.output_item.added", "sequence_number": 0, "item": item})
+        + b"\n\n",
+        b"event: response.output_item.done\ndata: "
+        + orjson.dumps({"type": "response.output_item.done", "sequence_number": 1, "item": item})
+        + b"\n\n",
+        b"event: response.completed\ndata: "
+        + orjson.dumps({"type": "response.completed", "sequence_number": 2, "response": {"output": [item]}})
+        + b"\n\n",
+    ]
     streamed = entry(1, {"input": "patch it"}, api="responses", response=events, events_sent=3)
     [finding] = verdict([streamed])
     assert finding.check == "tool_calls" and "call_c (apply_patch)" in finding.message
@@ -156,20 +210,48 @@ def test_responses_streamed_calls_count_once_each_from_their_done_events() -> No
 
 # --- errors and reasoning on the other faces -----------------------------------------------------------
 
+
 def error(status: int, kind: str, message: str) -> bytes:
     return orjson.dumps({"error": {"code": str(status), "type": kind, "message": message}})
 
 
 def test_signed_reasoning_rejections_on_the_anthropic_and_responses_faces_are_findings() -> None:
     """The same 400 on every face; any other 400 (even on chat) is no reasoning finding."""
-    thinking = entry(1, {"messages": [1]}, api="anthropic", status=400, error_type="invalid_params",
-                     response=error(400, "invalid_params", "messages.1.content.0: Invalid `signature` in `thinking` block"))
-    encrypted = entry(2, {"input": [1]}, api="responses", status=400, error_type="invalid_params",
-                      response=error(400, "invalid_params", "input.1.encrypted_content: The encrypted content for item rs_1 could not be verified."))
-    other = entry(3, {"input": [2]}, api="responses", status=400, error_type="invalid_params",
-                  response=error(400, "invalid_params", "input: Field required"))
-    plain = entry(4, {"messages": [2]}, status=400, error_type="invalid_params",
-                  response=error(400, "invalid_params", "messages.0.content: Field required"))
+    thinking = entry(
+        1,
+        {"messages": [1]},
+        api="anthropic",
+        status=400,
+        error_type="invalid_params",
+        response=error(400, "invalid_params", "messages.1.content.0: Invalid `signature` in `thinking` block"),
+    )
+    encrypted = entry(
+        2,
+        {"input": [1]},
+        api="responses",
+        status=400,
+        error_type="invalid_params",
+        response=error(
+            400,
+            "invalid_params",
+            "input.1.encrypted_content: The encrypted content for item rs_1 could not be verified.",
+        ),
+    )
+    other = entry(
+        3,
+        {"input": [2]},
+        api="responses",
+        status=400,
+        error_type="invalid_params",
+        response=error(400, "invalid_params", "input: Field required"),
+    )
+    plain = entry(
+        4,
+        {"messages": [2]},
+        status=400,
+        error_type="invalid_params",
+        response=error(400, "invalid_params", "messages.0.content: Field required"),
+    )
     findings = verdict([thinking, encrypted, other, plain])
     assert [(f.check, f.seq) for f in findings if f.check == "reasoning"] == [("reasoning", 1), ("reasoning", 2)]
     assert "Invalid `signature` in `thinking` block" in findings[0].message
@@ -180,7 +262,14 @@ def test_retry_after_and_non_retryable_hold_on_every_face() -> None:
     for api, body in (("anthropic", {"messages": [1]}), ("responses", {"input": "x"})):
         limited = entry(1, body, api=api, status=429, arrived=100.0, sent_headers={"retry-after": "2"})
         assert [(f.check, f.seq) for f in verdict([limited, entry(2, body, api=api, arrived=100.5)])] == [
-            ("retry_after", 2)]
-        bad = entry(1, body, api=api, status=400, error_type="invalid_params",
-                    response=error(400, "invalid_params", "max_tokens: Field required"))
+            ("retry_after", 2)
+        ]
+        bad = entry(
+            1,
+            body,
+            api=api,
+            status=400,
+            error_type="invalid_params",
+            response=error(400, "invalid_params", "max_tokens: Field required"),
+        )
         assert [(f.check, f.seq) for f in verdict([bad, entry(2, body, api=api)])] == [("non_retryable", 2)]

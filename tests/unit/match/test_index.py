@@ -55,7 +55,9 @@ def test_rules_go_into_one_bucket_each():
     assert set(index.by_text) == {"ping"}
     assert [r.name for r in index.by_text["ping"]] == ["by-text-late", "by-text"]
     assert {model: [r.name for r in rules] for model, rules in index.by_model.items()} == {
-        "openai/gpt-4o": ["by-model-list", "by-model"], "openai/gpt-5": ["by-model-list"]}
+        "openai/gpt-4o": ["by-model-list", "by-model"],
+        "openai/gpt-5": ["by-model-list"],
+    }
     assert [r.name for r in index.anywhere] == ["catch-all", "glob"]
 
 
@@ -68,7 +70,12 @@ def test_candidates_leave_out_buckets_that_cannot_match():
     index = index_of(MIXED)
     assert names(index, facts("pong")) == ["by-model-list", "by-model", "catch-all", "glob"]
     assert names(index, facts("ping", model="openai/gpt-5")) == [
-        "by-model-list", "catch-all", "by-text-late", "by-text", "glob"]
+        "by-model-list",
+        "catch-all",
+        "by-text-late",
+        "by-text",
+        "glob",
+    ]
     assert names(index, facts("pong", model="google/gemini-2.5-pro")) == ["catch-all", "glob"]
 
 

@@ -33,8 +33,9 @@ def scenario_rules(text: str = RULES):
     return build_set([("s.yaml", textwrap.dedent(text))]).rules
 
 
-def facts(text: str = "bye", model: str = "openai/gpt-4o", headers: dict[str, str] | None = None,
-          **body: Any) -> ChatRequest:
+def facts(
+    text: str = "bye", model: str = "openai/gpt-4o", headers: dict[str, str] | None = None, **body: Any
+) -> ChatRequest:
     return ChatRequest.of({"model": model, "messages": [{"role": "user", "content": text}], **body}, headers or {})
 
 
@@ -82,8 +83,11 @@ def test_near_miss_says_where_the_rule_is_and_reads_as_one_line():
     found = near_misses(scenario_rules(), facts(), limit=1)[0]
     assert found.where == "s.yaml:3"
     assert str(found) == "one-of-three (s.yaml:3) missed last_user: wanted contains 'hello', got 'bye'"
-    assert NearMiss.as_dict(found) == {"rule": "one-of-three", "where": "s.yaml:3", "misses": [
-        {"key": "last_user", "expected": "contains 'hello'", "actual": "'bye'"}]}
+    assert NearMiss.as_dict(found) == {
+        "rule": "one-of-three",
+        "where": "s.yaml:3",
+        "misses": [{"key": "last_user", "expected": "contains 'hello'", "actual": "'bye'"}],
+    }
 
 
 def test_absent_header_and_metadata_read_as_absent():
@@ -101,12 +105,15 @@ def test_absent_header_and_metadata_read_as_absent():
 
 
 def test_long_text_is_clipped_in_the_report():
-    (found,) = near_misses(scenario_rules("""
+    (found,) = near_misses(
+        scenario_rules("""
         rules:
           - name: short
             match: {last_user: {equals: "short"}}
             reply: {content: x}
-    """), facts("word " * 50 + "\nend"))
+    """),
+        facts("word " * 50 + "\nend"),
+    )
     actual = found.misses[0].actual
     assert len(actual) <= 62 and actual.endswith("…'") and "\n" not in actual
 
@@ -116,7 +123,11 @@ def test_no_rules_no_near_misses():
 
 
 def test_api_narrows_a_rule_to_a_face_and_says_which_it_wanted():
-    scenarios = build_set([("s.yaml", textwrap.dedent("""
+    scenarios = build_set(
+        [
+            (
+                "s.yaml",
+                textwrap.dedent("""
         rules:
           - name: chat-only
             match: {api: chat, last_user: hi}
@@ -124,7 +135,10 @@ def test_api_narrows_a_rule_to_a_face_and_says_which_it_wanted():
           - name: elsewhere
             match: {api: [chat], last_user: bye}
             reply: {content: x}
-    """))])
+    """),
+            )
+        ]
+    )
     assert [p.test(facts("hi")) for p in scenarios.rules[0].predicates] == [True, True]
     [api] = [p for p in scenarios.rules[0].predicates if p.key == "api"]
     assert (api.expected, api.actual(facts("hi"))) == ("chat", "chat")
@@ -139,7 +153,11 @@ def test_each_text_condition_tests_its_own_text():
         match: {last_user: hello, system: {contains: terse}, any_message: {contains: hel}}
         reply: {content: x}
     """)
-    ok = ChatRequest.of({"model": "openai/gpt-5", "messages": [{"role": "system", "content": "be terse"},
-                                                               {"role": "user", "content": "hello"}]})
+    ok = ChatRequest.of(
+        {
+            "model": "openai/gpt-5",
+            "messages": [{"role": "system", "content": "be terse"}, {"role": "user", "content": "hello"}],
+        }
+    )
     assert misses(rule.predicates, ok) == ()
     assert [m.key for m in misses(rule.predicates, facts("hello"))] == ["system"]

@@ -17,11 +17,14 @@ from zenmux_emulator.record.upstream import base_of
 
 def test_events_are_cut_across_chunks_with_crlf_comments_and_multiline_data() -> None:
     splitter = EventSplitter()
-    splitter.feed(b": ZENMUX PROCESSING\r\n\r\nevent: message_start\r\ndata: {\"a\":", 5.0)
+    splitter.feed(b': ZENMUX PROCESSING\r\n\r\nevent: message_start\r\ndata: {"a":', 5.0)
     splitter.feed(b" 1}\r\n\r\ndata: line one\ndata: line two\n\ndata: [DO", 9.0)
     splitter.feed(b"NE]\n\n", 12.0)
     assert [(e.name, e.data, e.at_ms) for e in splitter.events] == [
-        ("message_start", '{"a": 1}', 9.0), (None, "line one\nline two", 9.0), (None, "[DONE]", 12.0)]
+        ("message_start", '{"a": 1}', 9.0),
+        (None, "line one\nline two", 9.0),
+        (None, "[DONE]", 12.0),
+    ]
     assert splitter.events[0].json() == {"a": 1} and splitter.events[2].json() is None
 
 
@@ -37,8 +40,11 @@ def test_a_masked_prompt_matches_the_original_without_writing_the_secret() -> No
 
 
 def test_credentials_are_every_secret_header_s_value() -> None:
-    assert sorted(credentials({"Authorization": "Bearer sk-abc-123", "x-api-key": "sk-xyz-789",
-                               "Content-Type": "application/json"})) == ["sk-abc-123", "sk-xyz-789"]
+    assert sorted(
+        credentials(
+            {"Authorization": "Bearer sk-abc-123", "x-api-key": "sk-xyz-789", "Content-Type": "application/json"}
+        )
+    ) == ["sk-abc-123", "sk-xyz-789"]
 
 
 @pytest.mark.parametrize("model", ["openai/gpt-4o", "odd/mo*del?[x]"])
@@ -53,8 +59,14 @@ def test_arguments_stay_a_mapping_only_when_the_emulator_would_send_the_same_byt
     assert arguments_value('{"city":') == '{"city":'
 
 
-@pytest.mark.parametrize(("given", "base"), [
-    ("https://zenmux.ai", "https://zenmux.ai/"), ("https://zenmux.ai/api/v1/", "https://zenmux.ai/"),
-    ("http://127.0.0.1:9000/api/anthropic", "http://127.0.0.1:9000/"), ("http://gw.local/proxy", "http://gw.local/proxy")])
+@pytest.mark.parametrize(
+    ("given", "base"),
+    [
+        ("https://zenmux.ai", "https://zenmux.ai/"),
+        ("https://zenmux.ai/api/v1/", "https://zenmux.ai/"),
+        ("http://127.0.0.1:9000/api/anthropic", "http://127.0.0.1:9000/"),
+        ("http://gw.local/proxy", "http://gw.local/proxy"),
+    ],
+)
 def test_the_upstream_base_drops_an_api_path(given: str, base: str) -> None:
     assert str(base_of(given)) == base

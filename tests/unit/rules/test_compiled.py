@@ -20,5 +20,4 @@ rules:
 def test_only_replies_with_a_template_are_rendered_per_request() -> None:
     scenarios = build_set([("f.yaml", FILE)])
     flags = {rule.name: rule.replies[0].templated for rule in scenarios.rules}
-    assert flags == {"plain": False, "templated content": True, "templated refusal": True,
-                     "templated reasoning": True}
+    assert flags == {"plain": False, "templated content": True, "templated refusal": True, "templated reasoning": True}

@@ -80,11 +80,24 @@ def fingerprint(scenarios: ScenarioSet) -> list[Any]:
     """Everything a ScenarioSet holds, compiled parts by what they do."""
     request = ChatRequest.of({"model": "openai/gpt-4o", "messages": [{"role": "user", "content": "hello ping"}]}, {})
     rules = [
-        (rule.name, rule.source, rule.line, rule.where, rule.order, rule.rank, rule.rule.model_dump(),
-         [(p.key, p.expected, p.test(request), p.actual(request)) for p in rule.predicates],
-         [(p.key, p.expected) for p in rule.expectations],
-         [(reply.spec.model_dump(), *(_compiled(part) for part in (reply.content, reply.refusal, reply.reasoning)))
-          for reply in rule.replies])
+        (
+            rule.name,
+            rule.source,
+            rule.line,
+            rule.where,
+            rule.order,
+            rule.rank,
+            rule.rule.model_dump(),
+            [(p.key, p.expected, p.test(request), p.actual(request)) for p in rule.predicates],
+            [(p.key, p.expected) for p in rule.expectations],
+            [
+                (
+                    reply.spec.model_dump(),
+                    *(_compiled(part) for part in (reply.content, reply.refusal, reply.reasoning)),
+                )
+                for reply in rule.replies
+            ],
+        )
         for rule in scenarios.rules
     ]
     rest = dataclasses.replace(scenarios, rules=())
@@ -116,12 +129,17 @@ def problems(build: Callable[[], object]) -> list[tuple[Any, ...]]:
 
 # (a) A valid file takes the fast path and compiles to the same set.
 
+
 def test_a_valid_file_never_runs_the_position_keeping_loader(monkeypatch: pytest.MonkeyPatch):
     calls = exact_calls(monkeypatch)
     scenarios = build_set([("valid.yaml", VALID)])
     assert calls == []
     assert [(rule.name, rule.line) for rule in scenarios.rules] == [
-        ("merged", 12), ("greeting", 7), ("inline", 11), ("dated", 20)]
+        ("merged", 12),
+        ("greeting", 7),
+        ("inline", 11),
+        ("dated", 20),
+    ]
     assert scenarios.rule("dated").rule.reply.content == "2024-05-01"  # dates stay strings
 
 
@@ -159,16 +177,19 @@ def test_rule_lines_are_the_reference_ones(monkeypatch: pytest.MonkeyPatch, newl
     assert fingerprint(fast) == fingerprint(reference)
 
 
-@pytest.mark.parametrize("text", [
-    "rules: [{name: a, reply: {content: x}},\n  {name: b, reply: {content: y}}]\n",
-    "\ufeffrules:\n- name: a\n  reply: {content: x}\n",
-    "--- # a document\nrules:\n  - !!map\n    name: a\n    reply: {content: x}\n...\n",
-    "base: &r {name: a, reply: {content: x}}\nrules:\n  - *r\n  - name: b\n    reply: {content: y}\n",
-    "rules:\n  - ? name\n    : a\n    reply: {content: x}\n",
-    "rules:\n\n  -   name: a\n      reply: {content: x}\n  -\n    name: b\n    reply: {content: y}\n",
-    "rules:\n  - name: a   # trailing comment\n    reply: {content: \"long \\\n      line\"}\n",
-    "settings: {}\nrules:\n  - name: é😀\n    reply: {content: '日本語 ?'}\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rules: [{name: a, reply: {content: x}},\n  {name: b, reply: {content: y}}]\n",
+        "\ufeffrules:\n- name: a\n  reply: {content: x}\n",
+        "--- # a document\nrules:\n  - !!map\n    name: a\n    reply: {content: x}\n...\n",
+        "base: &r {name: a, reply: {content: x}}\nrules:\n  - *r\n  - name: b\n    reply: {content: y}\n",
+        "rules:\n  - ? name\n    : a\n    reply: {content: x}\n",
+        "rules:\n\n  -   name: a\n      reply: {content: x}\n  -\n    name: b\n    reply: {content: y}\n",
+        'rules:\n  - name: a   # trailing comment\n    reply: {content: "long \\\n      line"}\n',
+        "settings: {}\nrules:\n  - name: é😀\n    reply: {content: '日本語 ?'}\n",
+    ],
+)
 def test_rule_positions_match_the_reference(text: str):
     fast = load_yaml_fast(text)
     assert fast is not None
@@ -228,6 +249,7 @@ def test_a_duplicate_rule_name_gets_its_line_without_a_second_parse(monkeypatch:
 
 # (c) What libyaml reads differently, or would not catch, is left to the reference loader.
 
+
 def _same_as_reference(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     try:
         expected: object = ("loaded", fingerprint(build_set([("f.yaml", text)])))
@@ -267,20 +289,19 @@ LEFT_TO_THE_REFERENCE = {
     "an empty integer": "rules:\n  - name: a\n    priority: !!int\n    reply: {content: x}\n",
     "bad base64": "rules:\n  - name: a\n    reply: {content: !!binary abc}\n",
     "nesting past the limit": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n"
-                              "          arguments: {deep: " + "[" * 300 + "]" * 300 + "}\n",
+    "          arguments: {deep: " + "[" * 300 + "]" * 300 + "}\n",
     "nesting past the limit through aliases": "rules:\n  - name: a\n    reply:\n      tool_calls:\n"
-                                              "        - name: f\n          arguments:\n            l0: &l0 [x]\n"
-                                              + "".join(f"            l{i}: &l{i} [*l{i - 1}]\n" for i in range(1, 99)),
+    "        - name: f\n          arguments:\n            l0: &l0 [x]\n"
+    + "".join(f"            l{i}: &l{i} [*l{i - 1}]\n" for i in range(1, 99)),
     "recursive alias": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n"
-                       "          arguments: &x {self: *x}\n",
+    "          arguments: &x {self: *x}\n",
     "recursive merge": "rules:\n  - &r\n    <<: *r\n    name: a\n    reply: {content: x}\n",
     "an alias bomb": "rules:\n  - name: a\n    reply:\n      tool_calls:\n        - name: f\n          arguments:\n"
-                     "            a: &a [x, x, x, x, x, x, x, x, x, x]\n"
-                     + "".join(f"            {c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n"
-                               for p, c in itertools.pairwise("abcdefg")),
+    "            a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    + "".join(f"            {c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n" for p, c in itertools.pairwise("abcdefg")),
     "an integer beyond 64 bits": "rules:\n  - name: a\n    priority: 9223372036854775808\n    reply: {content: x}\n",
-    "a lone surrogate": "rules:\n  - name: a\n    reply: {content: \"\\ud800\"}\n",
-    "an escaped surrogate pair": "rules:\n  - name: a\n    reply: {content: \"\\ud83d\\ude00\"}\n",
+    "a lone surrogate": 'rules:\n  - name: a\n    reply: {content: "\\ud800"}\n',
+    "an escaped surrogate pair": 'rules:\n  - name: a\n    reply: {content: "\\ud83d\\ude00"}\n',
 }
 
 
@@ -290,20 +311,24 @@ def test_what_libyaml_cannot_vouch_for_is_left_to_the_reference(monkeypatch: pyt
     _same_as_reference(monkeypatch, text)
 
 
-@pytest.mark.parametrize(("name", "where", "reason"), [
-    ("a boolean its tag cannot read", (4, 13), "cannot read '!!bool tre': not a boolean"),
-    ("an integer its tag cannot read", (3, 15), "cannot read '!!int x': not an integer"),
-    ("a number its tag cannot read", (3, 35), "cannot read '!!float abc': not a number"),
-    ("a timestamp its tag cannot read", (3, 22), "cannot read '!!timestamp nope': not a timestamp"),
-    ("an empty integer", (3, 15), "cannot read '!!int': not an integer"),
-    ("bad base64", (3, 22), "failed to decode base64 data: Incorrect padding"),
-    ("nesting past the limit", (6, 29 + 100 - 7), "nesting deeper than 100 levels"),  # `arguments` is at 7
-    ("nesting past the limit through aliases", (100, 24), "nesting deeper than 100 levels, through alias *l92"),
-    ("recursive alias", (6, 32), "recursive alias *x: the value would contain itself"),
-    ("recursive merge", (3, 9), "recursive alias *r: the value would contain itself"),
-])
-def test_what_the_fast_path_leaves_is_reported_where_it_stands(tmp_path: Path, name: str, where: tuple[int, int],
-                                                               reason: str):
+@pytest.mark.parametrize(
+    ("name", "where", "reason"),
+    [
+        ("a boolean its tag cannot read", (4, 13), "cannot read '!!bool tre': not a boolean"),
+        ("an integer its tag cannot read", (3, 15), "cannot read '!!int x': not an integer"),
+        ("a number its tag cannot read", (3, 35), "cannot read '!!float abc': not a number"),
+        ("a timestamp its tag cannot read", (3, 22), "cannot read '!!timestamp nope': not a timestamp"),
+        ("an empty integer", (3, 15), "cannot read '!!int': not an integer"),
+        ("bad base64", (3, 22), "failed to decode base64 data: Incorrect padding"),
+        ("nesting past the limit", (6, 29 + 100 - 7), "nesting deeper than 100 levels"),  # `arguments` is at 7
+        ("nesting past the limit through aliases", (100, 24), "nesting deeper than 100 levels, through alias *l92"),
+        ("recursive alias", (6, 32), "recursive alias *x: the value would contain itself"),
+        ("recursive merge", (3, 9), "recursive alias *r: the value would contain itself"),
+    ],
+)
+def test_what_the_fast_path_leaves_is_reported_where_it_stands(
+    tmp_path: Path, name: str, where: tuple[int, int], reason: str
+):
     path = tmp_path / "bad.yaml"
     path.write_text(LEFT_TO_THE_REFERENCE[name], encoding="utf-8")
     [problem] = problems(lambda: load_paths([path]))
@@ -338,8 +363,36 @@ def test_libyaml_s_composer_is_not_used_on_deep_nesting():
     assert load_yaml_fast("a: " + "[" * 10 + "]" * 10) is not None
 
 
-_ATOMS = ["a", "x y", "a?b", "a:b", "a #c", "-a", "!!str a", "!t a", "! a", "&a a", "*a", "'q?'", '"d\\t"', "~", "",
-          "1", "0x1F", "1e3", "2001-12-14", "yes", "? k", "é😀", "a,b", "!!str,", "<<: *a", "|#", "\t", "\ufeff"]
+_ATOMS = [
+    "a",
+    "x y",
+    "a?b",
+    "a:b",
+    "a #c",
+    "-a",
+    "!!str a",
+    "!t a",
+    "! a",
+    "&a a",
+    "*a",
+    "'q?'",
+    '"d\\t"',
+    "~",
+    "",
+    "1",
+    "0x1F",
+    "1e3",
+    "2001-12-14",
+    "yes",
+    "? k",
+    "é😀",
+    "a,b",
+    "!!str,",
+    "<<: *a",
+    "|#",
+    "\t",
+    "\ufeff",
+]
 _BREAKS = ["\n", "\n  ", "\n    ", "\r\n", "\r", "\x85", "\u2028"]
 
 
@@ -349,21 +402,27 @@ def _generated(rng: random.Random) -> str:
             return rng.choice(_ATOMS)
         if rng.random() < 0.5:
             return "[" + rng.choice([", ", ",", ",\n  "]).join(flow(depth + 1) for _ in range(rng.randint(0, 3))) + "]"
-        pairs = (flow(depth + 1) + rng.choice([": ", ":", " : ", ""]) + flow(depth + 1)
-                 for _ in range(rng.randint(0, 3)))
+        pairs = (
+            flow(depth + 1) + rng.choice([": ", ":", " : ", ""]) + flow(depth + 1) for _ in range(rng.randint(0, 3))
+        )
         return "{" + ", ".join(pairs) + "}"
 
     def block() -> str:
-        lines = [" " * rng.choice([0, 2, 4]) + "".join(rng.choice([*_ATOMS, "- ", ": ", "#", "|", ">-", "? ", flow(1)])
-                                                      for _ in range(rng.randint(1, 4)))
-                 for _ in range(rng.randint(1, 6))]
+        lines = [
+            " " * rng.choice([0, 2, 4])
+            + "".join(
+                rng.choice([*_ATOMS, "- ", ": ", "#", "|", ">-", "? ", flow(1)]) for _ in range(rng.randint(1, 4))
+            )
+            for _ in range(rng.randint(1, 6))
+        ]
         return rng.choice(_BREAKS[:5]).join(lines)
 
     text = rng.choice(["rules:\n  - ", "rules: ", "&a a: 1\nrules:\n- name: a\n  ", ""]) + (
-        flow(0) if rng.random() < 0.5 else block())
+        flow(0) if rng.random() < 0.5 else block()
+    )
     for _ in range(rng.randint(0, 2)):  # a few random edits
         at = rng.randint(0, len(text))
-        text = text[:at] + rng.choice([*_ATOMS, *_BREAKS, " ", ",", "]", "}"]) + text[at + rng.randint(0, 2):]
+        text = text[:at] + rng.choice([*_ATOMS, *_BREAKS, " ", ",", "]", "}"]) + text[at + rng.randint(0, 2) :]
     return text
 
 

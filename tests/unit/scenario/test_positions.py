@@ -109,8 +109,10 @@ def test_syntax_error_is_located():
         load_yaml(text, "bad.yaml")
     [problem] = caught.value.problems
     assert (problem.file, problem.line, problem.column, problem.path) == ("bad.yaml", 4, 13, "")
-    assert problem.reason.startswith("a ': ' where no key can start")  # not PyYAML's "mapping values are not allowed here"
-    assert 'a value that contains \': \' needs quotes (content: "note: this")' in problem.reason
+    assert problem.reason.startswith(
+        "a ': ' where no key can start"
+    )  # not PyYAML's "mapping values are not allowed here"
+    assert "a value that contains ': ' needs quotes (content: \"note: this\")" in problem.reason
     assert str(problem) == f"bad.yaml:4:13: {problem.reason}"
     assert ">  4 |     match: a: b\n     |             ^" in problem.snippet
 
@@ -149,14 +151,7 @@ def test_forbidden_character_is_located():
 
 def test_snippet_format():
     text = "one\ntwo\nthree\nfour\nfive\nsix\n"
-    assert snippet(text, 4, 3) == (
-        "   2 | two\n"
-        "   3 | three\n"
-        ">  4 | four\n"
-        "     |   ^\n"
-        "   5 | five\n"
-        "   6 | six"
-    )
+    assert snippet(text, 4, 3) == ("   2 | two\n   3 | three\n>  4 | four\n     |   ^\n   5 | five\n   6 | six")
     assert snippet(text, 1, None, context=1) == ">  1 | one\n   2 | two"
     assert snippet("a\tb: c\n", 1, 3) == ">  1 | a\tb: c\n     |  \t^"
     assert snippet("only\n", 2, 1) == "   1 | only\n>  2 |\n     | ^"
@@ -283,17 +278,29 @@ UNREADABLE = {
     "float": ("a: !!float abc\n", (1, 4), "cannot read '!!float abc': not a number"),
     "float, empty": ("a: !!float ''\n", (1, 4), "cannot read \"!!float ''\": not a number"),
     "timestamp": ("a: !!timestamp nope\n", (1, 4), "cannot read '!!timestamp nope': not a timestamp"),
-    "timestamp, no such month": ("a: !!timestamp 2024-13-01\n", (1, 4),
-                                 "cannot read '!!timestamp 2024-13-01': not a timestamp (month must be in 1..12)"),
-    "verbatim tag": ("a: !<tag:yaml.org,2002:bool> tre\n", (1, 4),
-                     "cannot read '!<tag:yaml.org,2002:bool> tre': not a boolean"),
-    "tag shorthand of a %TAG directive": ("%TAG !y! tag:yaml.org,2002:\n---\na: !y!int x\n", (3, 4),
-                                          "cannot read '!y!int x': not an integer"),
+    "timestamp, no such month": (
+        "a: !!timestamp 2024-13-01\n",
+        (1, 4),
+        "cannot read '!!timestamp 2024-13-01': not a timestamp (month must be in 1..12)",
+    ),
+    "verbatim tag": (
+        "a: !<tag:yaml.org,2002:bool> tre\n",
+        (1, 4),
+        "cannot read '!<tag:yaml.org,2002:bool> tre': not a boolean",
+    ),
+    "tag shorthand of a %TAG directive": (
+        "%TAG !y! tag:yaml.org,2002:\n---\na: !y!int x\n",
+        (3, 4),
+        "cannot read '!y!int x': not an integer",
+    ),
     "a key": ("? !!bool maybe\n: 1\n", (1, 3), "cannot read '!!bool maybe': not a boolean"),
     "a block scalar": ("a: !!int |\n  12x\n  more\n", (1, 4), "cannot read '!!int | ...': not an integer"),
-    "an integer too long to convert": ("a: " + "1" * 5000 + "\n", (1, 4),
-                                       f"cannot read '{'1' * 54} ...': not an integer (Exceeds the limit (4300 "
-                                       "digits) for integer string conversion: value has 5000 digits)"),
+    "an integer too long to convert": (
+        "a: " + "1" * 5000 + "\n",
+        (1, 4),
+        f"cannot read '{'1' * 54} ...': not an integer (Exceeds the limit (4300 "
+        "digits) for integer string conversion: value has 5000 digits)",
+    ),
     # PyYAML's own ConstructorError already: pinned so that it stays a located problem.
     "binary, bad padding": ("a: !!binary abc\n", (1, 4), "failed to decode base64 data: Incorrect padding"),
 }
@@ -305,13 +312,18 @@ def test_a_value_its_tag_cannot_read_is_located(text: str, where: tuple[int, int
         load_yaml(text, "tags.yaml")
     [problem] = caught.value.problems
     assert (problem.file, (problem.line, problem.column), problem.path, problem.reason) == (
-        "tags.yaml", where, "", reason)
+        "tags.yaml",
+        where,
+        "",
+        reason,
+    )
     assert f"\n     | {' ' * (where[1] - 1)}^" in problem.snippet
 
 
 def test_the_problem_points_at_the_offending_node_among_good_ones():
-    text = ("rules:\n  - name: a\n    reply: {content: x}\n    stream: !!bool true\n"
-            "  - name: b\n    stream: !!bool tre\n")
+    text = (
+        "rules:\n  - name: a\n    reply: {content: x}\n    stream: !!bool true\n  - name: b\n    stream: !!bool tre\n"
+    )
     with pytest.raises(ScenarioError) as caught:
         load_yaml(text, "tags.yaml")
     [problem] = caught.value.problems
@@ -328,13 +340,20 @@ def test_nesting_up_to_the_limit_loads():
     assert locate(positions, ("a",) + (0,) * (MAX_DEPTH - 2)) == (1, 3 + MAX_DEPTH - 1)
 
 
-@pytest.mark.parametrize(("text", "where"), [
-    (_nested(MAX_DEPTH), (1, 4 + MAX_DEPTH - 1)),  # the first collection past the limit
-    (_nested(100_000), (1, 4 + MAX_DEPTH - 1)),
-    ("a: " + "{k: " * 5000 + "1" + "}" * 5000 + "\n", (1, 4 + 4 * (MAX_DEPTH - 1))),
-    ("a:\n" + "".join(f"{'  ' * (i + 1)}k{i}:\n" for i in range(MAX_DEPTH + 50)), (MAX_DEPTH + 1, 2 * MAX_DEPTH + 1)),
-    ("".join(f"{'  ' * i}- \n" for i in range(3000)) + " " * 6000 + "x\n", (MAX_DEPTH + 1, 2 * MAX_DEPTH + 1)),
-], ids=["flow", "flow, 100,000 levels", "flow mappings", "block mappings", "block sequences"])
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (_nested(MAX_DEPTH), (1, 4 + MAX_DEPTH - 1)),  # the first collection past the limit
+        (_nested(100_000), (1, 4 + MAX_DEPTH - 1)),
+        ("a: " + "{k: " * 5000 + "1" + "}" * 5000 + "\n", (1, 4 + 4 * (MAX_DEPTH - 1))),
+        (
+            "a:\n" + "".join(f"{'  ' * (i + 1)}k{i}:\n" for i in range(MAX_DEPTH + 50)),
+            (MAX_DEPTH + 1, 2 * MAX_DEPTH + 1),
+        ),
+        ("".join(f"{'  ' * i}- \n" for i in range(3000)) + " " * 6000 + "x\n", (MAX_DEPTH + 1, 2 * MAX_DEPTH + 1)),
+    ],
+    ids=["flow", "flow, 100,000 levels", "flow mappings", "block mappings", "block sequences"],
+)
 def test_nesting_past_the_limit_is_located(text: str, where: tuple[int, int]):
     with pytest.raises(ScenarioError) as caught:
         load_yaml(text, "deep.yaml")
@@ -364,18 +383,23 @@ def test_an_alias_bomb_is_shallow_and_loads():
     assert locate(positions, ("i", 2, 0, 1, 0, 0, 0, 0, 0, 1)) == (1, 11)
 
 
-@pytest.mark.parametrize(("text", "where", "anchor"), [
-    ("a: &x [1, *x]\n", (1, 11), "x"),
-    ("a: &x {self: *x}\n", (1, 14), "x"),
-    ("a: &outer\n  inner: &inner\n    - *outer\n", (3, 7), "outer"),
-    ("a: &m\n  <<: *m\n", (2, 7), "m"),
-])
+@pytest.mark.parametrize(
+    ("text", "where", "anchor"),
+    [
+        ("a: &x [1, *x]\n", (1, 11), "x"),
+        ("a: &x {self: *x}\n", (1, 14), "x"),
+        ("a: &outer\n  inner: &inner\n    - *outer\n", (3, 7), "outer"),
+        ("a: &m\n  <<: *m\n", (2, 7), "m"),
+    ],
+)
 def test_a_recursive_alias_is_refused_where_it_stands(text: str, where: tuple[int, int], anchor: str):
     with pytest.raises(ScenarioError) as caught:
         load_yaml(text, "loop.yaml")
     [problem] = caught.value.problems
     assert ((problem.line, problem.column), problem.reason) == (
-        where, f"recursive alias *{anchor}: the value would contain itself")
+        where,
+        f"recursive alias *{anchor}: the value would contain itself",
+    )
 
 
 def test_a_stack_already_nearly_full_is_a_problem_not_a_recursion_error():
@@ -393,17 +417,24 @@ def test_a_stack_already_nearly_full_is_a_problem_not_a_recursion_error():
 
 # Any scalar may end up in a JSON reply: integers stay within 64 bits, strings within Unicode.
 
+
 def test_integers_of_64_bits_load():
     data, _ = load_yaml(f"a: [{INT64[0]}, {INT64[1]}, 0x7fffffffffffffff, -0b1]\n", "ints.yaml")
-    assert data == {"a": [-2**63, 2**63 - 1, 2**63 - 1, -1]}
+    assert data == {"a": [-(2**63), 2**63 - 1, 2**63 - 1, -1]}
 
 
 BEYOND_64_BITS = {
     "above": (f"a: {2**63}\n", (1, 4), f"integer '{2**63}' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
-    "below": (f"a: [{-2**63 - 1}]\n", (1, 5),
-              f"integer '{-2**63 - 1}' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
-    "hex, tagged": ("a: !!int 0x10000000000000000\n", (1, 4),
-                    "integer '!!int 0x10000000000000000' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
+    "below": (
+        f"a: [{-(2**63) - 1}]\n",
+        (1, 5),
+        f"integer '{-(2**63) - 1}' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1",
+    ),
+    "hex, tagged": (
+        "a: !!int 0x10000000000000000\n",
+        (1, 4),
+        "integer '!!int 0x10000000000000000' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1",
+    ),
     "a key": (f"{10**30}: a\n", (1, 1), f"integer '{10**30}' is beyond 64 bits: JSON replies carry -2**63 to 2**63-1"),
 }
 
@@ -419,25 +450,31 @@ def test_an_integer_beyond_64_bits_is_located(text: str, where: tuple[int, int],
 def test_escaped_surrogate_pairs_are_joined_as_json_reads_them():
     # What `json.dumps` writes for characters past U+FFFF (ensure_ascii); libyaml refuses these escapes.
     data, positions = load_yaml('a: "\\ud83d\\ude00 and \\U0001F600"\n"\\ud83c\\udf89": party\n', "pairs.yaml")
-    assert data == {"a": "\U0001F600 and \U0001F600", "\U0001F389": "party"}
-    assert locate(positions, ("\U0001F389",), key=True) == (2, 1)
+    assert data == {"a": "\U0001f600 and \U0001f600", "\U0001f389": "party"}
+    assert locate(positions, ("\U0001f389",), key=True) == (2, 1)
 
 
-@pytest.mark.parametrize(("text", "where", "unit"), [
-    ('a: "\\ud800"\n', (1, 4), "d800"),
-    ('a: "x \\ude00 y"\n', (1, 4), "de00"),
-    ('a: "\\ude00\\ud83d"\n', (1, 4), "de00"),  # the wrong way round is no pair
-    ('a: ["ok", "\\U0000D83D"]\n', (1, 11), "d83d"),
-    ('"\\udbff": 1\n', (1, 1), "dbff"),
-], ids=["high", "low", "reversed", "long escape", "a key"])
+@pytest.mark.parametrize(
+    ("text", "where", "unit"),
+    [
+        ('a: "\\ud800"\n', (1, 4), "d800"),
+        ('a: "x \\ude00 y"\n', (1, 4), "de00"),
+        ('a: "\\ude00\\ud83d"\n', (1, 4), "de00"),  # the wrong way round is no pair
+        ('a: ["ok", "\\U0000D83D"]\n', (1, 11), "d83d"),
+        ('"\\udbff": 1\n', (1, 1), "dbff"),
+    ],
+    ids=["high", "low", "reversed", "long escape", "a key"],
+)
 def test_a_lone_surrogate_is_located(text: str, where: tuple[int, int], unit: str):
     with pytest.raises(ScenarioError) as caught:
         load_yaml(text, "lone.yaml")
     [problem] = caught.value.problems
     assert ((problem.line, problem.column), problem.reason) == (
-        where, f"\\u{unit} is half of a surrogate pair: alone it is not a character and cannot be sent as UTF-8")
+        where,
+        f"\\u{unit} is half of a surrogate pair: alone it is not a character and cannot be sent as UTF-8",
+    )
 
 
 def test_escapes_that_are_not_surrogates_are_untouched():
-    data, _ = load_yaml("a: '\\ud800'\nb: \"\\\\ud800\"\nc: \"\\u00e9\\ud7ff\\ue000\"\n", "fine.yaml")
+    data, _ = load_yaml('a: \'\\ud800\'\nb: "\\\\ud800"\nc: "\\u00e9\\ud7ff\\ue000"\n', "fine.yaml")
     assert data == {"a": "\\ud800", "b": "\\ud800", "c": "\u00e9\ud7ff\ue000"}

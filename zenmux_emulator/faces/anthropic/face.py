@@ -70,8 +70,16 @@ class AnthropicFace:
             return request
         return parse_request(body, ctx.headers)
 
-    def render(self, draft: Draft, request: AnthropicRequest, generation: str, created: int,
-               headers: dict[str, str], seed: int, ctx: FaceContext) -> ReplyPlan:
+    def render(
+        self,
+        draft: Draft,
+        request: AnthropicRequest,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
+    ) -> ReplyPlan:
         plan, message = plan_reply(draft, request, generation, headers, seed, self.signer)
         plan.reply_id = message["id"]
         if request.body.get("thread") is not None and message["stop_reason"] != "refusal":

@@ -23,10 +23,17 @@ def anthropic_model(model_id: str, spec: ModelSpec) -> dict[str, object]:
     """One entry: the chat listing's facts under Anthropic's names."""
     chat = model_object(model_id, spec)
     created = datetime.fromtimestamp(int(str(chat["created"])), tz=UTC).strftime("%Y-%m-%d")
-    return {"id": model_id, "type": "model", "display_name": chat["display_name"], "created_at": created,
-            "input_modalities": chat["input_modalities"], "output_modalities": chat["output_modalities"],
-            "capabilities": chat["capabilities"], "context_length": chat["context_length"],
-            "pricings": chat["pricings"]}
+    return {
+        "id": model_id,
+        "type": "model",
+        "display_name": chat["display_name"],
+        "created_at": created,
+        "input_modalities": chat["input_modalities"],
+        "output_modalities": chat["output_modalities"],
+        "capabilities": chat["capabilities"],
+        "context_length": chat["context_length"],
+        "pricings": chat["pricings"],
+    }
 
 
 def _limit(value: str | None) -> int:
@@ -44,16 +51,20 @@ async def list_models(request: web.Request) -> web.Response:
     after, before = request.query.get("after_id"), request.query.get("before_id")
     if before is not None:
         end = ids.index(before) if before in ids else len(ids)
-        page = ids[max(end - limit, 0):end]
+        page = ids[max(end - limit, 0) : end]
         more = end - limit > 0
     else:
         start = ids.index(after) + 1 if after in ids else 0
-        page = ids[start:start + limit]
+        page = ids[start : start + limit]
         more = start + limit < len(ids)
     catalogue = request.config_dict[REGISTRY].current.scenarios.catalogue
     data = [anthropic_model(model_id, catalogue[model_id]) for model_id in page]
-    body = {"data": data, "has_more": more, "first_id": page[0] if page else None,
-            "last_id": page[-1] if page else None}
+    body = {
+        "data": data,
+        "has_more": more,
+        "first_id": page[0] if page else None,
+        "last_id": page[-1] if page else None,
+    }
     return web.Response(body=orjson.dumps(body), content_type="application/json")
 
 

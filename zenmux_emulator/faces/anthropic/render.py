@@ -24,13 +24,29 @@ from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
 from zenmux_emulator.write.pacing import schedule
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
-STOP_REASONS = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use", "function_call": "tool_use",
-                "content_filter": "refusal"}
-ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 402: "billing_error",
-               403: "permission_error", 404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
-               500: "api_error", 504: "timeout_error", 529: "overloaded_error"}
-MALFORMED_EVENT = (b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, '
-                   b'"delta": {"type": "text_delta", "text": "unterminated\n\n')
+STOP_REASONS = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "content_filter": "refusal",
+}
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    504: "timeout_error",
+    529: "overloaded_error",
+}
+MALFORMED_EVENT = (
+    b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, '
+    b'"delta": {"type": "text_delta", "text": "unterminated\n\n'
+)
 PING = b'event: ping\ndata: {"type":"ping"}\n\n'
 
 
@@ -77,7 +93,9 @@ def content_blocks(draft: Draft, request: AnthropicRequest, signer: Signer) -> l
     unparsed = unparsed_arguments(draft)
     for call, raw in zip(draft.tool_calls, unparsed, strict=True):
         name = call[call["type"]]["name"]
-        given: Any = call_arguments(call) if raw is None else {} if draft.cut_call and call is draft.tool_calls[-1] else raw
+        given: Any = (
+            call_arguments(call) if raw is None else {} if draft.cut_call and call is draft.tool_calls[-1] else raw
+        )
         blocks.append({"type": "tool_use", "id": tool_use_id(call["id"]), "name": name, "input": given})
     return blocks
 
@@ -94,16 +112,27 @@ def usage(draft: Draft) -> dict[str, Any]:
     """Anthropic's usage from the draft's: input_tokens leaves out what was read from the cache."""
     cached = int(draft.usage.get("prompt_tokens_details", {}).get("cached_tokens", 0))
     tier = draft.service_tier if draft.service_tier in ("priority", "batch") else "standard"
-    return {"input_tokens": max(int(draft.usage["prompt_tokens"]) - cached, 0), "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": cached, "output_tokens": int(draft.usage["completion_tokens"]),
-            "service_tier": tier}
+    return {
+        "input_tokens": max(int(draft.usage["prompt_tokens"]) - cached, 0),
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": cached,
+        "output_tokens": int(draft.usage["completion_tokens"]),
+        "service_tier": tier,
+    }
 
 
 def message_body(draft: Draft, request: AnthropicRequest, generation: str, signer: Signer) -> dict[str, Any]:
     reason = stop_reason(draft)
-    return {"id": message_id(generation), "type": "message", "role": "assistant", "model": draft.model,
-            "content": content_blocks(draft, request, signer), "stop_reason": reason,
-            "stop_sequence": draft.stop_sequence if reason == "stop_sequence" else None, "usage": usage(draft)}
+    return {
+        "id": message_id(generation),
+        "type": "message",
+        "role": "assistant",
+        "model": draft.model,
+        "content": content_blocks(draft, request, signer),
+        "stop_reason": reason,
+        "stop_sequence": draft.stop_sequence if reason == "stop_sequence" else None,
+        "usage": usage(draft),
+    }
 
 
 def _event(name: str, data: dict[str, Any]) -> bytes:
@@ -141,8 +170,9 @@ def _opening(block: dict[str, Any]) -> dict[str, Any]:
     return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
 
 
-def stream_events(message: dict[str, Any], timing: StreamTiming | None,
-                  unparsed: list[str | None] | None = None) -> Iterator[bytes]:
+def stream_events(
+    message: dict[str, Any], timing: StreamTiming | None, unparsed: list[str | None] | None = None
+) -> Iterator[bytes]:
     """Every event of the stream, in order, each made when it is asked for: per block
     content_block_start (a ping after the first), the deltas, content_block_stop; `unparsed`
     gives, per tool_use block, the argument text to send as it is (`unparsed_arguments`)."""
@@ -151,8 +181,9 @@ def stream_events(message: dict[str, Any], timing: StreamTiming | None,
     head = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "usage": start_usage}
     yield _event("message_start", {"type": "message_start", "message": head})
     for index, block in enumerate(message["content"]):
-        yield _event("content_block_start", {"type": "content_block_start", "index": index,
-                                             "content_block": _opening(block)})
+        yield _event(
+            "content_block_start", {"type": "content_block_start", "index": index, "content_block": _opening(block)}
+        )
         if index == 0:
             yield PING
         raw = next(raws, None) if block["type"] == "tool_use" else None
@@ -162,8 +193,14 @@ def stream_events(message: dict[str, Any], timing: StreamTiming | None,
     if not message["content"]:
         yield PING
     final = {k: v for k, v in message["usage"].items() if k != "service_tier"}
-    yield _event("message_delta", {"type": "message_delta", "delta": {
-        "stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}, "usage": final})
+    yield _event(
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]},
+            "usage": final,
+        },
+    )
     yield _event("message_stop", {"type": "message_stop"})
 
 
@@ -174,8 +211,9 @@ def error_event(fault: StreamFault) -> bytes:
     return _event("error", {"type": "error", "error": {"type": kind, "message": fault.message}})
 
 
-def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers: dict[str, str], seed: int,
-               signer: Signer) -> tuple[ReplyPlan, dict[str, Any]]:
+def plan_reply(
+    draft: Draft, request: AnthropicRequest, generation: str, headers: dict[str, str], seed: int, signer: Signer
+) -> tuple[ReplyPlan, dict[str, Any]]:
     """The finished reply, and the message it sends; `headers` are added to the draft's scripted ones."""
     all_headers = {**draft.headers, **headers}
     message = message_body(draft, request, generation, signer)
@@ -184,5 +222,11 @@ def plan_reply(draft: Draft, request: AnthropicRequest, generation: str, headers
     timing = draft.timing
     unparsed = unparsed_arguments(draft)
     events = Events.paced_but_last(lambda: stream_events(message, timing, unparsed), 2)  # message_delta, message_stop
-    return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", generation)),
-                    timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: error_event(fault)), message
+    return sse_plan(
+        all_headers,
+        events,
+        schedule(timing, seed_int(seed, "pace", generation)),
+        timing.fault if timing else None,
+        MALFORMED_EVENT,
+        lambda fault, _: error_event(fault),
+    ), message

@@ -40,8 +40,11 @@ def block_text(content: object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"
-                         and isinstance(b.get("text"), str))
+        return "\n".join(
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
     return ""
 
 
@@ -79,9 +82,12 @@ def tool_options(request: MessagesRequest, body: Mapping[str, Any]) -> ToolOptio
     offered: dict[str, Mapping[str, Any]] = {}
     for tool in body.get("tools") or ():
         if tool.get("type") in (None, "custom"):
-            offered[tool["name"]] = {"type": "function", "name": tool["name"],
-                                     "description": tool.get("description", ""),
-                                     "parameters": tool.get("input_schema")}
+            offered[tool["name"]] = {
+                "type": "function",
+                "name": tool["name"],
+                "description": tool.get("description", ""),
+                "parameters": tool.get("input_schema"),
+            }
         else:
             offered[tool["name"]] = {**tool}
     choice = request.tool_choice
@@ -116,8 +122,11 @@ def passback_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, A
             shaped.append({"role": role})
             continue
         calls = [b for b in blocks if b.get("type") == "tool_use"]
-        details = [{"type": "reasoning.text", "text": b.get("thinking"), "signature": b.get("signature"), "index": n}
-                   for n, b in enumerate(blocks) if b.get("type") == "thinking"]
+        details = [
+            {"type": "reasoning.text", "text": b.get("thinking"), "signature": b.get("signature"), "index": n}
+            for n, b in enumerate(blocks)
+            if b.get("type") == "thinking"
+        ]
         shaped.append({"role": "assistant", "tool_calls": calls, "reasoning_details": details})
     return shaped
 
@@ -149,8 +158,11 @@ def prompt_tokens(system: str, messages: Sequence[Mapping[str, Any]], tools: obj
             elif kind == "tool_result":
                 inner = block.get("content")
                 total += tokens.count(block_text(inner), room())
-                total += sum(tokens.TOKENS_PER_NON_TEXT_PART for b in inner or () if isinstance(inner, list)
-                             and isinstance(b, dict) and b.get("type") != "text")
+                total += sum(
+                    tokens.TOKENS_PER_NON_TEXT_PART
+                    for b in inner or ()
+                    if isinstance(inner, list) and isinstance(b, dict) and b.get("type") != "text"
+                )
             elif kind in ("tool_use", "server_tool_use"):
                 total += tokens.count(orjson.dumps(block.get("input") or {}).decode(), room())
                 total += tokens.count(block["name"], room())
@@ -166,10 +178,18 @@ class AnthropicRequest(NeutralRequest):
 
     face = "anthropic"
 
-    def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], request: MessagesRequest,
-                 warnings: tuple[str, ...], betas: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        body: Mapping[str, Any],
+        headers: Mapping[str, str],
+        request: MessagesRequest,
+        warnings: tuple[str, ...],
+        betas: tuple[str, ...],
+    ) -> None:
         super().__init__(
-            body, headers, request.model,
+            body,
+            headers,
+            request.model,
             stream=request.stream is True,
             max_tokens=request.max_tokens,
             stop=tuple(request.stop_sequences or ()),
@@ -270,13 +290,16 @@ class AnthropicRequest(NeutralRequest):
 
     @cached
     def prompt_tokens(self) -> int:
-        return prompt_tokens(block_text(self.body.get("system")), self.messages, self.body.get("tools"),
-                             self.token_limit)
+        return prompt_tokens(
+            block_text(self.body.get("system")), self.messages, self.body.get("tools"), self.token_limit
+        )
 
     @cached
     def seed_material(self) -> bytes:
-        return orjson.dumps({"model": self.model, "system": self.body.get("system"), "messages": self.messages},
-                            option=orjson.OPT_SORT_KEYS)
+        return orjson.dumps(
+            {"model": self.model, "system": self.body.get("system"), "messages": self.messages},
+            option=orjson.OPT_SORT_KEYS,
+        )
 
     def passback_findings(self, shape: str, signer: Signer, *, require_all: bool = False) -> list[str]:
         """Thinking blocks verify as the anthropic family whatever the model, and the turn a tool

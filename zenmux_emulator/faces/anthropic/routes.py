@@ -22,6 +22,7 @@ def routes(core: Core) -> list[web.RouteDef]:
     ]
 
 
-SPEC = FaceSpec(name="anthropic", api_name="messages", base_path="/api/anthropic", routes=routes,
-                readers=SHAPES["anthropic"])
+SPEC = FaceSpec(
+    name="anthropic", api_name="messages", base_path="/api/anthropic", routes=routes, readers=SHAPES["anthropic"]
+)
 """The Anthropic Messages face, as the app registers it (the SDKs add `/v1/messages`)."""

@@ -66,7 +66,9 @@ class ToolUseBlock(_Block):
 class ToolResultBlock(_Block):
     type: Literal["tool_result"]
     tool_use_id: str = Field(min_length=1)
-    content: str | list[Annotated[TextBlock | ImageBlock | DocumentBlock | OtherBlock, Field(discriminator="type")]] | None = None
+    content: (
+        str | list[Annotated[TextBlock | ImageBlock | DocumentBlock | OtherBlock, Field(discriminator="type")]] | None
+    ) = None
     is_error: bool | None = None
 
 
@@ -84,22 +86,57 @@ class RedactedThinkingBlock(_Block):
 class OtherBlock(_Block):
     """Blocks of server tools and newer features: accepted as sent."""
 
-    type: Literal["server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "search_result",
-                  "code_execution_tool_result", "bash_code_execution_tool_result",
-                  "text_editor_code_execution_tool_result", "tool_search_tool_result", "tool_reference",
-                  "mcp_tool_use", "mcp_tool_result", "container_upload", "compaction"]
+    type: Literal[
+        "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "search_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "tool_reference",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "container_upload",
+        "compaction",
+    ]
 
 
 ToolResultBlock.model_rebuild()
 
 Block = Annotated[
-    TextBlock | ImageBlock | DocumentBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock
+    TextBlock
+    | ImageBlock
+    | DocumentBlock
+    | ToolUseBlock
+    | ToolResultBlock
+    | ThinkingBlock
+    | RedactedThinkingBlock
     | OtherBlock,
     Field(discriminator="type"),
 ]
-TAGS = frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
-                  "custom", "server", "auto", "any", "tool", "none", "enabled", "disabled", "adaptive",
-                  *OtherBlock.model_fields["type"].annotation.__args__})  # type: ignore[union-attr]
+TAGS = frozenset(
+    {
+        "text",
+        "image",
+        "document",
+        "tool_use",
+        "tool_result",
+        "thinking",
+        "redacted_thinking",
+        "custom",
+        "server",
+        "auto",
+        "any",
+        "tool",
+        "none",
+        "enabled",
+        "disabled",
+        "adaptive",
+        *OtherBlock.model_fields["type"].annotation.__args__,
+    }
+)  # type: ignore[union-attr]
 """Tags pydantic puts in an error's path after a list index; Anthropic's paths leave them out."""
 
 
@@ -224,10 +261,23 @@ class CountTokensRequest(MessagesRequest):
     max_tokens: int | None = Field(None, ge=1)  # type: ignore[assignment]
 
 
-DOCUMENTED = frozenset({
-    *MessagesRequest.model_fields, "container", "mcp_servers", "inference_geo", "speed", "cache_control",
-    "diagnostics", "compaction", "fallbacks", "billing_policy", "thread", "prefill", "output_format",
-})
+DOCUMENTED = frozenset(
+    {
+        *MessagesRequest.model_fields,
+        "container",
+        "mcp_servers",
+        "inference_geo",
+        "speed",
+        "cache_control",
+        "diagnostics",
+        "compaction",
+        "fallbacks",
+        "billing_policy",
+        "thread",
+        "prefill",
+        "output_format",
+    }
+)
 """Top-level fields of Anthropic's Messages API (some only with a beta): accepted silently."""
 
 
@@ -237,8 +287,11 @@ def _path(loc: Sequence[int | str]) -> str:
     previous: int | str | None = None
     for part in loc:
         branch = isinstance(part, str) and (part in ("str", "none") or "[" in part)
-        tag = isinstance(part, str) and part in TAGS and (
-            isinstance(previous, int) or previous in ("tool_choice", "thinking"))
+        tag = (
+            isinstance(part, str)
+            and part in TAGS
+            and (isinstance(previous, int) or previous in ("tool_choice", "thinking"))
+        )
         if not branch and not tag:
             parts.append(str(part))
         previous = part
@@ -296,11 +349,13 @@ def conversation(messages: Sequence[Message]) -> None:
         for n, block in enumerate(blocks):
             kind = block.type
             if message.role != "assistant" and kind in ("tool_use", "thinking", "redacted_thinking", "server_tool_use"):
-                raise invalid_params(f"messages.{i}.content.{n}.type: `{kind}` blocks are only allowed in "
-                                     "`assistant` messages")
+                raise invalid_params(
+                    f"messages.{i}.content.{n}.type: `{kind}` blocks are only allowed in `assistant` messages"
+                )
             if message.role != "user" and kind == "tool_result":
-                raise invalid_params(f"messages.{i}.content.{n}.type: `tool_result` blocks are only allowed in "
-                                     "`user` messages")
+                raise invalid_params(
+                    f"messages.{i}.content.{n}.type: `tool_result` blocks are only allowed in `user` messages"
+                )
         if message.role == "system":
             continue
         offered = set(_tool_uses(previous)) if previous is not None and previous.role == "assistant" else set()
@@ -309,14 +364,19 @@ def conversation(messages: Sequence[Message]) -> None:
         if stray:
             raise invalid_params(
                 f"messages.{i}.content.0: unexpected `tool_use_id` found in `tool_result` blocks: {stray[0]}. "
-                "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.")
-        missing = [o for o in _tool_uses(previous) if o not in answered] if previous is not None and \
-            previous.role == "assistant" else []
+                "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+            )
+        missing = (
+            [o for o in _tool_uses(previous) if o not in answered]
+            if previous is not None and previous.role == "assistant"
+            else []
+        )
         if missing:
             raise invalid_params(
                 f"messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately after: "
                 f"{missing[0]}. Each `tool_use` block must have a corresponding `tool_result` block in the next "
-                "message.")
+                "message."
+            )
         previous = message
 
 
@@ -341,11 +401,16 @@ def validate(body: object, model: type[MessagesRequest] = MessagesRequest) -> tu
         raise invalid_params(problem(exc, body)) from None
     conversation(request.messages)
     _tool_choice(request)
-    if isinstance(request.thinking, ThinkingEnabled) and request.max_tokens is not None \
-            and request.thinking.budget_tokens >= request.max_tokens:
-        raise invalid_params("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
-                             "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
-                             "#max-tokens-and-context-window-size")
+    if (
+        isinstance(request.thinking, ThinkingEnabled)
+        and request.max_tokens is not None
+        and request.thinking.budget_tokens >= request.max_tokens
+    ):
+        raise invalid_params(
+            "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
+            "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+            "#max-tokens-and-context-window-size"
+        )
     unknown = sorted(set(body) - DOCUMENTED)
     warnings = tuple(f"{name}: not a Messages API field the emulator knows; ignored" for name in unknown)
     effort = request.output_config.effort if request.output_config is not None else None

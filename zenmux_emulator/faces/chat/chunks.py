@@ -54,12 +54,16 @@ def tool_call_deltas(calls: Sequence[dict[str, Any]], argument_chars: int, inter
         field = "arguments" if kind == "function" else "input"
         text = inner[field]
         opening = {"index": index, "id": call["id"], "type": kind, kind: {"name": inner["name"], field: ""}}
-        fragments = [{"index": index, kind: {field: text[i : i + argument_chars]}}
-                     for i in range(0, len(text), argument_chars)]
+        fragments = [
+            {"index": index, kind: {field: text[i : i + argument_chars]}} for i in range(0, len(text), argument_chars)
+        ]
         per_call.append([opening, *fragments])
     if interleaved:
-        ordered = [d for round_ in range(max(map(len, per_call), default=0)) for d in
-                   (deltas[round_] for deltas in per_call if round_ < len(deltas))]
+        ordered = [
+            d
+            for round_ in range(max(map(len, per_call), default=0))
+            for d in (deltas[round_] for deltas in per_call if round_ < len(deltas))
+        ]
     else:
         ordered = [d for deltas in per_call for d in deltas]
     return [{"tool_calls": [d]} for d in ordered]
@@ -68,8 +72,10 @@ def tool_call_deltas(calls: Sequence[dict[str, Any]], argument_chars: int, inter
 def function_call_deltas(call: dict[str, str], argument_chars: int) -> list[dict[str, Any]]:
     """The legacy `function_call`: the name with empty arguments, then argument fragments."""
     text = call["arguments"]
-    return [{"function_call": {"name": call["name"], "arguments": ""}},
-            *({"function_call": {"arguments": text[i : i + argument_chars]}} for i in range(0, len(text), argument_chars))]
+    return [
+        {"function_call": {"name": call["name"], "arguments": ""}},
+        *({"function_call": {"arguments": text[i : i + argument_chars]}} for i in range(0, len(text), argument_chars)),
+    ]
 
 
 def stream_events(
@@ -83,7 +89,12 @@ def stream_events(
     """Every event of the stream in order, each made when it is asked for."""
     timing = draft.timing
     chunk_tokens = timing.chunk_tokens if timing else 1
-    head: dict[str, Any] = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": draft.model}
+    head: dict[str, Any] = {
+        "id": completion_id,
+        "object": "chat.completion.chunk",
+        "created": created,
+        "model": draft.model,
+    }
     if draft.service_tier is not None:
         head["service_tier"] = draft.service_tier
     if draft.system_fingerprint is not None:
@@ -108,9 +119,19 @@ def stream_events(
                 yield event(piece)
             else:
                 entries = token_logprobs(group, top_logprobs, position)
-                logprobs = {"content": entries, "refusal": None} if field == "content" else {"content": None, "refusal": entries}
-                yield (prefix + orjson.dumps(piece) + b',"logprobs":' + orjson.dumps(logprobs)
-                       + b',"finish_reason":null}]' + end)
+                logprobs = (
+                    {"content": entries, "refusal": None}
+                    if field == "content"
+                    else {"content": None, "refusal": entries}
+                )
+                yield (
+                    prefix
+                    + orjson.dumps(piece)
+                    + b',"logprobs":'
+                    + orjson.dumps(logprobs)
+                    + b',"finish_reason":null}]'
+                    + end
+                )
             position += len(group)
         if field == "content" and draft.annotations:
             yield event({"annotations": draft.annotations})

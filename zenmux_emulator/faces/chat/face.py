@@ -26,11 +26,27 @@ class ChatFace:
         checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate_request proved it a mapping
         return ChatRequest(checked, ctx.headers, validated.request, validated.warnings)
 
-    def render(self, draft: Draft, request: ChatRequest, generation: str, created: int, headers: dict[str, str],
-               seed: int, ctx: FaceContext) -> ReplyPlan:
+    def render(
+        self,
+        draft: Draft,
+        request: ChatRequest,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
+    ) -> ReplyPlan:
         stream = request.stream
-        return plan_reply(draft, generation, created, stream, stream and request.include_usage,  # positionally:
-                          request.top_logprobs, headers, seed)  # a keyword call costs every request more
+        return plan_reply(
+            draft,
+            generation,
+            created,
+            stream,
+            stream and request.include_usage,  # positionally:
+            request.top_logprobs,
+            headers,
+            seed,
+        )  # a keyword call costs every request more
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

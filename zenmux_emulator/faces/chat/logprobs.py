@@ -5,8 +5,28 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-_ALTERNATIVES = (" the", " a", " and", " to", " of", " in", " is", " that", " it", " for",
-                 ",", ".", " with", " as", " on", " this", " be", " are", " or", " was")
+_ALTERNATIVES = (
+    " the",
+    " a",
+    " and",
+    " to",
+    " of",
+    " in",
+    " is",
+    " that",
+    " it",
+    " for",
+    ",",
+    ".",
+    " with",
+    " as",
+    " on",
+    " this",
+    " be",
+    " are",
+    " or",
+    " was",
+)
 
 
 def _logprob(token: str, position: int, rank: int) -> float:
@@ -29,6 +49,7 @@ def token_logprobs(pieces: list[str], top: int, start: int = 0) -> list[dict[str
             if alt != piece:
                 lp = _logprob(alt, position, len(alternatives))
                 alternatives.append({"token": alt, "logprob": lp, "bytes": list(alt.encode())})
-        entries.append({"token": piece, "logprob": chosen, "bytes": list(piece.encode()),
-                        "top_logprobs": alternatives[:top]})
+        entries.append(
+            {"token": piece, "logprob": chosen, "bytes": list(piece.encode()), "top_logprobs": alternatives[:top]}
+        )
     return entries

@@ -19,9 +19,14 @@ MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": 
 def _error_event(fault: StreamFault, completion_id: str, created: int, model: str) -> bytes:
     """The in-stream failure: a chunk with a top-level `error` {code, message} and a choice whose
     finish_reason is `error` (the shape OpenRouter-style clients, ZenMux's own among them, read)."""
-    chunk = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
-             "error": {"code": fault.code, "message": fault.message},
-             "choices": [{"index": 0, "delta": {}, "finish_reason": "error"}]}
+    chunk = {
+        "id": completion_id,
+        "object": "chat.completion.chunk",
+        "created": created,
+        "model": model,
+        "error": {"code": fault.code, "message": fault.message},
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "error"}],
+    }
     return b"data: " + orjson.dumps(chunk) + b"\n\n"
 
 
@@ -42,7 +47,13 @@ def plan_reply(
     timing = draft.timing
     events = Events.paced_but_last(  # the usage chunk and [DONE] follow the finish chunk at once
         lambda: stream_events(draft, completion_id, created, include_usage=include_usage, top_logprobs=top_logprobs),
-        2 if include_usage else 1)
-    return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", completion_id)),
-                    timing.fault if timing else None, MALFORMED_EVENT,
-                    lambda fault, _: _error_event(fault, completion_id, created, draft.model))
+        2 if include_usage else 1,
+    )
+    return sse_plan(
+        all_headers,
+        events,
+        schedule(timing, seed_int(seed, "pace", completion_id)),
+        timing.fault if timing else None,
+        MALFORMED_EVENT,
+        lambda fault, _: _error_event(fault, completion_id, created, draft.model),
+    )

@@ -20,8 +20,9 @@ from zenmux_emulator.neutral.request import (
 )
 
 
-def reasoning_ask(reasoning: ReasoningOptions | None, reasoning_effort: str | None,
-                  include_reasoning: bool | None) -> ReasoningAsk:
+def reasoning_ask(
+    reasoning: ReasoningOptions | None, reasoning_effort: str | None, include_reasoning: bool | None
+) -> ReasoningAsk:
     """Read `reasoning`, `reasoning_effort` and `include_reasoning` as ZenMux does."""
     effort = (reasoning.effort if reasoning is not None and reasoning.effort else None) or reasoning_effort
     max_tokens = reasoning.max_tokens if reasoning is not None else None
@@ -39,16 +40,24 @@ class ChatRequest(ChatMessagesRequest):
 
     face = "chat"
 
-    def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], chat: ChatCompletionRequest,
-                 warnings: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        body: Mapping[str, Any],
+        headers: Mapping[str, str],
+        chat: ChatCompletionRequest,
+        warnings: tuple[str, ...],
+    ) -> None:
         silent = chat.reasoning is None and chat.reasoning_effort is None and chat.include_reasoning is None
         super().__init__(  # positionally: a keyword call costs every request more
-            body, headers, chat.model,
+            body,
+            headers,
+            chat.model,
             chat.stream is True,
             chat.max_completion_tokens,
             () if chat.stop is None else chat.stop_sequences,
-            SILENT_REASONING if silent else reasoning_ask(chat.reasoning, chat.reasoning_effort,
-                                                          chat.include_reasoning),
+            SILENT_REASONING
+            if silent
+            else reasoning_ask(chat.reasoning, chat.reasoning_effort, chat.include_reasoning),
             warnings,
             body.get("provider"),
             body.get("model_routing_config"),
@@ -90,7 +99,6 @@ class ChatRequest(ChatMessagesRequest):
                 names.append(name)
         return tuple(names)
 
-
     @cached
     def stated_tool_choice(self) -> str | None:
         choice = self.body.get("tool_choice")
@@ -106,8 +114,6 @@ class ChatRequest(ChatMessagesRequest):
             mode = choice.get("mode") or (choice.get("allowed_tools") or {}).get("mode")
             return str(mode or "auto")
         return "auto"
-
-
 
     @cached
     def metadata(self) -> Mapping[str, str]:
@@ -127,8 +133,6 @@ class ChatRequest(ChatMessagesRequest):
     @cached
     def web_search(self) -> bool:
         return self.chat.web_search_options is not None
-
-
 
     def passback_findings(self, shape: str, signer: Signer, *, require_all: bool = False) -> list[str]:
         return reasoning_findings(self.messages, shape, signer, require_all=require_all)

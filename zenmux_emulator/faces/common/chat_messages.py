@@ -46,8 +46,11 @@ def prompt_tokens(messages: Sequence[Mapping[str, Any]], tools: object, limit: i
         elif isinstance(content, list):
             for part in content:
                 text = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
-                total += (tokens.count(text, None if limit is None else limit - total) if isinstance(text, str)
-                          else tokens.TOKENS_PER_NON_TEXT_PART)
+                total += (
+                    tokens.count(text, None if limit is None else limit - total)
+                    if isinstance(text, str)
+                    else tokens.TOKENS_PER_NON_TEXT_PART
+                )
         for call in message.get("tool_calls") or ():
             total += tokens.count(orjson.dumps(call).decode(), None if limit is None else limit - total)
     if tools:

@@ -18,8 +18,22 @@ from zenmux_emulator.foundation.strict import (
     tag_names,
 )
 
-__all__ = ["BAD_TAG", "NOT_VALID", "TAG", "WRONG_SHAPE", "StrictModel", "at_least", "between", "by_key", "by_shape",
-           "is_tag", "locate_error", "not_valid", "tag", "tag_names"]
+__all__ = [
+    "BAD_TAG",
+    "NOT_VALID",
+    "TAG",
+    "WRONG_SHAPE",
+    "StrictModel",
+    "at_least",
+    "between",
+    "by_key",
+    "by_shape",
+    "is_tag",
+    "locate_error",
+    "not_valid",
+    "tag",
+    "tag_names",
+]
 
 NOT_VALID = "not_valid"
 """Error type whose `msg` is a ready "expected ..." text (`explain` renders it as the detail)."""

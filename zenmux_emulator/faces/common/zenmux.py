@@ -14,8 +14,11 @@ Effort = str
 def effort_warnings(known: tuple[str, ...], **sent: str | None) -> tuple[str, ...]:
     """A warning for each effort value the emulator does not know (a newer SDK's): it is accepted,
     and the reply reasons as for `medium`."""
-    return tuple(f"{name.replace('__', '.')} {value!r}: not an effort the emulator knows; reasoning as for 'medium'"
-                 for name, value in sent.items() if value is not None and value not in known)
+    return tuple(
+        f"{name.replace('__', '.')} {value!r}: not an effort the emulator knows; reasoning as for 'medium'"
+        for name, value in sent.items()
+        if value is not None and value not in known
+    )
 
 
 class ProviderRouting(StrictModel):

@@ -15,7 +15,20 @@ from .render import error_body, rejected_body, stream_events, unary, unary_json
 from .wire import QueryRequest, parse
 
 __all__ = [
-    "Context", "Outcome", "QueryModelRegistry", "QueryRejected", "QueryRequest", "QueryScript", "compute",
-    "error_body", "error_message", "normalised", "parse", "rejected_body", "response_id", "stream_events",
-    "unary", "unary_json",
+    "Context",
+    "Outcome",
+    "QueryModelRegistry",
+    "QueryRejected",
+    "QueryRequest",
+    "QueryScript",
+    "compute",
+    "error_body",
+    "error_message",
+    "normalised",
+    "parse",
+    "rejected_body",
+    "response_id",
+    "stream_events",
+    "unary",
+    "unary_json",
 ]

@@ -91,8 +91,7 @@ class Outcome:
     @property
     def charged(self) -> dict[str, Any]:
         """The usage the key's balance is charged: the total tokens and their cost."""
-        return {**{k: self.usage[k] for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
-                "cost": self.cost}
+        return {**{k: self.usage[k] for k in ("prompt_tokens", "completion_tokens", "total_tokens")}, "cost": self.cost}
 
 
 @dataclass(slots=True)
@@ -133,8 +132,10 @@ class _Builder:
         self.prompt = prompt_tokens(request.raw["messages"], request.raw.get("tools"))
         self.conversation = ids.jdump(request.raw.get("messages"))
         self.warnings: list[str] = list(request.warnings)
-        llms = [_Llm(spec, name, index) for spec, name, index in
-                zip(request.model.models, request.llm_ids, request.model_indices, strict=True)]
+        llms = [
+            _Llm(spec, name, index)
+            for spec, name, index in zip(request.model.models, request.llm_ids, request.model_indices, strict=True)
+        ]
         self.llms = sorted(llms, key=lambda llm: llm.model_index)
         self.choices: list[Choice] = []
         self.default: str | None = None
@@ -151,6 +152,7 @@ class _Builder:
 
     def _usage(self, choice: Choice, prompt: int, completion: int, reasoning: int, out: OutputScript) -> None:
         """The choice's usage and cost: the cost at the upstream slug's catalogue pricing, 0 when unknown."""
+
         def price(prompt: int, completion: int) -> float:
             priced = self.ctx.price(choice.slug, prompt, completion) if self.ctx.price else None
             return priced if priced is not None else 0.0
@@ -174,24 +176,42 @@ class _Builder:
         for value in self.request.deterministic_values:
             assert rf is not None
             content = ids.jdump(value)
-            self.choices.append(Choice(
-                index=len(self.choices), kind="deterministic", model=rf.json_schema.name, model_index=None,
-                slug=rf.json_schema.name, metadata_id=self.ctx.response_id, content=content,
-                generate_id=ids.generate_id(content), confidence_id=ids.value_confidence_id(value, self.schema)))
+            self.choices.append(
+                Choice(
+                    index=len(self.choices),
+                    kind="deterministic",
+                    model=rf.json_schema.name,
+                    model_index=None,
+                    slug=rf.json_schema.name,
+                    metadata_id=self.ctx.response_id,
+                    content=content,
+                    generate_id=ids.generate_id(content),
+                    confidence_id=ids.value_confidence_id(value, self.schema),
+                )
+            )
 
     def _default_content(self) -> str:
         if self.default is None:
-            self.default = defaults.generate_content(self.ctx.seed, self.conversation, self.schema,
-                                                     isinstance(self.body.response_format, JsonObjectFormat))
+            self.default = defaults.generate_content(
+                self.ctx.seed, self.conversation, self.schema, isinstance(self.body.response_format, JsonObjectFormat)
+            )
         return self.default
 
     def generate(self, llm: _Llm, slot: int) -> None:
         entry = self.script.for_llm(llm.spec.id, llm.spec.mode, llm.name, llm.model_index)
         out = entry.at(slot) if entry else OutputScript()
         index = len(self.choices)
-        calls = [{"id": "call_" + ids.hash_id(f"{self.ctx.response_id}/{index}/{i}"), "type": "function",
-                  "function": {"name": c.name, "arguments": c.arguments if isinstance(c.arguments, str)
-                               else ids.jdump(c.arguments)}} for i, c in enumerate(out.tool_calls or [])]
+        calls = [
+            {
+                "id": "call_" + ids.hash_id(f"{self.ctx.response_id}/{index}/{i}"),
+                "type": "function",
+                "function": {
+                    "name": c.name,
+                    "arguments": c.arguments if isinstance(c.arguments, str) else ids.jdump(c.arguments),
+                },
+            }
+            for i, c in enumerate(out.tool_calls or [])
+        ]
         if out.has_json:
             content: str | None = ids.jdump(out.json_value)
         elif out.content is not None:
@@ -200,18 +220,32 @@ class _Builder:
             content = None
         else:
             content = self._default_content()
-        choice = Choice(index=index, kind="generate", model=llm.name, model_index=llm.model_index,
-                        slug=llm.spec.id, metadata_id=self._metadata(index), content=content,
-                        reasoning=self._text(out.reasoning), refusal=self._text(out.refusal), tool_calls=calls,
-                        finish_reason=out.finish_reason or ("tool_calls" if calls else "stop"),
-                        confidence_weight=_weight(llm, entry.weight if entry else None), provider=out.provider)
+        choice = Choice(
+            index=index,
+            kind="generate",
+            model=llm.name,
+            model_index=llm.model_index,
+            slug=llm.spec.id,
+            metadata_id=self._metadata(index),
+            content=content,
+            reasoning=self._text(out.reasoning),
+            refusal=self._text(out.refusal),
+            tool_calls=calls,
+            finish_reason=out.finish_reason or ("tool_calls" if calls else "stop"),
+            confidence_weight=_weight(llm, entry.weight if entry else None),
+            provider=out.provider,
+        )
         self.choices.append(choice)
         if out.error is not None:
             return self._error(choice, out)
         choice.generate_id, choice.confidence_id = self._ids(content)
         reasoning = tokens.count(choice.reasoning or "")
-        completion = (tokens.count(content or "") + reasoning + tokens.count(choice.refusal or "")
-                      + sum(tokens.count(ids.jdump(call)) for call in calls))
+        completion = (
+            tokens.count(content or "")
+            + reasoning
+            + tokens.count(choice.refusal or "")
+            + sum(tokens.count(ids.jdump(call)) for call in calls)
+        )
         self._usage(choice, self.prompt, completion, reasoning, out)
         if self.body.embeddings:
             choice.embedding = defaults.embedding(self.body.embeddings, content or "")
@@ -228,13 +262,17 @@ class _Builder:
         """What the select LLMs vote among, worked out once with what every vote shares (the
         candidates' prompt tokens, the default vote, the generate LLMs), so voting is linear."""
         slots: dict[int | None, int] = {}
-        found = [Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id), None, 0)
-                 for c in self.choices if c.kind == "deterministic"]
+        found = [
+            Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id), None, 0)
+            for c in self.choices
+            if c.kind == "deterministic"
+        ]
         for c in self.choices:
             if c.kind == "generate" and c.error is None:
                 slot = slots[c.model_index] = slots.get(c.model_index, -1) + 1
-                found.append(Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id),
-                                       c.model_index, slot))
+                found.append(
+                    Candidate(c.index, c.content or "", c.generate_id or "", str(c.confidence_id), c.model_index, slot)
+                )
         self.candidate_tokens = sum(tokens.count(c.content) + 4 for c in found)
         self.generators = [(x.model_index, x.spec.id) for x in self.llms if not x.spec.is_select]
         self.favourite = self._favourite(found)
@@ -263,10 +301,18 @@ class _Builder:
         thinking = llm.spec.mode in THINKING
         if out.reasoning is not None and not thinking:
             self.warnings.append(f"{llm.spec.id} ({llm.spec.mode}): scripted reasoning is not sent by this mode")
-        choice = Choice(index=index, kind="select", model=llm.name, model_index=llm.model_index,
-                        slug=llm.spec.id, metadata_id=self._metadata(index), content=self._text(out.content),
-                        reasoning=(self._text(out.reasoning) or DEFAULT_SELECT_REASONING) if thinking else None,
-                        confidence_weight=_weight(llm, entry.weight if entry else None), provider=out.provider)
+        choice = Choice(
+            index=index,
+            kind="select",
+            model=llm.name,
+            model_index=llm.model_index,
+            slug=llm.spec.id,
+            metadata_id=self._metadata(index),
+            content=self._text(out.content),
+            reasoning=(self._text(out.reasoning) or DEFAULT_SELECT_REASONING) if thinking else None,
+            confidence_weight=_weight(llm, entry.weight if entry else None),
+            provider=out.provider,
+        )
         self.choices.append(choice)
         if out.error is not None:
             return self._error(choice, out)
@@ -278,12 +324,17 @@ class _Builder:
         entries: list[tuple[Target | None, float]] = list(scripted) if scripted else [(None, 1.0)]
         pairs: list[tuple[Candidate, float]] = []
         for target, p in entries:
-            found = self._default_vote(llm, slot, candidates) if target is None else resolve(
-                target, candidates, self.schema, self.generators)
+            found = (
+                self._default_vote(llm, slot, candidates)
+                if target is None
+                else resolve(target, candidates, self.schema, self.generators)
+            )
             if found is None:
                 self.warnings.append(f"{llm.spec.id}: the vote target {target!r} names no response")
-                choice.error = {"code": 500, "message": error_message("invalid_content",
-                                                                      "expected a valid response key")}
+                choice.error = {
+                    "code": 500,
+                    "message": error_message("invalid_content", "expected a valid response key"),
+                }
                 choice.finish_reason, choice.content, choice.reasoning = "error", None, None
                 return
             pairs.append((found, p))
@@ -323,8 +374,12 @@ class _Builder:
     def order(self) -> list[int]:
         if self.script.choice_order == "index":
             return [c.index for c in self.choices]
-        return [c.index for c in sorted(self.choices, key=lambda c: (
-            c.confidence is None, -(c.confidence or 0.0), c.kind == "select", c.index))]
+        return [
+            c.index
+            for c in sorted(
+                self.choices, key=lambda c: (c.confidence is None, -(c.confidence or 0.0), c.kind == "select", c.index)
+            )
+        ]
 
 
 def compute(request: QueryRequest, script: QueryScript | None, ctx: Context) -> Outcome:
@@ -350,10 +405,21 @@ def compute(request: QueryRequest, script: QueryScript | None, ctx: Context) -> 
     table = None
     if isinstance(request.model.weight, TrainingModelWeight):
         embedded = defaults.embedding(request.model.weight.embeddings_model, b.conversation)
-        table = {"response_format_hash": ids.hash_id(ids.jdump(request.raw.get("response_format"))),
-                 "embeddings_response": embedded}
+        table = {
+            "response_format_hash": ids.hash_id(ids.jdump(request.raw.get("response_format"))),
+            "embeddings_response": embedded,
+        }
         usages.append(embedded["usage"])
-    return Outcome(id=ctx.response_id, created=ctx.created, model=f"objectiveai/{request.model_id}",
-                   choices=b.choices, order=b.order(), usage=total_usage(usages, b.include_cost),
-                   failed_code=failed, chunk_tokens=max(1, ctx.chunk_tokens), training_table_data=table,
-                   warnings=b.warnings, cost=sum(c.cost for c in b.choices if c.usage is not None))
+    return Outcome(
+        id=ctx.response_id,
+        created=ctx.created,
+        model=f"objectiveai/{request.model_id}",
+        choices=b.choices,
+        order=b.order(),
+        usage=total_usage(usages, b.include_cost),
+        failed_code=failed,
+        chunk_tokens=max(1, ctx.chunk_tokens),
+        training_table_data=table,
+        warnings=b.warnings,
+        cost=sum(c.cost for c in b.choices if c.usage is not None),
+    )

@@ -31,5 +31,9 @@ def embedding(model: str, text: str) -> dict[str, Any]:
     """A deterministic EmbeddingsResponse for the text (values in [-1, 1])."""
     vector = [round(seed_int(model, text, i) / 2**63 - 1.0, 6) for i in range(EMBEDDING_SIZE)]
     count = tokens.count(text)
-    return {"data": [{"embedding": vector, "index": 0, "object": "embedding"}], "model": model,
-            "object": "list", "usage": {"prompt_tokens": count, "total_tokens": count}}
+    return {
+        "data": [{"embedding": vector, "index": 0, "object": "embedding"}],
+        "model": model,
+        "object": "list",
+        "usage": {"prompt_tokens": count, "total_tokens": count},
+    }

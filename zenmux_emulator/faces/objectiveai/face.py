@@ -107,15 +107,28 @@ class QueryFace:
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return orjson.dumps(error_message(KINDS.get(type, type), message))
 
-    def render(self, draft: Draft, request: QueryAsk, generation: str, created: int, headers: dict[str, str],
-               seed: int, ctx: FaceContext) -> ReplyPlan:
+    def render(
+        self,
+        draft: Draft,
+        request: QueryAsk,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
+    ) -> ReplyPlan:
         timing = draft.timing
         rule = ctx.rule or ""
-        computing = Context(response_id=f"qrycpl-{generation}-{created}", created=created, seed=seed,
-                            chunk_tokens=timing.chunk_tokens if timing else 1,
-                            text=self._templates(request, rule, seed), price=self._price)
+        computing = Context(
+            response_id=f"qrycpl-{generation}-{created}",
+            created=created,
+            seed=seed,
+            chunk_tokens=timing.chunk_tokens if timing else 1,
+            text=self._templates(request, rule, seed),
+            price=self._price,
+        )
         outcome = compute(request.query, script_of(draft), computing)
-        extra = outcome.warnings[len(request.query.warnings):]
+        extra = outcome.warnings[len(request.query.warnings) :]
         ctx.warnings.extend(extra)  # the journal entry's, as X-Emulator-Warnings says
         if extra:
             shown = headers.get(WARNINGS_HEADER)
@@ -128,10 +141,19 @@ class QueryFace:
             plan.status, plan.usage, plan.reply_id = status, outcome.charged, outcome.id
             return plan
         # made as written: a Query's chunks interleave its LLMs' outputs, which the outcome holds already
-        events = Events.paced_but_last(lambda: iter_events(outcome), 3 if outcome.failed_code is not None else 2)  # the final chunk, [DONE] never wait
-        return sse_plan(all_headers, events, schedule(timing, seed_int(seed, "pace", outcome.id)),
-                        timing.fault if timing else None, MALFORMED_EVENT, lambda fault, _: fault_item(fault),
-                        usage=outcome.charged, reply_id=outcome.id)
+        events = Events.paced_but_last(
+            lambda: iter_events(outcome), 3 if outcome.failed_code is not None else 2
+        )  # the final chunk, [DONE] never wait
+        return sse_plan(
+            all_headers,
+            events,
+            schedule(timing, seed_int(seed, "pace", outcome.id)),
+            timing.fault if timing else None,
+            MALFORMED_EVENT,
+            lambda fault, _: fault_item(fault),
+            usage=outcome.charged,
+            reply_id=outcome.id,
+        )
 
     def _price(self, slug: str, prompt: int, completion: int) -> float | None:
         """The cost of an upstream LLM's tokens at its catalogue pricing (USD per million), None when unknown."""
@@ -150,11 +172,14 @@ class QueryFace:
             try:
                 template = compile_template(source)
             except TemplateProblem as exc:
-                raise RequestRejected(500, "emulator_template_error",
-                                      f"the template of rule {rule!r} failed: {exc.message}") from None
+                raise RequestRejected(
+                    500, "emulator_template_error", f"the template of rule {rule!r} failed: {exc.message}"
+                ) from None
             kit.faker.seed_instance(request_seed(seed, request, f"rule:{rule}"))
-            return render_template(template, rule, {"request": request.template_context(),
-                                                    "fake": SeededFake(kit.faker)})
+            return render_template(
+                template, rule, {"request": request.template_context(), "fake": SeededFake(kit.faker)}
+            )
+
         return text
 
     def _store(self, request: QueryAsk, outcome: Outcome) -> None:

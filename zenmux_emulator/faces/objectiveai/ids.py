@@ -19,15 +19,46 @@ B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 ID_LENGTH = 22
 
 # canonical key order of a Query LLM; the value's kind says how it prints
-_FLOAT_FIELDS = frozenset({"frequency_penalty", "presence_penalty", "temperature", "top_p", "min_p",
-                           "repetition_penalty", "top_a"})
+_FLOAT_FIELDS = frozenset(
+    {"frequency_penalty", "presence_penalty", "temperature", "top_p", "min_p", "repetition_penalty", "top_a"}
+)
 _INT_FIELDS = frozenset({"select_top_logprobs", "max_completion_tokens", "max_tokens", "top_k"})
-_LLM_ORDER = ("id", "mode", "select_top_logprobs", "frequency_penalty", "logit_bias", "max_completion_tokens",
-              "presence_penalty", "reasoning_effort", "stop", "temperature", "top_p", "max_tokens", "min_p",
-              "provider", "reasoning", "repetition_penalty", "top_a", "top_k", "verbosity", "models", "weight")
-_DEFAULTS: dict[str, Any] = {"frequency_penalty": 0, "presence_penalty": 0, "repetition_penalty": 1,
-                             "temperature": 1, "top_p": 1, "min_p": 0, "top_a": 0, "max_completion_tokens": 0,
-                             "max_tokens": 0, "top_k": 0, "verbosity": "medium"}
+_LLM_ORDER = (
+    "id",
+    "mode",
+    "select_top_logprobs",
+    "frequency_penalty",
+    "logit_bias",
+    "max_completion_tokens",
+    "presence_penalty",
+    "reasoning_effort",
+    "stop",
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "min_p",
+    "provider",
+    "reasoning",
+    "repetition_penalty",
+    "top_a",
+    "top_k",
+    "verbosity",
+    "models",
+    "weight",
+)
+_DEFAULTS: dict[str, Any] = {
+    "frequency_penalty": 0,
+    "presence_penalty": 0,
+    "repetition_penalty": 1,
+    "temperature": 1,
+    "top_p": 1,
+    "min_p": 0,
+    "top_a": 0,
+    "max_completion_tokens": 0,
+    "max_tokens": 0,
+    "top_k": 0,
+    "verbosity": "medium",
+}
 LOGPROBS_MODES = frozenset({"select_thinking_logprobs", "select_non_thinking_logprobs"})
 
 
@@ -128,8 +159,12 @@ def _reasoning(reasoning: Mapping[str, Any]) -> dict[str, Any]:
 def _weight(weight: Mapping[str, Any]) -> dict[str, Any]:
     if weight["type"] == "static":
         return {"type": "static", "weight": _float(weight["weight"])}
-    return {"type": "training_table", "base_weight": _float(weight["base_weight"]),
-            "min_weight": _float(weight["min_weight"]), "max_weight": _float(weight["max_weight"])}
+    return {
+        "type": "training_table",
+        "base_weight": _float(weight["base_weight"]),
+        "min_weight": _float(weight["min_weight"]),
+        "max_weight": _float(weight["max_weight"]),
+    }
 
 
 def _canonical_value(key: str, value: Any, mode: str) -> Any:

@@ -25,8 +25,10 @@ class AudioPart(StrictModel):
 _TEXT_PARTS = "expected a part of type 'text'"
 TextParts = list[Annotated[Annotated[TextPart, tag("text")], by_key("type", _TEXT_PARTS)]]
 UserPart = Annotated[
-    Annotated[TextPart, tag("text")] | Annotated[ImagePart, tag("image_url")]
-    | Annotated[AudioPart, tag("input_audio")] | Annotated[AudioPart, tag("audio_url")]
+    Annotated[TextPart, tag("text")]
+    | Annotated[ImagePart, tag("image_url")]
+    | Annotated[AudioPart, tag("input_audio")]
+    | Annotated[AudioPart, tag("audio_url")]
     | Annotated[FilePart, tag("file")],
     by_key("type", "expected one of 'text', 'image_url', 'input_audio', 'audio_url', 'file'"),
 ]
@@ -46,15 +48,20 @@ class SystemMessage(StrictModel):
 
 class UserMessage(StrictModel):
     role: Literal["user"]
-    content: Annotated[Annotated[str, tag("string")] | Annotated[list[UserPart], tag("array")],
-                       by_shape(_STRING_OR_PARTS)]
+    content: Annotated[
+        Annotated[str, tag("string")] | Annotated[list[UserPart], tag("array")], by_shape(_STRING_OR_PARTS)
+    ]
     name: str | None = None
 
 
 class AssistantMessage(StrictModel):
     role: Literal["assistant"]
-    content: Annotated[Annotated[str, tag("string")] | Annotated[list[AssistantPart], tag("array")],
-                       by_shape(_STRING_OR_PARTS)] | None = None
+    content: (
+        Annotated[
+            Annotated[str, tag("string")] | Annotated[list[AssistantPart], tag("array")], by_shape(_STRING_OR_PARTS)
+        ]
+        | None
+    ) = None
     refusal: str | None = None
     tool_calls: list[FunctionToolCall] | None = None
     name: str | None = None
@@ -67,12 +74,13 @@ class ToolMessage(StrictModel):
 
 
 Message = Annotated[
-    Annotated[SystemMessage, tag("system")] | Annotated[SystemMessage, tag("developer")]
-    | Annotated[UserMessage, tag("user")] | Annotated[AssistantMessage, tag("assistant")]
+    Annotated[SystemMessage, tag("system")]
+    | Annotated[SystemMessage, tag("developer")]
+    | Annotated[UserMessage, tag("user")]
+    | Annotated[AssistantMessage, tag("assistant")]
     | Annotated[ToolMessage, tag("tool")],
     by_key("role", "expected one of 'developer', 'system', 'user', 'assistant', 'tool'"),
 ]
-
 
 
 class TextFormat(StrictModel):
@@ -96,7 +104,8 @@ class JsonSchemaFormat(StrictModel):
 
 
 ResponseFormat = Annotated[
-    Annotated[TextFormat, tag("text")] | Annotated[JsonObjectFormat, tag("json_object")]
+    Annotated[TextFormat, tag("text")]
+    | Annotated[JsonObjectFormat, tag("json_object")]
     | Annotated[JsonSchemaFormat, tag("json_schema")],
     by_key("type", "expected one of 'text', 'json_object', 'json_schema'"),
 ]
@@ -133,9 +142,13 @@ class QueryBody(StrictModel):
     messages: Annotated[list[Message], Field(min_length=1)]
     logprobs: bool | None = None
     n: Annotated[int, Field(ge=1, le=16)] = 1
-    prediction: Annotated[Annotated[str, tag("string")] | Annotated[PredictionObject, tag("object")],
-                          Discriminator(lambda v: TAG + ("string" if isinstance(v, str) else "object"))
-                          ] | None = None
+    prediction: (
+        Annotated[
+            Annotated[str, tag("string")] | Annotated[PredictionObject, tag("object")],
+            Discriminator(lambda v: TAG + ("string" if isinstance(v, str) else "object")),
+        ]
+        | None
+    ) = None
     response_format: ResponseFormat | None = None
     seed: int | None = None
     service_tier: Literal["auto", "default", "flex"] | None = None

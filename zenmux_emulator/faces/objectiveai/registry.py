@@ -52,7 +52,9 @@ class QueryModelRegistry:
 def normalised(model: QueryModel) -> dict[str, Any]:
     """`POST /query_models`'s answer: `{name, models: [{…given fields, name, index}] sorted by name, weight}`."""
     name, llm_ids, indices = model_ids(model)
-    llms = [{**llm.model_dump(exclude_unset=True, by_alias=True), "name": llm_name, "index": index}
-            for llm, llm_name, index in zip(model.models, llm_ids, indices, strict=True)]
+    llms = [
+        {**llm.model_dump(exclude_unset=True, by_alias=True), "name": llm_name, "index": index}
+        for llm, llm_name, index in zip(model.models, llm_ids, indices, strict=True)
+    ]
     llms.sort(key=lambda llm: str(llm["name"]))
     return {"name": name, "models": llms, "weight": model.weight.model_dump(exclude_unset=True)}

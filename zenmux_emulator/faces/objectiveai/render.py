@@ -45,9 +45,16 @@ def _message(c: Choice) -> dict[str, Any]:
 
 def unary_choice(outcome: Outcome, c: Choice) -> dict[str, Any]:
     """One choice of the unary body, keys in the order of §4.5."""
-    out: dict[str, Any] = {"message": _message(c), "finish_reason": c.finish_reason, "index": c.index,
-                           "logprobs": None, "generate_id": c.generate_id, "confidence_id": c.confidence_id,
-                           "confidence_weight": c.confidence_weight, "confidence": c.confidence}
+    out: dict[str, Any] = {
+        "message": _message(c),
+        "finish_reason": c.finish_reason,
+        "index": c.index,
+        "logprobs": None,
+        "generate_id": c.generate_id,
+        "confidence_id": c.confidence_id,
+        "confidence_weight": c.confidence_weight,
+        "confidence": c.confidence,
+    }
     if c.embedding is not None:
         out["embedding"] = c.embedding
     if c.error is not None:
@@ -61,7 +68,11 @@ def unary_json(outcome: Outcome) -> dict[str, Any]:
     body: dict[str, Any] = {
         "id": outcome.id,
         "choices": [unary_choice(outcome, outcome.choices[i]) for i in outcome.order],
-        "created": outcome.created, "model": outcome.model, "object": "chat.completion", "usage": outcome.usage}
+        "created": outcome.created,
+        "model": outcome.model,
+        "object": "chat.completion",
+        "usage": outcome.usage,
+    }
     if outcome.training_table_data is not None:
         body["training_table_data"] = outcome.training_table_data
     return body
@@ -79,12 +90,18 @@ def _event(value: Any) -> bytes:
 
 
 def _chunk(outcome: Outcome, choices: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"id": outcome.id, "choices": choices, "created": outcome.created, "model": outcome.model,
-            "object": "chat.completion.chunk"}
+    return {
+        "id": outcome.id,
+        "choices": choices,
+        "created": outcome.created,
+        "model": outcome.model,
+        "object": "chat.completion.chunk",
+    }
 
 
-def _llm_choice(outcome: Outcome, c: Choice, delta: dict[str, Any], finish: str | None,
-                extra: dict[str, Any]) -> dict[str, Any]:
+def _llm_choice(
+    outcome: Outcome, c: Choice, delta: dict[str, Any], finish: str | None, extra: dict[str, Any]
+) -> dict[str, Any]:
     out: dict[str, Any] = {"delta": delta, "finish_reason": finish, "index": c.index}
     out.update((k, extra[k]) for k in ("generate_id", "confidence_id") if k in extra)
     out["confidence_weight"] = c.confidence_weight
@@ -95,7 +112,7 @@ def _llm_choice(outcome: Outcome, c: Choice, delta: dict[str, Any], finish: str 
 
 def _groups(text: str, size: int) -> list[str]:
     parts = tokens.pieces(text)
-    return ["".join(parts[i:i + size]) for i in range(0, len(parts), size)]
+    return ["".join(parts[i : i + size]) for i in range(0, len(parts), size)]
 
 
 def _plan(outcome: Outcome, c: Choice) -> Iterator[dict[str, Any]]:
@@ -155,10 +172,24 @@ def iter_events(outcome: Outcome) -> Iterator[bytes]:
     choices, some 20,000 events) is never made whole on the event loop, nor held."""
     fixed = [c for c in outcome.choices if c.kind == "deterministic"]
     if fixed:
-        yield _event(_chunk(outcome, [{
-            "delta": {"role": "assistant", "content": c.content}, "finish_reason": "stop", "index": c.index,
-            "generate_id": c.generate_id, "confidence_id": c.confidence_id, "model": c.model,
-            "model_index": None, "completion_metadata": _metadata(outcome, c, False)} for c in fixed]))
+        yield _event(
+            _chunk(
+                outcome,
+                [
+                    {
+                        "delta": {"role": "assistant", "content": c.content},
+                        "finish_reason": "stop",
+                        "index": c.index,
+                        "generate_id": c.generate_id,
+                        "confidence_id": c.confidence_id,
+                        "model": c.model,
+                        "model_index": None,
+                        "completion_metadata": _metadata(outcome, c, False),
+                    }
+                    for c in fixed
+                ],
+            )
+        )
     for kind in ("generate", "select"):
         plans = [_plan(outcome, c) for c in outcome.choices if c.kind == kind]
         yield from (_event(_chunk(outcome, [choice])) for choice in _round_robin(plans))

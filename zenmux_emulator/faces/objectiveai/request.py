@@ -21,14 +21,11 @@ class QueryAsk(ChatMessagesRequest):
     face = "objectiveai"
 
     def __init__(self, query: QueryRequest, headers: Mapping[str, str]) -> None:
-        super().__init__(query.raw, headers, f"objectiveai/{query.model_id}", stream=query.body.stream,
-                         warnings=query.warnings)
+        super().__init__(
+            query.raw, headers, f"objectiveai/{query.model_id}", stream=query.body.stream, warnings=query.warnings
+        )
         self.query = query
         self.messages: list[dict[str, Any]] = query.raw["messages"]
-
-
-
-
 
     @cached
     def tool_options(self) -> ToolOptions:
@@ -44,8 +41,15 @@ class QueryAsk(ChatMessagesRequest):
             return None
         last = self.messages[-1]
         call_id = last.get("tool_call_id")
-        name = next((tool_name(call) for m in reversed(self.messages) for call in m.get("tool_calls") or ()
-                     if isinstance(call, dict) and call.get("id") == call_id), None)
+        name = next(
+            (
+                tool_name(call)
+                for m in reversed(self.messages)
+                for call in m.get("tool_calls") or ()
+                if isinstance(call, dict) and call.get("id") == call_id
+            ),
+            None,
+        )
         return name or "", content_text(last.get("content"))
 
     @cached
@@ -59,5 +63,3 @@ class QueryAsk(ChatMessagesRequest):
     @cached
     def query_llms(self) -> tuple[str, ...]:
         return tuple(llm.id for llm in self.query.model.models)
-
-

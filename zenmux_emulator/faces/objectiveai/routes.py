@@ -63,8 +63,13 @@ def guarded(face: QueryFace, core: Core, handler: Callable[[web.Request, str], A
             return web.Response(body=orjson.dumps(exc.body), status=exc.status, content_type="application/json")
         except RequestRejected as exc:
             entry.error_type = exc.type
-            return web.Response(body=face.error_body(exc.status, exc.type, exc.message), status=exc.status,
-                                headers=exc.headers, content_type="application/json")
+            return web.Response(
+                body=face.error_body(exc.status, exc.type, exc.message),
+                status=exc.status,
+                headers=exc.headers,
+                content_type="application/json",
+            )
+
     return handle
 
 
@@ -79,8 +84,10 @@ def routes(core: Core) -> list[web.RouteDef]:
 
     async def validate_query_llm(request: web.Request, key: str) -> Any:
         llm = validate_llm(await read_json(request, core.settings.max_body_bytes))
-        return {**llm.model_dump(exclude_unset=True, by_alias=True),
-                "name": ids.llm_id(llm.model_dump(exclude_none=True))}
+        return {
+            **llm.model_dump(exclude_unset=True, by_alias=True),
+            "name": ids.llm_id(llm.model_dump(exclude_none=True)),
+        }
 
     async def list_query_models(request: web.Request, key: str) -> Any:
         return {"data": face.stored().names()}
@@ -111,7 +118,7 @@ def routes(core: Core) -> list[web.RouteDef]:
             offset = int(request.query.get("offset", "0"))
         except ValueError:
             raise RequestRejected(400, "invalid_request", "count and offset must be integers") from None
-        newest = list(face.completions.newest_first())[max(offset, 0):max(offset, 0) + max(count, 0)]
+        newest = list(face.completions.newest_first())[max(offset, 0) : max(offset, 0) + max(count, 0)]
         # a completion's id ends with its `created` (`qrycpl-<hex>-<created>`): nothing stored is decoded
         return {"data": [{"id": name, "created": _rfc3339(int(name.rsplit("-", 1)[1]))} for name, _ in newest]}
 
@@ -174,6 +181,13 @@ def _router_error(status: int, type: str, message: str) -> bytes:
     return orjson.dumps(error_message(KINDS.get(type, type), message))
 
 
-SPEC = FaceSpec(name="objectiveai", api_name="query.completions", base_path=PREFIX, routes=routes,
-                traits=FaceTraits(zenmux=False, unnamed_rules=False), misbehaves=False, error_body=_router_error)
+SPEC = FaceSpec(
+    name="objectiveai",
+    api_name="query.completions",
+    base_path=PREFIX,
+    routes=routes,
+    traits=FaceTraits(zenmux=False, unnamed_rules=False),
+    misbehaves=False,
+    error_body=_router_error,
+)
 """The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""

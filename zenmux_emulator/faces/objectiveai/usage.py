@@ -10,8 +10,14 @@ from zenmux_emulator.scenario.query import UsageScript
 _COUNTS = ("completion_tokens", "prompt_tokens", "total_tokens")
 
 
-def choice_usage(prompt: int, completion: int, reasoning: int, scripted: UsageScript | None,
-                 price: Callable[[int, int], float], include_cost: bool) -> tuple[dict[str, Any], float]:
+def choice_usage(
+    prompt: int,
+    completion: int,
+    reasoning: int,
+    scripted: UsageScript | None,
+    price: Callable[[int, int], float],
+    include_cost: bool,
+) -> tuple[dict[str, Any], float]:
     """`{completion_tokens, prompt_tokens, total_tokens, [details if > 0], [cost]}` and the cost;
     scripted values win. The cost is the scripted one, else `price(prompt, completion)` of the
     tokens reported; it is in the usage only when the request's `usage.include` is true."""
@@ -22,8 +28,11 @@ def choice_usage(prompt: int, completion: int, reasoning: int, scripted: UsageSc
         reasoning = scripted.reasoning_tokens if scripted.reasoning_tokens is not None else reasoning
         cached = scripted.cached_tokens or 0
     cost = float(scripted.cost) if scripted is not None and scripted.cost is not None else price(prompt, completion)
-    usage: dict[str, Any] = {"completion_tokens": completion, "prompt_tokens": prompt,
-                             "total_tokens": prompt + completion}
+    usage: dict[str, Any] = {
+        "completion_tokens": completion,
+        "prompt_tokens": prompt,
+        "total_tokens": prompt + completion,
+    }
     if reasoning > 0:
         usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
     if cached > 0:

@@ -44,8 +44,9 @@ def _glob_target(target: str, candidates: list[Candidate], generators: list[tupl
     return next((c for c in candidates if c.llm == llm and c.slot == slot), None) if llm is not None else None
 
 
-def resolve(target: Target, candidates: list[Candidate], schema: Any,
-            generators: list[tuple[int, str]]) -> Candidate | None:
+def resolve(
+    target: Target, candidates: list[Candidate], schema: Any, generators: list[tuple[int, str]]
+) -> Candidate | None:
     """The candidate a target names, or None. `generators` are the generate LLMs as
     (model_index, upstream id) in model_index order."""
     if isinstance(target, str):

@@ -26,6 +26,7 @@ class QueryModelRegistry(Protocol):
 
     def remember(self, name: str, model: QueryModel) -> None: ...
 
+
 _NAME = re.compile(r"^(?:[^/\s]+/)?([0-9A-Za-z]{22})$")
 
 
@@ -65,11 +66,11 @@ def _text(error: ErrorDetails) -> str:
     if kind == "extra_forbidden":
         return "is not allowed"
     if kind == "literal_error":
-        return "expected one of " + msg[len("Input should be "):].replace(" or ", ", ")
+        return "expected one of " + msg[len("Input should be ") :].replace(" or ", ", ")
     if msg.startswith("Input should be "):
-        return "expected " + msg[len("Input should be "):]
+        return "expected " + msg[len("Input should be ") :]
     if msg.startswith("Value error, "):
-        return msg[len("Value error, "):]
+        return msg[len("Value error, ") :]
     return msg[:1].lower() + msg[1:]
 
 
@@ -77,15 +78,18 @@ def _first_error(exc: ValidationError, prefix: str = "") -> QueryRejected:
     error = exc.errors(include_url=False)[0]
     loc = tuple(error["loc"])
     if error["type"].startswith(BAD_TAG):
-        key = error["type"][len(BAD_TAG):]
+        key = error["type"][len(BAD_TAG) :]
         present = isinstance(error.get("input"), dict) and key in error["input"]
         text = _text(error) if present else "is required"
         return invalid_request(_path(loc, prefix) + f".{key}" if _path(loc, prefix) else key, text)
     if error["type"] == "too_short" and loc and loc[-1] in ("messages", "models"):
         return invalid_request(_path(loc, prefix), "must not be empty")
     if error["type"] == "too_long" and loc and loc[-1] == "models":
-        return invalid_request(_path(loc, prefix), f"must have at most {MAX_LLMS} LLMs (the emulator's limit), "
-                                                   f"not {error.get('ctx', {}).get('actual_length', 'more')}")
+        return invalid_request(
+            _path(loc, prefix),
+            f"must have at most {MAX_LLMS} LLMs (the emulator's limit), "
+            f"not {error.get('ctx', {}).get('actual_length', 'more')}",
+        )
     return invalid_request(_path(loc, prefix), _text(error))
 
 
@@ -134,8 +138,9 @@ def _resolve_model(value: Any, registry: QueryModelRegistry | None) -> tuple[Que
         else:
             found = _NAME.match(value)
             if found is None:
-                raise rejected(400, "invalid_model",
-                               "model: expected a 22-character Query Model name or a Query Model object")
+                raise rejected(
+                    400, "invalid_model", "model: expected a 22-character Query Model name or a Query Model object"
+                )
             stored = registry.get(found.group(1)) if registry is not None else None
             if stored is None:
                 raise rejected(404, "model_not_found", f"model: no Query Model named {found.group(1)}")
@@ -173,10 +178,19 @@ def parse(body: object, registry: QueryModelRegistry | None = None) -> QueryRequ
     model_id, llm_ids, indices = model_ids(model)
     if registry is not None:
         registry.remember(model_id, model)
-    warnings = [f"{key} is not a Query request field and is ignored" for key in body if key not in KNOWN_FIELDS
-                ] + warnings
+    warnings = [
+        f"{key} is not a Query request field and is ignored" for key in body if key not in KNOWN_FIELDS
+    ] + warnings
     rf = fields.response_format
     if isinstance(rf, JsonSchemaFormat) and ids.misspelled_confidence(rf.json_schema.schema_):
         warnings.append("response_format.json_schema.schema uses '_confidence_'; read as '_confidence'")
-    return QueryRequest(body=fields, raw=body, model=model, model_id=model_id, llm_ids=llm_ids,
-                        model_indices=indices, deterministic_values=values, warnings=tuple(warnings))
+    return QueryRequest(
+        body=fields,
+        raw=body,
+        model=model,
+        model_id=model_id,
+        llm_ids=llm_ids,
+        model_indices=indices,
+        deterministic_values=values,
+        warnings=tuple(warnings),
+    )

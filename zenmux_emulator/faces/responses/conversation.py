@@ -51,8 +51,11 @@ def as_items(value: object) -> list[dict[str, Any]]:
 def _call(item: Mapping[str, Any]) -> dict[str, Any]:
     if item.get("type") == "custom_tool_call":
         return {"id": item["call_id"], "type": "custom", "custom": {"name": item["name"], "input": item["input"]}}
-    return {"id": item["call_id"], "type": "function",
-            "function": {"name": item["name"], "arguments": item["arguments"]}}
+    return {
+        "id": item["call_id"],
+        "type": "function",
+        "function": {"name": item["name"], "arguments": item["arguments"]},
+    }
 
 
 def _reasoning_details(item: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -61,8 +64,15 @@ def _reasoning_details(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     if summary:
         details.append({"type": "reasoning.summary", "summary": summary, "format": OPENAI_FORMAT, "index": "0"})
     if isinstance(item.get("encrypted_content"), str):
-        details.append({"id": item.get("id") or "", "type": "reasoning.encrypted", "data": item["encrypted_content"],
-                        "format": OPENAI_FORMAT, "index": "0"})
+        details.append(
+            {
+                "id": item.get("id") or "",
+                "type": "reasoning.encrypted",
+                "data": item["encrypted_content"],
+                "format": OPENAI_FORMAT,
+                "index": "0",
+            }
+        )
     return details
 
 
@@ -92,17 +102,31 @@ def to_messages(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             current["content"] = f"{current['content']}\n{text}" if current["content"] else text
         elif kind == "message":
             turn = None
-            messages.append({"role": item.get("role", "user"), "content": part_text(item.get("content")),
-                             "parts": non_text_parts(item.get("content"))})
+            messages.append(
+                {
+                    "role": item.get("role", "user"),
+                    "content": part_text(item.get("content")),
+                    "parts": non_text_parts(item.get("content")),
+                }
+            )
         elif kind in ("function_call_output", "custom_tool_call_output"):
             turn = None
-            messages.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": part_text(item.get("output"))})
+            messages.append(
+                {"role": "tool", "tool_call_id": item.get("call_id"), "content": part_text(item.get("output"))}
+            )
     return messages
 
 
-_PREFIXES = {"message": "msg", "function_call": "fc", "function_call_output": "fco", "reasoning": "rs",
-             "custom_tool_call": "ctc", "custom_tool_call_output": "ctco", "item_reference": "ref",
-             "web_search_call": "ws"}
+_PREFIXES = {
+    "message": "msg",
+    "function_call": "fc",
+    "function_call_output": "fco",
+    "reasoning": "rs",
+    "custom_tool_call": "ctc",
+    "custom_tool_call_output": "ctco",
+    "item_reference": "ref",
+    "web_search_call": "ws",
+}
 
 
 def _content_parts(role: str, content: object) -> list[Any]:

@@ -81,16 +81,25 @@ class ResponsesFace:
             earlier = stored.conversation
         return ResponsesRequest(checked, ctx.headers, validated.body, validated.warnings, earlier)
 
-    def render(self, draft: Draft, request: ResponsesRequest, generation: str, created: int, headers: dict[str, str],
-               seed: int, ctx: FaceContext) -> ReplyPlan:
+    def render(
+        self,
+        draft: Draft,
+        request: ResponsesRequest,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
+    ) -> ReplyPlan:
         rid = response_id(generation)
         output = output_items(draft, request, rid, self.core.kit.signer, seed)
         status, incomplete = status_of(draft)
         usage = usage_of(draft)
 
         def response(state: str, items: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-            return response_object(request, rid, created, draft.model, status=state, output=items,
-                                   service_tier=draft.service_tier, **extra)
+            return response_object(
+                request, rid, created, draft.model, status=state, output=items, service_tier=draft.service_tier, **extra
+            )
 
         final = response(status, output, usage=usage, incomplete=incomplete)
         all_headers = {**draft.headers, **headers}

@@ -47,14 +47,20 @@ def message_item(draft: Draft, response_id: str, status: str) -> dict[str, Any] 
     """The assistant message: `output_text` and/or `refusal`; None for a reply of tool calls only."""
     content: list[dict[str, Any]] = []
     if draft.content or (draft.content is not None and not draft.tool_calls and not draft.refusal):
-        content.append({"type": "output_text", "text": draft.content, "annotations": citations_of(draft),
-                        "logprobs": []})
+        content.append(
+            {"type": "output_text", "text": draft.content, "annotations": citations_of(draft), "logprobs": []}
+        )
     if draft.refusal:
         content.append({"type": "refusal", "refusal": draft.refusal})
     if not content:
         return None
-    return {"id": item_id("msg", response_id), "type": "message", "status": status, "role": "assistant",
-            "content": content}
+    return {
+        "id": item_id("msg", response_id),
+        "type": "message",
+        "status": status,
+        "role": "assistant",
+        "content": content,
+    }
 
 
 def call_item(call: dict[str, Any], response_id: str, index: int, request: ResponsesRequest) -> dict[str, Any]:
@@ -63,11 +69,23 @@ def call_item(call: dict[str, Any], response_id: str, index: int, request: Respo
     inner = call[kind]
     namespace = (request.tool_options.offered.get(inner["name"]) or {}).get("namespace")
     if kind == "custom":
-        item = {"id": item_id("ctc", response_id, index), "type": "custom_tool_call", "status": "completed",
-                "call_id": call["id"], "name": inner["name"], "input": inner["input"]}
+        item = {
+            "id": item_id("ctc", response_id, index),
+            "type": "custom_tool_call",
+            "status": "completed",
+            "call_id": call["id"],
+            "name": inner["name"],
+            "input": inner["input"],
+        }
     else:
-        item = {"id": item_id("fc", response_id, index), "type": "function_call", "status": "completed",
-                "call_id": call["id"], "name": inner["name"], "arguments": inner["arguments"]}
+        item = {
+            "id": item_id("fc", response_id, index),
+            "type": "function_call",
+            "status": "completed",
+            "call_id": call["id"],
+            "name": inner["name"],
+            "arguments": inner["arguments"],
+        }
     if namespace:
         item["namespace"] = namespace
     return item
@@ -82,8 +100,9 @@ def status_of(draft: Draft) -> tuple[str, dict[str, str] | None]:
     return "completed", None
 
 
-def output_items(draft: Draft, request: ResponsesRequest, response_id: str, signer: Signer,
-                 seed: int) -> list[dict[str, Any]]:
+def output_items(
+    draft: Draft, request: ResponsesRequest, response_id: str, signer: Signer, seed: int
+) -> list[dict[str, Any]]:
     status, _ = status_of(draft)
     items = [reasoning_item(draft, request, signer, seed), message_item(draft, response_id, status)]
     items += [call_item(call, response_id, i, request) for i, call in enumerate(draft.tool_calls)]
@@ -98,18 +117,29 @@ def usage_of(draft: Draft) -> dict[str, Any]:
     usage = draft.usage
     return {
         "input_tokens": usage["prompt_tokens"],
-        "input_tokens_details": {"cached_tokens": usage["prompt_tokens_details"]["cached_tokens"],
-                                 "cache_write_tokens": 0},
+        "input_tokens_details": {
+            "cached_tokens": usage["prompt_tokens_details"]["cached_tokens"],
+            "cache_write_tokens": 0,
+        },
         "output_tokens": usage["completion_tokens"],
         "output_tokens_details": {"reasoning_tokens": usage["completion_tokens_details"]["reasoning_tokens"]},
         "total_tokens": usage["total_tokens"],
     }
 
 
-def response_object(request: ResponsesRequest, response_id: str, created: int, model: str, *,
-                    status: str, output: list[dict[str, Any]], usage: dict[str, Any] | None,
-                    incomplete: dict[str, str] | None = None, error: dict[str, str] | None = None,
-                    service_tier: str | None = None) -> dict[str, Any]:
+def response_object(
+    request: ResponsesRequest,
+    response_id: str,
+    created: int,
+    model: str,
+    *,
+    status: str,
+    output: list[dict[str, Any]],
+    usage: dict[str, Any] | None,
+    incomplete: dict[str, str] | None = None,
+    error: dict[str, str] | None = None,
+    service_tier: str | None = None,
+) -> dict[str, Any]:
     """The `response` object: the request's options echoed back, as OpenAI's does."""
     body, parsed = request.body, request.parsed
     reasoning = parsed.reasoning
@@ -130,8 +160,10 @@ def response_object(request: ResponsesRequest, response_id: str, created: int, m
         "output": output,
         "parallel_tool_calls": parsed.parallel_tool_calls is not False,
         "previous_response_id": parsed.previous_response_id,
-        "reasoning": {"effort": reasoning.effort if reasoning else None,
-                      "summary": (reasoning.summary or reasoning.generate_summary) if reasoning else None},
+        "reasoning": {
+            "effort": reasoning.effort if reasoning else None,
+            "summary": (reasoning.summary or reasoning.generate_summary) if reasoning else None,
+        },
         "service_tier": service_tier or "default",
         "store": request.store,
         "temperature": parsed.temperature if parsed.temperature is not None else 1.0,

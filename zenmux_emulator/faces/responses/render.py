@@ -21,8 +21,9 @@ from zenmux_emulator.scenario.schema import StreamFault, StreamTiming
 from zenmux_emulator.write.pacing import schedule
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
-MALFORMED_EVENT = (b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", '
-                   b'"delta": "unterminated\n\n')
+MALFORMED_EVENT = (
+    b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", "delta": "unterminated\n\n'
+)
 
 
 Event = tuple[str, bool, dict[str, Any]]
@@ -49,8 +50,9 @@ def _reasoning(item: dict[str, Any], index: int, chunk_tokens: int) -> Iterator[
     where = {"item_id": item["id"], "output_index": index}
     yield event("response.output_item.added", output_index=index, item={**item, "summary": []})
     for n, part in enumerate(item["summary"]):
-        yield event("response.reasoning_summary_part.added", **where, summary_index=n,
-                    part={"type": "summary_text", "text": ""})
+        yield event(
+            "response.reasoning_summary_part.added", **where, summary_index=n, part={"type": "summary_text", "text": ""}
+        )
         for piece in _pieces(part["text"], chunk_tokens):
             yield event("response.reasoning_summary_text.delta", True, **where, summary_index=n, delta=piece)
         yield event("response.reasoning_summary_text.done", **where, summary_index=n, text=part["text"])
@@ -62,13 +64,15 @@ def _message(item: dict[str, Any], index: int, chunk_tokens: int) -> Iterator[Ev
     for n, part in enumerate(item["content"]):
         where = {"item_id": item["id"], "output_index": index, "content_index": n}
         if part["type"] == "output_text":
-            yield event("response.content_part.added", **where,
-                        part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
+            yield event(
+                "response.content_part.added",
+                **where,
+                part={"type": "output_text", "text": "", "annotations": [], "logprobs": []},
+            )
             for piece in _pieces(part["text"], chunk_tokens):
                 yield event("response.output_text.delta", True, **where, delta=piece, logprobs=[])
             for n_note, note in enumerate(part["annotations"]):
-                yield event("response.output_text.annotation.added", **where, annotation_index=n_note,
-                            annotation=note)
+                yield event("response.output_text.annotation.added", **where, annotation_index=n_note, annotation=note)
             yield event("response.output_text.done", **where, text=part["text"], logprobs=[])
         else:
             yield event("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
@@ -107,25 +111,39 @@ def _unnumbered(opening: dict[str, Any], final: dict[str, Any], timing: StreamTi
     yield event("response.incomplete" if final["status"] == "incomplete" else "response.completed", response=final)
 
 
-def stream_events(opening: dict[str, Any], final: dict[str, Any], timing: StreamTiming | None
-                  ) -> Iterator[tuple[bytes, bool]]:
+def stream_events(
+    opening: dict[str, Any], final: dict[str, Any], timing: StreamTiming | None
+) -> Iterator[tuple[bytes, bool]]:
     """Every event of the stream, numbered, each made when it is asked for, with whether it is
     paced; `opening` is the response in progress, `final` the finished one."""
     for sequence, (kind, paced, fields) in enumerate(_unnumbered(opening, final, timing)):
         yield frame(kind, sequence, fields), paced
 
 
-def stream_plan(opening: dict[str, Any], final: dict[str, Any], failed: dict[str, Any] | None,
-                timing: StreamTiming | None, headers: dict[str, str], seed: int) -> ReplyPlan:
+def stream_plan(
+    opening: dict[str, Any],
+    final: dict[str, Any],
+    failed: dict[str, Any] | None,
+    timing: StreamTiming | None,
+    headers: dict[str, str],
+    seed: int,
+) -> ReplyPlan:
     """The streamed reply; `failed` is the `response.failed` response a scripted error fault sends."""
     events = Events(lambda: stream_events(opening, final, timing))
 
     def failure(fault: StreamFault, at: int) -> bytes:
-        return (frame("error", at, {"code": fault.code, "message": fault.message, "param": None})
-                + frame("response.failed", at + 1, {"response": failed}))
+        return frame("error", at, {"code": fault.code, "message": fault.message, "param": None}) + frame(
+            "response.failed", at + 1, {"response": failed}
+        )
 
-    return sse_plan(headers, events, schedule(timing, seed_int(seed, "pace", final["id"])),
-                    timing.fault if timing else None, MALFORMED_EVENT, failure if failed is not None else None)
+    return sse_plan(
+        headers,
+        events,
+        schedule(timing, seed_int(seed, "pace", final["id"])),
+        timing.fault if timing else None,
+        MALFORMED_EVENT,
+        failure if failed is not None else None,
+    )
 
 
 def json_plan(response: dict[str, Any], headers: dict[str, str]) -> ReplyPlan:

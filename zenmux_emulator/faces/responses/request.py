@@ -61,10 +61,18 @@ class ResponsesRequest(NeutralRequest):
 
     face = "responses"
 
-    def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], parsed: ResponsesBody,
-                 warnings: tuple[str, ...], earlier: Sequence[Mapping[str, Any]] = ()) -> None:
+    def __init__(
+        self,
+        body: Mapping[str, Any],
+        headers: Mapping[str, str],
+        parsed: ResponsesBody,
+        warnings: tuple[str, ...],
+        earlier: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
         super().__init__(
-            body, headers, parsed.model,
+            body,
+            headers,
+            parsed.model,
             stream=parsed.stream is True,
             max_tokens=parsed.max_output_tokens,
             reasoning=reasoning_ask(parsed.reasoning),
@@ -173,14 +181,19 @@ class ResponsesRequest(NeutralRequest):
 
     @cached
     def seed_material(self) -> bytes:
-        return orjson.dumps({"model": self.model, "instructions": self.parsed.instructions, "items": self.items},
-                            option=orjson.OPT_SORT_KEYS)
+        return orjson.dumps(
+            {"model": self.model, "instructions": self.parsed.instructions, "items": self.items},
+            option=orjson.OPT_SORT_KEYS,
+        )
 
     @cached
     def web_search(self) -> bool:
         """A `web_search` (or `web_search_preview`) tool is offered."""
-        return any(str(tool.get("type", "")).startswith("web_search") for tool in self.body.get("tools") or ()
-                   if isinstance(tool, dict))
+        return any(
+            str(tool.get("type", "")).startswith("web_search")
+            for tool in self.body.get("tools") or ()
+            if isinstance(tool, dict)
+        )
 
     @cached
     def output_schema(self) -> Mapping[str, Any] | None:

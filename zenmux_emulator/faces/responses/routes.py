@@ -59,22 +59,32 @@ class StoredRoutes:
         query = request.query
         order = query.get("order", "desc")
         if order not in ("asc", "desc"):
-            raise RequestRejected(400, "invalid_params", f"Invalid value: '{order}'. Supported values are: 'asc' and 'desc'.")
+            raise RequestRejected(
+                400, "invalid_params", f"Invalid value: '{order}'. Supported values are: 'asc' and 'desc'."
+            )
         try:
             limit = int(query.get("limit", "20"))
         except ValueError:
             limit = 0
         if not 1 <= limit <= MAX_LIMIT:
-            raise RequestRejected(400, "invalid_params",
-                                  f"Invalid 'limit': expected an integer between 1 and {MAX_LIMIT}.")
+            raise RequestRejected(
+                400, "invalid_params", f"Invalid 'limit': expected an integer between 1 and {MAX_LIMIT}."
+            )
         items = stored.input_items if order == "asc" else stored.input_items[::-1]
         after = query.get("after")
         if after is not None:
             ids = [item["id"] for item in items]
-            items = items[ids.index(after) + 1:] if after in ids else []
+            items = items[ids.index(after) + 1 :] if after in ids else []
         page = items[:limit]
-        return _json({"object": "list", "data": page, "first_id": page[0]["id"] if page else None,
-                      "last_id": page[-1]["id"] if page else None, "has_more": len(items) > limit})
+        return _json(
+            {
+                "object": "list",
+                "data": page,
+                "first_id": page[0]["id"] if page else None,
+                "last_id": page[-1]["id"] if page else None,
+                "has_more": len(items) > limit,
+            }
+        )
 
 
 def routes(core: Core) -> list[web.RouteDef]:
@@ -88,6 +98,5 @@ def routes(core: Core) -> list[web.RouteDef]:
     ]
 
 
-SPEC = FaceSpec(name="responses", api_name="responses", base_path="/api/v1", routes=routes,
-                readers=SHAPES["responses"])
+SPEC = FaceSpec(name="responses", api_name="responses", base_path="/api/v1", routes=routes, readers=SHAPES["responses"])
 """The Responses face, as the app registers it."""

@@ -44,8 +44,14 @@ ACTED_ON_TOOLS = ("function", "custom", "namespace")
 MIN_OUTPUT_TOKENS = 16
 
 
-KNOWN_ITEMS = ("message", "function_call", "function_call_output", "reasoning", "custom_tool_call",
-               "custom_tool_call_output")
+KNOWN_ITEMS = (
+    "message",
+    "function_call",
+    "function_call_output",
+    "reasoning",
+    "custom_tool_call",
+    "custom_tool_call_output",
+)
 """The item types the emulator reads; any other string type is an `OtherItem`, kept and not read."""
 
 
@@ -89,9 +95,12 @@ class Refusal(StrictModel):
 
 
 ContentPart = Annotated[
-    Annotated[InputText, tag("input_text")] | Annotated[InputImage, tag("input_image")]
-    | Annotated[InputFile, tag("input_file")] | Annotated[InputAudio, tag("input_audio")]
-    | Annotated[OutputText, tag("output_text")] | Annotated[Refusal, tag("refusal")],
+    Annotated[InputText, tag("input_text")]
+    | Annotated[InputImage, tag("input_image")]
+    | Annotated[InputFile, tag("input_file")]
+    | Annotated[InputAudio, tag("input_audio")]
+    | Annotated[OutputText, tag("output_text")]
+    | Annotated[Refusal, tag("refusal")],
     by_key("type", default=""),
 ]
 Content = Annotated[
@@ -171,8 +180,10 @@ class OtherItem(StrictModel):
 
 
 InputItem = Annotated[
-    Annotated[MessageItem, tag("message")] | Annotated[FunctionCallItem, tag("function_call")]
-    | Annotated[FunctionCallOutputItem, tag("function_call_output")] | Annotated[ReasoningItem, tag("reasoning")]
+    Annotated[MessageItem, tag("message")]
+    | Annotated[FunctionCallItem, tag("function_call")]
+    | Annotated[FunctionCallOutputItem, tag("function_call_output")]
+    | Annotated[ReasoningItem, tag("reasoning")]
     | Annotated[CustomToolCallItem, tag("custom_tool_call")]
     | Annotated[CustomToolCallOutputItem, tag("custom_tool_call_output")]
     | Annotated[OtherItem, tag("other")],
@@ -209,8 +220,11 @@ class NamespaceTool(StrictModel):
     type: Literal["namespace"]
     name: str
     description: str | None = None
-    tools: list[Annotated[Annotated[FunctionTool, tag("function")] | Annotated[CustomTool, tag("custom")],
-                          by_key("type", default="")]]
+    tools: list[
+        Annotated[
+            Annotated[FunctionTool, tag("function")] | Annotated[CustomTool, tag("custom")], by_key("type", default="")
+        ]
+    ]
 
 
 class HostedTool(StrictModel):
@@ -227,8 +241,10 @@ def _tool_tag(value: Any) -> str | None:
 
 
 Tool = Annotated[
-    Annotated[FunctionTool, Tag("function")] | Annotated[CustomTool, Tag("custom")]
-    | Annotated[NamespaceTool, Tag("namespace")] | Annotated[HostedTool, Tag("hosted")],
+    Annotated[FunctionTool, Tag("function")]
+    | Annotated[CustomTool, Tag("custom")]
+    | Annotated[NamespaceTool, Tag("namespace")]
+    | Annotated[HostedTool, Tag("hosted")],
     Discriminator(_tool_tag),
 ]
 
@@ -256,8 +272,10 @@ def _choice_tag(value: Any) -> str | None:
 
 
 ToolChoiceObject = Annotated[
-    Annotated[NamedChoice, Tag("function")] | Annotated[NamedChoice, Tag("custom")]
-    | Annotated[AllowedToolsChoice, Tag("allowed_tools")] | Annotated[HostedChoice, Tag("hosted")],
+    Annotated[NamedChoice, Tag("function")]
+    | Annotated[NamedChoice, Tag("custom")]
+    | Annotated[AllowedToolsChoice, Tag("allowed_tools")]
+    | Annotated[HostedChoice, Tag("hosted")],
     Discriminator(_choice_tag),
 ]
 ToolChoice = Annotated[
@@ -303,11 +321,18 @@ class StreamOptions(StrictModel):
     include_obfuscation: bool | None = None
 
 
-INCLUDE = frozenset({
-    "file_search_call.results", "web_search_call.results", "web_search_call.action.sources",
-    "message.input_image.image_url", "computer_call_output.output.image_url", "code_interpreter_call.outputs",
-    "reasoning.encrypted_content", "message.output_text.logprobs",
-})
+INCLUDE = frozenset(
+    {
+        "file_search_call.results",
+        "web_search_call.results",
+        "web_search_call.action.sources",
+        "message.input_image.image_url",
+        "computer_call_output.output.image_url",
+        "code_interpreter_call.outputs",
+        "reasoning.encrypted_content",
+        "message.output_text.logprobs",
+    }
+)
 """The `include` values the emulator knows; a newer one is accepted and ignored, with a warning."""
 
 
@@ -339,9 +364,17 @@ KNOWN = frozenset(ResponsesBody.model_fields)
 
 # --- OpenAI's wording ---------------------------------------------------------------------------------
 
-_TYPE_NAMES = {"string_type": "a string", "int_type": "an integer", "int_from_float": "an integer",
-               "float_type": "a number", "bool_type": "a boolean", "list_type": "an array",
-               "dict_type": "an object", "model_type": "an object", "model_attributes_type": "an object"}
+_TYPE_NAMES = {
+    "string_type": "a string",
+    "int_type": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "bool_type": "a boolean",
+    "list_type": "an array",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+}
 
 
 def _json_type(value: Any) -> str:
@@ -395,11 +428,15 @@ def _message(error: ErrorDetails, body: Any) -> str:
         below = kind == "greater_than_equal"
         bound = ctx.get("ge" if below else "le")
         bound = int(bound) if isinstance(bound, float) and bound.is_integer() else bound
-        return (f"Invalid '{path}': {number} {'below minimum' if below else 'above maximum'} value. "
-                f"Expected a value {'>=' if below else '<='} {bound}, but got {value} instead.")
+        return (
+            f"Invalid '{path}': {number} {'below minimum' if below else 'above maximum'} value. "
+            f"Expected a value {'>=' if below else '<='} {bound}, but got {value} instead."
+        )
     if kind == "string_pattern_mismatch":
-        return (f"Invalid '{path}': string does not match pattern. Expected a string that matches the "
-                f"pattern '{ctx.get('pattern')}'.")
+        return (
+            f"Invalid '{path}': string does not match pattern. Expected a string that matches the "
+            f"pattern '{ctx.get('pattern')}'."
+        )
     return f"Invalid '{path}': {error['msg'][:1].lower()}{error['msg'][1:]}."
 
 
@@ -417,8 +454,6 @@ class Validated:
 
     body: ResponsesBody
     warnings: tuple[str, ...]
-
-
 
 
 def _warnings(body: dict[str, Any], parsed: ResponsesBody) -> tuple[str, ...]:
@@ -439,8 +474,11 @@ def _warnings(body: dict[str, Any], parsed: ResponsesBody) -> tuple[str, ...]:
     for i, item in enumerate(parsed.input if isinstance(parsed.input, list) else ()):
         if isinstance(item, OtherItem):
             warnings.append(f"input[{i}]: {item.type} items are kept but not read")
-    warnings += [f"include {value!r}: not a value the emulator knows; ignored" for value in parsed.include or ()
-                 if value not in INCLUDE]
+    warnings += [
+        f"include {value!r}: not a value the emulator knows; ignored"
+        for value in parsed.include or ()
+        if value not in INCLUDE
+    ]
     warnings += effort_warnings(EFFORTS, reasoning__effort=parsed.reasoning.effort if parsed.reasoning else None)
     return tuple(warnings)
 
@@ -451,8 +489,9 @@ def _check_tool_choice(parsed: ResponsesBody) -> None:
     if choice != "required" and not isinstance(choice, NamedChoice):
         return
     if not parsed.tools:
-        raise invalid_params("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are "
-                             "specified.")
+        raise invalid_params(
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
+        )
     if isinstance(choice, NamedChoice):
         names = set()
         for tool in parsed.tools:
@@ -461,8 +500,9 @@ def _check_tool_choice(parsed: ResponsesBody) -> None:
             elif isinstance(tool, NamespaceTool):
                 names.update(inner.name for inner in tool.tools)
         if choice.name not in names:
-            raise invalid_params(f"Tool choice '{choice.type}' with name '{choice.name}' not found in 'tools' "
-                                 "parameter.")
+            raise invalid_params(
+                f"Tool choice '{choice.type}' with name '{choice.name}' not found in 'tools' parameter."
+            )
 
 
 def validate(body: object) -> Validated:
@@ -484,4 +524,3 @@ def validate(body: object) -> Validated:
     if parsed.tool_choice is not None:
         _check_tool_choice(parsed)
     return Validated(parsed, _warnings(body, parsed))
-

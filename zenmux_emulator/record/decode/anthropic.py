@@ -10,8 +10,14 @@ from zenmux_emulator.faces.anthropic.render import ERROR_TYPES
 from zenmux_emulator.record.capture.exchange import Event
 from zenmux_emulator.record.decode.collected import Collected, counts
 
-FINISH = {"end_turn": "stop", "stop_sequence": "stop", "pause_turn": "stop", "max_tokens": "length",
-          "tool_use": "tool_calls", "refusal": "content_filter"}
+FINISH = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "pause_turn": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_calls",
+    "refusal": "content_filter",
+}
 ERROR_CODES = {kind: str(status) for status, kind in ERROR_TYPES.items()}
 
 
@@ -72,8 +78,12 @@ def stream(events: list[Event]) -> Collected:
             _usage(c, data.get("usage"))
         elif kind == "error":
             error = data.get("error") or {}
-            c.fault = {"kind": "error", "after_chunks": n, "code": ERROR_CODES.get(str(error.get("type")), "500"),
-                       "message": str(error.get("message", ""))}
+            c.fault = {
+                "kind": "error",
+                "after_chunks": n,
+                "code": ERROR_CODES.get(str(error.get("type")), "500"),
+                "message": str(error.get("message", "")),
+            }
             break
     for block in blocks.values():
         if block.get("type") == "tool_use":

@@ -10,9 +10,12 @@ from zenmux_emulator.record.decode.collected import Collected, counts
 
 def _usage(c: Collected, usage: object) -> None:
     if isinstance(usage, dict):
-        c.usage = counts(usage.get("prompt_tokens"), usage.get("completion_tokens"),
-                         (usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
-                         (usage.get("prompt_tokens_details") or {}).get("cached_tokens"))
+        c.usage = counts(
+            usage.get("prompt_tokens"),
+            usage.get("completion_tokens"),
+            (usage.get("completion_tokens_details") or {}).get("reasoning_tokens"),
+            (usage.get("prompt_tokens_details") or {}).get("cached_tokens"),
+        )
 
 
 def _head(c: Collected, body: dict[str, Any]) -> None:
@@ -35,8 +38,12 @@ def body(answer: dict[str, Any]) -> Collected:
     for call in message.get("tool_calls") or []:
         kind = call.get("type", "function")
         inner = call.get(kind) or {}
-        c.add_call(call.get("id", ""), inner.get("name", ""), inner.get("arguments"),
-                   inner.get("input") if kind == "custom" else None)
+        c.add_call(
+            call.get("id", ""),
+            inner.get("name", ""),
+            inner.get("arguments"),
+            inner.get("input") if kind == "custom" else None,
+        )
     c.finish_reason = choice.get("finish_reason")
     _usage(c, answer.get("usage"))
     return c
@@ -52,8 +59,12 @@ def stream(events: list[Event]) -> Collected:
             continue
         error = chunk.get("error")
         if isinstance(error, dict):
-            c.fault = {"kind": "error", "after_chunks": n, "code": str(error.get("code", "500")),
-                       "message": str(error.get("message", ""))}
+            c.fault = {
+                "kind": "error",
+                "after_chunks": n,
+                "code": str(error.get("code", "500")),
+                "message": str(error.get("message", "")),
+            }
             break
         _head(c, chunk)
         _usage(c, chunk.get("usage"))
@@ -67,7 +78,9 @@ def stream(events: list[Event]) -> Collected:
                 if isinstance(fragment, dict):
                     details.append(fragment)
             for fragment in delta.get("tool_calls") or []:
-                call = calls.setdefault(fragment.get("index", 0), {"id": "", "name": "", "args": "", "kind": "function"})
+                call = calls.setdefault(
+                    fragment.get("index", 0), {"id": "", "name": "", "args": "", "kind": "function"}
+                )
                 call["id"] = fragment.get("id") or call["id"]
                 kind = fragment.get("type") or call["kind"]
                 call["kind"] = kind

@@ -67,8 +67,12 @@ class Collected:
         for note in annotations if isinstance(annotations, list) else ():
             cite = note.get("url_citation") if isinstance(note, dict) else None
             if note.get("type") == "url_citation" and isinstance(cite, dict):
-                self.annotations.append({"type": "url_citation", "url_citation": {
-                    k: cite[k] for k in ("url", "title", "start_index", "end_index") if k in cite}})
+                self.annotations.append(
+                    {
+                        "type": "url_citation",
+                        "url_citation": {k: cite[k] for k in ("url", "title", "start_index", "end_index") if k in cite},
+                    }
+                )
 
     def read_details(self, details: object) -> None:
         """`reasoning_details` in ZenMux's shapes: the text (or summary), its signature or the
@@ -122,7 +126,8 @@ class Collected:
         if self.tool_calls:
             reply["tool_calls"] = [
                 {**call, "arguments": arguments_value(call["arguments"])} if "arguments" in call else call
-                for call in self.tool_calls]
+                for call in self.tool_calls
+            ]
         if self.finish_reason is not None:
             reply["finish_reason"] = self.finish_reason
         if self.usage:
@@ -138,6 +143,10 @@ class Collected:
 
 def counts(prompt: object, completion: object, reasoning: object = None, cached: object = None) -> dict[str, int]:
     """A usage override from whichever counts are integers."""
-    named = {"prompt_tokens": prompt, "completion_tokens": completion, "reasoning_tokens": reasoning,
-             "cached_tokens": cached}
+    named = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "reasoning_tokens": reasoning,
+        "cached_tokens": cached,
+    }
     return {k: v for k, v in named.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}

@@ -18,7 +18,9 @@ from zenmux_emulator.record.decode.collected import Collected
 from zenmux_emulator.record.decode.inputs import INPUT_DECODERS
 from zenmux_emulator.scenario.schema import HEADER_VALUE
 
-KEPT_HEADERS = re.compile(r"^(retry-after|retry-after-ms|x-ratelimit-[\w-]+|anthropic-ratelimit-[\w-]+)$", re.IGNORECASE)
+KEPT_HEADERS = re.compile(
+    r"^(retry-after|retry-after-ms|x-ratelimit-[\w-]+|anthropic-ratelimit-[\w-]+)$", re.IGNORECASE
+)
 """The upstream's response headers a recorded reply keeps: the ones clients act on. Nothing else
 (cookies, request ids, tracing) is written."""
 FINISH_REASONS = frozenset({"stop", "length", "content_filter", "tool_calls", "function_call"})
@@ -53,8 +55,7 @@ def unreachable(upstream: str, why: str) -> tuple[str, str]:
     return DEFAULT_TYPES[UNREACHABLE_STATUS], f"The upstream {upstream} could not be reached ({why})"
 
 
-def decode(face: str, exchange: Exchange, requested_model: str, upstream: str,
-           texts: tuple[str, ...] = ()) -> Decoded:
+def decode(face: str, exchange: Exchange, requested_model: str, upstream: str, texts: tuple[str, ...] = ()) -> Decoded:
     if exchange.unreachable is not None:
         kind, message = unreachable(upstream, exchange.unreachable)
         return Decoded({"error": {"status": UNREACHABLE_STATUS, "type": kind, "message": message}}, True)
@@ -116,11 +117,19 @@ def _error(exchange: Exchange, headers: dict[str, str]) -> dict[str, Any]:
 
 
 def _raw(exchange: Exchange, headers: dict[str, str]) -> dict[str, Any]:
-    body = exchange.body if not exchange.stream else b"".join(
-        (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
-        for e in exchange.events)
-    raw: dict[str, Any] = {"status": exchange.status, "content_type": exchange.content_type or "application/json",
-                           "body": body.decode("utf-8", "replace")}
+    body = (
+        exchange.body
+        if not exchange.stream
+        else b"".join(
+            (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
+            for e in exchange.events
+        )
+    )
+    raw: dict[str, Any] = {
+        "status": exchange.status,
+        "content_type": exchange.content_type or "application/json",
+        "body": body.decode("utf-8", "replace"),
+    }
     if headers:
         raw["headers"] = headers
     return {"raw": raw}

@@ -9,8 +9,9 @@ from zenmux_emulator.record.capture.exchange import Event
 from zenmux_emulator.record.decode.collected import Collected, counts
 
 FINAL_EVENTS = ("response.completed", "response.incomplete")
-TEXT_DELTAS = frozenset({"response.output_text.delta", "response.refusal.delta",
-                         "response.reasoning_summary_text.delta"})
+TEXT_DELTAS = frozenset(
+    {"response.output_text.delta", "response.refusal.delta", "response.reasoning_summary_text.delta"}
+)
 ARGUMENT_DELTAS = frozenset({"response.function_call_arguments.delta", "response.custom_tool_call_input.delta"})
 PACED = TEXT_DELTAS | ARGUMENT_DELTAS
 """The events a Responses stream paces (the emulator's `stream:` waits fall before these)."""
@@ -39,13 +40,23 @@ def body(answer: dict[str, Any]) -> Collected:
     if texts:
         c.content = "".join(texts)
     reason = (answer.get("incomplete_details") or {}).get("reason")
-    c.finish_reason = ("length" if reason == "max_output_tokens" else "content_filter" if reason == "content_filter"
-                       else "tool_calls" if c.tool_calls else "stop")
+    c.finish_reason = (
+        "length"
+        if reason == "max_output_tokens"
+        else "content_filter"
+        if reason == "content_filter"
+        else "tool_calls"
+        if c.tool_calls
+        else "stop"
+    )
     usage = answer.get("usage")
     if isinstance(usage, dict):
-        c.usage = counts(usage.get("input_tokens"), usage.get("output_tokens"),
-                         (usage.get("output_tokens_details") or {}).get("reasoning_tokens"),
-                         (usage.get("input_tokens_details") or {}).get("cached_tokens"))
+        c.usage = counts(
+            usage.get("input_tokens"),
+            usage.get("output_tokens"),
+            (usage.get("output_tokens_details") or {}).get("reasoning_tokens"),
+            (usage.get("input_tokens_details") or {}).get("cached_tokens"),
+        )
     if isinstance(answer.get("service_tier"), str) and answer["service_tier"] != "default":
         c.service_tier = answer["service_tier"]
     return c
@@ -68,8 +79,12 @@ def stream(events: list[Event]) -> Collected:
         elif kind in FINAL_EVENTS or kind == "response.failed":
             final = data.get("response") if isinstance(data.get("response"), dict) else final
         elif kind == "error" and fault is None:
-            fault = {"kind": "error", "after_chunks": n, "code": str(data.get("code") or "server_error"),
-                     "message": str(data.get("message", ""))}
+            fault = {
+                "kind": "error",
+                "after_chunks": n,
+                "code": str(data.get("code") or "server_error"),
+                "message": str(data.get("message", "")),
+            }
     c = body(final or {})
     if fault is not None:
         c.fault = fault

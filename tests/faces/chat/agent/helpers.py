@@ -28,8 +28,9 @@ GPT5 = "openai/gpt-5"
 GEMINI = "google/gemini-2.5-pro"
 
 
-def function_tool(name: str, properties: dict[str, Any] | None = None, required: list[str] | None = None,
-                  **extra: Any) -> dict[str, Any]:
+def function_tool(
+    name: str, properties: dict[str, Any] | None = None, required: list[str] | None = None, **extra: Any
+) -> dict[str, Any]:
     """A function tool offered in a request."""
     parameters: dict[str, Any] = {"type": "object", "properties": properties or {}}
     if required is not None:
@@ -37,9 +38,9 @@ def function_tool(name: str, properties: dict[str, Any] | None = None, required:
     return {"type": "function", "function": {"name": name, "parameters": parameters, **extra}}
 
 
-GET_WEATHER = function_tool("get_weather", {"city": {"type": "string"},
-                                            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-                            ["city"])
+GET_WEATHER = function_tool(
+    "get_weather", {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, ["city"]
+)
 GET_TIME = function_tool("get_time", {"timezone": {"type": "string"}}, ["timezone"])
 RUN_SQL = {"type": "custom", "custom": {"name": "run_sql", "description": "Run one SQL query"}}
 SEARCH_CITY_WEATHER = {
@@ -49,15 +50,15 @@ SEARCH_CITY_WEATHER = {
         "description": "搜索城市天气",
         "parameters": {
             "type": "object",
-            "properties": {"city": {"type": "string", "description": "城市名称"},
-                           "date": {"type": "string", "description": "yyyy-mm-dd格式的日期"}},
+            "properties": {
+                "city": {"type": "string", "description": "城市名称"},
+                "date": {"type": "string", "description": "yyyy-mm-dd格式的日期"},
+            },
             "required": ["city", "date"],
             "additionalProperties": False,
         },
     },
 }
-
-
 
 
 def message_of(response: RawResponse) -> dict[str, Any]:

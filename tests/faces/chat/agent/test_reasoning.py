@@ -118,8 +118,16 @@ def test_no_reasoning_unless_asked_or_scripted(server, session, client: openai.O
     assert "reasoning" not in message and "reasoning_details" not in message
 
 
-@pytest.mark.parametrize(("model", "family"), [(ANTHROPIC, "anthropic"), ("anthropic/claude-opus-4.5", "anthropic"),
-                                               (GPT5, "openai"), ("openai/gpt-5.3-codex", "openai"), (GEMINI, "google")])
+@pytest.mark.parametrize(
+    ("model", "family"),
+    [
+        (ANTHROPIC, "anthropic"),
+        ("anthropic/claude-opus-4.5", "anthropic"),
+        (GPT5, "openai"),
+        ("openai/gpt-5.3-codex", "openai"),
+        (GEMINI, "google"),
+    ],
+)
 def test_the_shape_follows_the_model_family(server, session, model: str, family: str):
     response = post(server, body(model, reasoning={"enabled": True}), session=session)
     assert response.status == 200
@@ -127,12 +135,14 @@ def test_the_shape_follows_the_model_family(server, session, model: str, family:
     check_shape(family, response.json()["choices"][0]["message"], server)
 
 
-@pytest.mark.parametrize(("prompt", "family"), [("shape google", "google"), ("shape openai", "openai"),
-                                                ("shape anthropic", "anthropic")])
+@pytest.mark.parametrize(
+    ("prompt", "family"), [("shape google", "google"), ("shape openai", "openai"), ("shape anthropic", "anthropic")]
+)
 @pytest.mark.parametrize("model", [ANTHROPIC, GPT5, GEMINI])
 def test_reasoning_shape_in_the_rule_overrides_the_family(server, session, prompt: str, family: str, model: str):
     message = post(server, body(model, [{"role": "user", "content": prompt}]), session=session).json()["choices"][0][
-        "message"]
+        "message"
+    ]
     check_shape(family, message, server)
 
 
@@ -144,11 +154,13 @@ def test_scripted_reasoning_comes_without_asking_and_is_a_template(server, sessi
     assert reasoning_tokens(response) > 0
 
 
-@pytest.mark.parametrize("off", [{"reasoning": {"enabled": False}}, {"reasoning_effort": "none"},
-                                 {"reasoning": {"effort": "none"}}])
+@pytest.mark.parametrize(
+    "off", [{"reasoning": {"enabled": False}}, {"reasoning_effort": "none"}, {"reasoning": {"effort": "none"}}]
+)
 def test_disabled_reasoning_wins_over_scripted_reasoning(server, session, off: dict[str, Any]):
-    response = post(server, body(ANTHROPIC, [{"role": "user", "content": "scripted thinking"}], **off),
-                    session=session).json()
+    response = post(
+        server, body(ANTHROPIC, [{"role": "user", "content": "scripted thinking"}], **off), session=session
+    ).json()
     message = response["choices"][0]["message"]
     assert "reasoning" not in message and "reasoning_details" not in message
     assert message["content"] == "done"
@@ -162,8 +174,17 @@ def test_exclude_removes_reasoning_but_still_counts_it(server, session, model: s
     assert "reasoning" not in message and "reasoning_details" not in message
     assert message["content"] == ANSWER
     assert reasoning_tokens(response) > 0
-    chunks = post(server, body(model, reasoning={"enabled": True, "exclude": True}, stream=True,
-                               stream_options={"include_usage": True}), session=session).sse().chunks
+    chunks = (
+        post(
+            server,
+            body(
+                model, reasoning={"enabled": True, "exclude": True}, stream=True, stream_options={"include_usage": True}
+            ),
+            session=session,
+        )
+        .sse()
+        .chunks
+    )
     assert not any("reasoning" in d or "reasoning_details" in d for d in deltas(chunks))
     assert chunks[-1]["usage"]["completion_tokens_details"]["reasoning_tokens"] == reasoning_tokens(response)
 
@@ -221,8 +242,15 @@ def test_a_limit_below_the_reasoning_text_still_keeps_the_effort_share(server, s
 
 def test_reasoning_tokens_are_the_same_streamed(server, session):
     plain = post(server, body(reasoning={"effort": "low"}), session=session).json()
-    chunks = post(server, body(reasoning={"effort": "low"}, stream=True, stream_options={"include_usage": True}),
-                  session=session).sse().chunks
+    chunks = (
+        post(
+            server,
+            body(reasoning={"effort": "low"}, stream=True, stream_options={"include_usage": True}),
+            session=session,
+        )
+        .sse()
+        .chunks
+    )
     assert chunks[-1]["usage"] == plain["usage"]
 
 
@@ -262,6 +290,7 @@ def test_streamed_reasoning_comes_first_and_reassembles_to_the_message(server, s
 def test_the_official_sdk_stream_carries_reasoning_in_delta_extras(client: openai.OpenAI):
     plain = client.chat.completions.create(model=GEMINI, messages=PLAIN, reasoning_effort="low")
     stream = client.chat.completions.create(model=GEMINI, messages=PLAIN, reasoning_effort="low", stream=True)
-    text = "".join((chunk.choices[0].delta.model_extra or {}).get("reasoning") or ""
-                   for chunk in stream if chunk.choices)
+    text = "".join(
+        (chunk.choices[0].delta.model_extra or {}).get("reasoning") or "" for chunk in stream if chunk.choices
+    )
     assert text == plain.choices[0].message.model_extra["reasoning"]

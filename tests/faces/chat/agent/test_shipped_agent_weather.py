@@ -43,9 +43,19 @@ COVERED = {"weather-call-tool", "weather-answer"}
 
 QUESTION = {"role": "user", "content": "今天是2025年8月15日，上海今天天气怎么样"}
 TURN1_REASONING = "用户想知道2025年8月15日上海的天气情况。我需要使用search_city_weather函数来查询。"
-RESULT = {"city": "上海市", "date": "2025-08-15", "week": "1", "dayweather": "多云", "nightweather": "多云",
-          "daywind": "东南", "nightwind": "东南", "daypower": "1-3", "nightpower": "1-3",
-          "daytemp_float": "35.0", "nighttemp_float": "28.0"}
+RESULT = {
+    "city": "上海市",
+    "date": "2025-08-15",
+    "week": "1",
+    "dayweather": "多云",
+    "nightweather": "多云",
+    "daywind": "东南",
+    "nightwind": "东南",
+    "daypower": "1-3",
+    "nightpower": "1-3",
+    "daytemp_float": "35.0",
+    "nighttemp_float": "28.0",
+}
 ANSWER = "上海市 2025-08-15: 多云, 35.0°C by day, 28.0°C at night."
 TURN2_REASONING = "The tool returned the forecast for 上海市; summarise it."
 REASONING_ON = {"reasoning": {"enabled": True}}
@@ -57,8 +67,9 @@ def turn1_body(model: str = ANTHROPIC, **extra: Any) -> dict[str, Any]:
     return {"model": model, "messages": [QUESTION], "tools": [SEARCH_CITY_WEATHER], **REASONING_ON, **extra}
 
 
-def turn2_body(assistant: dict[str, Any], model: str = ANTHROPIC, result: dict[str, Any] = RESULT,
-               **extra: Any) -> dict[str, Any]:
+def turn2_body(
+    assistant: dict[str, Any], model: str = ANTHROPIC, result: dict[str, Any] = RESULT, **extra: Any
+) -> dict[str, Any]:
     call_id = assistant["tool_calls"][0]["id"]
     messages = [QUESTION, assistant, {"role": "tool", "tool_call_id": call_id, "content": dumps(result)}]
     return {"model": model, "messages": messages, "tools": [SEARCH_CITY_WEATHER], **REASONING_ON, **extra}
@@ -79,8 +90,9 @@ def test_every_rule_of_agent_weather_yaml_is_covered_here():
 
 
 def test_turn1_reasons_and_calls_the_tool(shipped, client: openai.OpenAI):
-    raw = client.chat.completions.with_raw_response.create(model=ANTHROPIC, messages=[QUESTION],
-                                                           tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON)
+    raw = client.chat.completions.with_raw_response.create(
+        model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON
+    )
     assert raw.headers.get(RULE_HEADER) == "weather-call-tool"
     completion = raw.parse()
     assert_chat_completion(completion.model_dump(exclude_unset=True))
@@ -98,8 +110,9 @@ def test_turn1_reasons_and_calls_the_tool(shipped, client: openai.OpenAI):
     assert block["text"] == TURN1_REASONING
     assert block["format"] == "anthropic-claude-v1"
     assert block["index"] == 0 and isinstance(block["index"], int)
-    assert Signer.from_settings(shipped.state.settings.seed, None).verify("anthropic", 0, TURN1_REASONING,
-                                                                          block["signature"])
+    assert Signer.from_settings(shipped.state.settings.seed, None).verify(
+        "anthropic", 0, TURN1_REASONING, block["signature"]
+    )
     assert completion.usage.completion_tokens_details.reasoning_tokens > 0
 
 
@@ -108,12 +121,23 @@ def test_turn1_is_deterministic(shipped, session):
 
 
 def test_turn2_with_the_message_passed_back_answers_from_the_tool_result(client: openai.OpenAI):
-    first = client.chat.completions.create(model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER],
-                                           extra_body=REASONING_ON).choices[0].message
+    first = (
+        client.chat.completions.create(
+            model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON
+        )
+        .choices[0]
+        .message
+    )
     raw = client.chat.completions.with_raw_response.create(
-        model=ANTHROPIC, tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON,
-        messages=[QUESTION, first.model_dump(),
-                  {"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": dumps(RESULT)}])
+        model=ANTHROPIC,
+        tools=[SEARCH_CITY_WEATHER],
+        extra_body=REASONING_ON,
+        messages=[
+            QUESTION,
+            first.model_dump(),
+            {"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": dumps(RESULT)},
+        ],
+    )
     assert raw.headers.get(RULE_HEADER) == "weather-answer"
     assert raw.headers.get(WARNINGS_HEADER) is None
     completion = raw.parse()
@@ -127,23 +151,47 @@ def test_turn2_with_the_message_passed_back_answers_from_the_tool_result(client:
 
 
 def test_turn2_accepts_the_message_dumped_without_nones(client: openai.OpenAI):
-    first = client.chat.completions.create(model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER],
-                                           extra_body=REASONING_ON).choices[0].message
+    first = (
+        client.chat.completions.create(
+            model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON
+        )
+        .choices[0]
+        .message
+    )
     answer = client.chat.completions.create(
-        model=ANTHROPIC, tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON,
-        messages=[QUESTION, first.model_dump(exclude_none=True),
-                  {"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": dumps(RESULT)}])
+        model=ANTHROPIC,
+        tools=[SEARCH_CITY_WEATHER],
+        extra_body=REASONING_ON,
+        messages=[
+            QUESTION,
+            first.model_dump(exclude_none=True),
+            {"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": dumps(RESULT)},
+        ],
+    )
     assert answer.choices[0].message.content == ANSWER
 
 
 async def test_turn1_then_turn2_async(aclient: openai.AsyncOpenAI):
-    first = (await aclient.chat.completions.create(model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER],
-                                                   extra_body=REASONING_ON)).choices[0].message
+    first = (
+        (
+            await aclient.chat.completions.create(
+                model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON
+            )
+        )
+        .choices[0]
+        .message
+    )
     assert first.model_extra["reasoning_details"][0]["signature"]
     answer = await aclient.chat.completions.create(
-        model=ANTHROPIC, tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON,
-        messages=[QUESTION, first.model_dump(),
-                  {"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": dumps(RESULT)}])
+        model=ANTHROPIC,
+        tools=[SEARCH_CITY_WEATHER],
+        extra_body=REASONING_ON,
+        messages=[
+            QUESTION,
+            first.model_dump(),
+            {"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": dumps(RESULT)},
+        ],
+    )
     assert answer.choices[0].message.content == ANSWER
 
 
@@ -200,12 +248,14 @@ def test_turn1_streamed_reasons_first_then_signs_then_calls(shipped, session):
 
 
 def test_turn2_after_a_streamed_turn1_with_the_reassembled_message(client: openai.OpenAI):
-    stream = client.chat.completions.create(model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER],
-                                            extra_body=REASONING_ON, stream=True)
+    stream = client.chat.completions.create(
+        model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON, stream=True
+    )
     assistant = accumulate(sdk_chunks(stream))
     body = turn2_body(assistant)
-    stream = client.chat.completions.create(model=ANTHROPIC, messages=body["messages"], tools=[SEARCH_CITY_WEATHER],
-                                            extra_body=REASONING_ON, stream=True)
+    stream = client.chat.completions.create(
+        model=ANTHROPIC, messages=body["messages"], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON, stream=True
+    )
     answer = accumulate(sdk_chunks(stream))
     assert answer["content"] == ANSWER
     assert answer["reasoning"] == TURN2_REASONING
@@ -229,8 +279,9 @@ def _edit_text(m: dict[str, Any]) -> None:
 def _edit_signature(m: dict[str, Any]) -> None:
     signature = m["reasoning_details"][0]["signature"]
     middle = len(signature) // 2
-    m["reasoning_details"][0]["signature"] = signature[:middle] + ("A" if signature[middle] != "A" else "B") + \
-        signature[middle + 1:]
+    m["reasoning_details"][0]["signature"] = (
+        signature[:middle] + ("A" if signature[middle] != "A" else "B") + signature[middle + 1 :]
+    )
 
 
 def _reorder(m: dict[str, Any], signer: Signer) -> None:
@@ -239,8 +290,16 @@ def _reorder(m: dict[str, Any], signer: Signer) -> None:
 
 def two_blocks(signer: Signer) -> list[dict[str, Any]]:
     texts = ["First I read the question.", " Then I call search_city_weather."]
-    return [{"type": "reasoning.text", "text": t, "signature": signer.sign("anthropic", i, t),
-             "format": "anthropic-claude-v1", "index": i} for i, t in enumerate(texts)]
+    return [
+        {
+            "type": "reasoning.text",
+            "text": t,
+            "signature": signer.sign("anthropic", i, t),
+            "format": "anthropic-claude-v1",
+            "index": i,
+        }
+        for i, t in enumerate(texts)
+    ]
 
 
 ALTERATIONS: dict[str, Callable[..., None]] = {
@@ -253,13 +312,22 @@ ALTERATIONS: dict[str, Callable[..., None]] = {
 
 @pytest.mark.parametrize("alteration", list(ALTERATIONS))
 def test_turn2_with_altered_reasoning_is_rejected_400(client: openai.OpenAI, alteration: str):
-    first = client.chat.completions.create(model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER],
-                                           extra_body=REASONING_ON).choices[0].message
+    first = (
+        client.chat.completions.create(
+            model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON
+        )
+        .choices[0]
+        .message
+    )
     assistant = first.model_dump()
     ALTERATIONS[alteration](assistant)
     with pytest.raises(openai.BadRequestError) as raised:
-        client.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
-                                       tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON)
+        client.chat.completions.create(
+            model=ANTHROPIC,
+            messages=turn2_body(assistant)["messages"],
+            tools=[SEARCH_CITY_WEATHER],
+            extra_body=REASONING_ON,
+        )
     assert raised.value.status_code == 400
     assert raised.value.body["type"] == REFUSED
     assert raised.value.body["code"] == "400"
@@ -281,8 +349,10 @@ def test_turn2_with_a_bad_signature_gets_zenmux_own_answer(shipped, session, alt
     ALTERATIONS[alteration](assistant)
     response = post(shipped, turn2_body(assistant), session=session)
     assert response.status == 400
-    assert response.body == (b'{"error":{"code":"400","type":"invalid_params","message":'
-                             b'"messages.1.content.0: Invalid `signature` in `thinking` block"}}')
+    assert response.body == (
+        b'{"error":{"code":"400","type":"invalid_params","message":'
+        b'"messages.1.content.0: Invalid `signature` in `thinking` block"}}'
+    )
 
 
 def test_a_streamed_turn2_with_altered_reasoning_is_rejected_before_streaming(shipped, session, client):
@@ -292,18 +362,34 @@ def test_a_streamed_turn2_with_altered_reasoning_is_rejected_before_streaming(sh
     error = assert_envelope(response, 400, REFUSED)
     assert "messages.1" in error["message"]
     with pytest.raises(openai.BadRequestError):
-        client.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
-                                       tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON, stream=True)
+        client.chat.completions.create(
+            model=ANTHROPIC,
+            messages=turn2_body(assistant)["messages"],
+            tools=[SEARCH_CITY_WEATHER],
+            extra_body=REASONING_ON,
+            stream=True,
+        )
 
 
 async def test_turn2_with_altered_reasoning_is_rejected_async(aclient: openai.AsyncOpenAI):
-    first = (await aclient.chat.completions.create(model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER],
-                                                   extra_body=REASONING_ON)).choices[0].message
+    first = (
+        (
+            await aclient.chat.completions.create(
+                model=ANTHROPIC, messages=[QUESTION], tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON
+            )
+        )
+        .choices[0]
+        .message
+    )
     assistant = first.model_dump()
     _drop_signature(assistant)
     with pytest.raises(openai.BadRequestError) as raised:
-        await aclient.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
-                                              tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON)
+        await aclient.chat.completions.create(
+            model=ANTHROPIC,
+            messages=turn2_body(assistant)["messages"],
+            tools=[SEARCH_CITY_WEATHER],
+            extra_body=REASONING_ON,
+        )
     assert raised.value.body["type"] == REFUSED and "messages.1" in raised.value.body["message"]
 
 
@@ -347,7 +433,7 @@ def test_openai_turn2_verifies_the_encrypted_block(shipped, session):
     data = encrypted["data"]
     middle = len(data) // 2
     edited = copy.deepcopy(assistant)
-    edited["reasoning_details"][1]["data"] = data[:middle] + ("A" if data[middle] != "A" else "B") + data[middle + 1:]
+    edited["reasoning_details"][1]["data"] = data[:middle] + ("A" if data[middle] != "A" else "B") + data[middle + 1 :]
     error = assert_envelope(post(shipped, turn2_body(edited, model=GPT5), session=session), 400, REFUSED)
     assert "messages.1" in error["message"]
     renamed = copy.deepcopy(assistant)
@@ -409,8 +495,12 @@ def test_a_different_reasoning_secret_rejects_signatures_minted_by_another(make_
     error = assert_envelope(post(second, turn2_body(assistant), session=session), 400, REFUSED)
     assert "messages.1" in error["message"]
     with sdk(second, session) as client, pytest.raises(openai.BadRequestError):
-        client.chat.completions.create(model=ANTHROPIC, messages=turn2_body(assistant)["messages"],
-                                       tools=[SEARCH_CITY_WEATHER], extra_body=REASONING_ON)
+        client.chat.completions.create(
+            model=ANTHROPIC,
+            messages=turn2_body(assistant)["messages"],
+            tools=[SEARCH_CITY_WEATHER],
+            extra_body=REASONING_ON,
+        )
 
 
 def test_the_default_secret_follows_the_seed(make_server, shipped, session):

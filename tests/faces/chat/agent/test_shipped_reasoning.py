@@ -25,10 +25,13 @@ FILE = SHIPPED / "reasoning.yaml"
 COVERED = {"gpt5-meaning-of-life"}
 
 QUESTION = [{"role": "user", "content": "What is the meaning of life?"}]
-REASONING = ("**Considering the meaning of life** The question is philosophical; I should present several "
-             "perspectives and a practical way to find meaning.")
-CONTENT = ("There isn't a single, objective answer: most people build meaning from relationships, growth "
-           "and contribution.")
+REASONING = (
+    "**Considering the meaning of life** The question is philosophical; I should present several "
+    "perspectives and a practical way to find meaning."
+)
+CONTENT = (
+    "There isn't a single, objective answer: most people build meaning from relationships, growth and contribution."
+)
 FORMAT = "openai-responses-v1"
 
 
@@ -59,7 +62,9 @@ def test_gpt5_returns_a_summary_and_an_encrypted_block(shipped, client: openai.O
     assert completion.choices[0].finish_reason == "stop"
     dumped = message.model_dump()
     assert dumped["reasoning"] == REASONING
-    check_openai_details(dumped["reasoning_details"], REASONING, Signer.from_settings(shipped.state.settings.seed, None))
+    check_openai_details(
+        dumped["reasoning_details"], REASONING, Signer.from_settings(shipped.state.settings.seed, None)
+    )
     assert completion.usage.completion_tokens_details.reasoning_tokens > 0
     assert completion.usage.completion_tokens > completion.usage.completion_tokens_details.reasoning_tokens
 
@@ -72,8 +77,11 @@ def test_gpt5_is_deterministic(shipped, session):
 
 def test_gpt5_streams_the_summary_then_the_encrypted_block_then_the_content(shipped, session):
     plain = post(shipped, {"model": GPT5, "messages": QUESTION}, session=session).json()
-    response = post(shipped, {"model": GPT5, "messages": QUESTION, "stream": True,
-                              "stream_options": {"include_usage": True}}, session=session)
+    response = post(
+        shipped,
+        {"model": GPT5, "messages": QUESTION, "stream": True, "stream_options": {"include_usage": True}},
+        session=session,
+    )
     assert response.headers.get(RULE_HEADER) == "gpt5-meaning-of-life"
     chunks = response.sse().chunks
     for chunk in chunks:
@@ -124,15 +132,22 @@ async def test_gpt5_async_streamed_and_not(aclient: openai.AsyncOpenAI):
 
 
 def test_gpt5_matches_gpt5_variants_only(shipped, session):
-    assert post(shipped, {"model": "openai/gpt-5-codex", "messages": QUESTION},
-                session=session).headers.get(RULE_HEADER) == "gpt5-meaning-of-life"
-    assert post(shipped, {"model": ANTHROPIC, "messages": QUESTION},
-                session=session).headers.get(RULE_HEADER) != "gpt5-meaning-of-life"
+    assert (
+        post(shipped, {"model": "openai/gpt-5-codex", "messages": QUESTION}, session=session).headers.get(RULE_HEADER)
+        == "gpt5-meaning-of-life"
+    )
+    assert (
+        post(shipped, {"model": ANTHROPIC, "messages": QUESTION}, session=session).headers.get(RULE_HEADER)
+        != "gpt5-meaning-of-life"
+    )
 
 
 def test_gpt5_reasoning_disabled_or_effort_none_suppresses_the_scripted_reasoning(client: openai.OpenAI):
-    for kwargs in ({"extra_body": {"reasoning": {"enabled": False}}}, {"reasoning_effort": "none"},
-                   {"extra_body": {"reasoning_effort": "none"}}):
+    for kwargs in (
+        {"extra_body": {"reasoning": {"enabled": False}}},
+        {"reasoning_effort": "none"},
+        {"extra_body": {"reasoning_effort": "none"}},
+    ):
         completion = client.chat.completions.create(model=GPT5, messages=QUESTION, **kwargs)
         dumped = completion.choices[0].message.model_dump()
         assert dumped.get("reasoning") is None, kwargs
@@ -148,8 +163,9 @@ def test_gpt5_reasoning_excluded_still_counts_reasoning_tokens(shipped, session)
     assert "reasoning" not in message and "reasoning_details" not in message
     assert message["content"] == CONTENT
     assert plain["usage"]["completion_tokens_details"]["reasoning_tokens"] > 0
-    chunks = post(shipped, {**body, "stream": True, "stream_options": {"include_usage": True}},
-                  session=session).sse().chunks
+    chunks = (
+        post(shipped, {**body, "stream": True, "stream_options": {"include_usage": True}}, session=session).sse().chunks
+    )
     assert not any("reasoning" in d or "reasoning_details" in d for d in deltas(chunks))
     assert chunks[-1]["usage"]["completion_tokens_details"]["reasoning_tokens"] > 0
     assert accumulate(chunks)["content"] == CONTENT

@@ -60,7 +60,8 @@ def test_parallel_lookups_sends_three_calls_with_its_text(client: openai.OpenAI)
     assert choice.message.content == "Let me look both up."
     calls = choice.message.tool_calls
     assert [(c.type, c.function.name, json.loads(c.function.arguments)) for c in calls] == [
-        ("function", name, args) for name, args in PARALLEL]
+        ("function", name, args) for name, args in PARALLEL
+    ]
     assert all(isinstance(c.function.arguments, str) for c in calls)
     assert all(re.match(CALL_ID, c.id) for c in calls)
     assert len({c.id for c in calls}) == 3
@@ -68,10 +69,12 @@ def test_parallel_lookups_sends_three_calls_with_its_text(client: openai.OpenAI)
 
 
 def test_parallel_lookups_arguments_are_compact_json_strings_on_the_wire(shipped, session):
-    message = message_of(post(shipped, {"model": GPT5, "messages": COMPARE, "tools": [GET_WEATHER, GET_TIME]},
-                              session=session))
+    message = message_of(
+        post(shipped, {"model": GPT5, "messages": COMPARE, "tools": [GET_WEATHER, GET_TIME]}, session=session)
+    )
     assert [c["function"]["arguments"] for c in message["tool_calls"]] == [
-        json.dumps(args, separators=(",", ":")) for _, args in PARALLEL]
+        json.dumps(args, separators=(",", ":")) for _, args in PARALLEL
+    ]
     assert set(message["tool_calls"][0]) == {"id", "type", "function"}
 
 
@@ -96,8 +99,9 @@ def test_parallel_lookups_stream_ids_equal_the_non_streamed_ids(shipped, session
 
 
 def test_parallel_lookups_streams_interleaved_six_character_fragments(shipped, session):
-    response = post(shipped, {"model": GPT5, "messages": COMPARE, "tools": [GET_WEATHER, GET_TIME], "stream": True},
-                    session=session)
+    response = post(
+        shipped, {"model": GPT5, "messages": COMPARE, "tools": [GET_WEATHER, GET_TIME], "stream": True}, session=session
+    )
     assert response.status == 200
     body = response.sse()
     assert body.done
@@ -154,9 +158,11 @@ def test_parallel_lookups_reassembled_by_hand_from_an_sdk_stream(client: openai.
 async def test_parallel_lookups_async_streamed_and_not(aclient: openai.AsyncOpenAI):
     completion = await aclient.chat.completions.create(model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME])
     assert [json.loads(c.function.arguments) for c in completion.choices[0].message.tool_calls] == [
-        args for _, args in PARALLEL]
-    stream = await aclient.chat.completions.create(model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME],
-                                                   stream=True)
+        args for _, args in PARALLEL
+    ]
+    stream = await aclient.chat.completions.create(
+        model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME], stream=True
+    )
     chunks = [chunk.to_dict() async for chunk in stream]
     message = accumulate(chunks)
     assert [c["id"] for c in message["tool_calls"]] == [c.id for c in completion.choices[0].message.tool_calls]
@@ -164,8 +170,9 @@ async def test_parallel_lookups_async_streamed_and_not(aclient: openai.AsyncOpen
 
 
 def test_parallel_lookups_with_tool_choice_none_sends_no_calls_and_warns(shipped, session, client: openai.OpenAI):
-    raw = client.chat.completions.with_raw_response.create(model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME],
-                                                           tool_choice="none")
+    raw = client.chat.completions.with_raw_response.create(
+        model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME], tool_choice="none"
+    )
     assert raw.headers.get(RULE_HEADER) == "parallel-lookups"
     warning = raw.headers.get(WARNINGS_HEADER)
     assert warning and "tool_choice is none" in warning
@@ -177,8 +184,11 @@ def test_parallel_lookups_with_tool_choice_none_sends_no_calls_and_warns(shipped
 
 
 def test_parallel_lookups_with_tool_choice_none_streams_no_tool_deltas(shipped, session):
-    response = post(shipped, {"model": GPT5, "messages": COMPARE, "tools": [GET_WEATHER, GET_TIME],
-                              "tool_choice": "none", "stream": True}, session=session)
+    response = post(
+        shipped,
+        {"model": GPT5, "messages": COMPARE, "tools": [GET_WEATHER, GET_TIME], "tool_choice": "none", "stream": True},
+        session=session,
+    )
     assert "tool_choice is none" in response.headers.get(WARNINGS_HEADER, "")
     chunks = response.sse().chunks
     assert tool_deltas(chunks) == []
@@ -186,8 +196,9 @@ def test_parallel_lookups_with_tool_choice_none_streams_no_tool_deltas(shipped, 
 
 
 def test_parallel_lookups_with_parallel_tool_calls_false_sends_only_the_first(shipped, session, client):
-    raw = client.chat.completions.with_raw_response.create(model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME],
-                                                           parallel_tool_calls=False)
+    raw = client.chat.completions.with_raw_response.create(
+        model=GPT5, messages=COMPARE, tools=[GET_WEATHER, GET_TIME], parallel_tool_calls=False
+    )
     assert "parallel_tool_calls is false" in (raw.headers.get(WARNINGS_HEADER) or "")
     calls = raw.parse().choices[0].message.tool_calls
     assert len(calls) == 1
@@ -211,8 +222,7 @@ BOOKING_SCHEMA = {
     "$defs": {
         "person": {
             "type": "object",
-            "properties": {"name": {"type": "string", "minLength": 2},
-                           "email": {"type": "string", "format": "email"}},
+            "properties": {"name": {"type": "string", "minLength": 2}, "email": {"type": "string", "format": "email"}},
             "required": ["name", "email"],
             "additionalProperties": False,
         },
@@ -225,9 +235,11 @@ BOOKING_SCHEMA = {
         "guests": {"type": "array", "items": {"$ref": "#/$defs/person"}, "minItems": 1, "maxItems": 3},
         "preferences": {
             "type": "object",
-            "properties": {"seating": {"enum": ["indoor", "outdoor"]},
-                           "high_chair": {"type": "boolean"},
-                           "budget": {"type": "number", "minimum": 10, "maximum": 200}},
+            "properties": {
+                "seating": {"enum": ["indoor", "outdoor"]},
+                "high_chair": {"type": "boolean"},
+                "budget": {"type": "number", "minimum": 10, "maximum": 200},
+            },
             "required": ["seating"],
         },
         "tags": {"type": "array", "items": {"type": "string", "maxLength": 12}},
@@ -244,8 +256,9 @@ def booking_validator() -> Draft202012Validator:
 
 
 def test_forced_booking_synthesises_arguments_that_validate_against_the_schema(client: openai.OpenAI):
-    raw = client.chat.completions.with_raw_response.create(model=GPT5, messages=BOOK, tools=[BOOK_TABLE],
-                                                           tool_choice="required")
+    raw = client.chat.completions.with_raw_response.create(
+        model=GPT5, messages=BOOK, tools=[BOOK_TABLE], tool_choice="required"
+    )
     assert raw.headers.get(RULE_HEADER) == "forced-booking"
     choice = raw.parse().choices[0]
     assert choice.finish_reason == "tool_calls"
@@ -263,8 +276,9 @@ def test_forced_booking_is_deterministic_across_identical_requests(shipped, sess
     one = message_of(post(shipped, body, session=session))
     two = message_of(post(shipped, body, session=session + "-again"))
     assert one["tool_calls"] == two["tool_calls"]
-    other = message_of(post(shipped, {**body, "messages": [{"role": "user", "content": "book a table for ten"}]},
-                            session=session))
+    other = message_of(
+        post(shipped, {**body, "messages": [{"role": "user", "content": "book a table for ten"}]}, session=session)
+    )
     assert other["tool_calls"][0]["id"] != one["tool_calls"][0]["id"]
 
 
@@ -321,13 +335,20 @@ def test_custom_grammar_tool_on_the_wire(shipped, session):
 
 def test_custom_grammar_tool_streams_custom_deltas(shipped, session):
     plain = message_of(post(shipped, {"model": GPT5, "messages": SQL, "tools": [RUN_SQL]}, session=session))
-    chunks = post(shipped, {"model": GPT5, "messages": SQL, "tools": [RUN_SQL], "stream": True},
-                  session=session).sse().chunks
+    chunks = (
+        post(shipped, {"model": GPT5, "messages": SQL, "tools": [RUN_SQL], "stream": True}, session=session)
+        .sse()
+        .chunks
+    )
     calls = tool_deltas(chunks)
     # OpenAI's chunk schema only knows function calls: the custom deltas are checked here by hand
     opening, *fragments = calls
-    assert opening == {"index": 0, "id": plain["tool_calls"][0]["id"], "type": "custom",
-                       "custom": {"name": "run_sql", "input": ""}}
+    assert opening == {
+        "index": 0,
+        "id": plain["tool_calls"][0]["id"],
+        "type": "custom",
+        "custom": {"name": "run_sql", "input": ""},
+    }
     assert fragments
     for fragment in fragments:
         assert set(fragment) == {"index", "custom"} and fragment["index"] == 0
@@ -337,7 +358,8 @@ def test_custom_grammar_tool_streams_custom_deltas(shipped, session):
         if not (chunk["choices"] and chunk["choices"][0]["delta"].get("tool_calls")):
             assert_chat_chunk(chunk)
     assert [c["choices"][0]["finish_reason"] for c in chunks if c["choices"] and c["choices"][0]["finish_reason"]] == [
-        "tool_calls"]
+        "tool_calls"
+    ]
 
 
 def test_custom_grammar_tool_needs_run_sql_offered(shipped, session):
@@ -362,13 +384,19 @@ def test_broken_arguments_arrive_as_the_raw_invalid_string(client: openai.OpenAI
 
 
 def test_broken_arguments_stream_reassembles_to_the_same_string(shipped, session):
-    chunks = post(shipped, {"model": GPT5, "messages": BROKEN, "tools": [GET_WEATHER], "stream": True},
-                  session=session).sse().chunks
+    chunks = (
+        post(shipped, {"model": GPT5, "messages": BROKEN, "tools": [GET_WEATHER], "stream": True}, session=session)
+        .sse()
+        .chunks
+    )
     for chunk in chunks:
         assert_chat_chunk(chunk)
     [call] = accumulate(chunks)["tool_calls"]
-    assert call == {"id": "call_broken_args_001", "type": "function",
-                    "function": {"name": "get_weather", "arguments": '{"city": "Paris"'}}
+    assert call == {
+        "id": "call_broken_args_001",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Paris"'},
+    }
 
 
 def test_broken_arguments_without_any_tool_offered_is_sent_and_warned(shipped, session):

@@ -95,15 +95,18 @@ def assistant(*calls: dict[str, Any]) -> dict[str, Any]:
 
 
 def tool(call_id: str, content: Any) -> dict[str, Any]:
-    return {"role": "tool", "tool_call_id": call_id, "content": content if isinstance(content, str) else json.dumps(content)}
+    return {
+        "role": "tool",
+        "tool_call_id": call_id,
+        "content": content if isinstance(content, str) else json.dumps(content),
+    }
 
 
 USER = {"role": "user", "content": "where is my order?"}
 
 
 def answered(result: Any, name: str = "lookup_order", model: str = GPT5) -> dict[str, Any]:
-    return {"model": model, "tools": [LOOKUP],
-            "messages": [USER, assistant(call("c1", name)), tool("c1", result)]}
+    return {"model": model, "tools": [LOOKUP], "messages": [USER, assistant(call("c1", name)), tool("c1", result)]}
 
 
 # --- ids ----------------------------------------------------------------------------------------
@@ -116,9 +119,17 @@ def test_a_scripted_id_is_used_and_the_others_are_generated(server, session):
     assert re.match(CALL_ID, ids[1])
 
 
-@pytest.mark.parametrize(("model", "style"), [(GPT5, CALL_ID), ("openai/gpt-5.4-mini", CALL_ID), (ANTHROPIC, TOOLU_ID),
-                                              ("anthropic/claude-opus-4.5", TOOLU_ID), (GEMINI, CALL_ID),
-                                              ("deepseek/deepseek-chat", CALL_ID)])
+@pytest.mark.parametrize(
+    ("model", "style"),
+    [
+        (GPT5, CALL_ID),
+        ("openai/gpt-5.4-mini", CALL_ID),
+        (ANTHROPIC, TOOLU_ID),
+        ("anthropic/claude-opus-4.5", TOOLU_ID),
+        (GEMINI, CALL_ID),
+        ("deepseek/deepseek-chat", CALL_ID),
+    ],
+)
 def test_default_ids_follow_the_family_style(server, session, model: str, style: str):
     message = message_of(post(server, ask("sequential please", model=model), session=session))
     ids = [c["id"] for c in message["tool_calls"]]
@@ -170,18 +181,27 @@ TIME_SCHEMA = GET_TIME["function"]["parameters"]
 def test_a_named_function_is_called_with_schema_valid_arguments(server, session):
     with sdk(server, session) as client:
         completion = client.chat.completions.create(
-            model=GPT5, messages=[{"role": "user", "content": "nothing scripted for this"}],
-            tools=[GET_WEATHER, GET_TIME], tool_choice={"type": "function", "function": {"name": "get_time"}})
+            model=GPT5,
+            messages=[{"role": "user", "content": "nothing scripted for this"}],
+            tools=[GET_WEATHER, GET_TIME],
+            tool_choice={"type": "function", "function": {"name": "get_time"}},
+        )
     choice = completion.choices[0]
     assert choice.finish_reason == "tool_calls"
     [made] = choice.message.tool_calls
     assert made.function.name == "get_time"
-    assert Draft202012Validator(TIME_SCHEMA, format_checker=FormatChecker()).is_valid(json.loads(made.function.arguments))
+    assert Draft202012Validator(TIME_SCHEMA, format_checker=FormatChecker()).is_valid(
+        json.loads(made.function.arguments)
+    )
 
 
 def test_a_forced_call_is_deterministic(server, session):
-    body = {"model": GPT5, "messages": [{"role": "user", "content": "force it"}], "tools": [GET_WEATHER, GET_TIME],
-            "tool_choice": "required"}
+    body = {
+        "model": GPT5,
+        "messages": [{"role": "user", "content": "force it"}],
+        "tools": [GET_WEATHER, GET_TIME],
+        "tool_choice": "required",
+    }
     one = message_of(post(server, body, session=session))
     two = message_of(post(server, body, session=session + "-b"))
     assert one["tool_calls"] == two["tool_calls"]
@@ -192,17 +212,26 @@ def test_a_forced_call_is_deterministic(server, session):
 
 
 def test_required_through_allowed_tools_forces_a_call(server, session):
-    body = {"model": GPT5, "messages": [{"role": "user", "content": "force it"}], "tools": [GET_WEATHER, GET_TIME],
-            "tool_choice": {"type": "allowed_tools",
-                            "allowed_tools": {"mode": "required", "tools": [{"type": "function",
-                                                                           "function": {"name": "get_weather"}}]}}}
+    body = {
+        "model": GPT5,
+        "messages": [{"role": "user", "content": "force it"}],
+        "tools": [GET_WEATHER, GET_TIME],
+        "tool_choice": {
+            "type": "allowed_tools",
+            "allowed_tools": {"mode": "required", "tools": [{"type": "function", "function": {"name": "get_weather"}}]},
+        },
+    }
     response = post(server, body, session=session)
     assert len(message_of(response)["tool_calls"]) == 1
 
 
 def test_a_named_custom_tool_gets_a_custom_call(server, session):
-    body = {"model": ANTHROPIC, "messages": [{"role": "user", "content": "query it"}], "tools": [GET_WEATHER, RUN_SQL],
-            "tool_choice": {"type": "custom", "custom": {"name": "run_sql"}}}
+    body = {
+        "model": ANTHROPIC,
+        "messages": [{"role": "user", "content": "query it"}],
+        "tools": [GET_WEATHER, RUN_SQL],
+        "tool_choice": {"type": "custom", "custom": {"name": "run_sql"}},
+    }
     [made] = message_of(post(server, body, session=session))["tool_calls"]
     assert made["type"] == "custom" and made["custom"]["name"] == "run_sql"
     assert isinstance(made["custom"]["input"], str) and made["custom"]["input"]
@@ -210,8 +239,13 @@ def test_a_named_custom_tool_gets_a_custom_call(server, session):
 
 
 def test_auto_with_nothing_scripted_makes_no_call(server, session):
-    message = message_of(post(server, {"model": GPT5, "messages": [{"role": "user", "content": "just chat"}],
-                                       "tools": [GET_WEATHER]}, session=session))
+    message = message_of(
+        post(
+            server,
+            {"model": GPT5, "messages": [{"role": "user", "content": "just chat"}], "tools": [GET_WEATHER]},
+            session=session,
+        )
+    )
     assert "tool_calls" not in message and message["content"]
 
 
@@ -230,8 +264,13 @@ def test_parallel_tool_calls_false_keeps_the_first_of_two(server, session):
 
 
 def test_parallel_tool_calls_false_with_one_forced_call_does_not_warn(server, session):
-    body = {"model": GPT5, "messages": [{"role": "user", "content": "force one"}], "tools": [GET_TIME],
-            "tool_choice": "required", "parallel_tool_calls": False}
+    body = {
+        "model": GPT5,
+        "messages": [{"role": "user", "content": "force one"}],
+        "tools": [GET_TIME],
+        "tool_choice": "required",
+        "parallel_tool_calls": False,
+    }
     response = post(server, body, session=session)
     assert len(message_of(response)["tool_calls"]) == 1
     assert response.headers.get(WARNINGS_HEADER) is None
@@ -256,8 +295,10 @@ def test_a_tool_message_before_any_call_is_400(server, session):
 
 
 def test_an_unanswered_call_before_the_next_user_message_is_400(server, session):
-    body = {"model": GPT5, "messages": [USER, assistant(call("c1"), call("c2")), tool("c1", "ok"),
-                                        {"role": "user", "content": "and?"}]}
+    body = {
+        "model": GPT5,
+        "messages": [USER, assistant(call("c1"), call("c2")), tool("c1", "ok"), {"role": "user", "content": "and?"}],
+    }
     error = assert_envelope(post(server, body, session=session), 400, "invalid_params")
     assert "messages[1]" in error["message"] and "c2" in error["message"]
     with sdk(server, session) as client, pytest.raises(openai.BadRequestError) as raised:
@@ -278,8 +319,13 @@ def test_a_tool_message_without_tool_call_id_is_400(server, session):
 
 
 def test_parallel_results_in_any_order_are_accepted(server, session):
-    messages = [USER, assistant(call("c1"), call("c2"), call("c3")), tool("c3", "three"), tool("c1", "one"),
-                tool("c2", "two")]
+    messages = [
+        USER,
+        assistant(call("c1"), call("c2"), call("c3")),
+        tool("c3", "three"),
+        tool("c1", "one"),
+        tool("c2", "two"),
+    ]
     with sdk(server, session) as client:
         completion = client.chat.completions.create(model=GPT5, messages=messages)
     assert completion.choices[0].message.content
@@ -313,10 +359,11 @@ def test_json_scalar_values_compare_by_type(server, session):
     response = post(server, answered({"order": {"total": 42, "paid": True}}), session=session)
     assert response.headers.get(RULE_HEADER) == "order-total"
     assert message_of(response)["content"] == "Total 42"
-    assert post(server, answered({"order": {"total": "42", "paid": True}}),
-                session=session).headers.get(RULE_HEADER) is None
-    assert post(server, answered({"order": {"total": 42, "paid": 1}}),
-                session=session).headers.get(RULE_HEADER) is None
+    assert (
+        post(server, answered({"order": {"total": "42", "paid": True}}), session=session).headers.get(RULE_HEADER)
+        is None
+    )
+    assert post(server, answered({"order": {"total": 42, "paid": 1}}), session=session).headers.get(RULE_HEADER) is None
 
 
 def test_a_text_match_on_a_json_value_reads_it_as_json_text(server, session):
@@ -356,9 +403,11 @@ rules:
             "1": quoted key
       stream: {argument_chars: 7}
 """
-SENT = ('{"city":"Zürich 東京 😀","escaped":"é 🎉","when":"2024-05-01",'
-        '"numbers":[0,-7,2.5,9223372036854775807,-9223372036854775808],"flags":[true,false],"nothing":null,'
-        '"nested":{"list":[[],{},[{"a":[1]}]]},"1":"quoted key"}')
+SENT = (
+    '{"city":"Zürich 東京 😀","escaped":"é 🎉","when":"2024-05-01",'
+    '"numbers":[0,-7,2.5,9223372036854775807,-9223372036854775808],"flags":[true,false],"nothing":null,'
+    '"nested":{"list":[[],{},[{"a":[1]}]]},"1":"quoted key"}'
+)
 
 
 def test_json_arguments_reach_the_sdk_byte_for_byte(make_server, open_client, session):

@@ -17,8 +17,10 @@ SEQUENCE: list[dict[str, Any]] = [
     chat("nobody scripted this question"),
     chat("say it slowly", stream=True),
     chat("nobody scripted this streamed question", stream=True, stream_options={"include_usage": True}),
-    {"model": "openai/gpt-5", "messages": [{"role": "system", "content": "Talk like a pirate"},
-                                           {"role": "user", "content": "hi"}]},
+    {
+        "model": "openai/gpt-5",
+        "messages": [{"role": "system", "content": "Talk like a pirate"}, {"role": "user", "content": "hi"}],
+    },
     chat("x", n=2),
     chat("the password", stream=True, usage={"include": True}),
     chat("an unscripted answer with logprobs", logprobs=True, top_logprobs=3),
@@ -34,7 +36,9 @@ def replay(server) -> list[RawResponse]:
 
 
 def fingerprint(responses: list[RawResponse]) -> list[tuple[int, bytes, str | None, str | None]]:
-    return [(r.status, r.body, r.headers.get("X-ZenMux-RequestId"), r.headers.get("x-generation-id")) for r in responses]
+    return [
+        (r.status, r.body, r.headers.get("X-ZenMux-RequestId"), r.headers.get("x-generation-id")) for r in responses
+    ]
 
 
 def generation_ids(responses: list[RawResponse]) -> list[str]:
@@ -57,8 +61,13 @@ def test_a_different_seed_gives_different_ids(make_server) -> None:
     other = replay(make_server(*SHIPPED_YAML, seed=8))
     pairs = list(zip(generation_ids(one), generation_ids(other), strict=True))
     assert pairs and all(a != b for a, b in pairs)
-    request_ids = list(zip([r.headers["X-ZenMux-RequestId"] for r in one],
-                          [r.headers["X-ZenMux-RequestId"] for r in other], strict=True))
+    request_ids = list(
+        zip(
+            [r.headers["X-ZenMux-RequestId"] for r in one],
+            [r.headers["X-ZenMux-RequestId"] for r in other],
+            strict=True,
+        )
+    )
     assert all(a != b for a, b in request_ids)
 
 

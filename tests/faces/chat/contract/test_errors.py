@@ -97,7 +97,9 @@ def test_body_that_is_not_an_object_is_400(shipped: EmulatorServer, raw: bytes, 
     invalid(post(shipped, None, raw=raw, headers={"Content-Type": "application/json"}), message)
 
 
-@pytest.mark.parametrize("raw", [b"{not json", b'{"model": "openai/gpt-5",}', b"\xff\xfe{}"], ids=["garbage", "trailing-comma", "bad-utf8"])
+@pytest.mark.parametrize(
+    "raw", [b"{not json", b'{"model": "openai/gpt-5",}', b"\xff\xfe{}"], ids=["garbage", "trailing-comma", "bad-utf8"]
+)
 def test_body_that_is_not_json_is_400(shipped: EmulatorServer, raw: bytes) -> None:
     error = assert_envelope(post(shipped, None, raw=raw), 400, "invalid_params")
     assert error["message"].startswith("Request body is not valid JSON")
@@ -112,33 +114,68 @@ DOCUMENTED = [
     ("messages-missing", {"model": MODEL}, "Parameter messages is required"),
     ("messages-null", {"model": MODEL, "messages": None}, "Parameter messages is required"),
     ("messages-empty", {"model": MODEL, "messages": []}, "Parameter messages can not be empty"),
-    ("messages-null-element", {"model": MODEL, "messages": [*USER, None]},
-     "Parameter messages can not contain null elements"),
-    ("message-without-content", {"model": MODEL, "messages": [{"role": "user"}]},
-     "Parameter messages can not contain elements without content"),
-    ("message-null-content", {"model": MODEL, "messages": [{"role": "user", "content": None}]},
-     "Parameter messages can not contain elements without content"),
-    ("stream_options-without-stream", chat("x", stream_options={"include_usage": True}),
-     "Parameter stream_options is not supported while stream is false"),
-    ("stream_options-stream-false", chat("x", stream=False, stream_options={"include_usage": True}),
-     "Parameter stream_options is not supported while stream is false"),
+    (
+        "messages-null-element",
+        {"model": MODEL, "messages": [*USER, None]},
+        "Parameter messages can not contain null elements",
+    ),
+    (
+        "message-without-content",
+        {"model": MODEL, "messages": [{"role": "user"}]},
+        "Parameter messages can not contain elements without content",
+    ),
+    (
+        "message-null-content",
+        {"model": MODEL, "messages": [{"role": "user", "content": None}]},
+        "Parameter messages can not contain elements without content",
+    ),
+    (
+        "stream_options-without-stream",
+        chat("x", stream_options={"include_usage": True}),
+        "Parameter stream_options is not supported while stream is false",
+    ),
+    (
+        "stream_options-stream-false",
+        chat("x", stream=False, stream_options={"include_usage": True}),
+        "Parameter stream_options is not supported while stream is false",
+    ),
     ("n-2", chat("x", n=2), "Parameter n grater than 1 is not supported"),
     ("temperature-negative", chat("x", temperature=-1), "Parameter temperature is not valid"),
-    ("include_usage-conflict", chat("x", stream=True, stream_options={"include_usage": True}, usage={"include": False}),
-     "Parameter stream_options.include_usage conflict with usage.include"),
-    ("include_usage-conflict-reversed",
-     chat("x", stream=True, stream_options={"include_usage": False}, usage={"include": True}),
-     "Parameter stream_options.include_usage conflict with usage.include"),
-    ("include_reasoning-conflict", chat("x", include_reasoning=True, reasoning={"exclude": True}),
-     "Parameter include_reasoning conflict with reasoning.exclude"),
-    ("include_reasoning-conflict-reversed", chat("x", include_reasoning=False, reasoning={"exclude": False}),
-     "Parameter include_reasoning conflict with reasoning.exclude"),
-    ("routing-type", chat("x", provider={"routing": {"type": "fastest"}}),
-     "Parameter type of provider.routing is not valid"),
-    ("routing-type-missing", chat("x", provider={"routing": {"providers": ["openai"]}}),
-     "Parameter type of provider.routing is not valid"),
-    ("routing-providers-empty", chat("x", provider={"routing": {"type": "priority", "providers": []}}),
-     "Parameter providers of provider.routing is not valid"),
+    (
+        "include_usage-conflict",
+        chat("x", stream=True, stream_options={"include_usage": True}, usage={"include": False}),
+        "Parameter stream_options.include_usage conflict with usage.include",
+    ),
+    (
+        "include_usage-conflict-reversed",
+        chat("x", stream=True, stream_options={"include_usage": False}, usage={"include": True}),
+        "Parameter stream_options.include_usage conflict with usage.include",
+    ),
+    (
+        "include_reasoning-conflict",
+        chat("x", include_reasoning=True, reasoning={"exclude": True}),
+        "Parameter include_reasoning conflict with reasoning.exclude",
+    ),
+    (
+        "include_reasoning-conflict-reversed",
+        chat("x", include_reasoning=False, reasoning={"exclude": False}),
+        "Parameter include_reasoning conflict with reasoning.exclude",
+    ),
+    (
+        "routing-type",
+        chat("x", provider={"routing": {"type": "fastest"}}),
+        "Parameter type of provider.routing is not valid",
+    ),
+    (
+        "routing-type-missing",
+        chat("x", provider={"routing": {"providers": ["openai"]}}),
+        "Parameter type of provider.routing is not valid",
+    ),
+    (
+        "routing-providers-empty",
+        chat("x", provider={"routing": {"type": "priority", "providers": []}}),
+        "Parameter providers of provider.routing is not valid",
+    ),
 ]
 
 
@@ -150,22 +187,43 @@ def test_documented_validation_messages(shipped: EmulatorServer, body: dict[str,
 # --- messages naming a nested path ------------------------------------------------------------
 
 NESTED = [
-    ("bad-content-part", {"model": MODEL, "messages": [{"role": "user", "content": [{"type": "video", "video": {}}]}]},
-     "Parameter messages[0].content[0].type is not valid: "
-     "expected one of 'text', 'image_url', 'input_audio', 'file', got 'video'"),
-    ("five-stop-sequences", chat("x", stop=["a", "b", "c", "d", "e"]),
-     "Parameter stop is not valid: at most 4 stop sequences are allowed"),
-    ("seventeen-metadata-pairs", chat("x", metadata={f"k{i}": "v" for i in range(17)}),
-     "Parameter metadata is not valid: at most 16 key-value pairs are allowed, got 17"),
-    ("metadata-key-too-long", chat("x", metadata={"k" * 65: "v"}),
-     "Parameter metadata is not valid: keys must be at most 64 characters"),
-    ("metadata-value-too-long", chat("x", metadata={"k": "v" * 513}),
-     "Parameter metadata is not valid: values must be at most 512 characters"),
-    ("top_logprobs-21", chat("x", logprobs=True, top_logprobs=21),
-     "Parameter top_logprobs is not valid: expected an integer between 0 and 20, got 21"),
-    ("json-schema-name", chat("x", response_format={"type": "json_schema", "json_schema": {"name": "bad name!"}}),
-     "Parameter response_format.json_schema.name is not valid: "
-     "expected a string matching ^[a-zA-Z0-9_-]{1,64}$, got 'bad name!'"),
+    (
+        "bad-content-part",
+        {"model": MODEL, "messages": [{"role": "user", "content": [{"type": "video", "video": {}}]}]},
+        "Parameter messages[0].content[0].type is not valid: "
+        "expected one of 'text', 'image_url', 'input_audio', 'file', got 'video'",
+    ),
+    (
+        "five-stop-sequences",
+        chat("x", stop=["a", "b", "c", "d", "e"]),
+        "Parameter stop is not valid: at most 4 stop sequences are allowed",
+    ),
+    (
+        "seventeen-metadata-pairs",
+        chat("x", metadata={f"k{i}": "v" for i in range(17)}),
+        "Parameter metadata is not valid: at most 16 key-value pairs are allowed, got 17",
+    ),
+    (
+        "metadata-key-too-long",
+        chat("x", metadata={"k" * 65: "v"}),
+        "Parameter metadata is not valid: keys must be at most 64 characters",
+    ),
+    (
+        "metadata-value-too-long",
+        chat("x", metadata={"k": "v" * 513}),
+        "Parameter metadata is not valid: values must be at most 512 characters",
+    ),
+    (
+        "top_logprobs-21",
+        chat("x", logprobs=True, top_logprobs=21),
+        "Parameter top_logprobs is not valid: expected an integer between 0 and 20, got 21",
+    ),
+    (
+        "json-schema-name",
+        chat("x", response_format={"type": "json_schema", "json_schema": {"name": "bad name!"}}),
+        "Parameter response_format.json_schema.name is not valid: "
+        "expected a string matching ^[a-zA-Z0-9_-]{1,64}$, got 'bad name!'",
+    ),
 ]
 
 
@@ -184,12 +242,17 @@ ACCEPTED_AT_THE_LIMIT = [
     ("temperature-above-2", chat("x", temperature=2.5)),
     ("agreeing-usage-flags", chat("x", stream=True, stream_options={"include_usage": True}, usage={"include": True})),
     ("agreeing-reasoning-flags", chat("x", include_reasoning=True, reasoning={"exclude": False})),
-    ("routing-order-with-providers", chat("x", provider={"routing": {"type": "order", "providers": ["openai/openai"]}})),
+    (
+        "routing-order-with-providers",
+        chat("x", provider={"routing": {"type": "order", "providers": ["openai/openai"]}}),
+    ),
 ]
 
 
 @pytest.mark.parametrize("body", [b for _, b in ACCEPTED_AT_THE_LIMIT], ids=[i for i, _ in ACCEPTED_AT_THE_LIMIT])
-def test_values_at_the_documented_limits_are_accepted(shipped: EmulatorServer, session: str, body: dict[str, Any]) -> None:
+def test_values_at_the_documented_limits_are_accepted(
+    shipped: EmulatorServer, session: str, body: dict[str, Any]
+) -> None:
     response = post(shipped, body, session=session)
     assert response.status == 200, response.body
 
@@ -250,8 +313,10 @@ def test_oversized_body_is_413_in_the_envelope(make_server) -> None:
 def _post_in_two_parts(server: EmulatorServer, body: bytes) -> tuple[int, dict[str, Any]]:
     """POST `body` over a raw socket, its second half sent after a pause: the server starts on
     the request before the body is complete. Returns the status and the JSON answer."""
-    head = (f"POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {API_KEY}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    head = (
+        f"POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {API_KEY}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
     half = len(body) // 2
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(head + body[:half])
@@ -326,10 +391,14 @@ def test_closed_catalogue_sdk_raises_bad_request(make_server) -> None:
 
 
 def test_the_default_catalogue_refuses_models_zenmux_does_not_list(shipped: EmulatorServer, session: str) -> None:
-    invalid(post(shipped, chat("hi", model="mistralai/some-new-model"), session=session),
-            "Model mistralai/some-new-model is not valid")
-    invalid(post(shipped, chat("hi", model="openai/gpt-5-typo:openai"), session=session),
-            "Model openai/gpt-5-typo:openai is not valid")
+    invalid(
+        post(shipped, chat("hi", model="mistralai/some-new-model"), session=session),
+        "Model mistralai/some-new-model is not valid",
+    )
+    invalid(
+        post(shipped, chat("hi", model="openai/gpt-5-typo:openai"), session=session),
+        "Model openai/gpt-5-typo:openai is not valid",
+    )
     assert post(shipped, chat("hi", model="moonshotai/kimi-k2.5"), session=session).status == 200
 
 
@@ -364,7 +433,9 @@ def test_strict_mode_answers_unmatched_requests_with_an_envelope(make_server) ->
 # --- ignored fields ---------------------------------------------------------------------------
 
 
-def test_unsupported_fields_are_accepted_and_reported(shipped: EmulatorServer, client: openai.OpenAI, session: str) -> None:
+def test_unsupported_fields_are_accepted_and_reported(
+    shipped: EmulatorServer, client: openai.OpenAI, session: str
+) -> None:
     raw = client.chat.completions.with_raw_response.create(
         model=MODEL, messages=user("hello warnings"), extra_body={"max_tokens": 5, "seed": 7, "user": "someone"}
     )
@@ -395,7 +466,9 @@ def many_unknown_fields(count: int) -> dict[str, int]:
     return {f"unknown_field_{i:04d}": 1 for i in range(count)}
 
 
-async def test_many_unknown_fields_still_give_a_response_aiohttp_can_read(shipped: EmulatorServer, session: str) -> None:
+async def test_many_unknown_fields_still_give_a_response_aiohttp_can_read(
+    shipped: EmulatorServer, session: str
+) -> None:
     """Every ignored field is named in one `X-Emulator-Warnings` header; with 200 of them it passes
     aiohttp's 8190-byte header limit and the client cannot read the 200 response at all."""
     body = chat("hello many fields", **many_unknown_fields(200))
@@ -409,8 +482,9 @@ async def test_many_unknown_fields_still_give_a_response_aiohttp_can_read(shippe
 
 
 def test_many_unknown_fields_still_give_a_response_the_sdk_can_read(client: openai.OpenAI) -> None:
-    completion = client.chat.completions.create(model=MODEL, messages=user("hello many fields"),
-                                                extra_body=many_unknown_fields(3000))
+    completion = client.chat.completions.create(
+        model=MODEL, messages=user("hello many fields"), extra_body=many_unknown_fields(3000)
+    )
     assert completion.choices[0].message.content == "Hi hello many fields! How can I help?"
 
 

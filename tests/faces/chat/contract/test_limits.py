@@ -32,14 +32,18 @@ def as_stream(server: EmulatorServer, session: str, text: str, **fields: Any) ->
     return chunks
 
 
-def both(server: EmulatorServer, session: str, text: str, **fields: Any) -> tuple[tuple[str, str, int], tuple[str, str, int]]:
+def both(
+    server: EmulatorServer, session: str, text: str, **fields: Any
+) -> tuple[tuple[str, str, int], tuple[str, str, int]]:
     """(content, finish_reason, completion_tokens) as JSON and as a stream."""
     body = as_json(server, session + "-json", text, **fields)
     chunks = as_stream(server, session + "-stream", text, **fields)
     choice = body["choices"][0]
     (reason,) = finish_reasons(chunks)
-    return ((choice["message"]["content"], choice["finish_reason"], body["usage"]["completion_tokens"]),
-            (content_of(chunks), reason, chunks[-1]["usage"]["completion_tokens"]))
+    return (
+        (choice["message"]["content"], choice["finish_reason"], body["usage"]["completion_tokens"]),
+        (content_of(chunks), reason, chunks[-1]["usage"]["completion_tokens"]),
+    )
 
 
 # --- max_completion_tokens --------------------------------------------------------------------
@@ -81,8 +85,9 @@ def test_sdk_sees_the_truncation(client: openai.OpenAI) -> None:
     completion = client.chat.completions.create(model=MODEL, messages=user(SLOW), max_completion_tokens=3)
     assert completion.choices[0].message.content == "one two three"
     assert completion.choices[0].finish_reason == "length"
-    with client.chat.completions.create(model=MODEL, messages=user(SLOW), max_completion_tokens=3,
-                                        stream=True) as stream:
+    with client.chat.completions.create(
+        model=MODEL, messages=user(SLOW), max_completion_tokens=3, stream=True
+    ) as stream:
         chunks = [c for c in stream if c.choices]
     assert [c.choices[0].delta.content for c in chunks if c.choices[0].delta.content] == ["one", " two", " three"]
     assert [c.choices[0].finish_reason for c in chunks if c.choices[0].finish_reason] == ["length"]
@@ -148,9 +153,12 @@ def streamed_logprobs(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return entries
 
 
-@pytest.mark.parametrize("text", [SLOW, "hello logprobs", "an unscripted answer with logprobs"],
-                         ids=["slow-stream", "greeting", "default"])
-def test_logprobs_have_one_entry_per_token_and_top_alternatives(shipped: EmulatorServer, session: str, text: str) -> None:
+@pytest.mark.parametrize(
+    "text", [SLOW, "hello logprobs", "an unscripted answer with logprobs"], ids=["slow-stream", "greeting", "default"]
+)
+def test_logprobs_have_one_entry_per_token_and_top_alternatives(
+    shipped: EmulatorServer, session: str, text: str
+) -> None:
     body = as_json(shipped, session, text, logprobs=True, top_logprobs=2)
     choice = body["choices"][0]
     entries = choice["logprobs"]["content"]
@@ -159,8 +167,11 @@ def test_logprobs_have_one_entry_per_token_and_top_alternatives(shipped: Emulato
     check_logprob_entries(entries, choice["message"]["content"], 2)
 
 
-@pytest.mark.parametrize("text", [SLOW, "stream check", "an unscripted answer with logprobs"],
-                         ids=["one-token-chunks", "two-token-chunks", "default"])
+@pytest.mark.parametrize(
+    "text",
+    [SLOW, "stream check", "an unscripted answer with logprobs"],
+    ids=["one-token-chunks", "two-token-chunks", "default"],
+)
 def test_streamed_logprobs_equal_the_json_logprobs(shipped: EmulatorServer, session: str, text: str) -> None:
     chunks = as_stream(shipped, session, text, logprobs=True, top_logprobs=2)
     entries = streamed_logprobs(chunks)
@@ -170,7 +181,12 @@ def test_streamed_logprobs_equal_the_json_logprobs(shipped: EmulatorServer, sess
             piece = chunk["choices"][0]["delta"]["content"]
             assert "".join(e["token"] for e in chunk["choices"][0]["logprobs"]["content"]) == piece
     if text != "stream check":  # the stream-only rule has no JSON twin
-        assert entries == as_json(shipped, session + "-json", text, logprobs=True, top_logprobs=2)["choices"][0]["logprobs"]["content"]
+        assert (
+            entries
+            == as_json(shipped, session + "-json", text, logprobs=True, top_logprobs=2)["choices"][0]["logprobs"][
+                "content"
+            ]
+        )
 
 
 def test_logprobs_follow_truncation(shipped: EmulatorServer, session: str) -> None:
@@ -212,8 +228,11 @@ def test_sdk_parses_logprobs(client: openai.OpenAI) -> None:
     entries = completion.choices[0].logprobs.content
     assert [e.token for e in entries] == ["one", " two", " three", " four", " five"]
     assert all(len(e.top_logprobs) == 2 and e.top_logprobs[0].logprob >= e.top_logprobs[1].logprob for e in entries)
-    with client.chat.completions.create(model=MODEL, messages=user(SLOW), logprobs=True, top_logprobs=2,
-                                        stream=True) as stream:
-        streamed = [e for c in stream if c.choices and c.choices[0].logprobs for e in c.choices[0].logprobs.content or []]
+    with client.chat.completions.create(
+        model=MODEL, messages=user(SLOW), logprobs=True, top_logprobs=2, stream=True
+    ) as stream:
+        streamed = [
+            e for c in stream if c.choices and c.choices[0].logprobs for e in c.choices[0].logprobs.content or []
+        ]
     assert [e.token for e in streamed] == [e.token for e in entries]
     assert [e.logprob for e in streamed] == [e.logprob for e in entries]

@@ -8,8 +8,16 @@ import pytest
 from tests.faces.chat.contract.helpers import assert_envelope, request
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
-BUILT_IN = ["openai/gpt-5", "openai/gpt-5.4-mini", "anthropic/claude-sonnet-4.5", "anthropic/claude-haiku-4.5",
-            "google/gemini-2.5-pro", "google/gemini-2.5-flash-lite", "moonshotai/kimi-k2.5", "z-ai/glm-5.1"]
+BUILT_IN = [
+    "openai/gpt-5",
+    "openai/gpt-5.4-mini",
+    "anthropic/claude-sonnet-4.5",
+    "anthropic/claude-haiku-4.5",
+    "google/gemini-2.5-pro",
+    "google/gemini-2.5-flash-lite",
+    "moonshotai/kimi-k2.5",
+    "z-ai/glm-5.1",
+]
 
 
 def entries(client: openai.OpenAI) -> dict[str, dict]:
@@ -94,10 +102,21 @@ def test_closed_catalogue_lists_only_declared_models(make_server) -> None:
 
 def test_the_built_in_catalogue_is_zenmux_s_snapshot(make_server) -> None:
     """112 models as public facts recorded them on 2026-07-02, each in ZenMux's listing shape."""
-    listed = {m["id"]: m for m in request(make_server("rules: []\n"), method="GET", path="/api/v1/models").json()["data"]}
+    listed = {
+        m["id"]: m for m in request(make_server("rules: []\n"), method="GET", path="/api/v1/models").json()["data"]
+    }
     assert len(listed) == 112
-    assert {model_id.split("/")[0] for model_id in listed} >= {"openai", "anthropic", "google", "deepseek", "x-ai",
-                                                               "z-ai", "qwen", "moonshotai", "minimax"}
+    assert {model_id.split("/")[0] for model_id in listed} >= {
+        "openai",
+        "anthropic",
+        "google",
+        "deepseek",
+        "x-ai",
+        "z-ai",
+        "qwen",
+        "moonshotai",
+        "minimax",
+    }
     glm = listed["z-ai/glm-5.1"]
     assert glm["display_name"] == "Z.AI: GLM-5.1" and glm["owned_by"] == "z-ai"
     assert glm["created"] == 1_775_174_400  # its release day, 2026-04-03, at midnight UTC
@@ -105,8 +124,13 @@ def test_the_built_in_catalogue_is_zenmux_s_snapshot(make_server) -> None:
     assert glm["pricings"] == {
         "prompt": [{"value": 0.8781, "unit": "perMTokens", "currency": "USD"}],
         "completion": [{"value": 3.5126, "unit": "perMTokens", "currency": "USD"}],
-        "input_cache_read": [{"value": 0.1903, "unit": "perMTokens", "currency": "USD"}]}
-    assert listed["anthropic/claude-3.7-sonnet"]["input_modalities"] == ["text", "image", "file"]  # pdf is ZenMux's file
+        "input_cache_read": [{"value": 0.1903, "unit": "perMTokens", "currency": "USD"}],
+    }
+    assert listed["anthropic/claude-3.7-sonnet"]["input_modalities"] == [
+        "text",
+        "image",
+        "file",
+    ]  # pdf is ZenMux's file
     assert listed["anthropic/claude-haiku-4.5"]["capabilities"] == {"reasoning": False}
     unknown = listed["anthropic/claude-fable-5"]  # only its prices are known
     assert unknown["display_name"] == "anthropic/claude-fable-5" and unknown["created"] == 1_782_950_400  # the snapshot
@@ -115,10 +139,19 @@ def test_the_built_in_catalogue_is_zenmux_s_snapshot(make_server) -> None:
 def test_long_prompt_prices_are_listed_with_their_conditions(client: openai.OpenAI) -> None:
     prompt = client.models.retrieve("openai/gpt-5.5").to_dict()["pricings"]["prompt"]
     assert prompt == [
-        {"value": 5, "unit": "perMTokens", "currency": "USD",
-         "conditions": {"prompt_tokens": {"unit": "kTokens", "gte": 0, "lt": 272}}},
-        {"value": 10, "unit": "perMTokens", "currency": "USD",
-         "conditions": {"prompt_tokens": {"unit": "kTokens", "gte": 272}}}]
+        {
+            "value": 5,
+            "unit": "perMTokens",
+            "currency": "USD",
+            "conditions": {"prompt_tokens": {"unit": "kTokens", "gte": 0, "lt": 272}},
+        },
+        {
+            "value": 10,
+            "unit": "perMTokens",
+            "currency": "USD",
+            "conditions": {"prompt_tokens": {"unit": "kTokens", "gte": 272}},
+        },
+    ]
 
 
 def test_a_scenario_model_joins_the_catalogue_and_may_override_a_built_in_one(make_server) -> None:

@@ -26,14 +26,38 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 GPT5 = "openai/gpt-5"
 PLAIN = "acme/plain"  # declared below as a non-reasoning model, whatever the built-in catalogue holds
 COUNT = "count to five"
-TOOLS = [{"type": "function", "function": {"name": "get_time", "strict": True, "parameters": {
-              "type": "object", "properties": {"zone": {"type": "string"}}, "required": ["zone"],
-              "additionalProperties": False}}},
-         {"type": "function", "function": {"name": "get_weather", "parameters": {
-              "type": "object", "properties": {"city": {"type": "string"}}}}}]
-SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "population": {"type": "integer"},
-                                           "tags": {"type": "array", "items": {"type": "string"}}},
-          "required": ["city", "population", "tags"], "additionalProperties": False}
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_time",
+            "strict": True,
+            "parameters": {
+                "type": "object",
+                "properties": {"zone": {"type": "string"}},
+                "required": ["zone"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    },
+]
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "population": {"type": "integer"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["city", "population", "tags"],
+    "additionalProperties": False,
+}
 CITED = "Paris is the capital of France. It has 2.1 million inhabitants."
 
 SCENARIO = f"""
@@ -125,8 +149,10 @@ def fold(chunks: list[dict[str, Any]]) -> dict[str, Any]:
         message["content"] = None
     if calls:
         message["tool_calls"] = [calls[i] for i in sorted(calls)]
-    return {"choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": logprobs}],
-            "usage": usage}
+    return {
+        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": logprobs}],
+        "usage": usage,
+    }
 
 
 @dataclass
@@ -183,10 +209,12 @@ def reasoning_tokens(answer: Answer) -> int:
 def same_as_without(server: EmulatorServer, name: str) -> Callable[[Answer], None]:
     """Sampling fields have nothing to sample in a scripted emulator: the reply is the one the
     request gets without them, and no warning is given."""
+
     def check(answer: Answer) -> None:
         plain = ask(server, request_body(COUNT), answer.streamed)
         assert answer.message["content"] == plain.message["content"] == "one two three four five"
         assert name not in answer.warnings
+
     return check
 
 
@@ -204,6 +232,7 @@ def has_logprobs(top: int) -> Callable[[Answer], None]:
         entries = answer.body["choices"][0]["logprobs"]["content"]
         assert "".join(e["token"] for e in entries) == answer.message["content"]
         assert all(len(e["top_logprobs"]) == top for e in entries)
+
     return check
 
 
@@ -214,6 +243,7 @@ def calls_one(name: str) -> Callable[[Answer], None]:
         json.loads(call["function"]["arguments"])
         assert answer.message["content"] is None
         assert answer.finish == "tool_calls"
+
     return check
 
 
@@ -221,6 +251,7 @@ def reasons_at(tokens: int) -> Callable[[Answer], None]:
     def check(answer: Answer) -> None:
         assert answer.message["reasoning"]
         assert reasoning_tokens(answer) == tokens
+
     return check
 
 
@@ -244,7 +275,7 @@ def cites_sources(answer: Answer) -> None:
         assert set(cite) == {"url", "title", "start_index", "end_index"}
         assert cite["url"].startswith("https://") and cite["title"]
         assert 0 <= cite["start_index"] < cite["end_index"] <= len(content)
-        assert content[cite["start_index"]:cite["end_index"]].strip()
+        assert content[cite["start_index"] : cite["end_index"]].strip()
 
 
 def tagged(answer: Answer) -> None:
@@ -270,6 +301,7 @@ def served_by(model: str) -> Callable[[Answer], None]:
         if not answer.streamed:
             assert answer.body["model"] == model
         assert answer.raw.headers.get("X-Emulator-Routing", "").startswith(model + "@")
+
     return check
 
 
@@ -286,6 +318,7 @@ def longer_prompt(server: EmulatorServer) -> Callable[[Answer], None]:
         short = ask(server, request_body(COUNT), answer.streamed)
         assert answer.usage["prompt_tokens"] > short.usage["prompt_tokens"]
         assert answer.message["content"] == "one two three four five"
+
     return check
 
 
@@ -305,77 +338,211 @@ class Field:
 def _fields() -> list[Field]:
     return [
         Field("model", {"model": GPT5}, served_by(GPT5), {"model": "gpt-5"}, "Model gpt-5 is not valid"),
-        Field("messages", {"messages": [{"role": "system", "content": "Be brief and exact."},
-                                        {"role": "user", "content": COUNT}]},
-              longer_prompt, {"messages": []}, "Parameter messages can not be empty", needs_server=True),
-        Field("max_completion_tokens", {"model": PLAIN, "max_completion_tokens": 3}, cut_to_three,
-              {"max_completion_tokens": 0}, "Parameter max_completion_tokens is not valid"),
-        Field("temperature", {"temperature": 0.2}, same_as_without, {"temperature": -1},
-              "Parameter temperature is not valid", needs_server=True),
-        Field("top_p", {"top_p": 0.5}, same_as_without, {"top_p": 2}, "Parameter top_p is not valid",
-              needs_server=True),
-        Field("n", {"n": 1}, same_as_without, {"n": 2}, "Parameter n grater than 1 is not supported",
-              needs_server=True),
-        Field("frequency_penalty", {"frequency_penalty": 1.5}, same_as_without, {"frequency_penalty": 3},
-              "Parameter frequency_penalty is not valid", needs_server=True),
-        Field("presence_penalty", {"presence_penalty": -1}, same_as_without, {"presence_penalty": -3},
-              "Parameter presence_penalty is not valid", needs_server=True),
-        Field("stop", {"stop": [" four"]}, stopped_before_four, {"stop": ["a", "b", "c", "d", "e"]},
-              "Parameter stop is not valid"),
-        Field("logit_bias", {"logit_bias": {"1734": -100}}, same_as_without, {"logit_bias": {"the": 5}},
-              "Parameter logit_bias is not valid: key 'the' is not a token id", needs_server=True),
-        Field("logprobs", {"logprobs": True}, has_logprobs(0), {"logprobs": "yes"},
-              "Parameter logprobs is not valid"),
-        Field("top_logprobs", {"logprobs": True, "top_logprobs": 2}, has_logprobs(2), {"top_logprobs": 2},
-              "Parameter top_logprobs is not valid: 'logprobs' must be true"),
-        Field("tools", {"tools": TOOLS, "tool_choice": "required"}, calls_one("get_time"),
-              {"tools": [{"type": "function"}]}, "Parameter tools[0].function is required",
-              text="an unscripted question"),
-        Field("tool_choice", {"tools": TOOLS, "tool_choice": {"type": "function", "function": {"name": "get_time"}}},
-              calls_one("get_time"), {"tools": TOOLS, "tool_choice": {"type": "function", "function": {"name": "nope"}}},
-              "Parameter tool_choice is not valid: function 'nope' is not one of the tools", text="two calls"),
-        Field("parallel_tool_calls", {"tools": TOOLS, "parallel_tool_calls": False}, calls_one("get_weather"),
-              {"parallel_tool_calls": "no"}, "Parameter parallel_tool_calls is not valid", text="two calls"),
-        Field("reasoning_effort", {"reasoning_effort": "low"}, reasons_at(2048), {"reasoning_effort": 5},
-              "Parameter reasoning_effort is not valid"),
-        Field("verbosity", {"verbosity": "low"}, same_as_without, {"verbosity": "terse"},
-              "Parameter verbosity is not valid", needs_server=True),
-        Field("web_search_options", {"web_search_options": {"search_context_size": "low"}}, cites_sources,
-              {"web_search_options": {"search_context_size": "huge"}},
-              "Parameter web_search_options.search_context_size is not valid", text="an unscripted question"),
-        Field("metadata", {"metadata": {"suite": "tagged"}}, tagged,
-              {"metadata": {f"k{i}": "v" for i in range(17)}}, "Parameter metadata is not valid",
-              text="an unscripted question"),
+        Field(
+            "messages",
+            {"messages": [{"role": "system", "content": "Be brief and exact."}, {"role": "user", "content": COUNT}]},
+            longer_prompt,
+            {"messages": []},
+            "Parameter messages can not be empty",
+            needs_server=True,
+        ),
+        Field(
+            "max_completion_tokens",
+            {"model": PLAIN, "max_completion_tokens": 3},
+            cut_to_three,
+            {"max_completion_tokens": 0},
+            "Parameter max_completion_tokens is not valid",
+        ),
+        Field(
+            "temperature",
+            {"temperature": 0.2},
+            same_as_without,
+            {"temperature": -1},
+            "Parameter temperature is not valid",
+            needs_server=True,
+        ),
+        Field(
+            "top_p", {"top_p": 0.5}, same_as_without, {"top_p": 2}, "Parameter top_p is not valid", needs_server=True
+        ),
+        Field(
+            "n", {"n": 1}, same_as_without, {"n": 2}, "Parameter n grater than 1 is not supported", needs_server=True
+        ),
+        Field(
+            "frequency_penalty",
+            {"frequency_penalty": 1.5},
+            same_as_without,
+            {"frequency_penalty": 3},
+            "Parameter frequency_penalty is not valid",
+            needs_server=True,
+        ),
+        Field(
+            "presence_penalty",
+            {"presence_penalty": -1},
+            same_as_without,
+            {"presence_penalty": -3},
+            "Parameter presence_penalty is not valid",
+            needs_server=True,
+        ),
+        Field(
+            "stop",
+            {"stop": [" four"]},
+            stopped_before_four,
+            {"stop": ["a", "b", "c", "d", "e"]},
+            "Parameter stop is not valid",
+        ),
+        Field(
+            "logit_bias",
+            {"logit_bias": {"1734": -100}},
+            same_as_without,
+            {"logit_bias": {"the": 5}},
+            "Parameter logit_bias is not valid: key 'the' is not a token id",
+            needs_server=True,
+        ),
+        Field("logprobs", {"logprobs": True}, has_logprobs(0), {"logprobs": "yes"}, "Parameter logprobs is not valid"),
+        Field(
+            "top_logprobs",
+            {"logprobs": True, "top_logprobs": 2},
+            has_logprobs(2),
+            {"top_logprobs": 2},
+            "Parameter top_logprobs is not valid: 'logprobs' must be true",
+        ),
+        Field(
+            "tools",
+            {"tools": TOOLS, "tool_choice": "required"},
+            calls_one("get_time"),
+            {"tools": [{"type": "function"}]},
+            "Parameter tools[0].function is required",
+            text="an unscripted question",
+        ),
+        Field(
+            "tool_choice",
+            {"tools": TOOLS, "tool_choice": {"type": "function", "function": {"name": "get_time"}}},
+            calls_one("get_time"),
+            {"tools": TOOLS, "tool_choice": {"type": "function", "function": {"name": "nope"}}},
+            "Parameter tool_choice is not valid: function 'nope' is not one of the tools",
+            text="two calls",
+        ),
+        Field(
+            "parallel_tool_calls",
+            {"tools": TOOLS, "parallel_tool_calls": False},
+            calls_one("get_weather"),
+            {"parallel_tool_calls": "no"},
+            "Parameter parallel_tool_calls is not valid",
+            text="two calls",
+        ),
+        Field(
+            "reasoning_effort",
+            {"reasoning_effort": "low"},
+            reasons_at(2048),
+            {"reasoning_effort": 5},
+            "Parameter reasoning_effort is not valid",
+        ),
+        Field(
+            "verbosity",
+            {"verbosity": "low"},
+            same_as_without,
+            {"verbosity": "terse"},
+            "Parameter verbosity is not valid",
+            needs_server=True,
+        ),
+        Field(
+            "web_search_options",
+            {"web_search_options": {"search_context_size": "low"}},
+            cites_sources,
+            {"web_search_options": {"search_context_size": "huge"}},
+            "Parameter web_search_options.search_context_size is not valid",
+            text="an unscripted question",
+        ),
+        Field(
+            "metadata",
+            {"metadata": {"suite": "tagged"}},
+            tagged,
+            {"metadata": {f"k{i}": "v" for i in range(17)}},
+            "Parameter metadata is not valid",
+            text="an unscripted question",
+        ),
         Field("stream", {"stream": True}, is_event_stream, {"stream": "yes"}, "Parameter stream is not valid"),
-        Field("stream_options", {"stream": True, "stream_options": {"include_usage": True}}, usage_present,
-              {"stream_options": {"include_usage": True}},
-              "Parameter stream_options is not supported while stream is false"),
-        Field("provider", {"provider": {"routing": {"type": "priority", "providers": ["openai"]}}},
-              routed_to_openai, {"provider": {"routing": {"type": "fastest"}}},
-              "Parameter type of provider.routing is not valid"),
-        Field("model_routing_config", {"model": "zenmux/auto",
-                                       "model_routing_config": {"available_models": [PLAIN]}},
-              served_by(PLAIN), {"model": "zenmux/auto", "model_routing_config": {"available_models": ["gpt-5"]}},
-              "Parameter model_routing_config.available_models[0] is not valid"),
-        Field("reasoning", {"reasoning": {"enabled": False}}, no_reasoning, {"reasoning": {"effort": 5}},
-              "Parameter reasoning.effort is not valid", text="an unscripted question"),
-        Field("reasoning.exclude", {"reasoning": {"exclude": True}}, hidden_reasoning,
-              {"reasoning": {"exclude": "yes"}}, "Parameter reasoning.exclude is not valid",
-              text="an unscripted question"),
-        Field("reasoning.max_tokens", {"reasoning": {"max_tokens": 300}}, reasons_at(300),
-              {"reasoning": {"max_tokens": "many"}}, "Parameter reasoning.max_tokens is not valid",
-              text="an unscripted question"),
-        Field("include_reasoning", {"include_reasoning": False}, hidden_reasoning, {"include_reasoning": "no"},
-              "Parameter include_reasoning is not valid", text="an unscripted question"),
-        Field("usage", {"usage": {"include": True}}, usage_present, {"usage": {"include": "always"}},
-              "Parameter usage.include is not valid"),
-        Field("response_format", {"response_format": {"type": "json_schema", "json_schema": {
-            "name": "city", "strict": True, "schema": SCHEMA}}}, fits_schema,
-              {"response_format": {"type": "xml"}}, "Parameter response_format.type is not valid",
-              text="an unscripted question"),
-        Field("response_format.json_object", {"response_format": {"type": "json_object"}}, is_object,
-              {"response_format": {"type": "json_schema"}}, "Parameter response_format.json_schema is required",
-              text="an unscripted question"),
+        Field(
+            "stream_options",
+            {"stream": True, "stream_options": {"include_usage": True}},
+            usage_present,
+            {"stream_options": {"include_usage": True}},
+            "Parameter stream_options is not supported while stream is false",
+        ),
+        Field(
+            "provider",
+            {"provider": {"routing": {"type": "priority", "providers": ["openai"]}}},
+            routed_to_openai,
+            {"provider": {"routing": {"type": "fastest"}}},
+            "Parameter type of provider.routing is not valid",
+        ),
+        Field(
+            "model_routing_config",
+            {"model": "zenmux/auto", "model_routing_config": {"available_models": [PLAIN]}},
+            served_by(PLAIN),
+            {"model": "zenmux/auto", "model_routing_config": {"available_models": ["gpt-5"]}},
+            "Parameter model_routing_config.available_models[0] is not valid",
+        ),
+        Field(
+            "reasoning",
+            {"reasoning": {"enabled": False}},
+            no_reasoning,
+            {"reasoning": {"effort": 5}},
+            "Parameter reasoning.effort is not valid",
+            text="an unscripted question",
+        ),
+        Field(
+            "reasoning.exclude",
+            {"reasoning": {"exclude": True}},
+            hidden_reasoning,
+            {"reasoning": {"exclude": "yes"}},
+            "Parameter reasoning.exclude is not valid",
+            text="an unscripted question",
+        ),
+        Field(
+            "reasoning.max_tokens",
+            {"reasoning": {"max_tokens": 300}},
+            reasons_at(300),
+            {"reasoning": {"max_tokens": "many"}},
+            "Parameter reasoning.max_tokens is not valid",
+            text="an unscripted question",
+        ),
+        Field(
+            "include_reasoning",
+            {"include_reasoning": False},
+            hidden_reasoning,
+            {"include_reasoning": "no"},
+            "Parameter include_reasoning is not valid",
+            text="an unscripted question",
+        ),
+        Field(
+            "usage",
+            {"usage": {"include": True}},
+            usage_present,
+            {"usage": {"include": "always"}},
+            "Parameter usage.include is not valid",
+        ),
+        Field(
+            "response_format",
+            {
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "city", "strict": True, "schema": SCHEMA},
+                }
+            },
+            fits_schema,
+            {"response_format": {"type": "xml"}},
+            "Parameter response_format.type is not valid",
+            text="an unscripted question",
+        ),
+        Field(
+            "response_format.json_object",
+            {"response_format": {"type": "json_object"}},
+            is_object,
+            {"response_format": {"type": "json_schema"}},
+            "Parameter response_format.json_schema is required",
+            text="an unscripted question",
+        ),
     ]
 
 
@@ -395,7 +562,9 @@ def test_a_valid_value_takes_effect(server: EmulatorServer, case: Field, streame
         case.effect(answer)
 
 
-@pytest.mark.parametrize("case", [f for f in FIELDS if f.invalid is not None], ids=[f.name for f in FIELDS if f.invalid])
+@pytest.mark.parametrize(
+    "case", [f for f in FIELDS if f.invalid is not None], ids=[f.name for f in FIELDS if f.invalid]
+)
 def test_an_invalid_value_gets_its_answer(server: EmulatorServer, case: Field) -> None:
     assert case.invalid is not None
     response = post(server, request_body(case.text, **case.invalid))
@@ -424,8 +593,12 @@ def test_a_reasoning_model_reasons_unasked_at_its_default_effort(server: Emulato
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
 def test_the_limit_cuts_a_forced_call_s_arguments(server: EmulatorServer, streamed: bool) -> None:
-    body = request_body(model=PLAIN, tools=TOOLS, tool_choice={"type": "function", "function": {"name": "get_time"}},
-                        max_completion_tokens=4)
+    body = request_body(
+        model=PLAIN,
+        tools=TOOLS,
+        tool_choice={"type": "function", "function": {"name": "get_time"}},
+        max_completion_tokens=4,
+    )
     answer = ask(server, body, streamed)
     (call,) = answer.message["tool_calls"]
     full = ask(server, {**body, "max_completion_tokens": None}, streamed).message["tool_calls"][0]
@@ -460,8 +633,9 @@ def test_forcing_one_function_drops_the_other_scripted_calls(server: EmulatorSer
 
 def test_required_without_tools_is_refused(server: EmulatorServer) -> None:
     error = assert_envelope(post(server, request_body(tool_choice="required")), 400, "invalid_params")
-    assert error["message"] == ("Parameter tool_choice is not valid: 'tool_choice' is only allowed when 'tools' "
-                                "are specified")
+    assert error["message"] == (
+        "Parameter tool_choice is not valid: 'tool_choice' is only allowed when 'tools' are specified"
+    )
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
@@ -475,8 +649,12 @@ def test_a_function_call_finish_comes_with_function_call(server: EmulatorServer,
 @pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
 def test_scripted_annotations_come_back(server: EmulatorServer, streamed: bool) -> None:
     answer = ask(server, request_body("cite"), streamed)
-    assert answer.message["annotations"] == [{"type": "url_citation", "url_citation": {
-        "end_index": 32, "start_index": 0, "title": "Paris", "url": "https://example.org/paris"}}]
+    assert answer.message["annotations"] == [
+        {
+            "type": "url_citation",
+            "url_citation": {"end_index": 32, "start_index": 0, "title": "Paris", "url": "https://example.org/paris"},
+        }
+    ]
     assert CITED[0:32] == "Paris is the capital of France. "
 
 
@@ -484,8 +662,9 @@ def test_scripted_annotations_come_back(server: EmulatorServer, streamed: bool) 
 def test_scripted_content_that_misses_the_format_is_warned_of(server: EmulatorServer, streamed: bool) -> None:
     answer = ask(server, request_body("prose please", response_format={"type": "json_object"}), streamed)
     assert answer.message["content"] == "plain prose"
-    assert "the content of rule 'not-json' does not fit the requested response format: it is not JSON" in \
-        answer.warnings
+    assert (
+        "the content of rule 'not-json' does not fit the requested response format: it is not JSON" in answer.warnings
+    )
 
 
 class City(BaseModel):
@@ -497,18 +676,23 @@ class City(BaseModel):
 def test_sdk_parse_gets_valid_unscripted_json_streamed_and_not(server: EmulatorServer, session: str) -> None:
     messages: list[Any] = [{"role": "user", "content": "a city"}]
     with sdk(server, session) as client:
-        parsed = client.chat.completions.parse(model=GPT5, messages=messages,
-                                               response_format=City).choices[0].message.parsed
+        parsed = (
+            client.chat.completions.parse(model=GPT5, messages=messages, response_format=City).choices[0].message.parsed
+        )
         with client.chat.completions.stream(model=GPT5, messages=messages, response_format=City) as stream:
             final = stream.get_final_completion().choices[0].message.parsed
     assert isinstance(parsed, City) and final == parsed
 
 
 def test_an_assistant_tool_call_without_id_is_named_at_its_place(server: EmulatorServer) -> None:
-    body = {"model": GPT5, "messages": [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "x", "content": "r"}]}
+    body = {
+        "model": GPT5,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "x", "content": "r"},
+        ],
+    }
     error = assert_envelope(post(server, body), 400, "invalid_params")
     assert error["message"] == "Parameter messages[1].tool_calls[0].id is required"
 
@@ -529,13 +713,19 @@ RESPONSE_FIELDS: list[tuple[str, Callable[[Any], bool]]] = [
     ("choices.0.message.refusal", lambda v: v is None),
     ("choices.0.message.annotations", lambda v: v == []),
     ("choices.0.message.reasoning", lambda v: isinstance(v, str) and v),
-    ("choices.0.message.reasoning_details", lambda v: [d["type"] for d in v] == ["reasoning.summary",
-                                                                                  "reasoning.encrypted"]),
+    (
+        "choices.0.message.reasoning_details",
+        lambda v: [d["type"] for d in v] == ["reasoning.summary", "reasoning.encrypted"],
+    ),
     ("usage.prompt_tokens", lambda v: isinstance(v, int) and v > 0),
     ("usage.completion_tokens", lambda v: isinstance(v, int) and v > 0),
     ("usage.total_tokens", lambda v: isinstance(v, int) and v > 0),
-    ("usage.completion_tokens_details", lambda v: set(v) == {"accepted_prediction_tokens", "audio_tokens",
-                                                             "reasoning_tokens", "rejected_prediction_tokens"}),
+    (
+        "usage.completion_tokens_details",
+        lambda v: (
+            set(v) == {"accepted_prediction_tokens", "audio_tokens", "reasoning_tokens", "rejected_prediction_tokens"}
+        ),
+    ),
     ("usage.prompt_tokens_details", lambda v: set(v) == {"audio_tokens", "cached_tokens"}),
 ]
 
@@ -555,8 +745,9 @@ def unscripted(server: EmulatorServer) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("path", "shape"), RESPONSE_FIELDS, ids=[p for p, _ in RESPONSE_FIELDS])
-def test_each_response_field_is_there_in_its_shape(unscripted: dict[str, Any], path: str,
-                                                   shape: Callable[[Any], bool]) -> None:
+def test_each_response_field_is_there_in_its_shape(
+    unscripted: dict[str, Any], path: str, shape: Callable[[Any], bool]
+) -> None:
     assert shape(_at(unscripted, path)), (path, _at(unscripted, path))
 
 

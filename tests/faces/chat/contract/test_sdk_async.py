@@ -32,8 +32,9 @@ async def content(client: openai.AsyncOpenAI, text: str, **kwargs: Any) -> str |
 
 
 def async_client(server: EmulatorServer, session: str) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0,
-                              default_headers={SESSION_HEADER: session})
+    return openai.AsyncOpenAI(
+        base_url=server.base_url, api_key=API_KEY, max_retries=0, default_headers={SESSION_HEADER: session}
+    )
 
 
 async def test_greeting_echoes_the_last_user_message(aclient: openai.AsyncOpenAI) -> None:
@@ -116,5 +117,6 @@ async def test_async_errors_raise_sdk_exceptions(aclient: openai.AsyncOpenAI) ->
     with pytest.raises(openai.BadRequestError) as caught:
         await aclient.chat.completions.create(model=MODEL, messages=user("hi"), n=2)
     assert caught.value.status_code == 400
-    assert caught.value.response.json() == {"error": {"code": "400", "type": "invalid_params",
-                                                      "message": "Parameter n grater than 1 is not supported"}}
+    assert caught.value.response.json() == {
+        "error": {"code": "400", "type": "invalid_params", "message": "Parameter n grater than 1 is not supported"}
+    }

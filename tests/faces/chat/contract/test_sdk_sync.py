@@ -195,8 +195,9 @@ def test_request_and_generation_ids_are_fresh_per_request(client: openai.OpenAI)
 def test_model_routing_reports_the_model_that_was_picked(client: openai.OpenAI) -> None:
     """`zenmux/auto` routes among `available_models`; the reply's `model` is the one picked."""
     candidates = ["openai/gpt-5.4-mini", "anthropic/claude-haiku-4.5"]
-    completion, _ = create(client, "route me", model="zenmux/auto",
-                           extra_body={"model_routing_config": {"available_models": candidates}})
+    completion, _ = create(
+        client, "route me", model="zenmux/auto", extra_body={"model_routing_config": {"available_models": candidates}}
+    )
     assert completion.model in candidates
 
 

@@ -25,11 +25,13 @@ them; the page says logprobs are present only when asked, which the emulator fol
 
 def json_type(value: object) -> str:
     return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
-        type(value), "number")
+        type(value), "number"
+    )
 
 
-def shape_differences(expected: Any, actual: Any, path: tuple[Any, ...] = (),
-                      skip: tuple[tuple[Any, ...], ...] = ()) -> list[str]:
+def shape_differences(
+    expected: Any, actual: Any, path: tuple[Any, ...] = (), skip: tuple[tuple[Any, ...], ...] = ()
+) -> list[str]:
     """Every key of the example missing from the answer or of another JSON type, recursively."""
     if path in skip:
         return []
@@ -55,8 +57,10 @@ def test_the_example_request_unscripted_answers_in_the_documented_shape(make_ser
     body = response.json()
     assert_chat_completion(body)
     # a default reply carries no scripted service tier: that key is the only one left out
-    assert shape_differences({k: v for k, v in RESPONSE.items() if k != "service_tier"}, body,
-                             skip=(NOT_ASKED_LOGPROBS,)) == []
+    assert (
+        shape_differences({k: v for k, v in RESPONSE.items() if k != "service_tier"}, body, skip=(NOT_ASKED_LOGPROBS,))
+        == []
+    )
     message = body["choices"][0]["message"]
     assert body["model"] == RESPONSE["model"] and body["object"] == RESPONSE["object"]
     assert body["choices"][0]["finish_reason"] == "stop"
@@ -64,7 +68,8 @@ def test_the_example_request_unscripted_answers_in_the_documented_shape(make_ser
     # gpt-5 is a reasoning model: it reasons unasked, in the openai shape of the example
     assert message["reasoning"]
     assert [(d["type"], d["format"], d["index"]) for d in message["reasoning_details"]] == [
-        (d["type"], d["format"], d["index"]) for d in MESSAGE["reasoning_details"]]
+        (d["type"], d["format"], d["index"]) for d in MESSAGE["reasoning_details"]
+    ]
     assert message["reasoning_details"][0]["summary"] == message["reasoning"]
     assert message["reasoning_details"][1]["id"].startswith("rs_")
     assert message["reasoning_details"][1]["data"].startswith("gAAAAA")
@@ -77,10 +82,23 @@ def test_the_example_request_unscripted_answers_in_the_documented_shape(make_ser
 
 def test_the_example_answer_scripted_comes_back_key_by_key(make_server: MakeServer) -> None:
     usage = RESPONSE["usage"]
-    rule = {"rules": [{"name": "seed", "reply": {
-        "content": MESSAGE["content"], "reasoning": MESSAGE["reasoning"], "service_tier": RESPONSE["service_tier"],
-        "usage": {"prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"],
-                  "reasoning_tokens": usage["completion_tokens_details"]["reasoning_tokens"]}}}]}
+    rule = {
+        "rules": [
+            {
+                "name": "seed",
+                "reply": {
+                    "content": MESSAGE["content"],
+                    "reasoning": MESSAGE["reasoning"],
+                    "service_tier": RESPONSE["service_tier"],
+                    "usage": {
+                        "prompt_tokens": usage["prompt_tokens"],
+                        "completion_tokens": usage["completion_tokens"],
+                        "reasoning_tokens": usage["completion_tokens_details"]["reasoning_tokens"],
+                    },
+                },
+            }
+        ]
+    }
     server = make_server(json.dumps(rule, ensure_ascii=False))
     body = post(server, REQUEST).json()
     assert_chat_completion(body)
@@ -95,7 +113,8 @@ def test_the_example_answer_scripted_comes_back_key_by_key(make_server: MakeServ
     summary, encrypted = message["reasoning_details"]
     assert summary == MESSAGE["reasoning_details"][0]
     assert {k: encrypted[k] for k in ("index", "format", "type")} == {
-        k: MESSAGE["reasoning_details"][1][k] for k in ("index", "format", "type")}
+        k: MESSAGE["reasoning_details"][1][k] for k in ("index", "format", "type")
+    }
     for key in ("completion_tokens", "prompt_tokens", "total_tokens"):
         assert body["usage"][key] == usage[key], key
     assert body["usage"]["completion_tokens_details"]["reasoning_tokens"] == 384

@@ -95,8 +95,12 @@ def test_stream_false_gives_json(shipped: EmulatorServer, session: str) -> None:
 def test_json_body_has_the_documented_usage_and_message_shape(shipped: EmulatorServer, session: str) -> None:
     completion = completed(shipped, chat("hello shape"), session)
     usage = completion["usage"]
-    assert set(usage["completion_tokens_details"]) >= {"accepted_prediction_tokens", "audio_tokens",
-                                                       "reasoning_tokens", "rejected_prediction_tokens"}
+    assert set(usage["completion_tokens_details"]) >= {
+        "accepted_prediction_tokens",
+        "audio_tokens",
+        "reasoning_tokens",
+        "rejected_prediction_tokens",
+    }
     assert set(usage["prompt_tokens_details"]) >= {"audio_tokens", "cached_tokens"}
     assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
     message = completion["choices"][0]["message"]
@@ -131,8 +135,11 @@ def test_without_usage_request_no_chunk_has_usage(shipped: EmulatorServer, sessi
 
 @pytest.mark.parametrize(
     "usage_fields",
-    [{"stream_options": {"include_usage": True}}, {"usage": {"include": True}},
-     {"stream_options": {"include_usage": True}, "usage": {"include": True}}],
+    [
+        {"stream_options": {"include_usage": True}},
+        {"usage": {"include": True}},
+        {"stream_options": {"include_usage": True}, "usage": {"include": True}},
+    ],
     ids=["stream_options", "zenmux-usage", "both"],
 )
 @pytest.mark.parametrize("body", REQUEST_BODIES, ids=REQUEST_IDS)
@@ -227,8 +234,9 @@ def test_keepalive_interval_defaults_to_ten_seconds() -> None:
 def test_keepalive_comments_are_ignored_by_the_sdk(make_server) -> None:
     server = make_server(SLOW_FIRST_TOKEN, keepalive_ms=100)
     with openai.OpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0) as client:
-        with client.chat.completions.create(model="openai/gpt-5", messages=[{"role": "user", "content": "x"}],
-                                            stream=True) as stream:
+        with client.chat.completions.create(
+            model="openai/gpt-5", messages=[{"role": "user", "content": "x"}], stream=True
+        ) as stream:
             chunks = list(stream)
     assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == "late but here"
     assert [c.choices[0].finish_reason for c in chunks if c.choices[0].finish_reason] == ["stop"]
@@ -267,8 +275,13 @@ def test_keepalive_comments_fill_long_gaps_between_chunks(make_server) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["hello\nsecond line\n\nthird", "hello café 👋 日本語", "hello data: [DONE]\n\ndata: {}", "hello \r\n carriage",
-     "hello \u2028 line separator \u0085 next line"],
+    [
+        "hello\nsecond line\n\nthird",
+        "hello café 👋 日本語",
+        "hello data: [DONE]\n\ndata: {}",
+        "hello \r\n carriage",
+        "hello \u2028 line separator \u0085 next line",
+    ],
     ids=["newlines", "unicode", "fake-events", "crlf", "unicode-line-breaks"],
 )
 def test_any_content_stays_one_line_per_event(shipped: EmulatorServer, session: str, text: str) -> None:
@@ -281,10 +294,12 @@ def test_any_content_stays_one_line_per_event(shipped: EmulatorServer, session: 
 
 def test_sdk_reads_awkward_content_intact(shipped: EmulatorServer, session: str) -> None:
     text = "hello\n\ndata: [DONE]\r\n\u2028👋"
-    with openai.OpenAI(base_url=shipped.base_url, api_key=API_KEY, max_retries=0,
-                       default_headers={"X-Emulator-Session": session}) as client:
-        with client.chat.completions.create(model="openai/gpt-5", messages=[{"role": "user", "content": text}],
-                                            stream=True) as stream:
+    with openai.OpenAI(
+        base_url=shipped.base_url, api_key=API_KEY, max_retries=0, default_headers={"X-Emulator-Session": session}
+    ) as client:
+        with client.chat.completions.create(
+            model="openai/gpt-5", messages=[{"role": "user", "content": text}], stream=True
+        ) as stream:
             chunks = list(stream)
     assert "".join(c.choices[0].delta.content or "" for c in chunks) == f"Hi {text}! How can I help?"
 
@@ -301,8 +316,10 @@ def test_user_text_is_not_evaluated_as_a_template(shipped: EmulatorServer, sessi
 def test_client_leaving_mid_stream_is_recorded_and_the_server_keeps_serving(make_server) -> None:
     server = make_server(PACED_GAPS.replace("a b c", "a b c d e f g h i j").replace("250", "100"))
     body = json.dumps(chat("leave early", stream=True)).encode()
-    head = (f"POST /api/v1/chat/completions HTTP/1.1\r\nHost: emulator\r\nAuthorization: Bearer {API_KEY}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+    head = (
+        f"POST /api/v1/chat/completions HTTP/1.1\r\nHost: emulator\r\nAuthorization: Bearer {API_KEY}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(head + body)
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")

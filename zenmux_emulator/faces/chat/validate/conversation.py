@@ -19,7 +19,8 @@ def check_tool_flow(messages: Sequence[Mapping[str, Any]]) -> None:
             call_id = message.get("tool_call_id")
             if call_id not in called:
                 raise invalid_params(
-                    f"Parameter messages[{i}].tool_call_id is not valid: no earlier assistant tool call has id {call_id!r}")
+                    f"Parameter messages[{i}].tool_call_id is not valid: no earlier assistant tool call has id {call_id!r}"
+                )
             pending.pop(call_id, None)
             continue
         if role in ("user", "assistant") and pending:
@@ -27,7 +28,8 @@ def check_tool_flow(messages: Sequence[Mapping[str, Any]]) -> None:
             unanswered = next(k for k, v in pending.items() if v == (at, index))
             raise invalid_params(
                 f"Parameter messages[{at}].tool_calls[{index}] is not valid: tool call {unanswered!r} has no tool "
-                f"result before messages[{i}] ({role})")
+                f"result before messages[{i}] ({role})"
+            )
         if role == "assistant":
             for index, call in enumerate(message.get("tool_calls") or ()):
                 called.add(call["id"])

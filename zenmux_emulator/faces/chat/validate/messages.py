@@ -59,8 +59,7 @@ UserContent = Annotated[
     by_shape("expected a string or an array of content parts"),
 ]
 AssistantContent = Annotated[
-    Annotated[str, tag("string")]
-    | Annotated[list[AssistantPart], AfterValidator(_one_refusal_or_texts), tag("array")],
+    Annotated[str, tag("string")] | Annotated[list[AssistantPart], AfterValidator(_one_refusal_or_texts), tag("array")],
     by_shape("expected a string or an array of content parts"),
 ]
 

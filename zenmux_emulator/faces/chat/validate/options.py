@@ -25,6 +25,7 @@ class ChatCompletionRequest(Protocol):
     @property
     def logit_bias(self) -> dict[str, float] | None: ...
 
+
 MAX_TOKEN_ID = 2**31 - 1
 """Token ids are non-negative integers; the emulator has no vocabulary, so any up to this is accepted."""
 
@@ -45,27 +46,29 @@ def check_tool_choice(request: ChatCompletionRequest) -> None:
     if choice != "required" and not isinstance(choice, FunctionChoice | CustomChoice):
         return
     if not request.tools:
-        raise invalid_params("Parameter tool_choice is not valid: 'tool_choice' is only allowed when 'tools' "
-                             "are specified")
+        raise invalid_params(
+            "Parameter tool_choice is not valid: 'tool_choice' is only allowed when 'tools' are specified"
+        )
     if isinstance(choice, FunctionChoice | CustomChoice):
         name = choice.function.name if isinstance(choice, FunctionChoice) else choice.custom.name
         if (choice.type, name) not in _offered(request):
-            raise invalid_params(f"Parameter tool_choice is not valid: {choice.type} {name!r} is not one of the "
-                                 "tools in 'tools'")
+            raise invalid_params(
+                f"Parameter tool_choice is not valid: {choice.type} {name!r} is not one of the tools in 'tools'"
+            )
 
 
 def check_logprobs(request: ChatCompletionRequest) -> None:
     if request.top_logprobs is not None and request.logprobs is not True:
-        raise invalid_params("Parameter top_logprobs is not valid: 'logprobs' must be true when 'top_logprobs' "
-                             "is set")
+        raise invalid_params("Parameter top_logprobs is not valid: 'logprobs' must be true when 'top_logprobs' is set")
 
 
 def check_logit_bias(request: ChatCompletionRequest) -> None:
     for key in request.logit_bias or ():
         if not (key.isascii() and key.isdigit() and int(key) <= MAX_TOKEN_ID):
             shown = key[:32].encode("ascii", "backslashreplace").decode()
-            raise invalid_params(f"Parameter logit_bias is not valid: key '{shown}' is not a token id "
-                                 "(a non-negative integer)")
+            raise invalid_params(
+                f"Parameter logit_bias is not valid: key '{shown}' is not a token id (a non-negative integer)"
+            )
 
 
 def check_options(request: ChatCompletionRequest) -> None:

@@ -76,7 +76,8 @@ def _check_conflicts(body: dict[str, Any]) -> None:
 
 
 _OPTIONS_CHECKED = frozenset(
-    {"stream_options", "n", "temperature", "usage", "reasoning", "include_reasoning", "provider"})
+    {"stream_options", "n", "temperature", "usage", "reasoning", "include_reasoning", "provider"}
+)
 """The fields `_check_options` reads: a body with none of them (most) skips it."""
 
 

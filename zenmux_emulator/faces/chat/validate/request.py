@@ -48,8 +48,7 @@ def _check_metadata(metadata: dict[str, str]) -> dict[str, str]:
 
 
 Stop = Annotated[
-    Annotated[str, tag("string")]
-    | Annotated[list[str], AfterValidator(_check_stop_list), tag("array")],
+    Annotated[str, tag("string")] | Annotated[list[str], AfterValidator(_check_stop_list), tag("array")],
     by_shape("expected a string or an array of strings"),
 ]
 Penalty = Annotated[float, between(-2, 2)]
@@ -133,6 +132,9 @@ def validate_request(body: object) -> ValidatedRequest:
         check_tool_flow(checked["messages"])
     if not CROSS_CHECKED.isdisjoint(checked):
         check_options(request)
-    efforts = effort_warnings(EFFORTS, reasoning_effort=request.reasoning_effort,
-                              reasoning__effort=request.reasoning.effort if request.reasoning is not None else None)
+    efforts = effort_warnings(
+        EFFORTS,
+        reasoning_effort=request.reasoning_effort,
+        reasoning__effort=request.reasoning.effort if request.reasoning is not None else None,
+    )
     return ValidatedRequest(request, ignored_field_warnings(checked, KNOWN_FIELDS) + efforts)

@@ -115,9 +115,7 @@ class AllowedToolsChoice(StrictModel):
 
 
 ToolChoiceMode = Literal["none", "auto", "required"]
-ToolChoiceObject = Annotated[
-    FunctionChoice | CustomChoice | AllowedToolsChoice, Field(discriminator="type")
-]
+ToolChoiceObject = Annotated[FunctionChoice | CustomChoice | AllowedToolsChoice, Field(discriminator="type")]
 ToolChoice = Annotated[
     Annotated[ToolChoiceMode, tag("string")] | Annotated[ToolChoiceObject, tag("object")],
     by_shape("expected 'none', 'auto', 'required' or an object"),

@@ -111,7 +111,9 @@ def test_the_earliest_unanswered_call_is_reported():
 
 def test_a_tool_message_without_tool_call_id_names_its_index():
     with pytest.raises(RequestRejected) as raised:
-        validate_request({"model": "openai/gpt-5", "messages": [USER, assistant("a"), {"role": "tool", "content": "ok"}]})
+        validate_request(
+            {"model": "openai/gpt-5", "messages": [USER, assistant("a"), {"role": "tool", "content": "ok"}]}
+        )
     assert raised.value.status == 400 and raised.value.type == "invalid_params"
     assert "messages[2].tool_call_id" in raised.value.message
 

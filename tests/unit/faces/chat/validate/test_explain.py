@@ -87,7 +87,9 @@ PATH_MESSAGES = [
         "Parameter messages[0].content is not valid: expected text parts or exactly one refusal part",
     ),
     (
-        body(messages=[{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f"}}]}]),
+        body(
+            messages=[{"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f"}}]}]
+        ),
         "Parameter messages[0].tool_calls[0].function.arguments is required",
     ),
     (
@@ -105,7 +107,10 @@ PATH_MESSAGES = [
     (body(temperature="hot"), 'Parameter temperature is not valid: expected a number, got "hot"'),
     (body(temperature=True), "Parameter temperature is not valid: expected a number, got true"),
     (body(top_p=1.5), "Parameter top_p is not valid: expected a number between 0 and 1, got 1.5"),
-    (body(presence_penalty=-2.5), "Parameter presence_penalty is not valid: expected a number between -2 and 2, got -2.5"),
+    (
+        body(presence_penalty=-2.5),
+        "Parameter presence_penalty is not valid: expected a number between -2 and 2, got -2.5",
+    ),
     (body(n=0), "Parameter n is not valid: expected an integer >= 1, got 0"),
     (body(n="1"), 'Parameter n is not valid: expected an integer, got "1"'),
     (body(max_completion_tokens=0), "Parameter max_completion_tokens is not valid: expected an integer >= 1, got 0"),
@@ -121,7 +126,10 @@ PATH_MESSAGES = [
         "Parameter tools[0].function.name is not valid: expected a string matching ^[a-zA-Z0-9_-]{1,64}$, "
         f'got "{"x" * 56}...',
     ),
-    (body(tools=[{"type": "function", "function": {"description": "d"}}]), "Parameter tools[0].function.name is required"),
+    (
+        body(tools=[{"type": "function", "function": {"description": "d"}}]),
+        "Parameter tools[0].function.name is required",
+    ),
     (body(tools=[{"type": "function"}]), "Parameter tools[0].function is required"),
     (
         body(tools=[{"type": "retrieval"}]),
@@ -165,7 +173,10 @@ PATH_MESSAGES = [
         body(tool_choice={"type": "allowed_tools", "allowed_tools": {"mode": "auto"}}),
         "Parameter tool_choice.allowed_tools.tools is required",
     ),
-    (body(tool_choice=3), "Parameter tool_choice is not valid: expected 'none', 'auto', 'required' or an object, got 3"),
+    (
+        body(tool_choice=3),
+        "Parameter tool_choice is not valid: expected 'none', 'auto', 'required' or an object, got 3",
+    ),
     (
         body(response_format={"type": "xml"}),
         "Parameter response_format.type is not valid: expected one of 'text', 'json_object', 'json_schema', got 'xml'",
@@ -180,7 +191,10 @@ PATH_MESSAGES = [
         body(reasoning_effort=5),  # an unknown string is a newer effort: accepted with a warning
         "Parameter reasoning_effort is not valid: expected a string, got 5",
     ),
-    (body(reasoning={"max_tokens": -1}), "Parameter reasoning.max_tokens is not valid: expected an integer >= 0, got -1"),
+    (
+        body(reasoning={"max_tokens": -1}),
+        "Parameter reasoning.max_tokens is not valid: expected an integer >= 0, got -1",
+    ),
     (body(verbosity="loud"), "Parameter verbosity is not valid: expected one of 'low', 'medium', 'high', got 'loud'"),
     (body(usage={}), "Parameter usage.include is required"),
     (
@@ -192,7 +206,10 @@ PATH_MESSAGES = [
         "Parameter provider.routing.primary_factor is not valid: expected one of 'cost', 'speed', 'quality', "
         "'latency', 'price', 'throughput', got 'vibes'",
     ),
-    (body(provider={"routing": "priority"}), 'Parameter provider.routing is not valid: expected an object, got "priority"'),
+    (
+        body(provider={"routing": "priority"}),
+        'Parameter provider.routing is not valid: expected an object, got "priority"',
+    ),
     (body(model_routing_config={"task_info": {}}), "Parameter model_routing_config.task_info.task_type is required"),
     (
         body(web_search_options={"search_context_size": "huge"}),

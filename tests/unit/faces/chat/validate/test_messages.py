@@ -48,8 +48,10 @@ def messages_of(*messages: dict[str, Any]) -> list[Any]:
 )
 def test_text(message: dict[str, Any], expected: str) -> None:
     # a tool result must answer an earlier call (validate/conversation.py): give it one
-    caller = {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",
-                                                   "function": {"name": "f", "arguments": "{}"}}]}
+    caller = {
+        "role": "assistant",
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+    }
     parsed = messages_of(caller, message)[-1] if message["role"] == "tool" else messages_of(message)[0]
     assert parsed.text() == expected
 

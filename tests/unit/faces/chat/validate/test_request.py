@@ -94,7 +94,11 @@ FULL_REQUEST: dict[str, Any] = {
                 },
             ],
             "tool_calls": [
-                {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'}},
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+                },
                 {"id": "call_2", "type": "custom", "custom": {"name": "run_sql", "input": "SELECT 1"}},
             ],
         },
@@ -150,7 +154,12 @@ FULL_REQUEST: dict[str, Any] = {
     "reasoning": {"enabled": True, "effort": "xhigh", "max_tokens": 2048, "exclude": False},
     "response_format": {
         "type": "json_schema",
-        "json_schema": {"name": "weather-report", "description": "A report", "schema": {"type": "object"}, "strict": True},
+        "json_schema": {
+            "name": "weather-report",
+            "description": "A report",
+            "schema": {"type": "object"},
+            "strict": True,
+        },
     },
     "provider": {
         "routing": {"type": "order", "primary_factor": "latency", "providers": ["anthropic/anthropic_endpoint"]},
@@ -188,7 +197,10 @@ EXACT_MESSAGES = [
     (body(messages=[]), "Parameter messages can not be empty"),
     (body(messages=[USER, None]), "Parameter messages can not contain null elements"),
     (body(messages=[{"role": "user"}]), "Parameter messages can not contain elements without content"),
-    (body(messages=[{"role": "system", "content": None}]), "Parameter messages can not contain elements without content"),
+    (
+        body(messages=[{"role": "system", "content": None}]),
+        "Parameter messages can not contain elements without content",
+    ),
     (body(messages=[{"role": "assistant"}]), "Parameter messages can not contain elements without content"),
     (
         body(messages=[{"role": "assistant", "content": None, "tool_calls": []}]),
@@ -262,9 +274,15 @@ def test_exact_checks_win_over_model_errors_and_run_in_order() -> None:
         body(provider={"routing": {"type": "priority", "primary_factor": "price"}}),
         body(provider={"routing": {"type": "round_robin", "providers": ["openai", "anthropic"]}, "fallback": "true"}),
         body(temperature=0, n=1),
-        body(messages=[{"role": "assistant", "content": None, "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
-        ]}]),
+        body(
+            messages=[
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+                }
+            ]
+        ),
         body(messages=[{"role": "assistant", "function_call": {"name": "f", "arguments": "{}"}}]),
     ],
 )
@@ -293,7 +311,11 @@ def test_full_request_validates() -> None:
     assistant = request.messages[3]
     assert isinstance(assistant, AssistantMessage) and assistant.tool_calls is not None
     assert [type(call) for call in assistant.tool_calls] == [FunctionToolCall, CustomToolCall]
-    assert request.tools is not None and [type(tool) for tool in request.tools] == [FunctionTool, CustomTool, CustomTool]
+    assert request.tools is not None and [type(tool) for tool in request.tools] == [
+        FunctionTool,
+        CustomTool,
+        CustomTool,
+    ]
     assert isinstance(request.tool_choice, FunctionChoice)
     assert isinstance(request.response_format, JsonSchemaResponseFormat)
     assert request.response_format.json_schema.schema_ == {"type": "object"}
@@ -309,9 +331,10 @@ def test_full_request_validates() -> None:
 
 
 def test_full_request_survives_a_json_round_trip() -> None:
-    assert validate_request(orjson.loads(orjson.dumps(FULL_REQUEST))).request == validate_request(
-        copy.deepcopy(FULL_REQUEST)
-    ).request
+    assert (
+        validate_request(orjson.loads(orjson.dumps(FULL_REQUEST))).request
+        == validate_request(copy.deepcopy(FULL_REQUEST)).request
+    )
 
 
 @pytest.mark.parametrize(
@@ -330,7 +353,10 @@ def test_full_request_survives_a_json_round_trip() -> None:
     ],
 )
 def test_every_tool_choice_form(choice: object, expected: object) -> None:
-    tools = [{"type": "function", "function": {"name": "get_weather"}}, {"type": "custom", "custom": {"name": "run_sql"}}]
+    tools = [
+        {"type": "function", "function": {"name": "get_weather"}},
+        {"type": "custom", "custom": {"name": "run_sql"}},
+    ]
     tool_choice = validate_request(body(tool_choice=choice, tools=tools)).request.tool_choice
     if isinstance(expected, str):
         assert tool_choice == expected
