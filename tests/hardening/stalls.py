@@ -1,9 +1,12 @@
 """The liveness check of issue 31: a costly request answers (or is refused) promptly, and a health
 probe sent while it runs answers promptly too, so no request holds the event loop.
 
-The bounds are generous, for a shared and loaded machine (the suite runs beside others on two
-cores): the defects they catch took 7 to 60 seconds (the issue's own targets are a second and
-100 ms, met on a quiet machine; `make bench` measures speed)."""
+The issue asks that a costly request answer (or be refused) within a second while a probe sent
+meanwhile answers within 100 ms. The bounds here are wider, as tight as stays reliable on a
+shared and loaded machine (the suite runs beside others on two cores, where one probe alone can
+wait a few hundred milliseconds for a core): wide enough never to fail there for load alone, and
+still far under the defects they catch, which held the loop 2 to 60 seconds (`make bench`
+measures speed)."""
 
 from __future__ import annotations
 

@@ -12,28 +12,13 @@ import pytest
 
 from tests.conftest import MakeServer
 from tests.hardening.conftest import WireTo
-from tests.hardening.faces import FACE_IDS, FACES, Face
+from tests.hardening.faces import FACE_IDS, FACES, Face, conversation
 from tests.hardening.stalls import assert_no_stall, timed_with_probes
 from zenmux_emulator.faces.common.counts import ANTHROPIC_MESSAGES, CONVERSATION_ITEMS, PARTS_IN_ALL
 
 DEFAULT = "rules:\n  - name: never\n    match: {last_user: never}\n    reply: {content: hi}\n"
 HUGE = 200_001
 """The issue's size (and odd, so a conversation of chat's alternating turns ends with the user)."""
-
-
-def conversation(face: Face, items: int, parts: int = 1) -> dict[str, Any]:
-    """A valid body of `items` turns, the first holding `parts` text parts (the others one)."""
-    if face.name == "responses":
-        turns = [{"role": "user", "content": [{"type": "input_text", "text": "hi there"}] * parts}]
-        turns += [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}] * (items - 1)
-        return {**face.valid(), "input": turns}
-    if face.name == "vertex":
-        contents = [{"role": "user", "parts": [{"text": "hi there"}] * parts}]
-        contents += [{"role": "user", "parts": [{"text": "hi"}]}] * (items - 1)
-        return {**face.valid(), "contents": contents}
-    messages = [{"role": "user", "content": [{"type": "text", "text": "hi there"}] * parts}]
-    messages += [{"role": "assistant" if i % 2 == 0 else "user", "content": "hi"} for i in range(items - 1)]
-    return {**face.valid(), "messages": messages}
 
 
 FIELD = {

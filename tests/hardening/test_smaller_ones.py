@@ -15,9 +15,9 @@ from tests.hardening.stalls import BIG_BODY_PROBE_S, assert_no_stall, timed_with
 
 RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 YAML = [("Content-Type", "application/yaml")]
-RULE_COUNT = 10_000
-"""The issue loaded 50,000 (health held 6.9 s); building them takes half a minute of a loaded
-machine's core, so the suite loads a fifth as many: the hold it looks for is per document."""
+RULE_COUNT = 50_000
+"""The issue's count: 50,000 rules held health answers 6.9 s. Building them takes half a minute
+of a loaded machine's core, in a thread; the loop must answer meanwhile."""
 
 
 @pytest.mark.parametrize("body", [b"{}", b"null", b"--- {}\n", b"# nothing\n"])
@@ -58,7 +58,9 @@ def test_many_rules_through_the_control_api_leave_health_answering(make_server: 
     timed = timed_with_probes(server, send)
     assert timed.status == 201, timed.body[:300]
     assert len(orjson.loads(timed.body)["rules"]) == RULE_COUNT
-    # the load itself takes long (seconds per 10,000 rules): what matters is health meanwhile. It
-    # was held 6.9 s by 50,000; what still holds it is pydantic's one validation call over the
-    # whole document (a fifth of a second here on a quiet machine), hence the margin
+    # The issue asks health to answer within 100 ms; the margin is BIG_BODY_PROBE_S. Pydantic now
+    # validates the rules a few hundred at a time (its one call over the whole document held the
+    # GIL); what still holds the loop is Python's own garbage collector, whose full collections
+    # over the growing heap of 50,000 rules stop every thread for up to about a second on this
+    # shared machine (a few hundred milliseconds on a quiet one)
     assert_no_stall(timed, probe_within=BIG_BODY_PROBE_S, answer_within=300)
