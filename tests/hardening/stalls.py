@@ -28,6 +28,11 @@ BIG_BODY_PROBE_S = 3.0
 on the loop) still take some hundreds of milliseconds together; counting it took 2 to 4.5 s more."""
 
 
+MAX_PROBES = 1000
+"""Probes sent while one costly request runs: every 5 ms for the first 200, then every 50 ms (a
+control-API load of 50,000 rules is probed through its whole half minute)."""
+
+
 @dataclass(frozen=True)
 class Timed:
     """What the costly request answered, how long it took, and the slowest probe meanwhile."""
@@ -72,9 +77,9 @@ def timed_with_probes(
     thread.start()
     time.sleep(0.02)  # the costly request is on its way (and, if it stalls the loop, holding it)
     probes = [health(server)]
-    while thread.is_alive() and len(probes) < 200:
+    while thread.is_alive() and len(probes) < MAX_PROBES:
         probes.append(health(server))
-        time.sleep(0.005)
+        time.sleep(0.005 if len(probes) < 200 else 0.05)  # densely at first, then through a long one
     thread.join(120)
     assert outcome, "the costly request did not answer in two minutes"
     status, body, seconds = outcome[0]

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.foundation.release import drop_gradually
 from zenmux_emulator.scenario.faces import SHIPPED, FaceNames, context
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import (
@@ -81,9 +82,13 @@ def parse_file(text: str, filename: str, faces: FaceNames = SHIPPED) -> tuple[Sc
             return ScenarioFile(), SourcePositions(text, filename, outline, outline)
         if isinstance(data, dict):
             try:
-                return validated_in_steps(data, faces), SourcePositions(text, filename, outline)
+                spec = validated_in_steps(data, faces)
             except ValidationError:
                 pass
+            else:
+                if isinstance(data.get("rules"), list):
+                    drop_gradually(data["rules"])  # what the rules were read from: a slice at a time
+                return spec, SourcePositions(text, filename, outline)
     data, positions = load_yaml(text, filename)
     located = SourcePositions(text, filename, positions, positions)
     if data is None:
