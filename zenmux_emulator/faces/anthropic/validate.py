@@ -21,7 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
-from zenmux_emulator.faces.common.counts import ANTHROPIC_MESSAGES, ConversationCaps
+from zenmux_emulator.faces.common.counts import ANTHROPIC_MESSAGES, ConversationCaps, Overlong
 from zenmux_emulator.faces.common.json_schema import JsonSchema
 from zenmux_emulator.faces.common.zenmux import effort_warnings
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
@@ -397,16 +397,12 @@ CAPS = ConversationCaps("messages", ("content",), items=ANTHROPIC_MESSAGES, inne
 result's blocks and the system prompt's among them, see `counts`)."""
 
 
-def _check_counts(body: dict[str, Any]) -> None:
-    overlong = CAPS.overlong(body)
-    if overlong is None:
-        return
+def _overlong(overlong: Overlong) -> str:
+    """Pydantic's words for a list too long, as Anthropic's API says them; the emulator's own for blocks."""
     if not overlong.parts:
-        raise invalid_params(
-            f"messages: List should have at most {overlong.limit} items after validation, not {overlong.count}"
-        )
+        return f"messages: List should have at most {overlong.limit} items after validation, not {overlong.count}"
     where = ".".join(str(step) for step in overlong.path)
-    raise invalid_params(
+    return (
         f"{where}: too many content blocks: at most {overlong.limit} are allowed in all messages and the "
         f"system prompt together (the emulator's limit), and this one brings them to {overlong.count}"
     )
@@ -416,7 +412,7 @@ def validate(body: object, model: type[MessagesRequest] = MessagesRequest) -> tu
     """The validated request and the warnings about fields the emulator does not know; 400 otherwise."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
-    _check_counts(body)
+    CAPS.refuse_overlong(body, _overlong)
     try:
         request = model.model_validate(body)
     except ValidationError as exc:

@@ -11,9 +11,11 @@ refusal its own way, naming the array and the limit (`Overlong`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from zenmux_emulator.foundation.errors import invalid_params
 
 CONVERSATION_ITEMS = 16_384
 """The emulator's cap on a conversation's length where the upstream documents none (OpenAI's chat
@@ -73,6 +75,12 @@ class ConversationCaps:
                 if counted > self.all_parts:
                     return Overlong((self.field, index, key), self.all_parts, counted, parts=True)
         return None
+
+    def refuse_overlong(self, body: Mapping[str, Any], say: Callable[[Overlong], str]) -> None:
+        """The 400 `invalid_params` worded by `say` when an array is past its cap."""
+        overlong = self.overlong(body)
+        if overlong is not None:
+            raise invalid_params(say(overlong))
 
     def _count(self, parts: object, before: int) -> int:
         """The parts of one array (with those inside them), counted after `before` others: an array

@@ -174,11 +174,13 @@ def parse(body: object, registry: QueryModelRegistry | None = None) -> QueryRequ
         raise invalid_request("body", "expected a JSON object")
     overlong = CAPS.overlong(body)
     if overlong is not None:
-        what = "content parts and tool calls in all messages together" if overlong.parts else "messages"
-        raise invalid_request(
-            _path(overlong.path),
-            f"must have at most {overlong.limit} {what} (the emulator's limit), not {overlong.count}",
+        text = (
+            f"must have at most {overlong.limit} messages (the emulator's limit), not {overlong.count}"
+            if not overlong.parts
+            else f"too many content parts and tool calls: at most {overlong.limit} are allowed in all messages "
+            f"together (the emulator's limit), and this one brings them to {overlong.count}"
         )
+        raise invalid_request(_path(overlong.path), text)
     try:
         fields = QueryBody.model_validate(body)
     except ValidationError as exc:

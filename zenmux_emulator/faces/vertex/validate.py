@@ -4,12 +4,13 @@ parser does, snake_case) keys, the documented part kinds, roles and limits. A fa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, JsonValue, ValidationError, model_validator
 from pydantic.alias_generators import to_camel
 
-from zenmux_emulator.faces.common.counts import ConversationCaps
+from zenmux_emulator.faces.common.counts import ConversationCaps, Overlong
 from zenmux_emulator.faces.common.json_schema import JsonSchema, schema_problem
 from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error, not_valid
 from zenmux_emulator.foundation.errors import invalid_params
@@ -233,28 +234,29 @@ CAPS = ConversationCaps(
 """The contents a request may hold, and their parts in all, the system instruction's among them (see `counts`)."""
 
 
-def _check_counts(body: dict[str, Any], prefix: str = "") -> None:
-    overlong = CAPS.overlong(body)
-    if overlong is None:
-        return
-    if not overlong.parts:
-        raise invalid_params(
-            f"{prefix}contents: at most {overlong.limit} contents are allowed (the emulator's limit), got {overlong.count}"
+def _overlong(prefix: str) -> Callable[[Overlong], str]:
+    """The words for an array past its cap, its path after `prefix` (countTokens's inner request)."""
+
+    def say(overlong: Overlong) -> str:
+        if not overlong.parts:
+            return f"{prefix}contents: at most {overlong.limit} contents are allowed (the emulator's limit), got {overlong.count}"
+        return (
+            f"{prefix}{_camel_path(list(overlong.path))}: at most {overlong.limit} parts are allowed in all "
+            f"contents and the system instruction together (the emulator's limit), and this one brings them "
+            f"to {overlong.count}"
         )
-    raise invalid_params(
-        f"{prefix}{_camel_path(list(overlong.path))}: at most {overlong.limit} parts are allowed in all contents "
-        f"and the system instruction together (the emulator's limit), and this one brings them to {overlong.count}"
-    )
+
+    return say
 
 
 def validate(body: object, model: type[Wire] = GenerateContentRequest) -> Any:
     """The validated request; ZenMux's 400 naming the field otherwise."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
-    _check_counts(body)
+    CAPS.refuse_overlong(body, _overlong(""))
     inner = body.get("generateContentRequest", body.get("generate_content_request"))
     if isinstance(inner, dict):  # countTokens's whole request
-        _check_counts(inner, "generateContentRequest.")
+        CAPS.refuse_overlong(inner, _overlong("generateContentRequest."))
     try:
         return model.model_validate(body)
     except ValidationError as exc:

@@ -52,9 +52,7 @@ def _check_messages(body: dict[str, Any]) -> bool:
         raise invalid_params("Parameter messages is not valid: expected an array")
     if not messages:
         raise invalid_params("Parameter messages can not be empty")
-    overlong = CAPS.overlong(body)
-    if overlong is not None:
-        raise invalid_params(overlong_message(overlong))
+    CAPS.refuse_overlong(body, overlong_message)
     lacking = tooled = False
     for message in messages:  # one pass: a null element is reported before one without content
         if message is None:
