@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import MakeServer
 from tests.hardening.conftest import WireTo
 from tests.hardening.faces import FACE_IDS, FACES, Face, conversation
-from tests.hardening.stalls import assert_no_stall, timed_with_probes
+from tests.hardening.stalls import BIG_BODY_PROBE_S, assert_no_stall, timed_with_probes
 from zenmux_emulator.faces.common.counts import ANTHROPIC_MESSAGES, CONVERSATION_ITEMS, PARTS_IN_ALL
 
 DEFAULT = "rules:\n  - name: never\n    match: {last_user: never}\n    reply: {content: hi}\n"
@@ -55,7 +55,10 @@ def test_a_huge_conversation_is_refused_at_once_naming_the_array_and_the_limit(
         return status, answer
 
     timed = timed_with_probes(server, send, warm=lambda: wire_to(server).ask(face, face.valid()))
-    assert_no_stall(timed)
+    # Counting refuses it in microseconds; what the probes still wait for is the body itself: 12 MB
+    # read and decoded into 600,000 objects (0.4 s, then one pass of the cycle collector over
+    # them), a big body's margin on this shared machine (the 200,000 messages took 2 s)
+    assert_no_stall(timed, probe_within=BIG_BODY_PROBE_S)
     assert timed.status == 400, timed.body[:300]
     message = face.envelope(400, timed.body)["message"]
     limit = items_cap(face) if shape == "items" else PARTS_IN_ALL
