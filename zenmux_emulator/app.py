@@ -9,14 +9,7 @@ from aiohttp import web
 
 from zenmux_emulator.control.app import create_control_app
 from zenmux_emulator.draft.draft import Kit
-from zenmux_emulator.faces.anthropic.routes import SPEC as ANTHROPIC
-from zenmux_emulator.faces.chat.routes import SPEC as CHAT
-from zenmux_emulator.faces.embeddings.routes import SPEC as EMBEDDINGS
-from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
-from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
-from zenmux_emulator.faces.rerank.routes import SPEC as RERANK
-from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
-from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
+from zenmux_emulator.faces.shipped import FACES
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
@@ -55,8 +48,7 @@ from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
 
-FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, VERTEX, EMBEDDINGS, RERANK, PLATFORM)
-"""The wire APIs this emulator speaks, each registered by its folder's `FaceSpec`."""
+__all__ = ["FACES", "create_app", "create_core", "make_runner"]
 
 
 async def end_streams(app: web.Application) -> None:

@@ -7,7 +7,7 @@ from aiohttp import web
 from zenmux_emulator.faces.anthropic.count import CountTokens
 from zenmux_emulator.faces.anthropic.face import PREFIX, ROUTE, AnthropicFace
 from zenmux_emulator.faces.anthropic.models import get_model, list_models
-from zenmux_emulator.journal.verdict import SHAPES
+from zenmux_emulator.faces.anthropic.verdict import READERS
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.spec import FaceSpec
 
@@ -22,7 +22,5 @@ def routes(core: Core) -> list[web.RouteDef]:
     ]
 
 
-SPEC = FaceSpec(
-    name="anthropic", api_name="messages", base_path="/api/anthropic", routes=routes, readers=SHAPES["anthropic"]
-)
+SPEC = FaceSpec(name="anthropic", api_name="messages", base_path="/api/anthropic", routes=routes, readers=READERS)
 """The Anthropic Messages face, as the app registers it (the SDKs add `/v1/messages`)."""

@@ -6,7 +6,7 @@ from aiohttp import web
 
 from zenmux_emulator.faces.chat.face import CHAT, ROUTE
 from zenmux_emulator.faces.chat.models import get_model, list_models
-from zenmux_emulator.journal.verdict import SHAPES
+from zenmux_emulator.faces.chat.verdict import READERS
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.spec import FaceSpec
 
@@ -19,5 +19,5 @@ def routes(core: Core) -> list[web.RouteDef]:
     ]
 
 
-SPEC = FaceSpec(name="chat", api_name="chat.completions", base_path="/api/v1", routes=routes, readers=SHAPES["chat"])
+SPEC = FaceSpec(name="chat", api_name="chat.completions", base_path="/api/v1", routes=routes, readers=READERS)
 """The chat completions face, as the app registers it."""

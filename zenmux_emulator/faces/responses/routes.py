@@ -10,8 +10,8 @@ from aiohttp import web
 
 from zenmux_emulator.faces.responses.face import ROUTE, ResponsesFace
 from zenmux_emulator.faces.responses.store import StoredResponse
+from zenmux_emulator.faces.responses.verdict import READERS
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.journal.verdict import SHAPES
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.keys import ENTRY
 from zenmux_emulator.pipeline.spec import FaceSpec
@@ -98,5 +98,5 @@ def routes(core: Core) -> list[web.RouteDef]:
     ]
 
 
-SPEC = FaceSpec(name="responses", api_name="responses", base_path="/api/v1", routes=routes, readers=SHAPES["responses"])
+SPEC = FaceSpec(name="responses", api_name="responses", base_path="/api/v1", routes=routes, readers=READERS)
 """The Responses face, as the app registers it."""
