@@ -41,7 +41,16 @@ from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
     journal_middleware,
 )
-from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec, api_names, checked, face_names, unfaulted
+from zenmux_emulator.pipeline.spec import (
+    REGISTERED,
+    FaceSpec,
+    api_names,
+    base_paths,
+    checked,
+    decoders_of,
+    face_names,
+    unfaulted,
+)
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
@@ -126,11 +135,12 @@ def create_core(settings: Settings, faces: Sequence[FaceSpec] = FACES) -> Core:
     )
 
 
-def _record_missing(app: web.Application, core: Core) -> None:
-    """`--record-missing`: requests no rule answers go to the upstream, and are recorded."""
+def _record_missing(app: web.Application, core: Core, faces: Sequence[FaceSpec]) -> None:
+    """`--record-missing`: requests no rule answers go to the upstream, and are recorded (each face's
+    answers read by its own decoder)."""
     from zenmux_emulator.record.recorder import Recorder
 
-    recorder = Recorder(core.settings, core.registry)
+    recorder = Recorder(core.settings, core.registry, decoders_of(faces), base_paths(faces))
     core.forward = recorder.forward
 
     async def upstream_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -171,7 +181,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     if core.shared is not None:
         app[SHARED] = core.shared
     if settings.record_missing:
-        _record_missing(app, core)
+        _record_missing(app, core, registered)
     app[REGISTERED] = registered
     for face in registered:
         app.add_routes(face.routes(core))

@@ -11,9 +11,10 @@ from zenmux_emulator.faces.vertex.count import CountTokens
 from zenmux_emulator.faces.vertex.face import NAME, VertexFace
 from zenmux_emulator.faces.vertex.models import get_model, list_models
 from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
+from zenmux_emulator.faces.vertex.recorded import DECODER
 from zenmux_emulator.faces.vertex.verdict import READERS
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 KEY_HEADER = "x-goog-api-key"
@@ -47,6 +48,22 @@ def routes(core: Core) -> list[web.RouteDef]:
     return made
 
 
-SPEC = FaceSpec(name=NAME, api_name="generateContent", base_path=BASE, routes=routes, readers=READERS)
+SPEC = FaceSpec(
+    name=NAME,
+    api_name="generateContent",
+    base_path=BASE,
+    routes=routes,
+    readers=READERS,
+    decoder=DECODER,
+    signpost=Signpost(
+        "Vertex AI / Gemini (Google's generateContent)",
+        beyond=(
+            (
+                f"{BASE}/",
+                "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)",
+            ),
+        ),
+    ),
+)
 """Google's generateContent, as the app registers it (google-genai adds `/v1/…` or `/v1beta/…`); its
 render shows the misbehaviour catalogue's faults in Gemini's own terms (render.py)."""

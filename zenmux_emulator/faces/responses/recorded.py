@@ -1,12 +1,12 @@
-"""The Responses API: a `response` object, or its typed-event stream (whose last event carries
-the whole response)."""
+"""The recorder's decoder of the Responses API: a `response` object, or its typed-event stream (whose
+last event carries the whole response), as a scenario reply (`FaceSpec.decoder`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from zenmux_emulator.record.capture.exchange import Event
-from zenmux_emulator.record.decode.collected import Collected, counts
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts
 
 FINAL_EVENTS = ("response.completed", "response.incomplete")
 TEXT_DELTAS = frozenset(
@@ -17,38 +17,45 @@ PACED = TEXT_DELTAS | ARGUMENT_DELTAS
 """The events a Responses stream paces (the emulator's `stream:` waits fall before these)."""
 
 
-def body(answer: dict[str, Any]) -> Collected:
+INCOMPLETE = {"max_output_tokens": "length", "content_filter": "content_filter"}
+"""`incomplete_details.reason` as the finish reason it stands for."""
+
+
+def body(parsed: object) -> Collected | None:
+    answer = answer_holding(parsed, "output")
+    return None if answer is None else _response(answer)
+
+
+def _item(c: Collected, item: dict[str, Any], texts: list[str]) -> None:
+    """One output item into the reply: reasoning, message text or refusal, or a call."""
+    kind = item.get("type")
+    if kind == "reasoning":
+        c.reasoning = "".join(part.get("text", "") for part in item.get("summary") or [])
+        c.shape = "openai"
+        if isinstance(item.get("encrypted_content"), str):
+            c.encrypted = {"id": str(item.get("id", "")), "data": item["encrypted_content"]}
+    elif kind == "message":
+        for part in item.get("content") or []:
+            if part.get("type") == "output_text":
+                texts.append(part.get("text", ""))
+            elif part.get("type") == "refusal":
+                c.refusal = (c.refusal or "") + part.get("refusal", "")
+    elif kind == "function_call":
+        c.add_call(item.get("call_id", ""), item.get("name", ""), item.get("arguments", ""))
+    elif kind == "custom_tool_call":
+        c.add_call(item.get("call_id", ""), item.get("name", ""), custom=item.get("input", ""))
+
+
+def _response(answer: dict[str, Any]) -> Collected:
     c = Collected(model=answer.get("model"))
     texts: list[str] = []
     for item in answer.get("output") or []:
-        kind = item.get("type")
-        if kind == "reasoning":
-            c.reasoning = "".join(part.get("text", "") for part in item.get("summary") or [])
-            c.shape = "openai"
-            if isinstance(item.get("encrypted_content"), str):
-                c.encrypted = {"id": str(item.get("id", "")), "data": item["encrypted_content"]}
-        elif kind == "message":
-            for part in item.get("content") or []:
-                if part.get("type") == "output_text":
-                    texts.append(part.get("text", ""))
-                elif part.get("type") == "refusal":
-                    c.refusal = (c.refusal or "") + part.get("refusal", "")
-        elif kind == "function_call":
-            c.add_call(item.get("call_id", ""), item.get("name", ""), item.get("arguments", ""))
-        elif kind == "custom_tool_call":
-            c.add_call(item.get("call_id", ""), item.get("name", ""), custom=item.get("input", ""))
+        _item(c, item, texts)
     if texts:
         c.content = "".join(texts)
     reason = (answer.get("incomplete_details") or {}).get("reason")
-    c.finish_reason = (
-        "length"
-        if reason == "max_output_tokens"
-        else "content_filter"
-        if reason == "content_filter"
-        else "tool_calls"
-        if c.tool_calls
-        else "stop"
-    )
+    named = INCOMPLETE.get(reason) if isinstance(reason, str) else None
+    c.finish_reason = named or ("tool_calls" if c.tool_calls else "stop")
     usage = answer.get("usage")
     if isinstance(usage, dict):
         c.usage = counts(
@@ -62,7 +69,7 @@ def body(answer: dict[str, Any]) -> Collected:
     return c
 
 
-def stream(events: list[Event]) -> Collected:
+def stream(events: Sequence[Event]) -> Collected:
     final: dict[str, Any] | None = None
     fault: dict[str, Any] | None = None
     text: list[str] = []
@@ -85,9 +92,12 @@ def stream(events: list[Event]) -> Collected:
                 "code": str(data.get("code") or "server_error"),
                 "message": str(data.get("message", "")),
             }
-    c = body(final or {})
+    c = _response(final or {})
     if fault is not None:
         c.fault = fault
         c.content = "".join(text) or c.content
     c.text_pieces, c.argument_pieces = text, arguments
     return c
+
+
+DECODER = ReplyDecoder(body, stream, lambda event: event.name in PACED)
