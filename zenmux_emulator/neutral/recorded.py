@@ -182,6 +182,11 @@ def counts(prompt: object, completion: object, reasoning: object = None, cached:
     return {k: v for k, v in named.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}
 
 
+def stream_error(after: int, code: object, message: object) -> dict[str, Any]:
+    """A stream's `fault:` for the error event that ended it, after the events before it."""
+    return {"kind": "error", "after_chunks": after, "code": str(code), "message": str(message)}
+
+
 def answer_holding(answer: object, key: str) -> dict[str, Any] | None:
     """The answer when it is a successful one: a JSON object without `error` whose `key` is a list
     (`choices`, `content`, `output`); None for anything else (an error inside a 200, not an answer)."""

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.faces.anthropic.render import ERROR_TYPES
-from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 FINISH = {
     "end_turn": "stop",
@@ -84,12 +84,7 @@ def stream(events: Sequence[Event]) -> Collected:
             _usage(c, data.get("usage"))
         elif kind == "error":
             error = data.get("error") or {}
-            c.fault = {
-                "kind": "error",
-                "after_chunks": n,
-                "code": ERROR_CODES.get(str(error.get("type")), "500"),
-                "message": str(error.get("message", "")),
-            }
+            c.fault = stream_error(n, ERROR_CODES.get(str(error.get("type")), "500"), error.get("message", ""))
             break
     for block in blocks.values():
         if block.get("type") == "tool_use":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 
 def _usage(c: Collected, usage: object) -> None:
@@ -63,12 +63,7 @@ def stream(events: Sequence[Event]) -> Collected:
             continue
         error = chunk.get("error")
         if isinstance(error, dict):
-            c.fault = {
-                "kind": "error",
-                "after_chunks": n,
-                "code": str(error.get("code", "500")),
-                "message": str(error.get("message", "")),
-            }
+            c.fault = stream_error(n, error.get("code", "500"), error.get("message", ""))
             break
         _head(c, chunk)
         _usage(c, chunk.get("usage"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 FINAL_EVENTS = ("response.completed", "response.incomplete")
 TEXT_DELTAS = frozenset(
@@ -86,12 +86,7 @@ def stream(events: Sequence[Event]) -> Collected:
         elif kind in FINAL_EVENTS or kind == "response.failed":
             final = data.get("response") if isinstance(data.get("response"), dict) else final
         elif kind == "error" and fault is None:
-            fault = {
-                "kind": "error",
-                "after_chunks": n,
-                "code": str(data.get("code") or "server_error"),
-                "message": str(data.get("message", "")),
-            }
+            fault = stream_error(n, data.get("code") or "server_error", data.get("message", ""))
     c = _response(final or {})
     if fault is not None:
         c.fault = fault

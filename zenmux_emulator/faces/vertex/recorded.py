@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 FINISH = {
     "STOP": "stop",
@@ -118,15 +118,6 @@ def body(parsed: object) -> Collected | None:
     return _finished(c)
 
 
-def _fault(error: dict[str, Any], after: int) -> dict[str, Any]:
-    return {
-        "kind": "error",
-        "after_chunks": after,
-        "code": str(error.get("code") or "500"),
-        "message": str(error.get("message", "")),
-    }
-
-
 def stream(events: Sequence[Event]) -> Collected:
     """The SSE events of `alt=sse`, each a whole response; an `error` envelope ends it as a fault."""
     c = Collected()
@@ -136,7 +127,7 @@ def stream(events: Sequence[Event]) -> Collected:
             continue
         error = data.get("error")
         if isinstance(error, dict):
-            c.fault = _fault(error, n)
+            c.fault = stream_error(n, error.get("code") or "500", error.get("message", ""))
             break
         _response(c, data)
     return _finished(c)
