@@ -393,3 +393,10 @@ def test_record_and_replay_with_the_faces_own_decoder(tmp_path: Path) -> None:
             assert after.json()["rule"] == rules[text]["name"]  # answered by the recorded rule
         else:
             assert after.json() == before.json()
+
+
+def test_the_index_lists_the_toy_face_and_its_routes(server: EmulatorServer) -> None:
+    index = http(f"{server.origin}/", headers={"Accept": "application/json"}).json()
+    [toy] = [face for face in index["faces"] if face["name"] == "toy"]
+    assert toy["base_url"] == server.url("toy")
+    assert "POST /toy/v1/say" in toy["routes"] and "POST /toy/v1/say/{voice}" in toy["routes"]
