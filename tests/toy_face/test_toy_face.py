@@ -147,12 +147,30 @@ def toy_routes(core: Core) -> list[web.RouteDef]:
     return [web.post("/toy/v1/say", endpoint.handle), web.post("/toy/v1/say/{voice}", endpoint.handle)]
 
 
+class ToyClient:
+    """The toy API's own SDK, as the pytest plugin makes it (`FaceSpec.client`)."""
+
+    def __init__(self, *, base_url: str, api_key: str, model: str = DEFAULT_MODEL) -> None:
+        self.base_url, self.api_key, self.model = base_url, api_key, model
+        self.closed = False
+
+    def say(self, text: str) -> dict[str, Any]:
+        body = orjson.dumps({"model": self.model, "say": text})
+        headers = {"Authorization": f"Bearer {self.api_key}", "Content-Type": "application/json"}
+        answer: dict[str, Any] = http(f"{self.base_url}/say", body, method="POST", headers=headers).json()
+        return answer
+
+    def close(self) -> None:
+        self.closed = True
+
+
 TOY = FaceSpec(
     name="toy",
     api_name="toy.say",
     base_path="/toy/v1",
     routes=toy_routes,
     readers=Shapes(toy_calls, toy_answers),
+    client=ToyClient,
     traits=FaceTraits(zenmux=False),
 )
 WITH_TOY = (*FACES, TOY)
@@ -400,3 +418,15 @@ def test_the_index_lists_the_toy_face_and_its_routes(server: EmulatorServer) -> 
     [toy] = [face for face in index["faces"] if face["name"] == "toy"]
     assert toy["base_url"] == server.url("toy")
     assert "POST /toy/v1/say" in toy["routes"] and "POST /toy/v1/say/{voice}" in toy["routes"]
+
+
+def test_the_plugin_makes_the_toy_faces_own_client(server: EmulatorServer) -> None:
+    handle = ZenmuxHandle(server=server, nodeid="toy::client")
+    toy = handle.client("toy")
+    assert isinstance(toy, ToyClient) and toy.base_url == server.url("toy") and toy.api_key == handle.api_key
+    assert toy.say("hello from the client")["heard"] == "hi there"
+    assert [entry.rule for entry in handle.requests] == ["greeting"]
+    handle.close_clients()
+    assert toy.closed
+    with pytest.raises(LookupError, match="rerank"):
+        handle.client("rerank")

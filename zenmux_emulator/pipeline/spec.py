@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
@@ -23,6 +24,10 @@ from zenmux_emulator.scenario.schema import ModelSpec
 
 ErrorBody = Callable[[int, str, str], bytes]
 """An error envelope as bytes, from the HTTP status, the error type and the message."""
+
+ClientMaker = Callable[..., Any]
+"""Its SDK's client, made by the pytest plugin's `zenmux.client(name, **options)`: called with the
+keyword arguments `base_url` (the face's), `api_key` (the test's) and the caller's options."""
 
 Routes = Callable[[Core], list[web.RouteDef]]
 """A face's routes for one app: its POST route (an `Endpoint` over its `Face`) and any beside it
@@ -57,6 +62,8 @@ class FaceSpec:
     decoder: Decoder | None = None
     """How the recorder reads its answers into a scenario reply (`neutral/recorded.py`); None: its
     recorded exchanges are kept as raw replies (`raw:`), replayed byte for byte on it alone."""
+    client: ClientMaker | None = None
+    """The pytest plugin's client of it (`zenmux.client(name)`); None: the plugin has none for it."""
     signpost: Signpost | None = None
     """Its entry in the index and the 404 hints; None: listed under its name, with its base path."""
     traits: FaceTraits = ZENMUX_FACE

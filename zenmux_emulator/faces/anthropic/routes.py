@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.faces.anthropic.client import anthropic_client
 from zenmux_emulator.faces.anthropic.count import CountTokens
 from zenmux_emulator.faces.anthropic.face import PREFIX, ROUTE, AnthropicFace
 from zenmux_emulator.faces.anthropic.models import get_model, list_models
@@ -28,6 +29,7 @@ SPEC = FaceSpec(
     api_name="messages",
     base_path="/api/anthropic",
     routes=routes,
+    client=anthropic_client,
     readers=READERS,
     decoder=DECODER,
     signpost=Signpost("Anthropic Messages"),

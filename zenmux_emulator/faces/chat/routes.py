@@ -8,6 +8,7 @@ from zenmux_emulator.faces.chat.face import CHAT, ROUTE
 from zenmux_emulator.faces.chat.models import get_model, list_models
 from zenmux_emulator.faces.chat.recorded import DECODER
 from zenmux_emulator.faces.chat.verdict import READERS
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
@@ -25,6 +26,7 @@ SPEC = FaceSpec(
     api_name="chat.completions",
     base_path="/api/v1",
     routes=routes,
+    client=openai_client,
     readers=READERS,
     decoder=DECODER,
     signpost=Signpost("Chat Completions (OpenAI-compatible)", ("/api/v1/chat/", "/api/v1/models")),

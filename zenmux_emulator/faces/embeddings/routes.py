@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.embeddings.face import EMBEDDINGS, ROUTE
 from zenmux_emulator.faces.embeddings.models import CATALOGUE
 from zenmux_emulator.faces.embeddings.recorded import DECODER
@@ -21,6 +22,7 @@ SPEC = FaceSpec(
     api_name="embeddings",
     base_path="/api/v1",
     routes=routes,
+    client=openai_client,
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
     decoder=DECODER,

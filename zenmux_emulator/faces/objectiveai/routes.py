@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.gateway.auth import api_key
 from zenmux_emulator.pipeline.body import read_json
@@ -186,6 +187,7 @@ SPEC = FaceSpec(
     api_name="query.completions",
     base_path=PREFIX,
     routes=routes,
+    client=openai_client,
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     misbehaves=False,
     error_body=_router_error,

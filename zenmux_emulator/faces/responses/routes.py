@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.responses.face import ROUTE, ResponsesFace
 from zenmux_emulator.faces.responses.recorded import DECODER
 from zenmux_emulator.faces.responses.store import StoredResponse
@@ -104,6 +105,7 @@ SPEC = FaceSpec(
     api_name="responses",
     base_path="/api/v1",
     routes=routes,
+    client=openai_client,
     readers=READERS,
     decoder=DECODER,
     signpost=Signpost("Responses (OpenAI)", ("/api/v1/responses",)),

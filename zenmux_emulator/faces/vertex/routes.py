@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from zenmux_emulator.faces.vertex.client import gemini_client
 from zenmux_emulator.faces.vertex.count import CountTokens
 from zenmux_emulator.faces.vertex.face import NAME, VertexFace
 from zenmux_emulator.faces.vertex.models import get_model, list_models
@@ -53,6 +54,7 @@ SPEC = FaceSpec(
     api_name="generateContent",
     base_path=BASE,
     routes=routes,
+    client=gemini_client,
     readers=READERS,
     decoder=DECODER,
     signpost=Signpost(
