@@ -15,7 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.foundation.release import drop_gradually
-from zenmux_emulator.scenario.faces import SHIPPED, FaceNames, context
+from zenmux_emulator.scenario.faces import FaceNames, context
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import (
     PositionMap,
@@ -70,7 +70,7 @@ class SourcePositions:
         return self._exact
 
 
-def parse_file(text: str, filename: str, faces: FaceNames = SHIPPED) -> tuple[ScenarioFile, SourcePositions]:
+def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile, SourcePositions]:
     """One scenario source → its validated model (raises ScenarioError with lines).
 
     libyaml loads it when it can (`load_yaml_fast`); anything wrong is found again by the exact loader,
@@ -110,7 +110,7 @@ def parse_file(text: str, filename: str, faces: FaceNames = SHIPPED) -> tuple[Sc
         ) from None
 
 
-def validated_in_steps(data: dict[str, Any], faces: FaceNames = SHIPPED) -> ScenarioFile:
+def validated_in_steps(data: dict[str, Any], faces: FaceNames) -> ScenarioFile:
     """`ScenarioFile.model_validate(data)`, a long `rules` list validated `RULES_AT_ONCE` rules at a
     time. Pydantic validates in Rust holding the GIL, so one call over 50,000 rules held the event
     loop for seconds although the registry builds off it, in a thread; between these calls the
