@@ -400,7 +400,7 @@ class RedisStore:
         names = list(map(str, await self.client.smembers(SESSIONS))) if name is None else [name]
         known = [n for n in names if name is None or await self.known(n)]
         if known:
-            await self.client.delete(*(session_key(n) for n in known))
+            await self.client.delete(*(session_key(n) for n in known), *(P + "responses:" + n for n in known))
         return len(known)
 
     @guarded

@@ -119,7 +119,8 @@ class SharedStore(Protocol):
 
     async def total_hits(self) -> dict[str, int]: ...
 
-    async def reset(self, name: str | None) -> int: ...
+    async def reset(self, name: str | None) -> int:
+        """Restart one session (counters and stored objects) or every one; how many were known."""
 
     async def spent(self, name: str, api_key: str) -> float:
         """The credits a key spent in a session."""
