@@ -39,15 +39,13 @@ Answer = Callable[[object, Mapping[str, str]], SideAnswer]
 """The face's part: the decoded body and the request's headers to the answer (or `RequestRejected`)."""
 
 
+@dataclass(frozen=True, slots=True)
 class SideRoute:
     """The handler of one side route of the face named `api`."""
 
-    __slots__ = ("answer", "api", "core")
-
-    def __init__(self, api: str, core: Core, answer: Answer) -> None:
-        self.api = api
-        self.core = core
-        self.answer = answer
+    api: str
+    core: Core
+    answer: Answer
 
     async def handle(self, request: web.Request) -> web.Response:
         entry = request[ENTRY]
@@ -77,26 +75,17 @@ Authenticate = Callable[[Mapping[str, str], frozenset[str]], str]
 Handler = Callable[[web.Request, str], Awaitable[Any]]
 
 
+@dataclass(frozen=True, slots=True)
 class GuardedRoute:
     """A face's side route over its own objects (ObjectiveAI's registry, credits, stored completions):
     the key checked as the face checks it, the session known, the handler's answer as JSON (or its
     own response), and a refusal the face's `refusal` recognises answered in the face's terms."""
 
-    __slots__ = ("api", "authenticate", "core", "handler", "refusal")
-
-    def __init__(
-        self,
-        api: str,
-        core: Core,
-        handler: Handler,
-        authenticate: Authenticate,
-        refusal: Callable[[Exception], Refusal | None],
-    ) -> None:
-        self.api = api
-        self.core = core
-        self.handler = handler
-        self.authenticate = authenticate
-        self.refusal = refusal
+    api: str
+    core: Core
+    handler: Handler
+    authenticate: Authenticate
+    refusal: Callable[[Exception], Refusal | None]
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         entry = request[ENTRY]
