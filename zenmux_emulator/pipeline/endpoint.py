@@ -70,7 +70,7 @@ from zenmux_emulator.pipeline.face import Face, FaceContext, R
 from zenmux_emulator.pipeline.generation_record import served_generation
 from zenmux_emulator.pipeline.headers import ascii_header, reply_headers, unmatched_headers
 from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.state import State
+from zenmux_emulator.pipeline.state import State, positional
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.scenario.schema import ModelSpec
@@ -312,9 +312,12 @@ class Endpoint(Generic[R]):
         return Served(routed, served, listed)
 
     async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
-        """match: the rule that answers, its reply position taken in the state."""
+        """match: the rule that answers, its reply position (of a sequence) taken in the state."""
         again = partial(self.match, ask, entry, let.scenarios, let.session, let.control.rule, served.model)
-        return await self.core.state.claim(let.session, again(), again)
+        selection = again()
+        if selection is None or not positional(selection.rule):
+            return selection
+        return await self.core.state.claim(let.session, selection, again)
 
     async def settle(
         self,

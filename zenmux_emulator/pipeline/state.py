@@ -24,9 +24,16 @@ from aiohttp import web
 
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.generations import Generation
+from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.match.select import Selection
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.state.sessions import Session
+
+
+def positional(rule: CompiledRule) -> bool:
+    """Whether which reply answers depends on the position: a sequence, or one reply that ends
+    (only such a selection is `claim`ed)."""
+    return len(rule.replies) > 1 or rule.rule.then in ("error", "fall_through")
 
 
 class Storable(Protocol):
@@ -120,8 +127,8 @@ class State(Protocol):
     async def claim(
         self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
     ) -> Selection | None:
-        """The selection once its reply position is the request's own (matched `again` while another
-        request in flight took it first)."""
+        """A `positional` selection once its reply position is the request's own (matched `again`
+        while another request in flight took it first)."""
 
     async def save(self, session: Session) -> None:
         """Write the session's changes now (a stream does, before its first byte)."""

@@ -25,10 +25,9 @@ from zenmux_emulator.foundation.ids import request_id
 from zenmux_emulator.gateway.admission import admission_ask, admitted
 from zenmux_emulator.journal.entry import NO_MATCH, JournalEntry
 from zenmux_emulator.journal.generations import Generation
-from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.match.select import Selection
 from zenmux_emulator.pipeline.middlewares import REQUEST_ID_HEADER
-from zenmux_emulator.pipeline.state import Admitted, JournalQuery, ObjectStore, Row, S
+from zenmux_emulator.pipeline.state import Admitted, JournalQuery, ObjectStore, Row, S, positional
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import Opened, SharedStore, StaleScenarios, StateLost
@@ -41,11 +40,6 @@ SHARED_SESSION = web.RequestKey("shared_session", Session)
 SYNC_TRIES = 5
 CLAIM_TRIES = 64
 """Positions a request may find taken before it gives up: each one was served to another request."""
-
-
-def positional(rule: CompiledRule) -> bool:
-    """Whether which reply answers depends on the position: a sequence, or one reply that ends."""
-    return len(rule.replies) > 1 or rule.rule.then in ("error", "fall_through")
 
 
 class StoredRow:
