@@ -13,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.conftest import fuzzing
-from tests.hardening.faces import FACES, Face, Wire
+from tests.hardening.faces import FACES, Face, Wire, conversation
 from tests.hardening.stalls import ANSWER_WITHIN_S, PROBE_WITHIN_S, health
+from zenmux_emulator.faces.common.counts import ANTHROPIC_MESSAGES, CONVERSATION_ITEMS, PARTS_IN_ALL
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 STRINGS = st.fixed_dictionaries(
@@ -92,31 +93,27 @@ def test_objectiveai_fan_out_answers_promptly_never_a_500(wire: Wire, target: Em
 
 
 def test_huge_part_and_message_counts_answer_promptly_never_a_500(wire: Wire, target: EmulatorServer):
-    responses = FACES[2]
-    driven: set[str] = set()
+    """Conversations on both sides of the caps (`faces/common/counts`), on every face: within them
+    answered, past them the face's 400 naming the limit, never a stall."""
+    driven: dict[str, set[int]] = {}
 
-    @fuzzing(24)
-    @given(st.sampled_from(["parts", "messages"]), st.integers(1_000, 20_000), st.sampled_from(FACES[:3]))
+    @fuzzing(40)
+    @given(
+        st.sampled_from(["parts", "items"]),
+        st.integers(1_000, 20_000) | st.integers(20_000, 300_000),
+        st.sampled_from(FACES),
+    )
     def check(shape: str, count: int, face: Face) -> None:
-        if face is responses:
-            items = [
-                {
-                    "role": "user",
-                    "content": [{"type": "input_text", "text": "hi there"}] * (count if shape == "parts" else 1),
-                }
-            ] * (1 if shape == "parts" else count)
-            body = {**face.valid(), "input": items}
-        else:
-            part = {"type": "text", "text": "hi there"}
-            if shape == "parts":
-                messages = [{"role": "user", "content": [part] * count}]
-            else:
-                messages = [
-                    {"role": "user" if i % 2 == 0 else "assistant", "content": "hi there"} for i in range(count | 1)
-                ]
-            body = {**face.valid(), "messages": messages}
-        timed(wire, target, face, body)
-        driven.add(face.name)
+        body = conversation(face, count) if shape == "items" else conversation(face, 1, count)
+        status = timed(wire, target, face, body)
+        limit = (
+            (ANTHROPIC_MESSAGES if face.name == "anthropic" else CONVERSATION_ITEMS)
+            if shape == "items"
+            else PARTS_IN_ALL
+        )
+        assert (status == 400) == (count > limit), (face.name, shape, count, status)
+        driven.setdefault(face.name, set()).add(status)
 
     check()
-    assert driven == {"chat", "anthropic", "responses"}  # ObjectiveAI's messages are chat's
+    assert driven.keys() == {face.name for face in FACES}, driven
+    assert set().union(*driven.values()) == {200, 400}, driven

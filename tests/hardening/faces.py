@@ -166,6 +166,21 @@ FACES = tuple(_BY_NAME[spec.name] for spec in SHIPPED if spec.name in _BY_NAME)
 FACE_IDS = [face.name for face in FACES]
 
 
+def conversation(face: Face, items: int, parts: int = 1) -> dict[str, Any]:
+    """A valid body of `items` turns, the first holding `parts` text parts (the others one)."""
+    if face.name == "responses":
+        turns = [{"role": "user", "content": [{"type": "input_text", "text": "hi there"}] * parts}]
+        turns += [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}] * (items - 1)
+        return {**face.valid(), "input": turns}
+    if face.name == "vertex":
+        contents = [{"role": "user", "parts": [{"text": "hi there"}] * parts}]
+        contents += [{"role": "user", "parts": [{"text": "hi"}]}] * (items - 1)
+        return {**face.valid(), "contents": contents}
+    messages = [{"role": "user", "content": [{"type": "text", "text": "hi there"}] * parts}]
+    messages += [{"role": "assistant" if i % 2 == 0 else "user", "content": "hi"} for i in range(items - 1)]
+    return {**face.valid(), "messages": messages}
+
+
 class Wire:
     """Raw HTTP on one kept-alive connection: any header bytes, any body, statuses returned."""
 

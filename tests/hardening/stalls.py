@@ -1,9 +1,12 @@
 """The liveness check of issue 31: a costly request answers (or is refused) promptly, and a health
 probe sent while it runs answers promptly too, so no request holds the event loop.
 
-The bounds are generous, for a shared and loaded machine (the suite runs beside others on two
-cores): the defects they catch took 7 to 60 seconds (the issue's own targets are a second and
-100 ms, met on a quiet machine; `make bench` measures speed)."""
+The issue asks that a costly request answer (or be refused) within a second while a probe sent
+meanwhile answers within 100 ms. The bounds here are wider, as tight as stays reliable on a
+shared and loaded machine (the suite runs beside others on two cores, where one probe alone can
+wait a few hundred milliseconds for a core): wide enough never to fail there for load alone, and
+still far under the defects they catch, which held the loop 2 to 60 seconds (`make bench`
+measures speed)."""
 
 from __future__ import annotations
 
@@ -17,12 +20,22 @@ from urllib.parse import urlsplit
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 ANSWER_WITHIN_S = 8.0
-"""A costly request's answer (or refusal), end to end: the defect took 12 s and more."""
+"""A costly request's answer (or refusal), end to end: the defects took 12 s and more. Small
+bodies answer in under 0.05 s here; a 30 MB one took 2.5 s in one parallel run on the loaded
+machine and 5.5 s in another (at a load of 10 on 2 cores): 5 s was tried, and failed."""
 PROBE_WITHIN_S = 1.5
-"""A health probe sent while the costly request runs: held behind it, it took as long."""
+"""A health probe sent while the costly request runs: held behind it, it took as long. Behind a
+small body the slowest of 47 took 0.54 s on the loaded machine (most under 0.02 s), but a lone
+probe with nothing running before it took 1.09 s at a load of 10: 1 s was tried, and failed."""
 BIG_BODY_PROBE_S = 3.0
-"""The same for a 30 MB body, whose reading, decoding, validating and hashing (each linear, each
-on the loop) still take some hundreds of milliseconds together; counting it took 2 to 4.5 s more."""
+"""The same for a body of tens of megabytes, whose reading, decoding, validating and hashing (each
+linear, each on the loop) still take some hundreds of milliseconds together, up to 2.1 s under a
+parallel run on the loaded machine; counting it took 2 to 4.5 s more."""
+
+
+MAX_PROBES = 1000
+"""Probes sent while one costly request runs: every 5 ms for the first 200, then every 50 ms (a
+control-API load of 50,000 rules is probed through its whole half minute)."""
 
 
 @dataclass(frozen=True)
@@ -69,9 +82,9 @@ def timed_with_probes(
     thread.start()
     time.sleep(0.02)  # the costly request is on its way (and, if it stalls the loop, holding it)
     probes = [health(server)]
-    while thread.is_alive() and len(probes) < 200:
+    while thread.is_alive() and len(probes) < MAX_PROBES:
         probes.append(health(server))
-        time.sleep(0.005)
+        time.sleep(0.005 if len(probes) < 200 else 0.05)  # densely at first, then through a long one
     thread.join(120)
     assert outcome, "the costly request did not answer in two minutes"
     status, body, seconds = outcome[0]

@@ -186,15 +186,20 @@ PROMPTS = {
         {"model": "anthropic/claude-sonnet-4", "messages": [{"role": "user", "content": THIRTY_MB}]},
     ),
     "chat-no-window": (FACES[0], {"model": "acme/unlisted", "messages": [{"role": "user", "content": THIRTY_MB}]}),
+    "objectiveai": (FACES[3], {**FACES[3].valid(), "messages": [{"role": "user", "content": THIRTY_MB}]}),
 }
 
 
 @pytest.mark.parametrize("case", list(PROMPTS))
 def test_a_30_mb_prompt_where_no_context_window_stops_the_count(make_server: MakeServer, wire_to: WireTo, case: str):
     """Issue 31, item 6: counting a 30 MB prompt took 2 to 4.5 s on the loop; past 1 MiB of text
-    it is estimated from samples. (What remains is the body's own reading, decoding and hashing;
-    ObjectiveAI's 30 MB prompt, left out here, still holds the loop about a second for the hashing
-    and serialising of its conversation into seeds and ids.)"""
+    it is estimated from samples. What remains is the body's own reading, decoding, serialising
+    and hashing (linear, some hundreds of milliseconds together), hence the big body's margin.
+    ObjectiveAI's took about a second more, for the seeds of its values and votes, each of which
+    made and hashed the conversation's 30 MB text again: it is made once now, but the face still
+    writes the conversation twice over (the text its seeds hash, and the JSON its ids hash, which
+    must stay byte for byte what they were), about a second on a quiet machine and 3.4 s of a
+    health probe's wait once in a full parallel run: its margin is twice the big body's.)"""
     face, body = PROMPTS[case]
     server = make_server(DEFAULT)
     wire = wire_to(server)
@@ -206,7 +211,7 @@ def test_a_30_mb_prompt_where_no_context_window_stops_the_count(make_server: Mak
         return status, answer
 
     timed = timed_with_probes(server, send, warm=lambda: wire_to(server).ask(face, face.valid()))
-    assert_no_stall(timed, probe_within=BIG_BODY_PROBE_S)
+    assert_no_stall(timed, probe_within=BIG_BODY_PROBE_S * (2 if case == "objectiveai" else 1))
     if case == "count_tokens":
         assert timed.status == 200
         counted = orjson.loads(timed.body)["input_tokens"]

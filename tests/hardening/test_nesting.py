@@ -8,11 +8,13 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import MakeServer
 from tests.hardening.conftest import WireTo
 from tests.hardening.faces import FACE_IDS, FACES, Face, zenmux_error
-from zenmux_emulator.foundation.nesting import MAX_DEPTH
+from zenmux_emulator.foundation.nesting import MAX_DEPTH, depth_of
 
 RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 
@@ -99,3 +101,28 @@ def test_a_header_that_is_not_utf8_never_breaks_the_journal_or_its_file(
     server.stop()
     [line] = journal.read_bytes().splitlines()
     assert orjson.loads(line)["headers"]["X-Trace"] == entry["headers"]["X-Trace"]
+
+
+TRICKY_TEXT = st.text(alphabet='[]{}"\\ az\u00e9', max_size=8)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TRICKY_TEXT, inner, max_size=4),
+    max_leaves=40,
+)
+
+
+def levels(value: object) -> int:
+    """How deep a value nests, counted the plain way (a container is one level more than its deepest item)."""
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+    if items is None:
+        return 0
+    return 1 + max((levels(item) for item in items), default=0)
+
+
+@settings(max_examples=400, derandomize=True, database=None, deadline=None)
+@given(JSON_VALUES, st.booleans())
+def test_the_depth_read_from_the_bytes_is_the_depth_of_the_value(value: object, indent: bool):
+    """Strings full of brackets, quotes and backslashes never count: the bytes say what the value does."""
+    raw = orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0)
+    assert depth_of(raw) == levels(value)
+    assert depth_of(json.dumps(value, ensure_ascii=False).encode()) == levels(value)

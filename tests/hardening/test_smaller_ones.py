@@ -4,6 +4,7 @@ health answering."""
 
 from __future__ import annotations
 
+import gc
 import http.client
 
 import orjson
@@ -11,13 +12,14 @@ import pytest
 
 from tests.conftest import MakeServer
 from tests.hardening.conftest import WireTo
-from tests.hardening.stalls import BIG_BODY_PROBE_S, assert_no_stall, timed_with_probes
+from tests.hardening.stalls import assert_no_stall, timed_with_probes
+from zenmux_emulator.foundation.collector import collector_paused
 
 RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 YAML = [("Content-Type", "application/yaml")]
-RULE_COUNT = 10_000
-"""The issue loaded 50,000 (health held 6.9 s); building them takes half a minute of a loaded
-machine's core, so the suite loads a fifth as many: the hold it looks for is per document."""
+RULE_COUNT = 50_000
+"""The issue's count: 50,000 rules held health answers 6.9 s. Building them takes half a minute
+of a loaded machine's core, in a thread; the loop must answer meanwhile."""
 
 
 @pytest.mark.parametrize("body", [b"{}", b"null", b"--- {}\n", b"# nothing\n"])
@@ -58,7 +60,41 @@ def test_many_rules_through_the_control_api_leave_health_answering(make_server: 
     timed = timed_with_probes(server, send)
     assert timed.status == 201, timed.body[:300]
     assert len(orjson.loads(timed.body)["rules"]) == RULE_COUNT
-    # the load itself takes long (seconds per 10,000 rules): what matters is health meanwhile. It
-    # was held 6.9 s by 50,000; what still holds it is pydantic's one validation call over the
-    # whole document (a fifth of a second here on a quiet machine), hence the margin
-    assert_no_stall(timed, probe_within=BIG_BODY_PROBE_S, answer_within=300)
+    # The issue asks health to answer within 100 ms, and the probes are sent through the whole
+    # load. The rules are validated a few hundred at a time (pydantic's one call over the whole
+    # document held the GIL), the collector is paused for the build (its full collections over
+    # the growing heap stopped every thread for up to seconds) and the YAML nodes are let go of a
+    # slice at a time: about 0.2 s at worst on this shared machine, hence PROBE_WITHIN_S
+    assert_no_stall(timed, answer_within=300)
+    assert gc.isenabled()  # the collector is back once the build is done
+
+
+def test_a_large_scenario_with_one_bad_rule_is_refused_naming_its_line(make_server: MakeServer, wire_to: WireTo):
+    """Past a few hundred rules they are validated in steps; a problem in one still gets the exact
+    loader's file, line and reason, and the scenarios in force stay."""
+    wire = wire_to(make_server(RULES))
+    lines = [f"  - {{name: r{i}, reply: {{content: x}}}}\n" for i in range(1_000)]
+    lines[777] = "  - {name: r777, bogus: 1, reply: {content: x}}\n"
+    status, _, answer = wire.send("POST", "/_emulator/scenarios?name=big", ("rules:\n" + "".join(lines)).encode(), YAML)
+    assert status == 400, answer[:300]
+    problems = orjson.loads(answer)["error"]["problems"]
+    assert [(p["file"], p["line"], p["path"]) for p in problems] == [("api:big", 779, "rules[777].bogus")], problems
+    assert "bogus" in problems[0]["reason"]
+    listed = orjson.loads(wire.send("GET", "/_emulator/scenarios")[2])
+    assert [rule["name"] for rule in listed["rules"]] == ["hi"]
+
+
+def test_collector_pauses_nest_and_leave_it_as_it_was():
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # off before, off after
+    finally:
+        gc.enable()

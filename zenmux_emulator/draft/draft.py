@@ -22,7 +22,7 @@ from zenmux_emulator.draft.text import SeededFake, render
 from zenmux_emulator.draft.tool_calls import tool_calls
 from zenmux_emulator.draft.usage import usage_object
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.foundation.ids import seed_int_then
 from zenmux_emulator.foundation.misbehaviours import Applied
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import SILENT_REASONING, NeutralRequest, ReasoningAsk
@@ -93,7 +93,7 @@ class Kit:
 
 def request_seed(seed: int, facts: NeutralRequest, salt: str) -> int:
     """A seed that depends only on the conversation (model and messages), not on framing."""
-    return seed_int(seed, salt, facts.seed_material)
+    return seed_int_then(facts.seed_text, seed, salt)
 
 
 def default_text(kit: Kit, facts: NeutralRequest) -> str:

@@ -89,7 +89,7 @@ def _target(draft: Draft, fault: str, facts: NeutralRequest, kit: Kit) -> int:
         name,
         offered.get(name, {}),
         kit.faker,
-        call_id(draft.model, kit.seed, "misbehave", facts.seed_material.hex()[:32]),
+        call_id(draft.model, kit.seed, "misbehave", facts.seed_material[:16].hex()),
     )
     draft.tool_calls = [*calls, made]
     draft.content = draft.refusal = None

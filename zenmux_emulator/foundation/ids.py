@@ -32,3 +32,15 @@ def request_id(seed: int, number: int) -> str:
 def seed_int(*parts: object) -> int:
     """A 64-bit integer seed for a random generator, from the parts."""
     return int(digest(*parts, size=8), 16)
+
+
+def seed_int_then(last: bytes, *parts: object) -> int:
+    """`seed_int(*parts, value)`, given `last`, the value's text encoded already (`str(value).encode()`,
+    made once for a large value that many seeds end with)."""
+    hasher = blake2b(digest_size=8)
+    for part in parts:
+        hasher.update(str(part).encode())
+        hasher.update(b"\x1f")
+    hasher.update(last)
+    hasher.update(b"\x1f")
+    return int(hasher.hexdigest(), 16)

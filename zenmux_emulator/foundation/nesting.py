@@ -3,6 +3,9 @@ writes ~255, so a body deeper than `MAX_DEPTH` is refused where it is parsed, na
 
 from __future__ import annotations
 
+import re
+from array import array
+from itertools import accumulate
 from typing import Any
 
 MAX_DEPTH = 64
@@ -40,10 +43,32 @@ def _past(value: Any, depth: int, limit: int) -> list[str | int] | None:
     return None
 
 
+_NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in b'[]{}"')
+_STRING = re.compile(rb'"[^"]*"')
+_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+"""Openers as 1 and closers as -1 (0xff, read as a signed byte)."""
+
+
+def depth_of(raw: bytes) -> int:
+    """How deep valid JSON nests, read from its bytes at C speed (the walk of `deepest` visits every
+    object and array in Python: 200,000 messages of one part each took seconds). Escapes go first,
+    then everything but quotes and brackets; the strings left are then quote pairs around the
+    brackets they held, taken out (empty ones, the usual, by `replace`); what remains is brackets,
+    and the deepest level is the largest running sum of +1 per opener and -1 per closer."""
+    marks = raw.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in marks:
+        marks = _STRING.sub(b"", marks)
+    return max(accumulate(array("b", marks.translate(_STEPS))), default=0)
+
+
 def nesting_problem(raw: bytes, value: Any, limit: int = MAX_DEPTH) -> str | None:
     """Why a decoded JSON body nests too deeply, or None. A body with no more than `limit` opening
-    brackets cannot nest past it: counting them (at C speed) spares the walk for most bodies."""
+    brackets cannot nest past it (counting them spares any more work for most bodies); past that,
+    `depth_of` reads the depth from the bytes, and only a body that does nest too deeply is walked
+    to name where."""
     if not isinstance(value, (dict, list)) or raw.count(b"[") + raw.count(b"{") <= limit:
+        return None
+    if depth_of(raw) <= limit:
         return None
     path = deepest(value, limit)
     if path is None:

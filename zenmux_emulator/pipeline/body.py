@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import zlib
 
 import orjson
@@ -90,7 +91,7 @@ def decode(raw: bytes) -> object:
     if not raw.strip():
         raise invalid_params("Request body is empty: expected a JSON object")
     try:
-        value = orjson.loads(raw)
+        value = orjson.loads(raw) if len(raw) < _MANY_OBJECTS_BYTES else loads_in_bulk(raw)
     except orjson.JSONDecodeError as exc:
         raise invalid_params(f"Request body is not valid JSON: {exc}") from None
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:  # fewer openers cannot nest past it: no walk
@@ -98,6 +99,25 @@ def decode(raw: bytes) -> object:
         if problem is not None:
             raise invalid_params(problem)
     return value
+
+
+_MANY_OBJECTS_BYTES = 1 << 20
+"""A body this large may hold hundreds of thousands of objects: `loads_in_bulk` decodes it."""
+
+
+def loads_in_bulk(raw: bytes) -> object:
+    """`orjson.loads` with Python's cycle collector paused while it runs. Building hundreds of
+    thousands of objects in one call sets off collection after collection over the growing heap
+    (200,000 input items of one part each: 2 s on the event loop; 0.4 s with it paused, and one
+    pass over the new objects at the next collection). JSON makes no cycles, and nothing else runs
+    meanwhile: orjson holds the GIL throughout."""
+    if not gc.isenabled():
+        return orjson.loads(raw)
+    gc.disable()
+    try:
+        return orjson.loads(raw)
+    finally:
+        gc.enable()
 
 
 def _too_large(limit: int) -> RequestRejected:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from zenmux_emulator.foundation.collector import collector_paused
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.match.index import RuleIndex
 from zenmux_emulator.rules.compile import build_set
@@ -23,6 +24,15 @@ API_PREFIX = "api:"
 
 Source = tuple[str, str]
 """(filename, text): what `build_set` compiles."""
+LARGE_SOURCES = 1 << 20
+"""Sources of this many characters in all (some 20,000 rules) are built with the cycle collector paused."""
+
+
+def _build_large(sources: Sequence[Source], faces: FaceNames) -> ScenarioSet:
+    """`build_set` with Python's cycle collector paused (see `collector`): its full collections over
+    the growing heap of a large set held the event loop up to seconds at a time."""
+    with collector_paused():
+        return build_set(sources, faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +121,9 @@ class ScenarioRegistry:
 
     async def _build(self, files: Sequence[Source], api: dict[str, str]) -> ScenarioSet:
         sources = [*files, *((API_PREFIX + name, text) for name, text in api.items())]
-        return await asyncio.to_thread(build_set, sources, self.faces)
+        if sum(len(text) for _, text in sources) < LARGE_SOURCES:
+            return await asyncio.to_thread(build_set, sources, self.faces)
+        return await asyncio.to_thread(_build_large, sources, self.faces)
 
     async def load(self) -> None:
         """The first load: raises ScenarioError so the server does not start on bad files."""

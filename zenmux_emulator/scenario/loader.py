@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.foundation.release import drop_gradually
 from zenmux_emulator.scenario.faces import FaceNames, context
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import (
@@ -21,9 +23,12 @@ from zenmux_emulator.scenario.positions import (
     load_yaml_fast,
     snippet,
 )
-from zenmux_emulator.scenario.schema import ScenarioFile
+from zenmux_emulator.scenario.schema import Rule, ScenarioFile
 
 SUFFIXES = (".yaml", ".yml")
+RULES_AT_ONCE = 200
+"""Rules validated in one call of `validated_in_steps` (some milliseconds of one core)."""
+_RULES = TypeAdapter(list[Rule])
 
 
 class SchemaProblems(ScenarioError):
@@ -77,11 +82,13 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
             return ScenarioFile(), SourcePositions(text, filename, outline, outline)
         if isinstance(data, dict):
             try:
-                return ScenarioFile.model_validate(data, context=context(faces)), SourcePositions(
-                    text, filename, outline
-                )
+                spec = validated_in_steps(data, faces)
             except ValidationError:
                 pass
+            else:
+                if isinstance(data.get("rules"), list):
+                    drop_gradually(data["rules"])  # what the rules were read from: a slice at a time
+                return spec, SourcePositions(text, filename, outline)
     data, positions = load_yaml(text, filename)
     located = SourcePositions(text, filename, positions, positions)
     if data is None:
@@ -101,6 +108,22 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
             data,
             located,
         ) from None
+
+
+def validated_in_steps(data: dict[str, Any], faces: FaceNames) -> ScenarioFile:
+    """`ScenarioFile.model_validate(data)`, a long `rules` list validated `RULES_AT_ONCE` rules at a
+    time. Pydantic validates in Rust holding the GIL, so one call over 50,000 rules held the event
+    loop for seconds although the registry builds off it, in a thread; between these calls the
+    loop runs. Any problem raises `ValidationError` (from a step: its paths are the step's, so
+    `parse_file` validates the whole file again to locate every problem exactly)."""
+    rules, ctx = data.get("rules"), context(faces)
+    if not isinstance(rules, list) or len(rules) <= RULES_AT_ONCE:
+        return ScenarioFile.model_validate(data, context=ctx)
+    head = ScenarioFile.model_validate({**data, "rules": []}, context=ctx)
+    steps: list[Rule] = []
+    for start in range(0, len(rules), RULES_AT_ONCE):
+        steps += _RULES.validate_python(rules[start : start + RULES_AT_ONCE], context=ctx)
+    return head.model_copy(update={"rules": steps})
 
 
 def read_sources(paths: Iterable[Path]) -> list[tuple[str, str]]:

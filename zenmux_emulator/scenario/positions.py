@@ -48,6 +48,7 @@ from yaml.events import (
 from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
+from zenmux_emulator.foundation.release import drop_gradually
 from zenmux_emulator.scenario.syntax import plain_reason
 
 KeyPath = tuple["str | int", ...]
@@ -456,7 +457,7 @@ def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
     """
     if not yaml.__with_libyaml__ or _NOT_FAST.search(text, 1 if text.startswith("\ufeff") else 0):
         return None
-    loader = None
+    loader = node = None
     try:
         loader = _FastLoader(text)
         node = loader.get_single_node()
@@ -476,6 +477,11 @@ def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
     finally:
         if loader is not None:
             loader.dispose()
+            loader.keys.clear()
+        if isinstance(node, MappingNode):  # the nodes of a long `rules` list: a slice at a time
+            for _, value_node in node.value:
+                if isinstance(value_node, CollectionNode):
+                    drop_gradually(value_node.value)
 
 
 def _outline(loader: _Checks, node: Node) -> PositionMap:

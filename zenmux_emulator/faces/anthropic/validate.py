@@ -21,6 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
+from zenmux_emulator.faces.common.counts import ANTHROPIC_MESSAGES, ConversationCaps, Overlong
 from zenmux_emulator.faces.common.json_schema import JsonSchema
 from zenmux_emulator.faces.common.zenmux import effort_warnings
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
@@ -391,10 +392,27 @@ def _tool_choice(request: MessagesRequest) -> None:
         raise invalid_params(f"tool_choice.name: tool `{choice.name}` is not one of the tools provided")
 
 
+CAPS = ConversationCaps("messages", ("content",), items=ANTHROPIC_MESSAGES, inner="content", beside=(("system",),))
+"""Anthropic's 100,000 messages, and the emulator's cap on their content blocks in all (a tool
+result's blocks and the system prompt's among them, see `counts`)."""
+
+
+def _overlong(overlong: Overlong) -> str:
+    """Pydantic's words for a list too long, as Anthropic's API says them; the emulator's own for blocks."""
+    if not overlong.parts:
+        return f"messages: List should have at most {overlong.limit} items after validation, not {overlong.count}"
+    where = ".".join(str(step) for step in overlong.path)
+    return (
+        f"{where}: too many content blocks: at most {overlong.limit} are allowed in all messages and the "
+        f"system prompt together (the emulator's limit), and this one brings them to {overlong.count}"
+    )
+
+
 def validate(body: object, model: type[MessagesRequest] = MessagesRequest) -> tuple[MessagesRequest, tuple[str, ...]]:
     """The validated request and the warnings about fields the emulator does not know; 400 otherwise."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
+    CAPS.refuse_overlong(body, _overlong)
     try:
         request = model.model_validate(body)
     except ValidationError as exc:

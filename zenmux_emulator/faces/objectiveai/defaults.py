@@ -6,21 +6,21 @@ from typing import Any
 
 from zenmux_emulator.draft.schema_values import schema_value
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.foundation.ids import seed_int, seed_int_then
 
 from . import ids
 
 EMBEDDING_SIZE = 8
 
 
-def generate_content(seed: int, conversation: str, schema: dict[str, Any] | None, json_object: bool) -> str:
-    """Placeholder prose seeded by the server seed and the conversation (the messages' JSON) only
+def generate_content(seed: int, conversation: bytes, schema: dict[str, Any] | None, json_object: bool) -> str:
+    """Placeholder prose seeded by the server seed and the conversation (the messages' JSON, UTF-8) only
     (never the LLM), so an unscripted model is unanimous; a schema value with a json_schema;
     `{"response": …}` for json_object."""
     from faker import Faker
 
     faker = Faker("en_US")
-    faker.seed_instance(seed_int(seed, "objectiveai:default", conversation))
+    faker.seed_instance(seed_int_then(conversation, seed, "objectiveai:default"))
     if schema is not None:
         return ids.jdump(schema_value(faker, schema, "response_format.json_schema.schema"))
     prose = faker.paragraph(nb_sentences=3)

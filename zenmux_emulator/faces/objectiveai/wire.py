@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from zenmux_emulator.faces.common.counts import ConversationCaps
 from zenmux_emulator.faces.common.validation import BAD_TAG, locate_error
 from zenmux_emulator.scenario.query_model import MAX_LLMS, QueryLlm, QueryModel, inconsistency
 
@@ -27,6 +28,8 @@ class QueryModelRegistry(Protocol):
     def remember(self, name: str, model: QueryModel) -> None: ...
 
 
+CAPS = ConversationCaps("messages", ("content", "tool_calls"))
+"""The messages a request may hold, and their content parts and tool calls in all (chat's, see `counts`)."""
 _NAME = re.compile(r"^(?:[^/\s]+/)?([0-9A-Za-z]{22})$")
 
 
@@ -169,6 +172,15 @@ def parse(body: object, registry: QueryModelRegistry | None = None) -> QueryRequ
     a model given as an object is remembered there. Raises `QueryRejected` (400 / 404)."""
     if not isinstance(body, dict):
         raise invalid_request("body", "expected a JSON object")
+    overlong = CAPS.overlong(body)
+    if overlong is not None:
+        text = (
+            f"must have at most {overlong.limit} messages (the emulator's limit), not {overlong.count}"
+            if not overlong.parts
+            else f"too many content parts and tool calls: at most {overlong.limit} are allowed in all messages "
+            f"together (the emulator's limit), and this one brings them to {overlong.count}"
+        )
+        raise invalid_request(_path(overlong.path), text)
     try:
         fields = QueryBody.model_validate(body)
     except ValidationError as exc:

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Discriminator, Field, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
+from zenmux_emulator.faces.common.counts import ConversationCaps, Overlong
 from zenmux_emulator.faces.common.json_schema import JsonSchema
 from zenmux_emulator.faces.common.validation import (
     WRONG_SHAPE,
@@ -505,6 +506,24 @@ def _check_tool_choice(parsed: ResponsesBody) -> None:
             )
 
 
+CAPS = ConversationCaps("input", ("content", "output", "summary"))
+"""The input items a request may hold, and their content parts in all (see `counts`)."""
+
+
+def _overlong(overlong: Overlong) -> str:
+    """OpenAI's wording for an array too long; the emulator's own for the parts of all items."""
+    if not overlong.parts:
+        return (
+            f"Invalid 'input': array too long. Expected an array with maximum length {overlong.limit}, "
+            f"but got an array with length {overlong.count} instead."
+        )
+    _, index, key = overlong.path
+    return (
+        f"Invalid 'input[{index}].{key}': too many content parts. Expected at most {overlong.limit} in all "
+        f"input items together (the emulator's limit), but this one brings them to {overlong.count}."
+    )
+
+
 def validate(body: object) -> Validated:
     """Check the body; raise 400 `invalid_params` with OpenAI's wording when it is not a valid request."""
     if not isinstance(body, dict):
@@ -513,6 +532,7 @@ def validate(body: object) -> Validated:
     if model is None or model == "":
         raise invalid_params("Missing required parameter: 'model'.")
     check_provider_routing(body)
+    CAPS.refuse_overlong(body, _overlong)
     try:
         parsed = ResponsesBody.model_validate(body)
     except ValidationError as error:

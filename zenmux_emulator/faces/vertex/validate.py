@@ -4,11 +4,13 @@ parser does, snake_case) keys, the documented part kinds, roles and limits. A fa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, JsonValue, ValidationError, model_validator
 from pydantic.alias_generators import to_camel
 
+from zenmux_emulator.faces.common.counts import ConversationCaps, Overlong
 from zenmux_emulator.faces.common.json_schema import JsonSchema, schema_problem
 from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error, not_valid
 from zenmux_emulator.foundation.errors import invalid_params
@@ -102,7 +104,7 @@ class Part(Wire):
 
     @model_validator(mode="after")
     def one_kind(self) -> Part:
-        kinds = [kind for kind in PART_KINDS if getattr(self, _snake(kind)) is not None]
+        kinds = [kind for kind, field in _PART_FIELDS if getattr(self, field) is not None]
         if len(kinds) > 1:
             raise ValueError(f"a part holds one kind of data, this one holds {' and '.join(kinds)}")
         if not kinds and self.thought_signature is None:
@@ -203,6 +205,10 @@ def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
 
 
+_PART_FIELDS = tuple((kind, _snake(kind)) for kind in PART_KINDS)
+"""Each kind of part with its field's name, worked out once (every part is checked for every kind)."""
+
+
 def _camel_path(path: list[str | int]) -> str:
     text = ""
     for segment in path:
@@ -222,10 +228,35 @@ def problem(exc: ValidationError, body: object) -> str:
     return f"{path}: {message}" if path else message
 
 
+CAPS = ConversationCaps(
+    "contents", ("parts",), beside=(("systemInstruction", "parts"), ("system_instruction", "parts"))
+)
+"""The contents a request may hold, and their parts in all, the system instruction's among them (see `counts`)."""
+
+
+def _overlong(prefix: str) -> Callable[[Overlong], str]:
+    """The words for an array past its cap, its path after `prefix` (countTokens's inner request)."""
+
+    def say(overlong: Overlong) -> str:
+        if not overlong.parts:
+            return f"{prefix}contents: at most {overlong.limit} contents are allowed (the emulator's limit), got {overlong.count}"
+        return (
+            f"{prefix}{_camel_path(list(overlong.path))}: at most {overlong.limit} parts are allowed in all "
+            f"contents and the system instruction together (the emulator's limit), and this one brings them "
+            f"to {overlong.count}"
+        )
+
+    return say
+
+
 def validate(body: object, model: type[Wire] = GenerateContentRequest) -> Any:
     """The validated request; ZenMux's 400 naming the field otherwise."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
+    CAPS.refuse_overlong(body, _overlong(""))
+    inner = body.get("generateContentRequest", body.get("generate_content_request"))
+    if isinstance(inner, dict):  # countTokens's whole request
+        CAPS.refuse_overlong(inner, _overlong("generateContentRequest."))
     try:
         return model.model_validate(body)
     except ValidationError as exc:

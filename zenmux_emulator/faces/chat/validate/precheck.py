@@ -2,6 +2,7 @@
 
 from typing import Any, TypeGuard
 
+from zenmux_emulator.faces.common.counts import ConversationCaps, Overlong
 from zenmux_emulator.faces.common.zenmux import check_provider_routing
 from zenmux_emulator.foundation.errors import invalid_params
 
@@ -23,6 +24,8 @@ UNSUPPORTED: dict[str, str] = {
 }
 
 _MAX_KEY_SHOWN = 64
+CAPS = ConversationCaps("messages", ("content", "tool_calls"))
+"""The messages a request may hold, and their content parts and tool calls in all (see `counts`)."""
 
 
 def _is_number(value: object) -> TypeGuard[int | float]:
@@ -49,6 +52,7 @@ def _check_messages(body: dict[str, Any]) -> bool:
         raise invalid_params("Parameter messages is not valid: expected an array")
     if not messages:
         raise invalid_params("Parameter messages can not be empty")
+    CAPS.refuse_overlong(body, overlong_message)
     lacking = tooled = False
     for message in messages:  # one pass: a null element is reported before one without content
         if message is None:
@@ -61,6 +65,17 @@ def _check_messages(body: dict[str, Any]) -> bool:
     if lacking:
         raise invalid_params("Parameter messages can not contain elements without content")
     return tooled
+
+
+def overlong_message(overlong: Overlong) -> str:
+    """ZenMux's 400 for a conversation past the emulator's caps, naming the array."""
+    if not overlong.parts:
+        return f"Parameter messages is not valid: at most {overlong.limit} messages are allowed, got {overlong.count}"
+    _, index, key = overlong.path
+    return (
+        f"Parameter messages[{index}].{key} is not valid: at most {overlong.limit} content parts and tool "
+        f"calls are allowed in all messages together, and this one brings them to {overlong.count}"
+    )
 
 
 def _check_conflicts(body: dict[str, Any]) -> None:
