@@ -72,8 +72,8 @@ def wanted_options(base: ServerOptions, overrides: dict[str, object]) -> ServerO
     return ServerOptions(
         strict=bool(overrides.get("strict", base.strict)),
         seed=int(overrides.get("seed", base.seed)),  # type: ignore[call-overload]
-        clock=parse_clock(clock),
-    )  # type: ignore[arg-type]
+        clock=parse_clock(clock),  # type: ignore[arg-type]
+    )
 
 
 def server_settings(config: pytest.Config, options: ServerOptions) -> Settings:

@@ -213,21 +213,24 @@ class _Loader(_Checks, yaml.SafeLoader):
                         None,
                         f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the "
                         f"file expands past that), at alias *{event.anchor}",
-                        event.start_mark,
-                    )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                        event.start_mark,  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                    )
                 return node
             height = self._heights.get(id(node))
             if height is None:  # the anchored collection is still being composed: it encloses its alias
                 raise ComposerError(
-                    None, None, f"recursive alias *{event.anchor}: the value would contain itself", event.start_mark
-                )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                    None,
+                    None,
+                    f"recursive alias *{event.anchor}: the value would contain itself",
+                    event.start_mark,  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                )
             if self._depth + height > MAX_DEPTH:
                 raise ComposerError(
                     None,
                     None,
                     f"nesting deeper than {MAX_DEPTH} levels, through alias *{event.anchor}",
-                    event.start_mark,
-                )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                    event.start_mark,  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                )
             self._repeated += self._sizes[id(node)]
             if self._repeated > MAX_ALIAS_VALUES:
                 raise ComposerError(
@@ -235,8 +238,8 @@ class _Loader(_Checks, yaml.SafeLoader):
                     None,
                     f"aliases repeat more than {MAX_ALIAS_VALUES:,} values (the file "
                     f"expands past that), at alias *{event.anchor}",
-                    event.start_mark,
-                )  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                    event.start_mark,  # type: ignore[arg-type]  # stub too narrow: PyYAML takes libyaml's marks too
+                )
             return node
         # An anchored node, or one inside it: what an alias may repeat, so measure how deep it nests.
         self._measuring += 1

@@ -134,9 +134,9 @@ TAGS = frozenset(
         "enabled",
         "disabled",
         "adaptive",
-        *OtherBlock.model_fields["type"].annotation.__args__,
+        *OtherBlock.model_fields["type"].annotation.__args__,  # type: ignore[union-attr]
     }
-)  # type: ignore[union-attr]
+)
 """Tags pydantic puts in an error's path after a list index; Anthropic's paths leave them out."""
 
 
