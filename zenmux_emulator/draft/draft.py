@@ -145,7 +145,7 @@ def model_reasoning(
         warnings.append(f"{model} is not a reasoning model: the request's reasoning options were ignored")
         return SILENT_REASONING
     if reasons and default_reply and asked.enabled is None:
-        return ReasoningAsk(True, DEFAULT_EFFORT, None, asked.exclude)
+        return ReasoningAsk(enabled=True, effort=DEFAULT_EFFORT, exclude=asked.exclude)
     return asked
 
 
