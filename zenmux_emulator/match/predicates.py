@@ -99,14 +99,6 @@ def text_test(spec: TextMatch) -> tuple[TextTest, str]:
     return check, description
 
 
-def exactly(spec: TextMatch) -> str | None:
-    """The text `spec` accepts when that is its only condition (`equals`, case kept), else None."""
-    if spec.equals is None or spec.ignore_case:
-        return None
-    others = (spec.contains, spec.not_contains, spec.starts_with, spec.ends_with, spec.regex)
-    return spec.equals if all(other is None for other in others) else None
-
-
 def _value_test(spec: str | TextMatch) -> tuple[TextTest, str]:
     if isinstance(spec, str):
         return (lambda t, v=spec: t == v), f"equals {spec!r}"
@@ -350,11 +342,7 @@ def _text_predicates(match: Match) -> list[Predicate]:
     found: list[Predicate] = []
     if match.last_user is not None:
         user_test, words = text_test(match.last_user)
-        exact = exactly(match.last_user)
-        if exact is not None:  # the usual rule: one comparison, without a call to `user_test`
-            found.append(Predicate("last_user", words, lambda f: f.last_user == exact, lambda f: _clip(f.last_user)))
-        else:
-            found.append(Predicate("last_user", words, lambda f: user_test(f.last_user), lambda f: _clip(f.last_user)))
+        found.append(Predicate("last_user", words, lambda f: user_test(f.last_user), lambda f: _clip(f.last_user)))
     if match.system is not None:
         system_test, words = text_test(match.system)
         found.append(Predicate("system", words, lambda f: system_test(f.system), lambda f: _clip(f.system)))
