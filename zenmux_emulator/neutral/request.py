@@ -8,17 +8,39 @@ face's own conversation the first time something reads them, and never again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Any, ClassVar
+from functools import lru_cache
+from typing import Any, ClassVar, Generic, TypeVar
 
 import orjson
 
 from zenmux_emulator.foundation.signatures import Signer
 
-cached = cached_property
-"""A fact worked out from the request the first time it is read, and kept (the faces' short name)."""
+T = TypeVar("T")
+
+
+class cached(Generic[T]):
+    """A fact worked out from the request the first time it is read, then kept on the instance:
+    `functools.cached_property` without the lock Python 3.11 takes on every first read. A request
+    reads about a dozen facts, once each, from one task; the lock cost 6 % of a request's Python
+    work (docs/performance.md, 2026-11-26). Python 3.12 dropped that lock: there, this is
+    `functools.cached_property`."""
+
+    def __init__(self, func: Callable[[Any], T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> T:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value = self.func(instance)
+        instance.__dict__[self.name] = value  # found on the instance from now on: no second call
+        return value
 
 
 @lru_cache(maxsize=4096)

@@ -13,6 +13,7 @@ from zenmux_emulator.faces.common.zenmux import ReasoningOptions
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.neutral.request import (
     JSON_OBJECT_SCHEMA,
+    SILENT_REASONING,
     ReasoningAsk,
     ToolOptions,
     cached,
@@ -23,6 +24,8 @@ def reasoning_ask(
     reasoning: ReasoningOptions | None, reasoning_effort: str | None, include_reasoning: bool | None
 ) -> ReasoningAsk:
     """Read `reasoning`, `reasoning_effort` and `include_reasoning` as ZenMux does."""
+    if reasoning is None and reasoning_effort is None and include_reasoning is None:
+        return SILENT_REASONING  # most requests say nothing about reasoning
     effort = (reasoning.effort if reasoning is not None and reasoning.effort else None) or reasoning_effort
     max_tokens = reasoning.max_tokens if reasoning is not None else None
     exclude = bool(reasoning is not None and reasoning.exclude) or include_reasoning is False
