@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
@@ -220,8 +220,7 @@ def draft_calls(
     )
 
 
-@dataclass(frozen=True)
-class Cut:
+class Cut(NamedTuple):
     """The reply's parts after the request's stop sequences and token budget, and why it was cut."""
 
     content: str | None
