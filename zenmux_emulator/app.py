@@ -9,14 +9,7 @@ from aiohttp import web
 
 from zenmux_emulator.control.app import create_control_app
 from zenmux_emulator.draft.draft import Kit
-from zenmux_emulator.faces.anthropic.routes import SPEC as ANTHROPIC
-from zenmux_emulator.faces.chat.routes import SPEC as CHAT
-from zenmux_emulator.faces.embeddings.routes import SPEC as EMBEDDINGS
-from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
-from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
-from zenmux_emulator.faces.rerank.routes import SPEC as RERANK
-from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
-from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
+from zenmux_emulator.faces.shipped import FACES
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
@@ -48,15 +41,23 @@ from zenmux_emulator.pipeline.middlewares import (
     add_request_id,
     journal_middleware,
 )
-from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec, api_names, checked, face_names, unfaulted
+from zenmux_emulator.pipeline.spec import (
+    REGISTERED,
+    FaceSpec,
+    api_names,
+    base_paths,
+    checked,
+    decoders_of,
+    face_names,
+    unfaulted,
+)
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 from zenmux_emulator.state.shared import SharedStore
 
-FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, VERTEX, EMBEDDINGS, RERANK, PLATFORM)
-"""The wire APIs this emulator speaks, each registered by its folder's `FaceSpec`."""
+__all__ = ["FACES", "create_app", "create_core", "make_runner"]
 
 
 async def end_streams(app: web.Application) -> None:
@@ -134,11 +135,12 @@ def create_core(settings: Settings, faces: Sequence[FaceSpec] = FACES) -> Core:
     )
 
 
-def _record_missing(app: web.Application, core: Core) -> None:
-    """`--record-missing`: requests no rule answers go to the upstream, and are recorded."""
+def _record_missing(app: web.Application, core: Core, faces: Sequence[FaceSpec]) -> None:
+    """`--record-missing`: requests no rule answers go to the upstream, and are recorded (each face's
+    answers read by its own decoder)."""
     from zenmux_emulator.record.recorder import Recorder
 
-    recorder = Recorder(core.settings, core.registry)
+    recorder = Recorder(core.settings, core.registry, decoders_of(faces), base_paths(faces))
     core.forward = recorder.forward
 
     async def upstream_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -179,7 +181,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     if core.shared is not None:
         app[SHARED] = core.shared
     if settings.record_missing:
-        _record_missing(app, core)
+        _record_missing(app, core, registered)
     app[REGISTERED] = registered
     for face in registered:
         app.add_routes(face.routes(core))

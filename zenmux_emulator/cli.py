@@ -298,11 +298,12 @@ def _count(n: int, thing: str) -> str:
 
 
 def validate(paths: Sequence[str]) -> int:
+    from zenmux_emulator.faces.shipped import NAMES
     from zenmux_emulator.foundation.errors import ScenarioError
     from zenmux_emulator.rules.compile import load_paths
 
     try:
-        scenarios = load_paths([Path(p) for p in paths])
+        scenarios = load_paths([Path(p) for p in paths], NAMES)
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
         print(f"{len(exc.problems)} problem(s) found", file=sys.stderr)
@@ -361,10 +362,11 @@ def _serve(args: argparse.Namespace) -> int:
     configure(settings.log_format, settings.log_level)
     try:
         if settings.workers > 1:
+            from zenmux_emulator.faces.shipped import NAMES
             from zenmux_emulator.rules.compile import load_paths
             from zenmux_emulator.workers import run_workers
 
-            load_paths(settings.scenario_paths())  # a bad file stops start-up before any worker starts
+            load_paths(settings.scenario_paths(), NAMES)  # a bad file stops start-up before any worker starts
             return run_workers(settings, worker)
         asyncio.run(serve(settings))
     except ScenarioError as exc:

@@ -20,9 +20,9 @@ import pytest
 from tests.cli.test_cli import CONSOLE_SCRIPT, PYTHON_M, Served, chat, clean_env, run, serve
 from tests.conftest import REPO, SHIPPED
 from tests.docs.pages import page
+from tests.support.shipped import load_paths
 from zenmux_emulator.cli import build_parser, serve_parser, settings_from
 from zenmux_emulator.commands.environment import EnvironmentProblem, variables
-from zenmux_emulator.rules.compile import load_paths
 from zenmux_emulator.settings import Settings
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]

@@ -31,8 +31,8 @@ import yaml
 
 from tests.conftest import REPO
 from tests.docs.pages import Block, code_blocks, pages
+from tests.support.shipped import load_paths
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.compile import load_paths
 
 PAGES = pages()
 DOCUMENTED = re.compile(r"(?:127\.0\.0\.1|localhost):8000")

@@ -10,11 +10,11 @@ import pytest
 from tests.conftest import MakeServer
 from tests.failures.helpers import MODEL, chat, finished, wire_post
 from tests.support.clients import sdk
+from tests.support.shipped import load_paths
 from tests.support.sse import parse_sse
 from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.compile import load_paths
 
 SDK_CLASS = {
     400: openai.BadRequestError,

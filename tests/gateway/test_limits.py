@@ -8,10 +8,10 @@ import pytest
 from tests.conftest import MakeServer
 from tests.gateway.helpers import MODEL, advance, chat, post, reset
 from tests.support.clients import sdk
+from tests.support.shipped import build_set
 from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.rules.compile import build_set
 
 RPM2 = """
 settings:

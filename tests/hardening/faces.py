@@ -1,5 +1,9 @@
-"""The four faces as the hardening tests and the fuzz suite drive them: the route, a minimal valid
-body, how to put a tool (or anything else) into it, and the face's error envelope."""
+"""The faces as the hardening tests and the fuzz suite drive them: the route, a minimal valid
+body, how to put a tool (or anything else) into it, and the face's error envelope.
+
+The faces and their order come from the registry (`faces/shipped.py`), each route under its face's
+base path; a shipped face whose replies carry tool calls (it registers verdict readers) and has no
+fuzz target here fails the import, so a new face cannot be left out of the suite unnoticed."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from tests.support.clients import API_KEY
+from zenmux_emulator.faces.shipped import FACES as SHIPPED
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 Headers = list[tuple[str, str | bytes]]
@@ -27,7 +32,8 @@ class Face:
     """One wire API: where it listens, a body it accepts, and the shape of its errors."""
 
     name: str
-    route: str
+    path: str
+    """The route under the face's base path (`FaceSpec.base_path`)."""
     valid: Callable[[], dict[str, Any]]
     with_tool: Callable[[dict[str, Any]], dict[str, Any]]
     """A valid body offering one function tool with these `parameters`, its call forced."""
@@ -35,6 +41,10 @@ class Face:
     """What every request of this face carries besides the key and the JSON content type."""
     with_format: Callable[[dict[str, Any]], dict[str, Any]] = lambda schema: {}
     """A valid body asking for structured output of this JSON Schema."""
+
+    @property
+    def route(self) -> str:
+        return BASE_PATHS[self.name] + self.path
 
     def envelope(self, status: int, body: bytes) -> dict[str, Any]:
         """The error object of a 4xx answer in this face's envelope (an AssertionError otherwise)."""
@@ -88,10 +98,10 @@ def _vertex() -> dict[str, Any]:
     return {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
 
 
-FACES = (
+TARGETS = (
     Face(
         "chat",
-        "/api/v1/chat/completions",
+        "/chat/completions",
         _chat,
         lambda p: {
             **_chat(),
@@ -105,7 +115,7 @@ FACES = (
     ),
     Face(
         "anthropic",
-        "/api/anthropic/v1/messages",
+        "/v1/messages",
         _anthropic,
         lambda p: {**_anthropic(), "tools": [{"name": "f", "input_schema": p}], "tool_choice": {"type": "any"}},
         (("anthropic-version", "2023-06-01"),),
@@ -113,7 +123,7 @@ FACES = (
     ),
     Face(
         "responses",
-        "/api/v1/responses",
+        "/responses",
         _responses,
         lambda p: {
             **_responses(),
@@ -124,7 +134,7 @@ FACES = (
     ),
     Face(
         "objectiveai",
-        "/objectiveai/query/completions",
+        "/query/completions",
         _objectiveai,
         lambda p: {**_objectiveai(), "tools": [{"type": "function", "function": {"name": "f", "parameters": p}}]},
         with_format=lambda s: {
@@ -134,7 +144,7 @@ FACES = (
     ),
     Face(
         "vertex",
-        "/api/vertex-ai/v1beta/models/google/gemini-2.5-pro:generateContent",
+        "/v1beta/models/google/gemini-2.5-pro:generateContent",
         _vertex,
         lambda p: {
             **_vertex(),
@@ -147,6 +157,12 @@ FACES = (
         },
     ),
 )
+BASE_PATHS = {spec.name: spec.base_path for spec in SHIPPED}
+_BY_NAME = {face.name: face for face in TARGETS}
+_UNFUZZED = sorted(spec.name for spec in SHIPPED if spec.readers is not None and spec.name not in _BY_NAME)
+assert not _UNFUZZED, f"shipped faces with tool calls but no fuzz target: {_UNFUZZED}"
+FACES = tuple(_BY_NAME[spec.name] for spec in SHIPPED if spec.name in _BY_NAME)
+"""The fuzzed faces, in the order the app registers them."""
 FACE_IDS = [face.name for face in FACES]
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.shipped import load_paths
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
-from zenmux_emulator.rules.compile import load_paths
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -6,7 +6,7 @@ import openai
 
 from tests.conftest import FROZEN, SHIPPED
 from tests.scenarios.helpers import ask, ask_stream
-from zenmux_emulator.rules.compile import load_paths
+from tests.support.shipped import load_paths
 
 FILE = SHIPPED / "basics.yaml"
 COVERED = {"greeting", "flaky-then-fine", "slow-stream"}

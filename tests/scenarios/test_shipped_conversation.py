@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import SHIPPED
 from tests.scenarios.helpers import ask, ask_stream
-from zenmux_emulator.rules.compile import load_paths
+from tests.support.shipped import load_paths
 
 FILE = SHIPPED / "conversation.yaml"
 COVERED = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import SHIPPED
-from zenmux_emulator.rules.compile import load_paths
+from tests.support.shipped import load_paths
 from zenmux_emulator.scenario.loader import scenario_files
 
 SHIPPED_FILES = [

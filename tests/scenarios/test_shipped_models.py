@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import SHIPPED
 from tests.scenarios.helpers import ask
-from zenmux_emulator.rules.compile import load_paths
+from tests.support.shipped import load_paths
 
 FILE = SHIPPED / "models.yaml"
 COVERED = {"tiny-model"}

@@ -3,6 +3,12 @@
 sequences, scripted errors and faults, the journal and the client verdict, near misses, record and
 replay, and its base URL from the pytest plugin, with no edit inside `zenmux_emulator/`.
 
+What a new face needs outside its own folder: nothing here (this file is the face and its tests);
+a face shipped inside the package adds one line to `faces/shipped.py` (and its folder to the faces'
+independence contract in `.importlinter`). Its readers (`Shapes`) give it the verdict's tool-call
+check, its decoder (`ReplyDecoder`, as `TOY_DECODED` registers) plain recorded replies; without one
+its exchanges are recorded as raw bytes and replayed byte for byte.
+
 The toy API: `POST /toy/v1/say` with `{"model": ..., "say": ..., "answered": [call ids]}`; the
 reply is `{"id", "model", "heard", "calls": [{"id", "name"}]}`; errors are `{"toy_error": ...}`.
 """
@@ -10,7 +16,8 @@ reply is `{"id", "model", "heard", "calls": [{"id", "name"}]}`; errors are `{"to
 from __future__ import annotations
 
 import urllib.error
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from http.client import HTTPException
 from pathlib import Path
 from typing import Any
@@ -28,6 +35,7 @@ from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.verdict import Call, Shapes
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder
 from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.face import FaceContext
@@ -139,15 +147,53 @@ def toy_routes(core: Core) -> list[web.RouteDef]:
     return [web.post("/toy/v1/say", endpoint.handle), web.post("/toy/v1/say/{voice}", endpoint.handle)]
 
 
+class ToyClient:
+    """The toy API's own SDK, as the pytest plugin makes it (`FaceSpec.client`)."""
+
+    def __init__(self, *, base_url: str, api_key: str, model: str = DEFAULT_MODEL) -> None:
+        self.base_url, self.api_key, self.model = base_url, api_key, model
+        self.closed = False
+
+    def say(self, text: str) -> dict[str, Any]:
+        body = orjson.dumps({"model": self.model, "say": text})
+        headers = {"Authorization": f"Bearer {self.api_key}", "Content-Type": "application/json"}
+        answer: dict[str, Any] = http(f"{self.base_url}/say", body, method="POST", headers=headers).json()
+        return answer
+
+    def close(self) -> None:
+        self.closed = True
+
+
 TOY = FaceSpec(
     name="toy",
     api_name="toy.say",
     base_path="/toy/v1",
     routes=toy_routes,
     readers=Shapes(toy_calls, toy_answers),
+    client=ToyClient,
     traits=FaceTraits(zenmux=False),
 )
 WITH_TOY = (*FACES, TOY)
+
+
+def toy_answer(parsed: object) -> Collected | None:
+    """The recorder's reading of a toy answer: what was heard, and the calls made."""
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("calls"), list):
+        return None
+    collected = Collected(model=parsed.get("model"))
+    collected.content = parsed.get("heard")
+    for call in parsed.get("calls") or ():
+        collected.add_call(call["id"], call["name"], "{}")
+    collected.finish_reason = "tool_calls" if collected.tool_calls else "stop"
+    return collected
+
+
+def toy_stream(events: Sequence[Event]) -> Collected:
+    return Collected()  # the toy API never streams
+
+
+TOY_DECODED = replace(TOY, decoder=ReplyDecoder(toy_answer, toy_stream, lambda event: True))
+"""The toy face with its own recorder decoder: its exchanges are recorded as plain replies."""
 
 # --- the tests --------------------------------------------------------------------------------------
 
@@ -171,6 +217,13 @@ rules:
   - name: chat-only
     match: {api: chat, last_user: {contains: hello}}
     reply: {content: "a chat reply"}
+  - name: polite
+    match: {api: toy, last_user: {contains: polite}}
+    expect: {last_user: {contains: please}}
+    reply: {content: "thank you"}
+  - name: refused
+    match: {api: toy, last_user: {contains: refuse}}
+    reply: {error: {status: 400, message: "Not like that"}}
 """
 KEY = "sk-toy-key"
 MODEL = DEFAULT_MODEL
@@ -307,3 +360,73 @@ def test_record_and_replay(tmp_path: Path) -> None:
         again = say(replay.url("toy"), "hello recorder")
     assert again.status == 200
     assert again.text == live.text
+
+
+def test_the_verdict_reads_every_check_on_the_toy_face(server: EmulatorServer) -> None:
+    handle = ZenmuxHandle(server=server, nodeid="toy::checks")
+    base = handle.url("toy")
+    say(base, "what is the weather", key=handle.api_key)  # a call never answered
+    assert say(base, "refuse this", key=handle.api_key).status == 400
+    assert say(base, "refuse this", key=handle.api_key).status == 400  # the same request after a 400
+    assert say(base, "too fast", key=handle.api_key).status == 429
+    assert say(base, "be polite", key=handle.api_key).json()["heard"] == "thank you"  # within Retry-After, no "please"
+    seqs = [entry.seq for entry in handle.requests]
+    findings = [(finding.check, finding.seq) for finding in handle.verdict()]
+    assert findings == [
+        ("tool_calls", seqs[0]),
+        ("non_retryable", seqs[2]),
+        ("retry_after", seqs[4]),
+        ("expectations", seqs[4]),
+    ]
+    with pytest.raises(AssertionError, match="get_weather"):
+        handle.assert_client_well_behaved()
+
+
+def test_record_and_replay_with_the_faces_own_decoder(tmp_path: Path) -> None:
+    upstream_dir, out = tmp_path / "upstream", tmp_path / "out"
+    upstream_dir.mkdir()
+    asked = ["hello recorder", "what is the weather", "too fast"]
+    with toy_server(upstream_dir) as upstream:
+        given = record_settings({"out": str(out), "upstream": upstream.origin, "port": 0, "record_errors": True})
+        with EmulatorServer(Settings(**given), faces=(*FACES, TOY_DECODED)) as recorder:
+            live = [say(recorder.url("toy"), text) for text in asked]
+    rules = {
+        rule["match"]["last_user"]["equals"]: rule for rule in yaml.safe_load((out / FILENAME).read_text())["rules"]
+    }
+    assert rules["hello recorder"]["reply"] == {"verbatim": True, "content": "hi there", "finish_reason": "stop"}
+    call = live[1].json()["calls"][0]
+    assert rules["what is the weather"]["reply"]["tool_calls"] == [
+        {"id": call["id"], "name": "get_weather", "arguments": {}}
+    ]
+    error = rules["too fast"]["reply"]["raw"]  # not ZenMux's envelope: kept as the bytes it was
+    assert (error["status"], error["headers"], error["body"]) == (429, {"Retry-After": "7"}, live[2].text)
+    settings = Settings(port=0, scenarios=[str(out)], clock=FROZEN, watch=False, strict=True)
+    with EmulatorServer(settings, faces=(*FACES, TOY_DECODED)) as replay:
+        again = [say(replay.url("toy"), text) for text in asked]
+    for before, after, text in zip(live, again, asked, strict=True):
+        assert (after.status, after.headers.get("retry-after")) == (before.status, before.headers.get("retry-after"))
+        if before.status == 200:
+            kept = ("model", "heard", "calls", "voice", "session")
+            assert {k: after.json()[k] for k in kept} == {k: before.json()[k] for k in kept}
+            assert after.json()["rule"] == rules[text]["name"]  # answered by the recorded rule
+        else:
+            assert after.json() == before.json()
+
+
+def test_the_index_lists_the_toy_face_and_its_routes(server: EmulatorServer) -> None:
+    index = http(f"{server.origin}/", headers={"Accept": "application/json"}).json()
+    [toy] = [face for face in index["faces"] if face["name"] == "toy"]
+    assert toy["base_url"] == server.url("toy")
+    assert "POST /toy/v1/say" in toy["routes"] and "POST /toy/v1/say/{voice}" in toy["routes"]
+
+
+def test_the_plugin_makes_the_toy_faces_own_client(server: EmulatorServer) -> None:
+    handle = ZenmuxHandle(server=server, nodeid="toy::client")
+    toy = handle.client("toy")
+    assert isinstance(toy, ToyClient) and toy.base_url == server.url("toy") and toy.api_key == handle.api_key
+    assert toy.say("hello from the client")["heard"] == "hi there"
+    assert [entry.rule for entry in handle.requests] == ["greeting"]
+    handle.close_clients()
+    assert toy.closed
+    with pytest.raises(LookupError, match="rerank"):
+        handle.client("rerank")

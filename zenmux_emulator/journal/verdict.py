@@ -7,10 +7,9 @@ SDK wrapper gets wrong that a scripted reply alone does not reveal.
 - `retry_after`: a request sent before the `Retry-After` (or `retry-after-ms`) of the answer before it;
 - `non_retryable`: the same request sent again after a non-retryable error (400, 402, 403, 404, 413, 422).
 
-Every face is read by the shapes of its own wire API, per `entry.api` (the journal stays below
-the faces, so it reads bodies, not the faces' types): chat `tool_calls` answered by `tool`
-messages; Anthropic `tool_use` blocks answered by `tool_result` blocks; Responses `function_call`
-and `custom_tool_call` items answered by `*_output` items with the same `call_id`.
+The tool calls are read by each face's own readers (`Shapes`, registered on its `FaceSpec` and
+kept in its folder: `faces/<name>/verdict.py`), per `entry.api`; everything else here reads what
+every face's journal entry has (status, headers, warnings, the error envelope's message).
 """
 
 from __future__ import annotations
@@ -26,8 +25,6 @@ from zenmux_emulator.foundation.errors import INVALID_PARAMS
 from zenmux_emulator.journal.entry import JournalEntry
 
 NON_RETRYABLE = frozenset({400, 402, 403, 404, 413, 422})
-RESPONSES_CALLS = frozenset({"function_call", "custom_tool_call"})
-RESPONSES_ANSWERS = frozenset({"function_call_output", "custom_tool_call_output"})
 
 Call = tuple[str, str]
 """A returned tool call: its id (or `call_id`) and the tool's name."""
@@ -45,104 +42,21 @@ class Finding:
         return f"[{self.check}] request #{self.seq}: {self.message}"
 
 
-def _json(raw: bytes) -> Any:
+def json_or_none(raw: bytes) -> Any:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
 
 
-def _event_data(entry: JournalEntry) -> Iterator[dict[str, Any]]:
+def event_data(entry: JournalEntry) -> Iterator[dict[str, Any]]:
     """The JSON `data:` object of every SSE event the client got (malformed ones skipped)."""
     for event in entry.sent_events():
         for line in event.split(b"\n"):
             if line.startswith(b"data: {"):
-                data = _json(line[6:])
+                data = json_or_none(line[6:])
                 if isinstance(data, dict):
                     yield data
-
-
-def _chat_call(call: Any) -> Call | None:
-    if not isinstance(call, dict) or not isinstance(call.get("id"), str):
-        return None
-    return call["id"], (call.get(call.get("type", "function")) or {}).get("name", "")
-
-
-def _chat_calls(entry: JournalEntry) -> list[Call | None]:
-    if isinstance(entry.response, bytes):
-        body = _json(entry.response)
-        try:
-            message = body["choices"][0]["message"]
-        except (KeyError, IndexError, TypeError):
-            return []
-        return [_chat_call(c) for c in message.get("tool_calls") or ()]
-    return [
-        _chat_call(call)
-        for data in _event_data(entry)
-        for choice in data.get("choices") or ()
-        for call in (choice.get("delta") or {}).get("tool_calls") or ()
-    ]
-
-
-def _anthropic_call(block: Any) -> Call | None:
-    if not isinstance(block, dict) or block.get("type") != "tool_use" or not isinstance(block.get("id"), str):
-        return None
-    return block["id"], str(block.get("name", ""))
-
-
-def _anthropic_calls(entry: JournalEntry) -> list[Call | None]:
-    if isinstance(entry.response, bytes):
-        body = _json(entry.response)
-        return [_anthropic_call(b) for b in (body.get("content") or () if isinstance(body, dict) else ())]
-    return [
-        _anthropic_call(data.get("content_block"))
-        for data in _event_data(entry)
-        if data.get("type") == "content_block_start"
-    ]
-
-
-def _responses_call(item: Any) -> Call | None:
-    if (
-        not isinstance(item, dict)
-        or item.get("type") not in RESPONSES_CALLS
-        or not isinstance(item.get("call_id"), str)
-    ):
-        return None
-    return item["call_id"], str(item.get("name", ""))
-
-
-def _responses_calls(entry: JournalEntry) -> list[Call | None]:
-    """The call items of the `response` JSON, or of the `response.output_item.done` events (each
-    item the client got whole; a stream cut before an item is done did not hand it over)."""
-    if isinstance(entry.response, bytes):
-        body = _json(entry.response)
-        return [_responses_call(i) for i in (body.get("output") or () if isinstance(body, dict) else ())]
-    return [
-        _responses_call(data.get("item"))
-        for data in _event_data(entry)
-        if data.get("type") == "response.output_item.done"
-    ]
-
-
-def _chat_answers(body: dict[str, Any]) -> Iterator[Any]:
-    for message in body.get("messages") or ():
-        if isinstance(message, dict) and message.get("role") == "tool":
-            yield message.get("tool_call_id")
-
-
-def _anthropic_answers(body: dict[str, Any]) -> Iterator[Any]:
-    for message in body.get("messages") or ():
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else ():
-            if isinstance(block, dict) and block.get("type") == "tool_result":
-                yield block.get("tool_use_id")
-
-
-def _responses_answers(body: dict[str, Any]) -> Iterator[Any]:
-    items = body.get("input")
-    for item in items if isinstance(items, list) else ():
-        if isinstance(item, dict) and item.get("type") in RESPONSES_ANSWERS:
-            yield item.get("call_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,15 +65,6 @@ class Shapes:
 
     calls: Callable[[JournalEntry], list[Call | None]]
     answers: Callable[[dict[str, Any]], Iterator[Any]]
-
-
-SHAPES: Mapping[str, Shapes] = {
-    "chat": Shapes(_chat_calls, _chat_answers),
-    "anthropic": Shapes(_anthropic_calls, _anthropic_answers),
-    "responses": Shapes(_responses_calls, _responses_answers),
-}
-"""The readers of the faces this package ships: their `FaceSpec`s carry them, and `verdict` reads
-them when it is given none."""
 
 
 def _returned_calls(entry: JournalEntry, readers: Mapping[str, Shapes]) -> list[Call]:
@@ -178,7 +83,7 @@ def _answered_ids(entry: JournalEntry, readers: Mapping[str, Shapes]) -> set[str
 
 
 def _error_message(entry: JournalEntry) -> str:
-    body = _json(entry.response) if isinstance(entry.response, bytes) else None
+    body = json_or_none(entry.response) if isinstance(entry.response, bytes) else None
     error = body.get("error") if isinstance(body, dict) else None
     message = error.get("message") if isinstance(error, dict) else None
     return message if isinstance(message, str) else ""
@@ -210,9 +115,9 @@ def _retry_delay(entry: JournalEntry) -> float | None:
     return None
 
 
-def verdict(entries: Iterable[JournalEntry], readers: Mapping[str, Shapes] = SHAPES) -> list[Finding]:
+def verdict(entries: Iterable[JournalEntry], readers: Mapping[str, Shapes]) -> list[Finding]:
     """Every finding over the face requests of one session, in arrival order; `readers` read each
-    face's tool calls (the app's registered faces give theirs: `FaceSpec.readers`)."""
+    face's tool calls (the app's registered faces give theirs: `FaceSpec.readers`, `readers_of`)."""
     requests: Sequence[JournalEntry] = [e for e in entries if e.api is not None]
     findings: list[Finding] = []
     for i, entry in enumerate(requests):

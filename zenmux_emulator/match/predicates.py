@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
+from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.schema import (
     Expect,
     Match,
@@ -205,7 +205,7 @@ def json_field(key: str, path: str, expected: object, document: Callable[[Neutra
     return Predicate(f"{key}.{path}", words, lambda f: holds(json_at(document(f), path)), actual)
 
 
-def compile_expect(expect: Expect, faces: FaceNames = SHIPPED) -> tuple[Predicate, ...]:
+def compile_expect(expect: Expect, faces: FaceNames) -> tuple[Predicate, ...]:
     """An `expect` block's conditions (the signed-reasoning one is checked apart: it needs the key)."""
     body = tuple(json_field("body", path, value, lambda f: f.body) for path, value in (expect.body or {}).items())
     return compile_match(expect, faces, rule=False) + body
@@ -359,7 +359,7 @@ def _text_predicates(match: Match) -> list[Predicate]:
     return found
 
 
-def compile_match(match: Match, faces: FaceNames = SHIPPED, *, rule: bool = True) -> tuple[Predicate, ...]:
+def compile_match(match: Match, faces: FaceNames, *, rule: bool = True) -> tuple[Predicate, ...]:
     """Every condition of a `match`, cheapest first so a miss is found early. A rule's match
     without `api` answers every face but ObjectiveAI's (spec §5: chat rules never answer Query
     requests); an `expect` without `api` says nothing about the face."""

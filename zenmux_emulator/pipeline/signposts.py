@@ -7,7 +7,8 @@
   belongs to when the emulator does not serve that API. The middleware sends it in the envelope of the face whose
   base path the request falls under (`FaceSpec.error_body`: ObjectiveAI's under `/objectiveai`), ZenMux's otherwise.
 
-The routes are read from the app's router, so a route added to a face is listed and suggested without more.
+The routes are read from the app's router and the faces from its registration (`FaceSpec.signpost`), so a face
+or a route added to one is listed and suggested without more.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from __future__ import annotations
 import difflib
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
+
+from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec
 
 CONTROL = "/_emulator"
 
@@ -35,33 +38,38 @@ class Group:
     prefixes: tuple[str, ...]
 
 
-GROUPS = (
-    Group("chat", "Chat Completions (OpenAI-compatible)", "/api/v1", ("/api/v1/chat/", "/api/v1/models")),
-    Group("responses", "Responses (OpenAI)", "/api/v1", ("/api/v1/responses",)),
-    Group("anthropic", "Anthropic Messages", "/api/anthropic", ("/api/anthropic/",)),
-    Group("objectiveai", "ObjectiveAI Query Completions", "/objectiveai", ("/objectiveai/",)),
-    Group("embeddings", "Embeddings (OpenAI-compatible)", "/api/v1", ("/api/v1/embeddings",)),
-    Group("rerank", "Rerank", "/api/v1", ("/api/v1/rerank",)),
-    Group("vertex", "Vertex AI / Gemini (Google's generateContent)", "/api/vertex-ai", ("/api/vertex-ai/",)),
-    Group("generation", "Generation lookup", "/api/v1", ("/api/v1/management/generation", "/api/v1/generation")),
-    Group(
-        "platform",
-        "Platform API (Management key)",
-        "/api/v1",
-        tuple(f"/api/v1/management/{route}" for route in ("payg/", "flow_rate", "subscription/", "usage", "cost")),
-    ),
+GENERATION = Group(
+    "generation", "Generation lookup", "/api/v1", ("/api/v1/management/generation", "/api/v1/generation")
 )
+"""The app's own generation lookup (`pipeline/generation.py`), listed before the Platform API."""
 
 NOT_EMULATED = (
     ("/api/v1/images/", "ZenMux's Images API"),
     ("/api/v1/audio/", "ZenMux's Audio API"),
     ("/api/v1/management/statistics/", "ZenMux's platform statistics API"),
-    (
-        "/api/vertex-ai/",
-        "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)",
-    ),
 )
-"""Paths of ZenMux APIs this emulator does not serve (yet), by prefix, checked after every served route."""
+"""Paths of ZenMux APIs no face serves (yet), by prefix, checked after every served route; each face adds
+the paths of its own API it does not serve (`Signpost.beyond`)."""
+
+
+def group_of(face: FaceSpec) -> Group:
+    """A face's entry in the index: its signpost, or its name and everything under its base path."""
+    sign = face.signpost
+    if sign is None:
+        return Group(face.name, face.name, face.base_path, (face.base_path.rstrip("/") + "/",))
+    return Group(face.name, sign.title, face.base_path, sign.prefixes or (face.base_path.rstrip("/") + "/",))
+
+
+def groups(faces: Sequence[FaceSpec]) -> list[Group]:
+    """The index's entries: the faces in registration order, the generation lookup before the Platform API."""
+    made = [group_of(face) for face in faces if face.traits.scripted]
+    return [*made, GENERATION, *(group_of(face) for face in faces if not face.traits.scripted)]
+
+
+def unserved(faces: Sequence[FaceSpec]) -> tuple[tuple[str, str], ...]:
+    """Every path prefix of a ZenMux API no route serves, with its name."""
+    return (*NOT_EMULATED, *(pair for face in faces if face.signpost is not None for pair in face.signpost.beyond))
+
 
 INDEX_PATHS = ("/", "/api/v1", "/api/v1/")
 """Where the main app answers the index: the root, and the base URL the start-up line prints."""
@@ -128,10 +136,11 @@ def nearest(path: str, served: list[Route]) -> str | None:
     return close[0] if close else None
 
 
-def not_emulated(path: str) -> tuple[str, str] | None:
+def not_emulated(path: str, faces: Sequence[FaceSpec] = ()) -> tuple[str, str] | None:
     """(the path as ZenMux serves it, the API's name) when the path is one of a ZenMux API not emulated."""
+    prefixes = unserved(faces)
     for candidate in _candidates(path):
-        for prefix, name in NOT_EMULATED:
+        for prefix, name in prefixes:
             if candidate.startswith(prefix) or candidate == prefix.rstrip("/"):
                 return candidate, name
     return None
@@ -139,11 +148,13 @@ def not_emulated(path: str) -> tuple[str, str] | None:
 
 def not_found_message(request: web.Request) -> str:
     """The message of the 404 for a path no route serves."""
-    served = routes(main_app(request))
+    app = main_app(request)
+    served = routes(app)
     asked = f"{request.method} {request.path}"
-    unserved = not_emulated(request.path)
-    if unserved is not None and nearest(request.path, served) is None:
-        where, name = unserved
+    registered: tuple[FaceSpec, ...] = app[REGISTERED]
+    outside = not_emulated(request.path, registered)
+    if outside is not None and nearest(request.path, served) is None:
+        where, name = outside
         return (
             f"Not Found: {where} is {name}, which this emulator does not serve; it serves chat completions, "
             "Anthropic Messages, Responses, Vertex AI / Gemini generateContent, ObjectiveAI, embeddings, rerank and the "
@@ -158,9 +169,11 @@ def not_found_message(request: web.Request) -> str:
 def index_document(request: web.Request) -> dict[str, Any]:
     """What the index says, with the base URLs as this request reached the server."""
     origin = f"{request.scheme}://{request.host}"
-    served = routes(main_app(request))
+    app = main_app(request)
+    served = routes(app)
+    registered = app[REGISTERED]
     faces: list[dict[str, Any]] = []
-    for group in GROUPS:
+    for group in groups(registered):
         own = [str(r) for r in served if r.canonical.startswith(group.prefixes)]
         faces.append({"name": group.name, "title": group.title, "base_url": origin + group.base, "routes": own})
     return {
@@ -173,7 +186,7 @@ def index_document(request: web.Request) -> dict[str, Any]:
             "routes": [str(r) for r in served if r.canonical.startswith(CONTROL + "/")],
             "access": "loopback clients, or every client sending X-Emulator-Admin-Token under --admin-token",
         },
-        "not_emulated": sorted({name for _, name in NOT_EMULATED}),
+        "not_emulated": sorted({name for _, name in unserved(registered)}),
     }
 
 

@@ -1,8 +1,9 @@
 """A face's one registration: what the app, the generation lookup, the client verdict and the
 pytest plugin need to know of a wire API, in one value its folder exports.
 
-`create_app(settings, faces=...)` registers a list of them (`app.FACES` by default); the routes,
-the `api` of a generation record, the verdict's readers and the plugin's base URLs are read from
+`create_app(settings, faces=...)` registers a list of them (`faces/shipped.py` `FACES` by default);
+the routes, the `api` of a generation record, the verdict's readers, the recorder's decoders and
+the upstream paths it drops, the index and 404 hints, and the plugin's base URLs are read from
 that list, and so are the `api` names scenario files may give (`scenario/faces.py`), so a new
 face is its folder and one more entry in it.
 """
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
 from zenmux_emulator.journal.verdict import Shapes
+from zenmux_emulator.neutral.recorded import Decoder
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.scenario.faces import ZENMUX_FACE, FaceNames, FaceTraits
 from zenmux_emulator.scenario.schema import ModelSpec
@@ -22,9 +25,24 @@ from zenmux_emulator.scenario.schema import ModelSpec
 ErrorBody = Callable[[int, str, str], bytes]
 """An error envelope as bytes, from the HTTP status, the error type and the message."""
 
+ClientMaker = Callable[..., Any]
+"""Its SDK's client, made by the pytest plugin's `zenmux.client(name, **options)`: called with the
+keyword arguments `base_url` (the face's), `api_key` (the test's) and the caller's options."""
+
 Routes = Callable[[Core], list[web.RouteDef]]
 """A face's routes for one app: its POST route (an `Endpoint` over its `Face`) and any beside it
 (side routes such as `count_tokens`, stored objects, model catalogues)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signpost:
+    """How the index (`GET /`) shows a face, and which route prefixes a 404 hint counts as its own."""
+
+    title: str
+    prefixes: tuple[str, ...] = ()
+    """Route prefixes that are its own (empty: everything under its base path)."""
+    beyond: tuple[tuple[str, str], ...] = ()
+    """Paths of its API it does not serve, by prefix, with what they are (the 404 names them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +59,13 @@ class FaceSpec:
     readers: Shapes | None = None
     """How its journal bodies carry tool calls and their answers, for the client verdict
     (`journal/verdict.py`); None: the verdict reads no tool calls on it."""
+    decoder: Decoder | None = None
+    """How the recorder reads its answers into a scenario reply (`neutral/recorded.py`); None: its
+    recorded exchanges are kept as raw replies (`raw:`), replayed byte for byte on it alone."""
+    client: ClientMaker | None = None
+    """The pytest plugin's client of it (`zenmux.client(name)`); None: the plugin has none for it."""
+    signpost: Signpost | None = None
+    """Its entry in the index and the 404 hints; None: listed under its name, with its base path."""
     traits: FaceTraits = ZENMUX_FACE
     """What rules need to know of it: whether `api: zenmux` names it, whether rules without `api`
     answer it."""
@@ -87,6 +112,16 @@ def unfaulted(faces: Iterable[FaceSpec]) -> frozenset[str]:
 def readers_of(faces: Iterable[FaceSpec]) -> Mapping[str, Shapes]:
     """The verdict's readers of every face that has them, by its name."""
     return {face.name: face.readers for face in faces if face.readers is not None}
+
+
+def decoders_of(faces: Iterable[FaceSpec]) -> Mapping[str, Decoder]:
+    """The recorder's decoder of every face that has one, by its name."""
+    return {face.name: face.decoder for face in faces if face.decoder is not None}
+
+
+def base_paths(faces: Iterable[FaceSpec]) -> tuple[str, ...]:
+    """Every face's base path, once each, in registration order."""
+    return tuple(dict.fromkeys(face.base_path for face in faces))
 
 
 def checked(faces: Iterable[FaceSpec]) -> tuple[FaceSpec, ...]:

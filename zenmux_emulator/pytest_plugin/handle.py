@@ -109,12 +109,20 @@ class ZenmuxHandle:
         return session_name({}, self.api_key)
 
     # clients
+    def client(self, face: str, **options: Any) -> Any:
+        """A registered face's own client (`FaceSpec.client`) pointed at it with this test's key, closed
+        at teardown; `options` go to the client (a `base_url` or `api_key` given replaces the face's)."""
+        maker = self.server.faces[face].client
+        if maker is None:
+            raise LookupError(f"the {face} face registers no client (FaceSpec.client)")
+        made = maker(**{"base_url": self.url(face), "api_key": self.api_key, **options})
+        if callable(getattr(made, "close", None)):
+            self._clients.append(made)
+        return made
+
     def openai_client(self, **kwargs: Any) -> openai.OpenAI:
         """`openai.OpenAI` pointed at the emulator with this test's key; `max_retries` 0 unless given."""
-        import openai
-
-        client = openai.OpenAI(**self._client_options(kwargs))
-        self._clients.append(client)
+        client: openai.OpenAI = self.client("chat", **kwargs)
         return client
 
     def async_openai_client(self, **kwargs: Any) -> openai.AsyncOpenAI:
@@ -135,10 +143,7 @@ class ZenmuxHandle:
     def anthropic_client(self, **kwargs: Any) -> anthropic.Anthropic:
         """`anthropic.Anthropic` pointed at the Anthropic Messages face with this test's key and `max_retries` 0
         unless given; the SDK's own `anthropic-version`, as users send it (the face takes every dated version)."""
-        import anthropic
-
-        client = anthropic.Anthropic(**self._anthropic_options(kwargs))
-        self._clients.append(client)
+        client: anthropic.Anthropic = self.client("anthropic", **kwargs)
         return client
 
     def async_anthropic_client(self, **kwargs: Any) -> anthropic.AsyncAnthropic:
@@ -153,18 +158,14 @@ class ZenmuxHandle:
     def gemini_client(self, *, vertexai: bool = True, **kwargs: Any) -> genai.Client:
         """`google.genai.Client` pointed at the Vertex AI / Gemini face with this test's key: `vertexai=True`
         calls the `v1/publishers/…` paths, `vertexai=False` the Gemini API's `v1beta/models/…` ones."""
-        from google import genai
-        from google.genai import types
-
-        options = types.HttpOptions(base_url=self.url("vertex"), api_version="v1" if vertexai else "v1beta")
-        client = genai.Client(**{"api_key": self.api_key, "vertexai": vertexai, "http_options": options, **kwargs})
-        self._clients.append(client)
+        client: genai.Client = self.client("vertex", vertexai=vertexai, **kwargs)
         return client
 
     def objectiveai_client(self, **kwargs: Any) -> openai.OpenAI:
         """`openai.OpenAI` pointed at the ObjectiveAI face with this test's key, for
         `client.post("/query/completions", body=..., cast_to=object)`; `max_retries` 0 unless given."""
-        return self.openai_client(**{"base_url": self.objectiveai_url, **kwargs})
+        client: openai.OpenAI = self.client("objectiveai", **kwargs)
+        return client
 
     def _client_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         return {"base_url": self.base_url, "api_key": self.api_key, "max_retries": 0, **kwargs}

@@ -9,7 +9,7 @@ with `--record-errors`. After a recording the scenario files are reloaded, so un
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -17,6 +17,7 @@ from aiohttp import web
 
 from zenmux_emulator.foundation.errors import ConnectionDropped, RequestRejected
 from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.neutral.recorded import Decoder
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.face import Face
 from zenmux_emulator.record.capture.exchange import Exchange
@@ -34,11 +35,20 @@ log = logging.getLogger("emulator.record")
 class Recorder:
     """Forwards, passes back and records; one per server."""
 
-    def __init__(self, settings: Settings, registry: ScenarioRegistry) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        registry: ScenarioRegistry,
+        decoders: Mapping[str, Decoder],
+        base_paths: Sequence[str],
+    ) -> None:
+        """`decoders`: each registered face's (`FaceSpec.decoder`); `base_paths`: theirs, dropped from
+        an upstream URL copied from an SDK's settings."""
         assert settings.upstream is not None
         folder = settings.recording_folder()
         assert folder is not None
-        self.upstream = Upstream(settings.upstream, settings.max_body_bytes)
+        self.decoders = decoders
+        self.upstream = Upstream(settings.upstream, settings.max_body_bytes, base_paths)
         self.shown = shown(self.upstream.base)
         self.file = RecordingFile(folder, self.shown)
         self.redactor = Redactor(settings.redact)
@@ -103,7 +113,7 @@ class Recorder:
         if exchange.client_gone:
             entry.warn(("recording: the client left before the stream ended; not recorded",))
             return
-        decoded = decode(face.name, exchange, ask.model, self.shown, ask.texts)
+        decoded = decode(self.decoders.get(face.name), exchange, ask.model, self.shown, ask.texts)
         if decoded.failed and not self.record_errors:
             entry.warn(("recording: the upstream call failed; not recorded (see --record-errors)",))
             return

@@ -9,7 +9,7 @@ call is cancelled, its connection closed, when the client leaves before it ends.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Iterable, Mapping
 from contextlib import suppress
 from typing import TypeVar
 
@@ -40,7 +40,6 @@ NOT_PASSED_BACK = frozenset(
     {"content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding", "date", "server"}
 )
 """Response headers aiohttp writes itself for the client's connection."""
-STRIPPED_SUFFIXES = ("/api/v1", "/api/anthropic/v1", "/api/anthropic")
 CONNECT_S = 30.0
 READ_S = 300.0
 """Silence from the upstream past this is a hung call (a reasoning model may think for minutes)."""
@@ -51,12 +50,24 @@ CLIENT_CHECK_S = 0.25
 T = TypeVar("T")
 
 
-def base_of(upstream: str) -> URL:
+def api_paths(base_paths: Iterable[str]) -> tuple[str, ...]:
+    """The API paths a copied base URL may end in: each face's base path, and it with `/v1` (the
+    Anthropic SDK's), longest first."""
+    paths = {path.rstrip("/") + suffix for path in base_paths for suffix in ("/v1", "")}
+    return tuple(sorted(paths, key=lambda path: (-len(path), path)))
+
+
+def base_of(upstream: str, base_paths: Iterable[str] | None = None) -> URL:
     """The upstream's origin (and path prefix), without a trailing API path users copy from SDK
-    settings (`https://zenmux.ai/api/v1` works like `https://zenmux.ai`)."""
+    settings (`https://zenmux.ai/api/v1` works like `https://zenmux.ai`); `base_paths`: the
+    registered faces' (`FaceSpec.base_path`), the shipped faces' by default."""
+    if base_paths is None:
+        from zenmux_emulator.faces.shipped import FACES  # the default only: the app passes its own
+
+        base_paths = (face.base_path for face in FACES)
     url = URL(upstream)
     path = url.path.rstrip("/")
-    for suffix in STRIPPED_SUFFIXES:
+    for suffix in api_paths(base_paths):
         if path.endswith(suffix):
             path = path[: -len(suffix)]
             break
@@ -71,8 +82,8 @@ def shown(url: URL) -> str:
 class Upstream:
     """One client session to one upstream; nothing else is ever contacted (no redirects followed)."""
 
-    def __init__(self, upstream: str, max_bytes: int) -> None:
-        self.base = base_of(upstream)
+    def __init__(self, upstream: str, max_bytes: int, base_paths: Iterable[str] | None = None) -> None:
+        self.base = base_of(upstream, base_paths)
         self.max_bytes = max_bytes
         self._session: aiohttp.ClientSession | None = None
 

@@ -16,7 +16,7 @@ from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.warnings import shadowed, unknown_error_types
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
-from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
+from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_file, read_sources
 from zenmux_emulator.scenario.positions import locate, snippet
 from zenmux_emulator.scenario.query_model import QueryModel
@@ -88,8 +88,8 @@ def _salvage(exc: SchemaProblems) -> FileProblems:
 def compile_file(
     text: str,
     filename: str,
-    first_order: int = 0,
-    faces: FaceNames = SHIPPED,
+    first_order: int,
+    faces: FaceNames,
 ) -> tuple[ScenarioFile, list[CompiledRule], list[ScenarioProblem]]:
     """Validate and compile one source (with its warnings); rule order continues from `first_order`.
     Raises FileProblems with every problem found: schema, templates, or both."""
@@ -140,7 +140,7 @@ def _name_clashes(
     return clashes
 
 
-def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames = SHIPPED) -> ScenarioSet:
+def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioSet:
     """Compile (filename, text) sources into one set, for the faces an app registered (`faces`);
     every problem of every source is reported."""
     problems: list[ScenarioProblem] = []
@@ -218,6 +218,6 @@ def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:
     return RecordedReasoning(frozenset(signatures), frozenset(encrypted))
 
 
-def load_paths(paths: Iterable[Path], faces: FaceNames = SHIPPED) -> ScenarioSet:
+def load_paths(paths: Iterable[Path], faces: FaceNames) -> ScenarioSet:
     """Read and compile every scenario file under `paths`."""
     return build_set(read_sources(paths), faces)

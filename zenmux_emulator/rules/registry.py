@@ -13,7 +13,7 @@ from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.match.index import RuleIndex
 from zenmux_emulator.rules.compile import build_set
 from zenmux_emulator.rules.compiled import ScenarioSet
-from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
+from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import read_sources
 
 log = logging.getLogger("emulator.scenarios")
@@ -60,7 +60,7 @@ class ScenarioRegistry:
     """Holds the current `Loaded`, built from the files' last good texts followed by the API's
     sources in the order they were added. A change that fails to build changes nothing."""
 
-    def __init__(self, paths: Sequence[Path], faces: FaceNames = SHIPPED) -> None:
+    def __init__(self, paths: Sequence[Path], faces: FaceNames) -> None:
         self.paths = list(paths)
         self.faces = faces
         """The faces the app registered: the `api` names its rules may give."""

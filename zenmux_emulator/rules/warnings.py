@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.scenario.faces import SHIPPED, FaceNames
+from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import SourcePositions
 from zenmux_emulator.scenario.positions import KeyPath, dotted, locate, snippet
 from zenmux_emulator.scenario.schema import ErrorReply, Match, ScenarioFile
@@ -32,7 +32,7 @@ def _answers_everything(rule: CompiledRule) -> bool:
     return rule.rule.then != "fall_through" and all(getattr(match, key) is None for key in _MATCH_KEYS)
 
 
-def shadowed(rules: Sequence[CompiledRule], faces: FaceNames = SHIPPED) -> list[ScenarioProblem]:
+def shadowed(rules: Sequence[CompiledRule], faces: FaceNames) -> list[ScenarioProblem]:
     """One warning per rule that answers every request on its faces while rules ranked after it
     answer only there: those are never reached (but through `X-Emulator-Rule`)."""
     found = []

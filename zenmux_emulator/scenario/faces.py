@@ -2,8 +2,9 @@
 `api: zenmux` answers on.
 
 An app knows the faces it registered (`create_app` makes `FaceNames` from its `FaceSpec`s and its
-scenario registry validates and compiles every file with them); `SHIPPED` are the faces this
-package ships, for what reads scenario files without an app.
+scenario registry validates and compiles every file with them); what reads scenario files without
+an app (`zenmux-emulator validate`) gives the shipped faces' names, made from the one list of them
+(`faces/shipped.py` `NAMES`). This module names no face: every file is read with the faces given.
 """
 
 from __future__ import annotations
@@ -74,24 +75,12 @@ class FaceNames:
         raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
 
 
-SHIPPED = FaceNames(
-    {
-        "chat": ZENMUX_FACE,
-        "anthropic": ZENMUX_FACE,
-        "responses": ZENMUX_FACE,
-        "objectiveai": FaceTraits(zenmux=False, unnamed_rules=False),
-        "vertex": ZENMUX_FACE,
-        "embeddings": FaceTraits(zenmux=False, unnamed_rules=False),
-        "rerank": FaceTraits(zenmux=False, unnamed_rules=False),
-    }
-)
-"""The faces this package ships (their `FaceSpec`s carry the same traits)."""
-
-
 def known_api(value: object, info: ValidationInfo) -> str:
-    """The `api` validator: checked against the faces in the validation context, else `SHIPPED`."""
-    context = info.context
-    faces = context.get(CONTEXT_KEY, SHIPPED) if isinstance(context, dict) else SHIPPED
+    """The `api` validator: checked against the faces in the validation context (`context(faces)`)."""
+    given = info.context
+    faces = given.get(CONTEXT_KEY) if isinstance(given, dict) else None
+    if not isinstance(faces, FaceNames):
+        raise TypeError("a scenario file is read with the faces it may name: validate it with context(faces)")
     return faces.check(value)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
-from zenmux_emulator.scenario.faces import SHIPPED, FaceNames, context
+from zenmux_emulator.scenario.faces import FaceNames, context
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import (
     PositionMap,
@@ -65,7 +65,7 @@ class SourcePositions:
         return self._exact
 
 
-def parse_file(text: str, filename: str, faces: FaceNames = SHIPPED) -> tuple[ScenarioFile, SourcePositions]:
+def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile, SourcePositions]:
     """One scenario source → its validated model (raises ScenarioError with lines).
 
     libyaml loads it when it can (`load_yaml_fast`); anything wrong is found again by the exact loader,

@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 from tests.docs import pages
+from tests.support.shipped import compile_file
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.compile import compile_file
 
 PAGE = pages.page("guide/embeddings.md")
 DOCUMENTED_URL = "http://127.0.0.1:8000/api/v1"

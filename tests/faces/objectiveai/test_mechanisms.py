@@ -255,8 +255,8 @@ def test_a_reload_is_picked_up(make_server: MakeServer) -> None:
 
 
 def test_a_broken_query_script_fails_at_load_with_file_and_line(tmp_path: Path) -> None:
+    from tests.support.shipped import load_paths
     from zenmux_emulator.foundation.errors import ScenarioError
-    from zenmux_emulator.rules.compile import load_paths
 
     (tmp_path / "bad.yaml").write_text(
         "rules:\n  - name: bad\n    reply:\n      query:\n        llms:\n          - output: {vote: [{to: x, p: 0}]}\n",

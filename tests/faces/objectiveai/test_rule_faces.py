@@ -11,8 +11,8 @@ import pytest
 from tests.conftest import MakeServer
 from tests.control.helpers import control
 from tests.support.clients import sdk
+from tests.support.shipped import load_paths
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.rules.compile import load_paths
 
 from .examples import REQUEST_A, REQUEST_D, llm
 from .wire_helpers import error_of, raw

@@ -17,8 +17,8 @@ from agents import Agent, OpenAIResponsesModel, Runner, function_tool, set_traci
 from tests.conftest import SHIPPED
 from tests.support.clients import async_sdk
 from tests.support.openai_schema import assert_response
+from tests.support.shipped import load_paths
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "agents.yaml"
 QUESTION = "What is the weather in Paris?"

@@ -8,11 +8,16 @@ import json
 import os
 import re
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 
 from tests.conftest import REPO
 from tests.docs.pages import page
-from zenmux_emulator.journal.verdict import verdict
+from zenmux_emulator.faces.shipped import FACES
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.verdict import Finding
+from zenmux_emulator.journal.verdict import verdict as read_verdict
+from zenmux_emulator.pipeline.spec import readers_of
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 CODEX = Path(os.environ.get("ZENMUX_TEST_CODEX", REPO / ".venv/codex/node_modules/.bin/codex"))
@@ -20,6 +25,11 @@ MODEL = "openai/gpt-5"
 GUIDE = page("guide/responses.md")
 README_URL = "http://127.0.0.1:8000/api/v1"
 PROMPT = "Create codex.txt with a greeting"
+
+
+def verdict(entries: Iterable[JournalEntry]) -> list[Finding]:
+    """The verdict with the shipped faces' readers, as each face's `FaceSpec` registers them."""
+    return read_verdict(entries, readers_of(FACES))
 
 
 def readme_config() -> str:

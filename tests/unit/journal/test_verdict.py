@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import orjson
 
+from zenmux_emulator.faces.shipped import FACES
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import verdict
+from zenmux_emulator.journal.verdict import Finding
+from zenmux_emulator.journal.verdict import verdict as read_verdict
+from zenmux_emulator.pipeline.spec import readers_of
+
+
+def verdict(entries: Iterable[JournalEntry]) -> list[Finding]:
+    """The verdict with the shipped faces' readers, as each face's `FaceSpec` registers them."""
+    return read_verdict(entries, readers_of(FACES))
+
 
 PATHS = {
     "chat": "/api/v1/chat/completions",

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from zenmux_emulator.match.predicates import model_regex
+from zenmux_emulator.neutral.recorded import arguments_value
 from zenmux_emulator.record.capture.exchange import EventSplitter
-from zenmux_emulator.record.decode.collected import arguments_value
 from zenmux_emulator.record.facts import literal_glob
 from zenmux_emulator.record.redact import MASK, Redactor, credentials
 from zenmux_emulator.record.upstream import base_of

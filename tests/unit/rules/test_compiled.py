@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zenmux_emulator.rules.compile import build_set
+from tests.support.shipped import build_set
 
 FILE = """\
 rules:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 
-from zenmux_emulator.rules.compile import build_set
+from tests.support.shipped import build_set
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE, SNAPSHOT, SOURCE
 
 

@@ -18,9 +18,9 @@ import pytest
 import yaml
 
 from tests.conftest import SHIPPED
+from tests.support.shipped import build_set, load_paths
 from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.rules.compile import build_set, load_paths
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario import loader, positions
 from zenmux_emulator.scenario.loader import read_sources

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.shipped import build_set, load_paths
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.rules.compile import build_set, load_paths
 from zenmux_emulator.scenario.schema import ToolCallSpec
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.faces.anthropic.client import anthropic_client
 from zenmux_emulator.faces.anthropic.count import CountTokens
 from zenmux_emulator.faces.anthropic.face import PREFIX, ROUTE, AnthropicFace
 from zenmux_emulator.faces.anthropic.models import get_model, list_models
-from zenmux_emulator.journal.verdict import SHAPES
+from zenmux_emulator.faces.anthropic.recorded import DECODER
+from zenmux_emulator.faces.anthropic.verdict import READERS
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 
 def routes(core: Core) -> list[web.RouteDef]:
@@ -23,6 +25,13 @@ def routes(core: Core) -> list[web.RouteDef]:
 
 
 SPEC = FaceSpec(
-    name="anthropic", api_name="messages", base_path="/api/anthropic", routes=routes, readers=SHAPES["anthropic"]
+    name="anthropic",
+    api_name="messages",
+    base_path="/api/anthropic",
+    routes=routes,
+    client=anthropic_client,
+    readers=READERS,
+    decoder=DECODER,
+    signpost=Signpost("Anthropic Messages"),
 )
 """The Anthropic Messages face, as the app registers it (the SDKs add `/v1/messages`)."""

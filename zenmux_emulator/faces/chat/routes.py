@@ -6,9 +6,11 @@ from aiohttp import web
 
 from zenmux_emulator.faces.chat.face import CHAT, ROUTE
 from zenmux_emulator.faces.chat.models import get_model, list_models
-from zenmux_emulator.journal.verdict import SHAPES
+from zenmux_emulator.faces.chat.recorded import DECODER
+from zenmux_emulator.faces.chat.verdict import READERS
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 
 def routes(core: Core) -> list[web.RouteDef]:
@@ -19,5 +21,14 @@ def routes(core: Core) -> list[web.RouteDef]:
     ]
 
 
-SPEC = FaceSpec(name="chat", api_name="chat.completions", base_path="/api/v1", routes=routes, readers=SHAPES["chat"])
+SPEC = FaceSpec(
+    name="chat",
+    api_name="chat.completions",
+    base_path="/api/v1",
+    routes=routes,
+    client=openai_client,
+    readers=READERS,
+    decoder=DECODER,
+    signpost=Signpost("Chat Completions (OpenAI-compatible)", ("/api/v1/chat/", "/api/v1/models")),
+)
 """The chat completions face, as the app registers it."""

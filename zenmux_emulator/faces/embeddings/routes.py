@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.embeddings.face import EMBEDDINGS, ROUTE
 from zenmux_emulator.faces.embeddings.models import CATALOGUE
+from zenmux_emulator.faces.embeddings.recorded import DECODER
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 
 
@@ -20,8 +22,11 @@ SPEC = FaceSpec(
     api_name="embeddings",
     base_path="/api/v1",
     routes=routes,
+    client=openai_client,
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
+    decoder=DECODER,
+    signpost=Signpost("Embeddings (OpenAI-compatible)", ("/api/v1/embeddings",)),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )
 """The embeddings face, as the app registers it: rules answer it when they name it (`api:

@@ -11,12 +11,13 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.gateway.auth import api_key
 from zenmux_emulator.pipeline.body import read_json
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.state.sessions import session_name
 
@@ -195,8 +196,10 @@ SPEC = FaceSpec(
     api_name="query.completions",
     base_path=PREFIX,
     routes=routes,
+    client=openai_client,
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     misbehaves=False,
     error_body=_router_error,
+    signpost=Signpost("ObjectiveAI Query Completions"),
 )
 """The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""

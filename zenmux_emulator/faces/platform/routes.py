@@ -18,7 +18,7 @@ from zenmux_emulator.gateway.limits import GatewayConfig
 from zenmux_emulator.journal.ledger import Ledger
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 
 BASE = "/api/v1/management"
@@ -102,6 +102,10 @@ SPEC = FaceSpec(
     base_path="/api/v1",
     routes=routes,
     traits=FaceTraits(zenmux=False, unnamed_rules=False, scripted=False),
+    signpost=Signpost(
+        "Platform API (Management key)",
+        tuple(f"{BASE}/{route}" for route in ("payg/", "flow_rate", "subscription/", "usage", "cost")),
+    ),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )
 """The Platform API, as the app registers it: routes and the journal, no rules (it answers from

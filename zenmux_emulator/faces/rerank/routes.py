@@ -6,8 +6,9 @@ from aiohttp import web
 
 from zenmux_emulator.faces.rerank.face import RERANK, ROUTE
 from zenmux_emulator.faces.rerank.models import CATALOGUE
+from zenmux_emulator.faces.rerank.recorded import DECODER
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 
 
@@ -22,6 +23,8 @@ SPEC = FaceSpec(
     routes=routes,
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
+    decoder=DECODER,
+    signpost=Signpost("Rerank", ("/api/v1/rerank",)),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )
 """The rerank face, as the app registers it: rules answer it when they name it (`api: rerank`)."""

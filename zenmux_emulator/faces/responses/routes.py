@@ -8,13 +8,15 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.responses.face import ROUTE, ResponsesFace
+from zenmux_emulator.faces.responses.recorded import DECODER
 from zenmux_emulator.faces.responses.store import StoredResponse
+from zenmux_emulator.faces.responses.verdict import READERS
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.journal.verdict import SHAPES
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
 from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 NOT_FOUND = "invalid_request_error"
 """OpenAI's type for an unknown response id (ZenMux's catalogue has no type of its own for it)."""
@@ -98,5 +100,14 @@ def routes(core: Core) -> list[web.RouteDef]:
     ]
 
 
-SPEC = FaceSpec(name="responses", api_name="responses", base_path="/api/v1", routes=routes, readers=SHAPES["responses"])
+SPEC = FaceSpec(
+    name="responses",
+    api_name="responses",
+    base_path="/api/v1",
+    routes=routes,
+    client=openai_client,
+    readers=READERS,
+    decoder=DECODER,
+    signpost=Signpost("Responses (OpenAI)", ("/api/v1/responses",)),
+)
 """The Responses face, as the app registers it."""

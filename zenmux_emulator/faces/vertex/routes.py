@@ -3,20 +3,19 @@ shared path, countTokens, and the catalogue as both model lists, on every path f
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable
 
-import orjson
 from aiohttp import web
 
+from zenmux_emulator.faces.vertex.client import gemini_client
 from zenmux_emulator.faces.vertex.count import CountTokens
 from zenmux_emulator.faces.vertex.face import NAME, VertexFace
 from zenmux_emulator.faces.vertex.models import get_model, list_models
 from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import Call, Shapes
+from zenmux_emulator.faces.vertex.recorded import DECODER
+from zenmux_emulator.faces.vertex.verdict import READERS
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec
+from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 KEY_HEADER = "x-goog-api-key"
@@ -50,44 +49,23 @@ def routes(core: Core) -> list[web.RouteDef]:
     return made
 
 
-def _calls(entry: JournalEntry) -> list[Call | None]:
-    """(id or name, name) of the function calls in the reply, JSON, JSON array or SSE events."""
-    found: list[Call | None] = []
-    for response in _responses(entry):
-        for candidate in response.get("candidates") or ():
-            for part in (candidate.get("content") or {}).get("parts") or ():
-                call = part.get("functionCall") if isinstance(part, dict) else None
-                if isinstance(call, dict) and isinstance(call.get("name"), str):
-                    found.append((str(call.get("id") or call["name"]), call["name"]))
-    return found
-
-
-def _responses(entry: JournalEntry) -> Iterator[dict[str, Any]]:
-    if isinstance(entry.response, bytes):
-        try:
-            body = orjson.loads(entry.response)
-        except orjson.JSONDecodeError:
-            return
-        yield from (r for r in (body if isinstance(body, list) else [body]) if isinstance(r, dict))
-        return
-    for event in entry.response or ():
-        data = event.removeprefix(b"data: ").strip() if isinstance(event, bytes) else b""
-        try:
-            parsed = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(parsed, dict):
-            yield parsed
-
-
-def _answers(body: dict[str, Any]) -> Iterator[Any]:
-    for content in body.get("contents") or ():
-        for part in (content.get("parts") or ()) if isinstance(content, dict) else ():
-            answer = part.get("functionResponse") if isinstance(part, dict) else None
-            if isinstance(answer, dict):
-                yield answer.get("id") or answer.get("name")
-
-
-SPEC = FaceSpec(name=NAME, api_name="generateContent", base_path=BASE, routes=routes, readers=Shapes(_calls, _answers))
+SPEC = FaceSpec(
+    name=NAME,
+    api_name="generateContent",
+    base_path=BASE,
+    routes=routes,
+    client=gemini_client,
+    readers=READERS,
+    decoder=DECODER,
+    signpost=Signpost(
+        "Vertex AI / Gemini (Google's generateContent)",
+        beyond=(
+            (
+                f"{BASE}/",
+                "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)",
+            ),
+        ),
+    ),
+)
 """Google's generateContent, as the app registers it (google-genai adds `/v1/…` or `/v1beta/…`); its
 render shows the misbehaviour catalogue's faults in Gemini's own terms (render.py)."""

@@ -5,23 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import orjson
-
-
-@dataclass(slots=True)
-class Event:
-    """One server-sent event: its name (if any), its data, and when it arrived (ms after sending)."""
-
-    name: str | None
-    data: str
-    at_ms: float
-
-    def json(self) -> object:
-        """The data as JSON, or None when it is not JSON (`[DONE]`, a malformed event)."""
-        try:
-            return orjson.loads(self.data)
-        except orjson.JSONDecodeError:
-            return None
+from zenmux_emulator.neutral.recorded import Event
 
 
 @dataclass(slots=True)

@@ -1,21 +1,22 @@
 """An exchange as one scenario reply: an answer (content, reasoning, tool calls, usage, pacing),
-an error in ZenMux's envelope, a broken stream, or, for what no decoder reads, the raw bytes."""
+an error in ZenMux's envelope, a broken stream, or, for what no decoder reads, the raw bytes.
+
+Face-neutral: each face's own decoder (`FaceSpec.decoder`, in its folder) reads its answers; a face
+without one has its exchanges kept as raw replies."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from zenmux_emulator.foundation.envelope import DEFAULT_TYPES
-from zenmux_emulator.record.capture.exchange import Event, Exchange
+from zenmux_emulator.neutral.recorded import Collected, Decoder, InputsDecoder, ReplyDecoder
+from zenmux_emulator.record.capture.exchange import Exchange
 from zenmux_emulator.record.capture.pacing import measured
-from zenmux_emulator.record.decode import anthropic, chat, responses
-from zenmux_emulator.record.decode.collected import Collected
-from zenmux_emulator.record.decode.inputs import INPUT_DECODERS
 from zenmux_emulator.scenario.schema import HEADER_VALUE
 
 KEPT_HEADERS = re.compile(
@@ -25,17 +26,6 @@ KEPT_HEADERS = re.compile(
 (cookies, request ids, tracing) is written."""
 FINISH_REASONS = frozenset({"stop", "length", "content_filter", "tool_calls", "function_call"})
 UNREACHABLE_STATUS = 502
-
-Decoder = tuple[Callable[[dict[str, Any]], Collected], Callable[[list[Event]], Collected], Callable[[Event], bool]]
-DECODERS: dict[str, Decoder] = {
-    "chat": (chat.body, chat.stream, chat.paced),
-    "anthropic": (anthropic.body, anthropic.stream, anthropic.paced),
-    "responses": (responses.body, responses.stream, lambda e: e.name in responses.PACED),
-}
-"""Per face: the body's decoder, the stream's, and which events a `stream:` timing paces (the
-closing ones follow at once, so they are left out of the measured gaps)."""
-SHAPES = {"chat": "choices", "anthropic": "content", "responses": "output"}
-"""The list every successful answer of a face holds: a 200 without it is not an answer."""
 
 
 @dataclass(slots=True)
@@ -55,46 +45,63 @@ def unreachable(upstream: str, why: str) -> tuple[str, str]:
     return DEFAULT_TYPES[UNREACHABLE_STATUS], f"The upstream {upstream} could not be reached ({why})"
 
 
-def decode(face: str, exchange: Exchange, requested_model: str, upstream: str, texts: tuple[str, ...] = ()) -> Decoded:
+def decode(
+    decoder: Decoder | None, exchange: Exchange, requested_model: str, upstream: str, texts: tuple[str, ...] = ()
+) -> Decoded:
+    """The exchange as a reply, read by the face's `decoder` (None: kept raw)."""
     if exchange.unreachable is not None:
         kind, message = unreachable(upstream, exchange.unreachable)
         return Decoded({"error": {"status": UNREACHABLE_STATUS, "type": kind, "message": message}}, True)
     headers = kept_headers(exchange.headers)
     if exchange.status >= 400:
         return Decoded(_error(exchange, headers), True)
-    by_inputs = INPUT_DECODERS.get(face)
-    if by_inputs is not None and not exchange.stream:
-        answer = _json(exchange.body)
-        reply = by_inputs(answer, texts) if isinstance(answer, dict) else None
-        if reply is not None:
-            return Decoded({**reply, "headers": headers} if headers else reply, exchange.broken)
-    decoder = DECODERS.get(face)
+    if isinstance(decoder, InputsDecoder):
+        return _by_inputs(decoder, exchange, texts, headers)
     if decoder is None:
         return Decoded(_raw(exchange, headers), exchange.broken)
     if exchange.stream:
         if not any(isinstance(_json(event.data.encode()), dict) for event in exchange.events):
             return Decoded(_raw(exchange, headers), True)  # no event is JSON: garbage, a failed call
-        collected = decoder[1](exchange.events)
-    else:
-        answer = _json(exchange.body)
-        if not isinstance(answer, dict) or answer.get("error") or not isinstance(answer.get(SHAPES[face]), list):
-            return Decoded(_raw(exchange, headers), True)  # an error inside a 200, or not an answer: bytes
-        collected = decoder[0](answer)
+        return _answer(decoder, decoder.stream(exchange.events), exchange, requested_model, headers)
+    collected = decoder.body(_json(exchange.body))
+    if collected is None:
+        return Decoded(_raw(exchange, headers), True)  # an error inside a 200, or not an answer: bytes
+    return _answer(decoder, collected, exchange, requested_model, headers)
+
+
+def _by_inputs(decoder: InputsDecoder, exchange: Exchange, texts: tuple[str, ...], headers: dict[str, str]) -> Decoded:
+    """A reply keyed by the request's inputs, or the raw bytes when the answer reads otherwise."""
+    answer = None if exchange.stream else _json(exchange.body)
+    reply = decoder.read(answer, texts) if isinstance(answer, dict) else None
+    if reply is None:
+        return Decoded(_raw(exchange, headers), exchange.broken)
+    return Decoded({**reply, "headers": headers} if headers else reply, exchange.broken)
+
+
+def _answer(
+    decoder: ReplyDecoder, collected: Collected, exchange: Exchange, requested_model: str, headers: dict[str, str]
+) -> Decoded:
+    """What the decoder collected as the reply, with the kept headers and a stream's timing."""
     if collected.finish_reason not in FINISH_REASONS:
         collected.finish_reason = None
     reply = collected.reply(requested_model)
     if headers:
         reply["headers"] = headers
     failed = collected.fault is not None or exchange.broken
-    if exchange.stream:
-        timing: dict[str, Any] = {**measured(exchange.events, decoder[2]), **collected.chunking()}
-        if collected.fault is not None:
-            timing["fault"] = collected.fault
-        elif exchange.broken:
-            timing["fault"] = {"kind": "disconnect", "after_chunks": len(exchange.events)}
-        if timing:
-            reply["stream"] = timing
+    timing = _timing(decoder, collected, exchange) if exchange.stream else collected.chunking()
+    if timing:  # a body in pieces (Gemini's JSON array) keeps only how its texts were cut
+        reply["stream"] = timing
     return Decoded(reply, failed)
+
+
+def _timing(decoder: ReplyDecoder, collected: Collected, exchange: Exchange) -> dict[str, Any]:
+    """A stream's `stream:` timing: its measured pacing, its chunk sizes, and how it ended."""
+    timing: dict[str, Any] = {**measured(exchange.events, decoder.paced), **collected.chunking()}
+    if collected.fault is not None:
+        timing["fault"] = collected.fault
+    elif exchange.broken:
+        timing["fault"] = {"kind": "disconnect", "after_chunks": len(exchange.events)}
+    return timing
 
 
 def _json(body: bytes) -> Any:

@@ -35,8 +35,8 @@ from tests.faces.chat.agent.helpers import (
 from tests.faces.chat.contract.helpers import assert_envelope, post
 from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from tests.support.shipped import load_paths
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "agent-weather.yaml"
 COVERED = {"weather-call-tool", "weather-answer"}

@@ -18,8 +18,8 @@ from tests.faces.chat.agent.helpers import (
 )
 from tests.faces.chat.contract.helpers import post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from tests.support.shipped import load_paths
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.rules.compile import load_paths
 
 FILE = SHIPPED / "reasoning.yaml"
 COVERED = {"gpt5-meaning-of-life"}

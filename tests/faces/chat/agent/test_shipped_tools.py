@@ -30,7 +30,7 @@ from tests.faces.chat.agent.helpers import (
 )
 from tests.faces.chat.contract.helpers import post
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
-from zenmux_emulator.rules.compile import load_paths
+from tests.support.shipped import load_paths
 
 FILE = SHIPPED / "tools.yaml"
 COVERED = {"parallel-lookups", "forced-booking", "custom-grammar-tool", "broken-arguments"}

@@ -1,14 +1,15 @@
-"""Anthropic Messages: a `message` body, or its named-event stream."""
+"""The recorder's decoder of Anthropic Messages: a `message` body, or its named-event stream, as a
+scenario reply (`FaceSpec.decoder`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
 from zenmux_emulator.faces.anthropic.render import ERROR_TYPES
-from zenmux_emulator.record.capture.exchange import Event
-from zenmux_emulator.record.decode.collected import Collected, counts
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 FINISH = {
     "end_turn": "stop",
@@ -47,7 +48,12 @@ def _blocks(c: Collected, blocks: list[dict[str, Any]]) -> None:
         c.content = "".join(texts)
 
 
-def body(answer: dict[str, Any]) -> Collected:
+def body(parsed: object) -> Collected | None:
+    answer = answer_holding(parsed, "content")
+    return None if answer is None else _message(answer)
+
+
+def _message(answer: dict[str, Any]) -> Collected:
     c = Collected(model=answer.get("model"))
     _blocks(c, answer.get("content") or [])
     c.finish_reason = FINISH.get(str(answer.get("stop_reason")))
@@ -55,7 +61,7 @@ def body(answer: dict[str, Any]) -> Collected:
     return c
 
 
-def stream(events: list[Event]) -> Collected:
+def stream(events: Sequence[Event]) -> Collected:
     c = Collected()
     blocks: dict[int, dict[str, Any]] = {}
     for n, event in enumerate(events):
@@ -78,12 +84,7 @@ def stream(events: list[Event]) -> Collected:
             _usage(c, data.get("usage"))
         elif kind == "error":
             error = data.get("error") or {}
-            c.fault = {
-                "kind": "error",
-                "after_chunks": n,
-                "code": ERROR_CODES.get(str(error.get("type")), "500"),
-                "message": str(error.get("message", "")),
-            }
+            c.fault = stream_error(n, ERROR_CODES.get(str(error.get("type")), "500"), error.get("message", ""))
             break
     for block in blocks.values():
         if block.get("type") == "tool_use":
@@ -110,3 +111,6 @@ def _grow(c: Collected, block: dict[str, Any], delta: dict[str, Any]) -> None:
 def paced(event: Event) -> bool:
     """The events a `stream:` timing paces: all but message_delta and message_stop."""
     return event.name not in ("message_delta", "message_stop")
+
+
+DECODER = ReplyDecoder(body, stream, paced)

@@ -1,15 +1,15 @@
-"""Embeddings and rerank answers as scenario replies: the vectors (`vectors:`) and scores
-(`scores:`) the upstream gave, keyed by the exact input texts the request sent, so a replay
-answers those texts as recorded and fits the vectors to the dimensions a later request asks for."""
+"""The recorder's decoder of embeddings answers: the vectors (`vectors:`) the upstream gave, keyed by
+the exact input texts the request sent, so a replay answers those texts as recorded and fits the
+vectors to the dimensions a later request asks for."""
 
 from __future__ import annotations
 
 import base64
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-InputsDecoder = Callable[[dict[str, Any], Sequence[str]], dict[str, Any] | None]
+from zenmux_emulator.neutral.recorded import InputsDecoder
 
 
 def _floats(value: object) -> list[float] | None:
@@ -54,25 +54,5 @@ def embeddings(answer: dict[str, Any], texts: Sequence[str]) -> dict[str, Any] |
     return reply
 
 
-def rerank(answer: dict[str, Any], texts: Sequence[str]) -> dict[str, Any] | None:
-    """`{scores: {document: score}}` from `results[]` (texts are the query, then the documents)."""
-    results = answer.get("results")
-    if not isinstance(results, list):
-        return None
-    scores: dict[str, float] = {}
-    for result in results:
-        index = result.get("index") if isinstance(result, dict) else None
-        score = result.get("relevance_score") if isinstance(result, dict) else None
-        if (
-            not isinstance(index, int)
-            or not 0 <= index < len(texts) - 1
-            or not isinstance(score, (int, float))
-            or not 0 <= score <= 1
-        ):
-            return None
-        scores[texts[index + 1]] = float(score)
-    return {"scores": scores}
-
-
-INPUT_DECODERS: dict[str, InputsDecoder] = {"embeddings": embeddings, "rerank": rerank}
-"""Per face whose reply is keyed by the request's inputs: its body's decoder."""
+DECODER = InputsDecoder(embeddings)
+"""The recorder's reading of an embeddings answer (`FaceSpec.decoder`)."""

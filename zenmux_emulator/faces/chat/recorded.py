@@ -1,11 +1,12 @@
-"""Chat completions: a `chat.completion` body, or its `chat.completion.chunk` stream."""
+"""The recorder's decoder of chat completions: a `chat.completion` body, or its `chat.completion.chunk`
+stream, as a scenario reply (`FaceSpec.decoder`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from zenmux_emulator.record.capture.exchange import Event
-from zenmux_emulator.record.decode.collected import Collected, counts
+from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 
 def _usage(c: Collected, usage: object) -> None:
@@ -25,7 +26,10 @@ def _head(c: Collected, body: dict[str, Any]) -> None:
     c.system_fingerprint = fingerprint if isinstance(fingerprint, str) else c.system_fingerprint
 
 
-def body(answer: dict[str, Any]) -> Collected:
+def body(parsed: object) -> Collected | None:
+    answer = answer_holding(parsed, "choices")
+    if answer is None:
+        return None
     c = Collected()
     _head(c, answer)
     choice = (answer.get("choices") or [{}])[0]
@@ -49,7 +53,7 @@ def body(answer: dict[str, Any]) -> Collected:
     return c
 
 
-def stream(events: list[Event]) -> Collected:
+def stream(events: Sequence[Event]) -> Collected:
     c = Collected()
     calls: dict[int, dict[str, Any]] = {}
     details: list[dict[str, Any]] = []
@@ -59,12 +63,7 @@ def stream(events: list[Event]) -> Collected:
             continue
         error = chunk.get("error")
         if isinstance(error, dict):
-            c.fault = {
-                "kind": "error",
-                "after_chunks": n,
-                "code": str(error.get("code", "500")),
-                "message": str(error.get("message", "")),
-            }
+            c.fault = stream_error(n, error.get("code", "500"), error.get("message", ""))
             break
         _head(c, chunk)
         _usage(c, chunk.get("usage"))
@@ -114,3 +113,6 @@ def paced(event: Event) -> bool:
     """The chunks a `stream:` timing paces: all but the usage chunk and `[DONE]`."""
     chunk = event.json()
     return isinstance(chunk, dict) and bool(chunk.get("choices"))
+
+
+DECODER = ReplyDecoder(body, stream, paced)

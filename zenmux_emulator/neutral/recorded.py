@@ -1,7 +1,15 @@
-"""What a face's answer said, gathered in the neutral (chat) terms a scenario reply uses."""
+"""A recorded answer in the neutral (chat) terms a scenario reply uses, and what a face registers
+to read its own answers into them (`FaceSpec.decoder`).
+
+The recorder (`record/`) captures an upstream's answer as a status, headers and a body or its
+server-sent `Event`s; a face's `ReplyDecoder` reads its body or events into a `Collected`, which
+writes the scenario reply; a face whose reply is keyed by the request's inputs (embeddings,
+rerank) registers an `InputsDecoder` instead. What no decoder reads is kept as the raw bytes.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +31,22 @@ def arguments_value(text: str) -> Any:
     if isinstance(value, dict) and orjson.dumps(value).decode() == text:
         return value
     return text
+
+
+@dataclass(slots=True)
+class Event:
+    """One server-sent event: its name (if any), its data, and when it arrived (ms after sending)."""
+
+    name: str | None
+    data: str
+    at_ms: float
+
+    def json(self) -> object:
+        """The data as JSON, or None when it is not JSON (`[DONE]`, a malformed event)."""
+        try:
+            return orjson.loads(self.data)
+        except orjson.JSONDecodeError:
+            return None
 
 
 @dataclass(slots=True)
@@ -115,14 +139,7 @@ class Collected:
             reply["annotations"] = self.annotations
         if self.refusal:
             reply["refusal"] = self.refusal
-        if self.reasoning is not None or self.encrypted is not None:
-            reply["reasoning"] = self.reasoning or ""
-            if self.shape is not None:
-                reply["reasoning_shape"] = self.shape
-            if self.signature is not None and self.shape != "openai":
-                reply["reasoning_signature"] = self.signature
-            if self.encrypted is not None:
-                reply["reasoning_encrypted"] = self.encrypted
+        reply.update(self._reasoning())
         if self.tool_calls:
             reply["tool_calls"] = [
                 {**call, "arguments": arguments_value(call["arguments"])} if "arguments" in call else call
@@ -140,6 +157,19 @@ class Collected:
             reply["system_fingerprint"] = self.system_fingerprint
         return reply
 
+    def _reasoning(self) -> dict[str, Any]:
+        """The reasoning keys of the reply: the text, its shape, the upstream's signature or block."""
+        if self.reasoning is None and self.encrypted is None:
+            return {}
+        keys: dict[str, Any] = {"reasoning": self.reasoning or ""}
+        if self.shape is not None:
+            keys["reasoning_shape"] = self.shape
+        if self.signature is not None and self.shape != "openai":
+            keys["reasoning_signature"] = self.signature
+        if self.encrypted is not None:
+            keys["reasoning_encrypted"] = self.encrypted
+        return keys
+
 
 def counts(prompt: object, completion: object, reasoning: object = None, cached: object = None) -> dict[str, int]:
     """A usage override from whichever counts are integers."""
@@ -150,3 +180,40 @@ def counts(prompt: object, completion: object, reasoning: object = None, cached:
         "cached_tokens": cached,
     }
     return {k: v for k, v in named.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}
+
+
+def stream_error(after: int, code: object, message: object) -> dict[str, Any]:
+    """A stream's `fault:` for the error event that ended it, after the events before it."""
+    return {"kind": "error", "after_chunks": after, "code": str(code), "message": str(message)}
+
+
+def answer_holding(answer: object, key: str) -> dict[str, Any] | None:
+    """The answer when it is a successful one: a JSON object without `error` whose `key` is a list
+    (`choices`, `content`, `output`); None for anything else (an error inside a 200, not an answer)."""
+    if not isinstance(answer, dict) or answer.get("error") or not isinstance(answer.get(key), list):
+        return None
+    return answer
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyDecoder:
+    """How a face's generation answers read as a `Collected`."""
+
+    body: Callable[[object], Collected | None]
+    """The parsed JSON body (any JSON value); None when it is not a successful answer (kept raw)."""
+    stream: Callable[[Sequence[Event]], Collected]
+    """The server-sent events of a streamed answer (at least one of them is JSON)."""
+    paced: Callable[[Event], bool]
+    """Which events a `stream:` timing paces (the closing ones follow at once: left out of the gaps)."""
+
+
+@dataclass(frozen=True, slots=True)
+class InputsDecoder:
+    """How a face whose reply is keyed by the request's input texts (embeddings, rerank) reads its
+    JSON answer as a scenario reply; None when it reads otherwise (kept raw)."""
+
+    read: Callable[[dict[str, Any], Sequence[str]], dict[str, Any] | None]
+
+
+Decoder = ReplyDecoder | InputsDecoder
+"""What a face registers for the recorder (`FaceSpec.decoder`)."""
