@@ -38,8 +38,7 @@ class cached(Generic[T]):
     def __get__(self, instance: object, owner: type | None = None) -> T:
         if instance is None:
             return self  # type: ignore[return-value]
-        value = self.func(instance)
-        instance.__dict__[self.name] = value  # found on the instance from now on: no second call
+        value = instance.__dict__[self.name] = self.func(instance)  # found there from now on
         return value
 
 
