@@ -31,9 +31,8 @@ from zenmux_emulator.pipeline.keys import (
     JOURNAL_FILE,
     MISBEHAVING,
     REGISTRY,
-    SESSIONS,
     SETTINGS,
-    SHARED,
+    STATE,
     WAITS,
     WATCHER,
 )
@@ -51,11 +50,13 @@ from zenmux_emulator.pipeline.spec import (
     face_names,
     unfaulted,
 )
+from zenmux_emulator.pipeline.state import State
+from zenmux_emulator.pipeline.state_local import LocalState
+from zenmux_emulator.pipeline.state_shared import SharedState
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
-from zenmux_emulator.state.shared import SharedStore
 
 __all__ = ["FACES", "create_app", "create_core", "make_runner"]
 
@@ -100,38 +101,36 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
             pass
 
 
-async def shared_ctx(app: web.Application) -> AsyncIterator[None]:
-    """`--state`: the shared store answers before the app serves (a wrong URL stops start-up)."""
-    shared = app.get(SHARED)
-    if shared is None:
-        yield
-        return
-    await shared.start(app[SETTINGS].clock)
+async def state_ctx(app: web.Application) -> AsyncIterator[None]:
+    """The state answers before the app serves (a shared store's wrong URL stops start-up)."""
+    state = app[STATE]
+    await state.start()
     try:
         yield
     finally:
-        await shared.close()
+        await state.close()
 
 
-def shared_store(settings: Settings) -> SharedStore | None:
-    """The store `--state` names, or None: the state stays in this process."""
+def state_for(settings: Settings, registry: ScenarioRegistry, clock: Clock, journal: Journal) -> State:
+    """The one state the app keeps: the store `--state` names, else this process's."""
     if settings.state is None:
-        return None
+        return LocalState(registry, clock, journal, SessionStore())
     from zenmux_emulator.state.redis_store import RedisStore  # redis is imported only when it is used
 
-    return RedisStore(settings.state, settings.journal_size)
+    return SharedState(RedisStore(settings.state, settings.journal_size), registry, clock, settings.seed)
 
 
-def create_core(settings: Settings, faces: Sequence[FaceSpec] = FACES) -> Core:
+def create_core(settings: Settings, journal: Journal, faces: Sequence[FaceSpec] = FACES) -> Core:
     """The holders every face's requests share."""
+    registry = ScenarioRegistry(settings.scenario_paths(), face_names(faces))
+    clock = Clock(settings.clock)
     return Core(
         settings=settings,
-        registry=ScenarioRegistry(settings.scenario_paths(), face_names(faces)),
-        sessions=SessionStore(),
-        clock=Clock(settings.clock),
+        registry=registry,
+        state=state_for(settings, registry, clock, journal),
+        clock=clock,
         kit=Kit(settings.seed, Signer.from_settings(settings.seed, settings.reasoning_secret)),
         waits=Waits(),
-        shared=shared_store(settings),
     )
 
 
@@ -156,21 +155,21 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     is registered by passing its `FaceSpec` with them); nothing is loaded until the app starts."""
     settings = settings or Settings()
     registered = checked(faces)
-    core = create_core(settings, registered)
+    journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
+    core = create_core(settings, journal, registered)
     core.api_names = api_names(registered)
     core.unfaulted = unfaulted(registered)
     core.model_faces = {model: face.name for face in registered for model in face.models}
-    journal = Journal(settings.journal_size, settings.journal_bytes, settings.journal_body_bytes)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
-        middlewares=[journal_middleware(journal, settings.seed, core.clock, writer, core.shared)],
+        middlewares=[journal_middleware(journal, settings.seed, core.clock, writer, core.state)],
         client_max_size=settings.max_body_bytes,
         # bodies are inflated by pipeline/body.py, bounded and with the face's envelope on failure
         handler_args={"auto_decompress": False},
     )
     app[SETTINGS] = settings
     app[REGISTRY] = core.registry
-    app[SESSIONS] = core.sessions
+    app[STATE] = core.state
     app[JOURNAL] = journal
     app[CLOCK] = core.clock
     app[WAITS] = core.waits
@@ -178,8 +177,6 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     app[MISBEHAVING] = core.misbehaving
     if writer is not None:
         app[JOURNAL_FILE] = writer
-    if core.shared is not None:
-        app[SHARED] = core.shared
     if settings.record_missing:
         _record_missing(app, core, registered)
     app[REGISTERED] = registered
@@ -191,7 +188,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     control.add_subapp("/ui/", create_inspector_app())  # the inspector page, behind the control API's guard
     app.add_subapp("/_emulator/", control)
     app.on_response_prepare.append(add_request_id)
-    app.cleanup_ctx.append(shared_ctx)
+    app.cleanup_ctx.append(state_ctx)
     app.cleanup_ctx.append(journal_file_ctx)
     app.cleanup_ctx.append(scenarios_ctx)
     app.on_shutdown.append(end_streams)

@@ -22,10 +22,9 @@ from zenmux_emulator.control.scenarios import (
     replace_scenario,
 )
 from zenmux_emulator.control.sessions import reset_sessions
-from zenmux_emulator.control.shared import shared_of
 from zenmux_emulator.control.wire import json_response, query
 from zenmux_emulator.pipeline import signposts
-from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, WATCHER
+from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, STATE, WATCHER
 from zenmux_emulator.settings import Settings
 
 
@@ -33,8 +32,8 @@ async def health(request: web.Request) -> web.Response:
     query(request, ())
     registry, journal = request.config_dict[REGISTRY], request.config_dict[JOURNAL]
     writer = request.config_dict.get(JOURNAL_FILE)
-    shared = shared_of(request)
-    entries = len(journal) if shared is None else await shared.journal_len()
+    state = request.config_dict[STATE]
+    entries = await state.journal_len()
     return json_response(
         {
             "status": "ok",
@@ -44,7 +43,7 @@ async def health(request: web.Request) -> web.Response:
             "generation": registry.generation,
             "last_reload_error": None if registry.last_error is None else str(registry.last_error),
             "pid": os.getpid(),  # which worker of --workers answered
-            "state": "in process" if shared is None else "shared",
+            "state": state.kind,
             "watcher": request.config_dict[WATCHER].as_dict(),
             "journal": {
                 "entries": entries,

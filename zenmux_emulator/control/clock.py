@@ -6,11 +6,10 @@ import math
 
 from aiohttp import web
 
-from zenmux_emulator.control.shared import fresh_clock, shared_of
 from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.pipeline.keys import CLOCK
+from zenmux_emulator.pipeline.keys import CLOCK, STATE
 from zenmux_emulator.settings import LATEST_CLOCK, parse_clock
 
 LATEST = float(LATEST_CLOCK)
@@ -23,9 +22,7 @@ def clock_view(clock: Clock) -> dict[str, object]:
 
 async def get_clock(request: web.Request) -> web.Response:
     query(request, ())
-    shared = shared_of(request)
-    if shared is not None:
-        await fresh_clock(request, shared)
+    await request.config_dict[STATE].read_clock()
     return json_response(clock_view(request.config_dict[CLOCK]))
 
 
@@ -59,10 +56,8 @@ async def set_clock(request: web.Request) -> web.Response:
     only_keys(body, ACTIONS)
     if len(body) != 1:
         raise invalid_params("Request body must hold exactly one of freeze_at, advance or unfreeze")
-    clock = request.config_dict[CLOCK]
-    shared = shared_of(request)
-    if shared is not None:
-        await fresh_clock(request, shared)
+    clock, state = request.config_dict[CLOCK], request.config_dict[STATE]
+    await state.read_clock()
     if "freeze_at" in body:
         clock.freeze(_moment(body["freeze_at"]))
     elif "advance" in body:
@@ -77,6 +72,5 @@ async def set_clock(request: web.Request) -> web.Response:
         clock.unfreeze()
     else:
         raise invalid_params(f"Parameter unfreeze is not valid: expected true, got {body['unfreeze']!r}")
-    if shared is not None:
-        await shared.set_clock(clock.frozen_at)
+    await state.write_clock()
     return json_response(clock_view(clock))

@@ -10,7 +10,6 @@ from typing import Any
 import yaml
 from aiohttp import web
 
-from zenmux_emulator.control.shared import fresh, publish, shared_of
 from zenmux_emulator.control.wire import (
     json_response,
     not_found,
@@ -24,7 +23,7 @@ from zenmux_emulator.foundation.errors import (
 )
 from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.pipeline.body import read_body
-from zenmux_emulator.pipeline.keys import ENTRY, REGISTRY, SESSIONS
+from zenmux_emulator.pipeline.keys import ENTRY, REGISTRY, STATE
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import (
     API_PREFIX,
@@ -86,21 +85,16 @@ def sources(registry: ScenarioRegistry, scenarios: ScenarioSet) -> list[dict[str
 
 
 async def list_scenarios(request: web.Request) -> web.Response:
-    registry, sessions = request.config_dict[REGISTRY], request.config_dict[SESSIONS]
+    registry, state = request.config_dict[REGISTRY], request.config_dict[STATE]
     params = query(request, {"session"})
-    shared = shared_of(request)
+    await state.read_scenarios()
     session = None
-    if shared is not None:
-        await fresh(request, shared)
-        if "session" in params and await shared.known(params["session"]):
-            session = Session(params["session"])
-            session.hits.update(await shared.hits(params["session"]))
-    elif "session" in params:
-        session = sessions.find(params["session"])
-    if "session" in params and session is None:
-        raise not_found("unknown_session", f"Session {params['session']!r} is not known: no request has used it")
+    if "session" in params:
+        session = await state.session(params["session"])
+        if session is None:
+            raise not_found("unknown_session", f"Session {params['session']!r} is not known: no request has used it")
     scenarios = registry.current.scenarios
-    totals = sessions.total_hits() if shared is None else await shared.total_hits()
+    totals = await state.total_hits()
     return json_response(
         {
             "generation": registry.generation,
@@ -196,9 +190,8 @@ def _loaded(name: str, scenarios: ScenarioSet, generation: int) -> dict[str, Any
 async def _put(request: web.Request, name: str, *, replace: bool) -> web.Response:
     registry = request.config_dict[REGISTRY]
     text = await _scenario_text(request)
-    shared = shared_of(request)
-    if shared is not None:
-        await fresh(request, shared)
+    state = request.config_dict[STATE]
+    await state.read_scenarios()
     try:
         scenarios = await registry.add(name, text, replace=replace)
     except SourceExists:
@@ -213,8 +206,7 @@ async def _put(request: web.Request, name: str, *, replace: bool) -> web.Respons
         return problems_response(exc, f"Scenario {name!r} was not loaded")
     except Exception:  # noqa: BLE001  # a bug of ours: logged by _failed, answered 500, nothing changed
         raise _failed(request, f"Scenario {name!r} was not loaded") from None
-    if shared is not None:
-        await publish(request, shared)
+    await state.publish_scenarios()
     return json_response(_loaded(name, scenarios, registry.generation), status=200 if replace else 201)
 
 
@@ -240,9 +232,8 @@ async def remove_scenario(request: web.Request) -> web.Response:
     query(request, ())
     name = request.match_info["name"]
     registry = request.config_dict[REGISTRY]
-    shared = shared_of(request)
-    if shared is not None:
-        await fresh(request, shared)
+    state = request.config_dict[STATE]
+    await state.read_scenarios()
     try:
         scenarios = await registry.remove(name)
     except UnknownSource:
@@ -251,17 +242,15 @@ async def remove_scenario(request: web.Request) -> web.Response:
         return problems_response(exc, f"Scenario {name!r} could not be removed")
     except Exception:  # noqa: BLE001  # a bug of ours: logged by _failed, answered 500, nothing changed
         raise _failed(request, f"Scenario {name!r} was not removed") from None
-    if shared is not None:
-        await publish(request, shared)
+    await state.publish_scenarios()
     return json_response({"removed": name, "generation": registry.generation, "rules": len(scenarios.rules)})
 
 
 async def reload_scenarios(request: web.Request) -> web.Response:
     query(request, ())
     registry = request.config_dict[REGISTRY]
-    shared = shared_of(request)
-    if shared is not None:
-        await fresh(request, shared)
+    state = request.config_dict[STATE]
+    await state.read_scenarios()
     if not await registry.reload():
         error = registry.last_error or ScenarioError([])
         if isinstance(error, LoadFailed):  # logged with its traceback by the registry
@@ -272,8 +261,7 @@ async def reload_scenarios(request: web.Request) -> web.Response:
                 "failed unexpectedly; see its log. The last good scenarios stay in force",
             )
         return problems_response(error, "The scenario files have problems; the last good scenarios stay in force")
-    if shared is not None:
-        await publish(request, shared)  # every worker and instance reads its files again
+    await state.publish_scenarios()  # every worker and instance reads its files again
     return json_response(
         {
             "reloaded": True,

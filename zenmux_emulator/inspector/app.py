@@ -5,21 +5,20 @@ guard lets the same callers in: the page and its assets, read from the package, 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Iterable
 from importlib import resources
-from typing import Any
 
 import orjson
 from aiohttp import web
 
 from zenmux_emulator.control.guard import TOKEN_COOKIE
-from zenmux_emulator.control.shared import shared_of
 from zenmux_emulator.control.wire import count, json_response, query
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.inspector.rows import row
 from zenmux_emulator.pipeline.explain import face_routes
-from zenmux_emulator.pipeline.keys import JOURNAL, WAITS
+from zenmux_emulator.pipeline.keys import STATE, WAITS
 from zenmux_emulator.pipeline.spec import REGISTERED
+from zenmux_emulator.pipeline.state import Row
 
 PAGE = "index.html"
 ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css", PAGE: "text/html"}
@@ -76,13 +75,10 @@ async def asset(request: web.Request) -> web.Response:
     return web.Response(body=request.app[FILES][name], content_type=ASSETS[name], charset="utf-8", headers=HEADERS)
 
 
-async def finished_entries(request: web.Request, first: bool) -> list[dict[str, Any]] | Iterator[Any]:
+async def finished_entries(request: web.Request, first: bool) -> Iterable[Row]:
     """The finished entries the journal holds, in arrival order: all of them (the first look), or
     under --state only the `RECENT` that finished last (the store's journal may be large)."""
-    shared = shared_of(request)
-    if shared is not None:
-        return await shared.journal(None if first else RECENT)
-    return (entry for entry in request.config_dict[JOURNAL].entries() if entry.finished is not None)
+    return await request.config_dict[STATE].recent(None if first else RECENT)
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -99,12 +95,11 @@ async def events(request: web.Request) -> web.StreamResponse:
         while not waits.stopping:
             written, fresh = [], 0
             for entry in await finished_entries(request, first):
-                seq = entry["seq"] if isinstance(entry, dict) else entry.seq
+                seq = entry.seq
                 if seq > after and seq not in sent:
                     sent.add(seq)
                     fresh += 1
-                    data = entry if isinstance(entry, dict) else entry.as_dict()
-                    written.append(b"event: row\ndata: " + orjson.dumps(row(data)) + b"\n\n")
+                    written.append(b"event: row\ndata: " + orjson.dumps(row(entry.as_dict())) + b"\n\n")
             # every one of the store's newest was new: more may have finished in between, so look at all next time
             first = fresh >= RECENT
             if len(sent) > SENT_KEPT:  # forget the oldest: one the journal still holds may be sent again

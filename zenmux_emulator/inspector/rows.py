@@ -8,13 +8,18 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.control.shared import unmatched
+from zenmux_emulator.journal.entry import NO_MATCH
 
 PROMPT = ("prompt_tokens", "input_tokens", "promptTokenCount")
 COMPLETION = ("completion_tokens", "output_tokens", "candidatesTokenCount")
 REASONING = ("reasoning_tokens", "thoughtsTokenCount")
 DETAILS = ("completion_tokens_details", "output_tokens_details")
 USAGE = ("usage", "usageMetadata")
+
+
+def unmatched(entry: dict[str, Any]) -> bool:
+    """`JournalEntry.unmatched`, read off the entry's JSON object."""
+    return entry.get("api") is not None and entry.get("rule") is None and entry.get("error_type") in (None, NO_MATCH)
 
 
 def _objects(response: Any) -> Iterator[dict[str, Any]]:

@@ -1,12 +1,14 @@
-"""The request path every face shares, read top to bottom as the steps a request takes:
+"""The request path every face shares, read top to bottom as the steps `Endpoint.answer` takes:
 
-    face.parse → authenticate → gateway (limits, balance, control-header failures, catalogue,
-    routing, passed-back reasoning) → match → outcome (chaos, scripted fault, error, raw body or
-    completion) → draft → face.render → write
+    authenticate → read → face.parse → admit (the state: limits, balance; control-header
+    failures) → route (catalogue, providers, passed-back reasoning) → match (the reply position
+    claimed in the state) → outcome (chaos, scripted fault, error, raw body) → draft → dress
+    (misbehaviour, bill, headers) → face.render → record (generation) → write
 
-Each step returns a value the next one takes. The session's sequence position is committed in
-one place (the `finally` of `Endpoint.answer`), and only this module and the middlewares write
-the journal entry.
+Each step is a short method taking and returning a small value (`Caller`, `Let`, `Served`,
+`Dressed`, `Recorded`). The session's sequence position is committed in one place (`settle`), the
+state (`pipeline/state.py`) is asked the same way wherever it lives, and only this module and the
+middleware write the journal entry (the state numbers it).
 """
 
 from __future__ import annotations
@@ -39,28 +41,28 @@ from zenmux_emulator.foundation.failures import (
     parse_failure,
 )
 from zenmux_emulator.foundation.ids import completion_id
-from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, parse_server
+from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, Ask, parse_server
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
-from zenmux_emulator.gateway.admission import admit_key
 from zenmux_emulator.gateway.auth import authenticate
 from zenmux_emulator.gateway.catalogue import admit, admit_candidates
 from zenmux_emulator.gateway.chaos import of_rule, strikes
 from zenmux_emulator.gateway.control_headers import (
     NO_CONTROL,
     RULE_HEADER,
+    ControlHeaders,
     read_control,
 )
 from zenmux_emulator.gateway.limits import charge, recharge
 from zenmux_emulator.gateway.misbehave import Chosen, choose, header_ask
-from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, route, summary
+from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, Route, route, summary
 from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.generations import Generations
+from zenmux_emulator.journal.generations import Generation, Generations
 from zenmux_emulator.journal.ledger import Ledger
 from zenmux_emulator.journal.summary import body_summary
 from zenmux_emulator.match.expect import unmet_expectations
 from zenmux_emulator.match.near_miss import near_misses, no_match_message
-from zenmux_emulator.match.outcome import outcome_of
+from zenmux_emulator.match.outcome import Outcome, outcome_of
 from zenmux_emulator.match.select import Selection, forced, select
 from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_body
@@ -68,16 +70,16 @@ from zenmux_emulator.pipeline.face import Face, FaceContext, R
 from zenmux_emulator.pipeline.generation_record import served_generation
 from zenmux_emulator.pipeline.headers import ascii_header, reply_headers, unmatched_headers
 from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.shared import claimed, open_shared
+from zenmux_emulator.pipeline.state import State, positional
 from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.misbehaving import Misbehaving
-from zenmux_emulator.state.sessions import Session, SessionStore, session_name
-from zenmux_emulator.state.shared import SharedStore
+from zenmux_emulator.state.sessions import Session, session_name
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
-from zenmux_emulator.write.plan import raw_plan
+from zenmux_emulator.write.plan import ReplyPlan, raw_plan
 from zenmux_emulator.write.sse import StreamOutcome, write_sse
 
 Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest | None], Awaitable[web.StreamResponse]]
@@ -91,7 +93,8 @@ class Core:
 
     settings: Settings
     registry: ScenarioRegistry
-    sessions: SessionStore
+    state: State
+    """Sessions, journal, stored objects, clock and scenarios' version: in process or shared."""
     clock: Clock
     kit: Kit
     waits: Waits
@@ -99,8 +102,6 @@ class Core:
     """What each completion served, for the generation lookup."""
     ledger: Ledger = field(default_factory=Ledger)
     """The account's spend and usage by minute, model and key, for the Platform API."""
-    shared: SharedStore | None = None
-    """The state workers and instances share (`--state`); None keeps it in this process."""
     forward: Forward | None = None
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
     misbehaving: Misbehaving = field(default_factory=Misbehaving)
@@ -131,8 +132,56 @@ class Core:
         return from_files.union(self.settings.api_keys)
 
 
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks: the key they authenticated with and the request as their face sees it."""
+
+    key: str
+    ctx: FaceContext
+
+
+@dataclass(frozen=True, slots=True)
+class Let:
+    """A request the state let in: its session, rate headers, scenarios in force, control headers,
+    its chaos draw number, and the catalogue's entry of the model it asked for."""
+
+    session: Session
+    gate: dict[str, str]
+    scenarios: ScenarioSet
+    control: ControlHeaders
+    asked: Ask | None
+    number: int
+    window: ModelSpec | None
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """The route: the attempts, the model that served and its catalogue entry."""
+
+    routed: Route
+    model: str
+    listed: ModelSpec | None
+
+
+@dataclass(frozen=True, slots=True)
+class Dressed:
+    """The reply's headers, its generation id and the rule that answers (None: the default reply)."""
+
+    headers: dict[str, str]
+    generation: str
+    rule: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The generation record of a completion served (None: an error), and the stream's outcome."""
+
+    record: Generation | None
+    streamed: StreamOutcome | None
+
+
 Preload = Callable[[Any, FaceContext], Awaitable[None]]
-"""What a face fetches from the shared store before its (synchronous) `parse` reads it."""
+"""What a face fetches from the state (its stored objects) before its (synchronous) `parse` reads it."""
 Authenticate = Callable[[Mapping[str, str], frozenset[str]], str]
 """How a face checks the caller's key (the headers, the accepted keys; empty: any): the key, or
 the face's own `RequestRejected` (ZenMux's 403 by default)."""
@@ -148,7 +197,7 @@ class Endpoint(Generic[R]):
     ) -> None:
         self.face = face
         self.core = core
-        self.preload = preload if core.shared is not None else None
+        self.preload = preload
         self.authenticate = authenticate
         self.server_asks = tuple(parse_server(item) for item in core.settings.misbehave)
 
@@ -163,14 +212,38 @@ class Endpoint(Generic[R]):
             return error_response(exc.status, self.face.error_body(exc.status, exc.type, exc.message), exc.headers)
 
     async def answer(self, request: web.Request, entry: JournalEntry) -> web.StreamResponse:
-        core, settings, headers = self.core, self.core.settings, request.headers
-        key = self.authenticate(headers, core.accepted_keys())
-        name = entry.session = session_name(headers, key)
-        ctx = FaceContext(name, headers, request.match_info, request.query)
-        shared = core.shared
-        if shared is None:
-            session = core.sessions.get(name)
+        """The steps of the module's docstring, each taking and returning a small value."""
+        caller = self.authenticate_caller(request, entry)
+        body = await self.read(request, entry)
+        ask = await self.parse_body(body, caller.ctx, entry)
+        if ask is None:  # the face refused it, and the upstream may read it: not recorded
+            assert self.core.forward is not None
+            return await self.core.forward(request, entry, self.face, None)
+        let = await self.let_in(request, entry, caller.key, ask)
+        served = await self.route_model(entry, ask, let)
+        selection = await self.choose(entry, ask, let, served)
+        if selection is None and self.core.forward is not None:
+            return await self.core.forward(request, entry, self.face, ask)
+        drafted = await self.settle(request, entry, ask, let, served, selection)
+        if isinstance(drafted, web.StreamResponse):  # a raw body: the reply as the rule wrote it
+            return drafted
+        dressed = self.dress(request, entry, caller.key, ask, let, served, selection, drafted)
+        plan = self.render_reply(entry, caller, ask, let, served, drafted, dressed)
+        record = self.record(entry, caller.key, plan, drafted, served, dressed.generation)
+        del ask, drafted  # the parsed request and the draft live on only in the events' generator, if it needs them
+        return await self.write(request, entry, let.session, plan, record)
 
+    def authenticate_caller(self, request: web.Request, entry: JournalEntry) -> Caller:
+        """authenticate: the caller's key (the face's own 401/403 otherwise) and session."""
+        headers = request.headers
+        key = self.authenticate(headers, self.core.accepted_keys())
+        name = entry.session = session_name(headers, key)
+        self.core.state.visit(name)
+        return Caller(key, FaceContext(name, headers, request.match_info, request.query))
+
+    async def read(self, request: web.Request, entry: JournalEntry) -> Any:
+        """The JSON body, bounded; the journal keeps its bytes (or, past the limit, its size and hash)."""
+        settings = self.core.settings
         raw = arrived_body(request, settings.max_body_bytes)
         if isinstance(raw, NotYet):
             raw = await read_body(request, settings.max_body_bytes)
@@ -180,166 +253,249 @@ class Endpoint(Generic[R]):
         else:  # kept as its size and hash: a large body must not stay in memory with the journal
             entry.body = body_summary(raw, settings.journal_body_bytes)
             entry.body_bytes = len(orjson.dumps(entry.body))
+        return body
+
+    async def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+        """face.parse: the neutral request (None: refused, and `--record-missing` forwards it)."""
         if self.preload is not None:
             await self.preload(body, ctx)
         try:
             ask = self.face.parse(body, ctx)
         except RequestRejected:
-            if core.forward is None:
+            if self.core.forward is None:
                 raise
-            return await core.forward(request, entry, self.face, None)  # the upstream may read it: not recorded
+            return None
         if ask.warnings:
             entry.warn(ask.warnings)
         entry.stream = ask.stream
+        return ask
 
-        scenarios = core.registry.current.scenarios
-        window = scenarios.catalogue.get(ask.model)
+    async def let_in(self, request: web.Request, entry: JournalEntry, key: str, ask: NeutralRequest) -> Let:
+        """admit: the state opens the session and takes the request through the limits and balance;
+        the request's own fault or chaos (X-Emulator-Fault, X-Emulator-Chaos) strikes here."""
+        core, settings, headers = self.core, self.core.settings, request.headers
+        window = core.registry.current.scenarios.catalogue.get(ask.model)
         if window is not None:
             ask.token_limit = window.context_length  # counting a huge prompt stops once past it
         control = read_control(headers) if settings.control_headers else NO_CONTROL
         asked = header_ask(headers) if settings.control_headers else None
-        if shared is not None:  # the store admits the request (and may bring newer scenarios)
-            session, gate = await open_shared(
-                shared, core.registry, core.clock, settings.seed, request, entry, key, ask.prompt_tokens
-            )
-            scenarios = core.registry.current.scenarios
-            metered = scenarios.gateway.active
-        else:
-            metered = scenarios.gateway.active
-            if metered:
-                gate = admit_key(scenarios.gateway, session.gateway, key, ask.prompt_tokens, core.clock.now())
-            else:
-                gate = {}
-                session.gateway.arrivals += 1
-        number = session.gateway.arrivals
-        if control is not NO_CONTROL:  # the request's own fault or chaos (X-Emulator-Fault, X-Emulator-Chaos)
-            if control.fault is not None:
-                await self.fail(request, entry, control.fault, gate)
-            if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
-                await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), gate)
-        owner = core.model_faces.get(ask.model)
+        admitted = await core.state.admit(request, entry, key, ask.prompt_tokens)
+        session = admitted.session
+        let = Let(session, admitted.gate, admitted.scenarios, control, asked, session.gateway.arrivals, window)
+        if control.fault is not None:
+            await self.fail(request, entry, control.fault, let.gate)
+        if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, let.number):
+            await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), let.gate)
+        return let
+
+    async def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
+        """route: the catalogue admits the model, a provider serves it (after its latency)."""
+        catalogue, closed = let.scenarios.catalogue, let.scenarios.catalogue_closed
+        owner = self.core.model_faces.get(ask.model)
         if owner is not None and owner != self.face.name:  # an embedding model asked to chat, say
             raise invalid_params(f"Model {ask.requested_model} is not valid: it is a model of the {owner} API")
-        admit(ask.requested_model, ask.model, scenarios.catalogue, scenarios.catalogue_closed, ask.prompt_tokens)
+        admit(ask.requested_model, ask.model, catalogue, closed, ask.prompt_tokens)
         if ask.model == AUTO:
-            admit_candidates(ask.model_routing, scenarios.catalogue, scenarios.catalogue_closed)
-        routed = route(ask.model, ask.pinned_provider, ask.provider, ask.model_routing, scenarios.catalogue, session)
+            admit_candidates(ask.model_routing, catalogue, closed)
+        routed = route(ask.model, ask.pinned_provider, ask.provider, ask.model_routing, catalogue, let.session)
         entry.routing = routed.attempts
         if routed.failure is not None:
             raise routed.failure
-        served = routed.model
         if routed.delay_s > 0:
-            with core.waits.interruptible():
+            with self.core.waits.interruptible():
                 await asyncio.sleep(routed.delay_s)
+        served = routed.model
         if ask.reasoning.enabled or ask.carries_signatures:
-            entry.warn(check_reasoning(ask, shape_of(served), core.signer_for(scenarios), settings.reasoning_check))
+            signer = self.core.signer_for(let.scenarios)
+            entry.warn(check_reasoning(ask, shape_of(served), signer, self.core.settings.reasoning_check))
+        listed = let.window if served == ask.model else catalogue.get(served)
+        return Served(routed, served, listed)
 
-        selection = self.match(ask, entry, scenarios, session, control.rule, served)
-        if shared is not None:  # the position is taken in the store: requests in flight never share one
-            selection = await claimed(
-                shared, session, selection, partial(self.match, ask, entry, scenarios, session, control.rule, served)
-            )
-        if selection is None and core.forward is not None:
-            return await core.forward(request, entry, self.face, ask)
-        used: Selection | None = None
-        """The selection whose reply was used up: committed once, whatever happens after."""
+    async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
+        """match: the rule that answers, its reply position (of a sequence) taken in the state."""
+        again = partial(self.match, ask, entry, let.scenarios, let.session, let.control.rule, served.model)
+        selection = again()
+        if selection is None or not positional(selection.rule):
+            return selection
+        return await self.core.state.claim(let.session, selection, again)
+
+    async def settle(
+        self,
+        request: web.Request,
+        entry: JournalEntry,
+        ask: NeutralRequest,
+        let: Let,
+        served: Served,
+        selection: Selection | None,
+    ) -> Draft | web.StreamResponse:
+        """outcome → draft: chaos, a scripted fault or error, a raw body, or the drafted reply. The
+        selection's reply is used up (committed once, whatever happens after) unless drafting fails."""
+        used = selection if selection is not None and selection.reply is None else None
         try:
-            if selection is not None and selection.reply is None:
-                used = selection
             outcome = outcome_of(selection)
-            if used is None and control.chaos_rate is None and (settings.chaos_rate or scenarios.chaotic):
-                struck = self.chaos(selection, session.name, number)
-                if struck is not None:
-                    await self.fail(request, entry, struck, gate)
+            if used is None:
+                await self.strike(request, entry, let, selection)
             used = selection
-            if outcome.fault is not None:
-                await self.fault(request, entry, outcome.fault)
-            if outcome.error is not None:
-                raise outcome.error
-            if outcome.raw is not None:
-                plan = raw_plan(outcome.raw)
-                entry.response = plan.body
-                return json_response(plan)
-            rule = selection.rule.name if selection is not None else None
-            listed = window if served == ask.model else scenarios.catalogue.get(served)
-            """The catalogue's entry of the model that serves (routing may have fallen back)."""
+            raw = await self.carry_out(request, entry, outcome)
+            if raw is not None:
+                return raw
             try:
-                draft = draft_reply(
-                    outcome.reply, rule, ask, served, core.kit, listed.reasoning if listed is not None else None
-                )
+                return self.draft(ask, served, selection, outcome.reply)
             except BaseException:
                 used = None  # a reply that failed to draft is not used up
                 raise
         finally:
             if used is not None:
-                used.commit(session)
+                used.commit(let.session)
 
+    async def strike(self, request: web.Request, entry: JournalEntry, let: Let, selection: Selection | None) -> None:
+        """The configured chaos (the rule's, else the server's), unless the request asked for its own."""
+        settings = self.core.settings
+        if let.control.chaos_rate is None and (settings.chaos_rate or let.scenarios.chaotic):
+            struck = self.chaos(selection, let.session.name, let.number)
+            if struck is not None:
+                await self.fail(request, entry, struck, let.gate)
+
+    async def carry_out(self, request: web.Request, entry: JournalEntry, outcome: Outcome) -> web.Response | None:
+        """The outcome's fault, error or raw body (None: a reply to draft)."""
+        if outcome.fault is not None:
+            await self.fault(request, entry, outcome.fault)
+        if outcome.error is not None:
+            raise outcome.error
+        if outcome.raw is None:
+            return None
+        plan = raw_plan(outcome.raw)
+        entry.response = plan.body
+        return json_response(plan)
+
+    def draft(self, ask: NeutralRequest, served: Served, selection: Selection | None, reply: Any) -> Draft:
+        rule = selection.rule.name if selection is not None else None
+        reasoning = served.listed.reasoning if served.listed is not None else None
+        return draft_reply(reply, rule, ask, served.model, self.core.kit, reasoning)
+
+    def dress(
+        self,
+        request: web.Request,
+        entry: JournalEntry,
+        key: str,
+        ask: NeutralRequest,
+        let: Let,
+        served: Served,
+        selection: Selection | None,
+        draft: Draft,
+    ) -> Dressed:
+        """The draft made wrong as asked, the bill, the generation's id and the headers the reply carries."""
+        session = let.session
+        rule = selection.rule.name if selection is not None else None
         if draft.warnings:
             entry.warn(draft.warnings)
+        self.apply_misbehaviour(entry, ask, let, selection, rule, draft)
+        if let.scenarios.gateway.active:
+            let.gate.update(charge(let.scenarios.gateway, session.gateway, key, draft.usage, served.listed))
+        session.requests += 1
+        generation = completion_id(self.core.settings.seed, session.name, session.requests)
+        sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
+        if rule is None:  # a placeholder answer: say so, and where to read why
+            sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
+        if let.gate:
+            sent.update(let.gate)
+        if draft.misbehaved is not None:
+            sent[APPLIED_HEADER] = draft.misbehaved.label()
+        sent[ROUTING_HEADER] = ascii_header(summary(served.routed))
+        return Dressed(sent, generation, rule)
+
+    def apply_misbehaviour(
+        self,
+        entry: JournalEntry,
+        ask: NeutralRequest,
+        let: Let,
+        selection: Selection | None,
+        rule: str | None,
+        draft: Draft,
+    ) -> None:
+        settings = self.core.settings
+        misbehaves = selection.rule.rule.misbehave if selection is not None else None
         chosen = choose(
-            header=asked,
-            standing=core.misbehaving.get(session.name),
-            rule_ask=selection.rule.rule.misbehave.ask() if selection and selection.rule.rule.misbehave else None,
+            header=let.asked,
+            standing=self.core.misbehaving.get(let.session.name),
+            rule_ask=misbehaves.ask() if misbehaves else None,
             rule=rule,
             hit=selection.hit if selection is not None else 0,
             server=self.server_asks,
             seed=settings.seed,
-            session=session.name,
-            ordinal=number,
+            session=let.session.name,
+            ordinal=let.number,
         )
         if chosen is not None:
             self.misbehave(draft, ask, entry, chosen)
-        if metered:
-            gate.update(charge(scenarios.gateway, session.gateway, key, draft.usage, listed))
-        session.requests += 1
-        generation = completion_id(settings.seed, session.name, session.requests)
-        sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
-        if rule is None:  # a placeholder answer: say so, and where to read why
-            sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
-        if gate:
-            sent.update(gate)
-        if draft.misbehaved is not None:
-            sent[APPLIED_HEADER] = draft.misbehaved.label()
-        sent[ROUTING_HEADER] = ascii_header(summary(routed))
-        ctx.rule = rule
-        plan = self.face.render(draft, ask, generation, int(core.clock.now()), sent, settings.seed, ctx)
+
+    def render_reply(
+        self,
+        entry: JournalEntry,
+        caller: Caller,
+        ask: R,
+        let: Let,
+        served: Served,
+        draft: Draft,
+        dressed: Dressed,
+    ) -> ReplyPlan:
+        """face.render: the reply as the face sends it; the face's own usage replaces the draft's on the bill."""
+        core, ctx = self.core, caller.ctx
+        ctx.rule = dressed.rule
+        now = int(core.clock.now())
+        plan = self.face.render(draft, ask, dressed.generation, now, dressed.headers, core.settings.seed, ctx)
         if ctx.warnings:
             entry.warn(ctx.warnings)
-        if metered and plan.usage is not None:  # the face's own usage replaces the draft's on the bill
-            plan.headers.update(recharge(scenarios.gateway, session.gateway, key, draft.usage, listed, plan.usage))
-        streamed = StreamOutcome() if plan.events is not None else None
-        record = None
-        if plan.status == 200:
-            record = served_generation(
-                core.api_names.get(self.face.name, self.face.name),
-                generation,
-                draft,
-                plan,
-                listed,
-                streamed,
-                entry.time,
-                routed.delay_s,
-                len(routed.attempts) - 1,
+        if let.scenarios.gateway.active and plan.usage is not None:
+            gateway = let.scenarios.gateway
+            plan.headers.update(
+                recharge(gateway, let.session.gateway, caller.key, draft.usage, served.listed, plan.usage)
             )
-            core.generations.add(record)
-            core.ledger.add(record, key)
-            if shared is not None:
-                shared.keep_generation(record.ids, record.blob())
+        return plan
+
+    def record(
+        self, entry: JournalEntry, key: str, plan: ReplyPlan, draft: Draft, served: Served, generation: str
+    ) -> Recorded:
+        """What a completion served, for the generation lookup and the Platform API's ledger."""
+        streamed = StreamOutcome() if plan.events is not None else None
+        if plan.status != 200:
+            return Recorded(None, streamed)
+        core = self.core
+        record = served_generation(
+            core.api_names.get(self.face.name, self.face.name),
+            generation,
+            draft,
+            plan,
+            served.listed,
+            streamed,
+            entry.time,
+            served.routed.delay_s,
+            len(served.routed.attempts) - 1,
+        )
+        core.generations.add(record)
+        core.ledger.add(record, key)
+        core.state.keep_generation(record)
+        return Recorded(record, streamed)
+
+    async def write(
+        self, request: web.Request, entry: JournalEntry, session: Session, plan: ReplyPlan, recorded: Recorded
+    ) -> web.StreamResponse:
+        """write: the JSON body, or the stream (the session's changes saved before its first byte)."""
+        streamed = recorded.streamed
         if streamed is None:
             entry.response = plan.body
             return json_response(plan)
         entry.response = plan.events
-        if shared is not None:
-            await shared.save(session)  # before the first byte: the next request may come before the last
-        del ask, draft  # the parsed request and the draft live on only in the events' generator, if it needs them
+        state = self.core.state
+        await state.save(session)  # the next request may come before the last byte
         try:
-            return await write_sse(request, plan, settings.keepalive_ms / 1000, streamed, core.waits)
+            return await write_sse(request, plan, self.core.settings.keepalive_ms / 1000, streamed, self.core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
             entry.sent_at = streamed.sent_at
             entry.fault = streamed.fault or entry.fault
-            if shared is not None and record is not None:  # its generation time, with the journal entry
-                shared.keep_generation(record.ids, record.blob())
+            if recorded.record is not None:  # its generation time, with the journal entry
+                state.keep_generation(recorded.record)
 
     def match(
         self,

@@ -52,13 +52,8 @@ def endpoint_at(app: web.Application, path: str) -> tuple[Endpoint[Any], dict[st
 
 
 async def session_of(endpoint: Endpoint[Any], name: str) -> Session:
-    """The session as it stands (a copy from the shared store; never created nor changed)."""
-    shared = endpoint.core.shared
-    if shared is None:
-        return endpoint.core.sessions.find(name) or Session(name)
-    session = Session(name)
-    session.hits.update(await shared.hits(name))
-    return session
+    """The session as it stands (a copy from a shared store; never created nor changed)."""
+    return await endpoint.core.state.session(name) or Session(name)
 
 
 async def explain(probe: Probe) -> dict[str, Any]:

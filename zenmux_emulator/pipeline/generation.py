@@ -122,9 +122,8 @@ class Lookup:
             if not name:
                 raise invalid_params("Parameter id is required")
             found = self.core.generations.get(name)
-            if found is None and self.core.shared is not None:  # served by another worker or instance
-                blob = await self.core.shared.generation(name)
-                found = Generation.of_blob(blob) if blob is not None else None
+            if found is None:  # served by another worker or instance
+                found = await self.core.state.generation(name)
             if found is None:
                 raise RequestRejected(404, NOT_FOUND, f"Generation {name} not found")
         except RequestRejected as exc:

@@ -11,21 +11,20 @@ from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.pipeline.state import State
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.misbehaving import Misbehaving
-from zenmux_emulator.state.sessions import SessionStore
-from zenmux_emulator.state.shared import SharedStore
 
 SETTINGS = web.AppKey("settings", Settings)
 REGISTRY = web.AppKey("registry", ScenarioRegistry)
-SESSIONS = web.AppKey("sessions", SessionStore)
 JOURNAL = web.AppKey("journal", Journal)
 JOURNAL_FILE = web.AppKey("journal_file", JournalFile)
 """Set only when `--journal FILE` was given."""
-SHARED = web.AppKey("shared", SharedStore)
-"""Set only when `--state` names a shared store."""
+STATE = web.AppKey("state", State)
+"""Sessions, journal entries, stored objects, the clock and the scenarios' version: in this
+process, or shared (`--state`); chosen once by `create_app`."""
 CLOCK = web.AppKey("clock", Clock)
 WAITS = web.AppKey("waits", Waits)
 MISBEHAVING = web.AppKey("misbehaving", Misbehaving)

@@ -25,10 +25,9 @@ from zenmux_emulator.journal.entry import JournalEntry
 from zenmux_emulator.journal.file import JournalFile
 from zenmux_emulator.journal.journal import Journal
 from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.shared import SHARED_SESSION
 from zenmux_emulator.pipeline.signposts import main_app, not_found_message
 from zenmux_emulator.pipeline.spec import REGISTERED, ErrorBody, FaceSpec, envelope_for
-from zenmux_emulator.state.shared import SharedStore
+from zenmux_emulator.pipeline.state import State
 from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator")
@@ -41,21 +40,20 @@ _HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: INVALID_PARAMS,
 
 
 def journal_middleware(
-    journal: Journal, seed: int, clock: Clock, writer: JournalFile | None, shared: SharedStore | None = None
+    journal: Journal, seed: int, clock: Clock, writer: JournalFile | None, state: State
 ) -> Middleware:
-    """The middleware of an app with these holders (bound once, not looked up per request). With
-    a shared store the entry's number comes from it and the entry is kept there, not in `journal`."""
+    """The middleware of an app with these holders (bound once, not looked up per request): the
+    state numbers and keeps the entry (in process: `journal` keeps it; shared: the store does)."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         """Open a journal entry for the request and close it with the outcome (handing it to the
         `--journal` file when there is one); answer every error raised outside a face's endpoint
-        with ZenMux's envelope (unexpected ones logged with their traceback, answered 500 without
-        internals); end a dropped connection; log one access line. One middleware, not two: each
-        layer costs every request a coroutine."""
+        with ZenMux's envelope; end a dropped connection; log one access line. One middleware, not
+        two: each layer costs every request a coroutine."""
         journal.received += 1
         path = request.path
-        number = journal.received if shared is None else 0  # shared: numbered by the store
+        number = state.number(journal.received)
         entry = JournalEntry(
             number,
             request_id(seed, number) if number else "",
@@ -67,16 +65,15 @@ def journal_middleware(
         )
         request[ENTRY] = entry
         journaled = not path.startswith(CONTROL_PREFIX)
-        if journaled and shared is None:
-            journal.add(entry)  # visible at once; filled in as the request moves along
+        if journaled:
+            state.arrived(entry)
         entry.started = time.perf_counter()
         try:
             try:
                 response = await handler(request)
             except ConnectionDropped:
                 entry.dropped = True
-                if shared is not None:
-                    await _share(shared, request, entry, journaled, seed, None)
+                await state.dropped(request, entry, journaled)
                 return web.Response()  # aiohttp wants a response; the closed transport sends none of it
             except RequestRejected as exc:
                 entry.error_type = exc.type
@@ -84,99 +81,69 @@ def journal_middleware(
             except web.HTTPException as exc:
                 if exc.status < 400:
                     raise
-                entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
-                message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
-                if exc.status == 404 and isinstance(request.match_info, MatchInfoError):  # no route: say the nearest
-                    message = not_found_message(request)
-                allow = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None
-                envelope: ErrorBody = error_body
-                if isinstance(request.match_info, MatchInfoError):  # the router's: the envelope of the face asked
-                    faces: tuple[FaceSpec, ...] = main_app(request).get(REGISTERED, ())
-                    envelope = envelope_for(faces, path) or error_body
-                response = error_response(
-                    exc.status, envelope(exc.status, entry.error_type, message or exc.reason), allow
-                )
+                response = http_error(request, entry, exc)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("unexpected error while answering request %s", entry.request_id)
-                entry.error_type = INTERNAL
-                response = error_response(
-                    500,
-                    error_body(
-                        500, INTERNAL, f"The emulator failed unexpectedly; see its log for request {entry.request_id}"
-                    ),
-                )
+            except Exception:  # noqa: BLE001  # a bug of ours: logged by unexpected, answered 500
+                response = unexpected(entry)
             entry.status = response.status
             entry.sent_headers = response.headers
             if entry.response is None and response.status >= 400 and isinstance(response, web.Response):
                 # the error envelope as sent, so the journal (and the client verdict) can read its message
                 entry.response = response.body if isinstance(response.body, bytes) else None
-            if shared is not None:
-                response = await _share(shared, request, entry, journaled, seed, response)
-            return response
+            return await state.finish(request, entry, journaled, response)
         finally:
             entry.finished = time.perf_counter()
             if journaled:
                 journal.settle(entry)
                 if writer is not None:
                     writer.submit(entry)
-            if access_log.isEnabledFor(logging.INFO):
-                access_log.info(
-                    "%s %s %s %.1fms rule=%s session=%s",
-                    entry.method,
-                    entry.path,
-                    entry.status,
-                    entry.duration_ms,
-                    entry.rule or "-",
-                    entry.session or "-",
-                    extra={
-                        "request_id": entry.request_id,
-                        "status": entry.status,
-                        "rule": entry.rule,
-                        "session": entry.session,
-                        "duration_ms": entry.duration_ms,
-                    },
-                )
+            log_access(entry)
 
     return middleware
 
 
-async def _share(
-    shared: SharedStore,
-    request: web.Request,
-    entry: JournalEntry,
-    journaled: bool,
-    seed: int,
-    response: web.StreamResponse | None,
-) -> web.StreamResponse:
-    """Number the entry (unless the endpoint did), then write the session's changes and the entry to
-    the shared store before the answer leaves; a store that fails turns the answer into a 500."""
-    try:
-        if not entry.seq:
-            entry.seq = await shared.next_seq()
-            entry.request_id = request_id(seed, entry.seq)
-        if response is not None and not response.prepared:
-            response.headers.setdefault(REQUEST_ID_HEADER, entry.request_id)
-            response.headers.setdefault("x-request-id", entry.request_id)
-        entry.finished = time.perf_counter()
-        await shared.finish(request.get(SHARED_SESSION), entry.as_dict() if journaled else None)
-    except RequestRejected as exc:  # the store's outage (warned of once, not per request)
-        if response is None or response.prepared:
-            raise
-        entry.error_type = exc.type
-        response = error_response(exc.status, error_body(exc.status, exc.type, exc.message))
-        entry.status = response.status
-    except Exception:
-        log.exception("the shared state failed while finishing request %s", entry.request_id or "-")
-        if response is None or response.prepared:
-            raise
-        entry.error_type = INTERNAL
-        response = error_response(
-            500, error_body(500, INTERNAL, "The emulator's shared state (--state) failed; see its log")
+def unexpected(entry: JournalEntry) -> web.Response:
+    """An unexpected failure: logged with its traceback (call it while handling it), answered 500
+    without internals."""
+    log.exception("unexpected error while answering request %s", entry.request_id)
+    entry.error_type = INTERNAL
+    message = f"The emulator failed unexpectedly; see its log for request {entry.request_id}"
+    return error_response(500, error_body(500, INTERNAL, message))
+
+
+def http_error(request: web.Request, entry: JournalEntry, exc: web.HTTPException) -> web.Response:
+    """aiohttp's own HTTP error in ZenMux's envelope (an unknown path: the face's, naming the nearest)."""
+    entry.error_type = _HTTP_TYPES.get(exc.status, INVALID_PARAMS)
+    message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
+    allow = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None
+    envelope: ErrorBody = error_body
+    if isinstance(request.match_info, MatchInfoError):  # no route: say the nearest, in the face's envelope
+        if exc.status == 404:
+            message = not_found_message(request)
+        faces: tuple[FaceSpec, ...] = main_app(request).get(REGISTERED, ())
+        envelope = envelope_for(faces, request.path) or error_body
+    return error_response(exc.status, envelope(exc.status, entry.error_type, message or exc.reason), allow)
+
+
+def log_access(entry: JournalEntry) -> None:
+    if access_log.isEnabledFor(logging.INFO):
+        access_log.info(
+            "%s %s %s %.1fms rule=%s session=%s",
+            entry.method,
+            entry.path,
+            entry.status,
+            entry.duration_ms,
+            entry.rule or "-",
+            entry.session or "-",
+            extra={
+                "request_id": entry.request_id,
+                "status": entry.status,
+                "rule": entry.rule,
+                "session": entry.session,
+                "duration_ms": entry.duration_ms,
+            },
         )
-        entry.status = response.status
-    return response if response is not None else web.Response()
 
 
 async def add_request_id(request: web.Request, response: web.StreamResponse) -> None:

@@ -15,23 +15,24 @@ from aiohttp import web
 from zenmux_emulator.app import FACES, create_app, make_runner
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline.keys import CLOCK, JOURNAL, REGISTRY, SESSIONS, SETTINGS
+from zenmux_emulator.pipeline.keys import CLOCK, JOURNAL, REGISTRY, SETTINGS, STATE
 from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec
+from zenmux_emulator.pipeline.state import State
 from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.state.sessions import SessionStore
 
 _T = TypeVar("_T")
 
 
 class ServerState:
-    """The running emulator's holders, for tests that look inside: settings, registry, sessions,
+    """The running emulator's holders, for tests that look inside: settings, registry, state,
     journal and clock."""
 
     def __init__(self, app: web.Application) -> None:
         self.settings: Settings = app[SETTINGS]
         self.registry: ScenarioRegistry = app[REGISTRY]
-        self.sessions: SessionStore = app[SESSIONS]
+        self.backend: State = app[STATE]
+        """Sessions, stored objects, the clock and the scenarios' version (`pipeline/state.py`)."""
         self.journal: Journal = app[JOURNAL]
         self.clock: Clock = app[CLOCK]
 

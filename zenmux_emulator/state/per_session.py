@@ -73,6 +73,13 @@ class PerSession(Generic[V]):
         self._all.pop((session, key))
         return True
 
+    def drop(self, session: str | None) -> None:
+        """Forget one session's values, or every session's."""
+        names = list(self._by_session) if session is None else [session]
+        for name in names:
+            for key in self._by_session.pop(name, {}):
+                self._all.pop((name, key))
+
     @property
     def bytes(self) -> int:
         """The bytes of the values kept, as `measure` counts them."""

@@ -4,7 +4,8 @@ Keys (all under `zenmux:`): `session:<name>` a hash of one session's counters (`
 positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `requests`, `arrivals`,
 `s:<key id>` credits spent, `b:<key id>:<kind>:l|a` rate buckets); `sessions` the set of session
 names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
-stored Responses; `generation:<id>` a completion's generation record (kept an hour); `clock` the
+faces' stored objects (Responses' stored responses, Anthropic's thread turns), deleted with the
+session's counters by `reset`; `generation:<id>` a completion's generation record (kept an hour); `clock` the
 frozen clock; `scenarios:api` and `scenarios:version` the control API's scenarios; `epoch` marks
 the database as holding the emulator's state. API keys are never stored: a key is known by a digest.
 
@@ -400,7 +401,7 @@ class RedisStore:
         names = list(map(str, await self.client.smembers(SESSIONS))) if name is None else [name]
         known = [n for n in names if name is None or await self.known(n)]
         if known:
-            await self.client.delete(*(session_key(n) for n in known))
+            await self.client.delete(*(session_key(n) for n in known), *(P + "responses:" + n for n in known))
         return len(known)
 
     @guarded

@@ -1,10 +1,11 @@
-"""The state that workers and instances share (`--state redis://…`): what the request path and the
-control API ask of it. Without `--state` there is no shared store and the state lives in the
-process (`state.sessions`, the journal's ring, each Responses face's store), as it always did.
+"""What a shared store (`--state`) offers, one round trip an operation: the backend of
+`pipeline/state_shared.py` `SharedState`, one of the two implementations of the request path's one
+state interface (`pipeline/state.py`; the other keeps the state in this process). Implemented in
+Redis by `state/redis_store.py`.
 
 A request takes two round trips: `open` (journal number, the session's counters, rate buckets,
 balance and chaos count, atomically) before it is matched, `finish` (the session's changes, the
-journal entry, stored responses) before its answer leaves; a stream saves its changes before its
+journal entry, stored objects) before its answer leaves; a stream saves its changes before its
 first byte and its journal entry after its last.
 """
 
@@ -119,7 +120,8 @@ class SharedStore(Protocol):
 
     async def total_hits(self) -> dict[str, int]: ...
 
-    async def reset(self, name: str | None) -> int: ...
+    async def reset(self, name: str | None) -> int:
+        """Restart one session (counters and stored objects) or every one; how many were known."""
 
     async def spent(self, name: str, api_key: str) -> float:
         """The credits a key spent in a session."""

@@ -9,11 +9,12 @@ from zenmux_emulator.draft.draft import Draft
 from zenmux_emulator.faces.anthropic.headers import betas, check_version
 from zenmux_emulator.faces.anthropic.render import plan_reply
 from zenmux_emulator.faces.anthropic.request import AnthropicRequest
-from zenmux_emulator.faces.anthropic.threads import ThreadStore, ThreadTurn, continued, next_turn, thread_of
+from zenmux_emulator.faces.anthropic.threads import ThreadTurn, continued, next_turn, once, thread_of
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.face import FaceContext
+from zenmux_emulator.pipeline.state import ObjectStore
 from zenmux_emulator.write.plan import ReplyPlan
 
 PRELOADED = 1_000
@@ -40,33 +41,30 @@ class AnthropicFace:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.signer = core.kit.signer
-        self.threads = ThreadStore()
+        self.threads: ObjectStore[ThreadTurn] = core.state.objects(ThreadTurn.decode)
+        """The thread turns, in the app's state (reset with their session)."""
         self.preloaded: dict[tuple[str, str], ThreadTurn] = {}
-        """With a shared state: the thread turns requests continue, fetched before `parse` reads them."""
+        """The thread turns requests continue, fetched before the (synchronous) `parse` reads them."""
 
     async def preload(self, body: Any, ctx: FaceContext) -> None:
-        """With a shared state: fetch the thread turn a `continue` names, for `parse`."""
+        """Fetch the thread turn a `continue` names, for `parse`."""
         thread = body.get("thread") if isinstance(body, dict) else None
         previous = thread.get("previous_message_id") if isinstance(thread, dict) else None
-        if isinstance(previous, str) and self.core.shared is not None:
-            blob = await self.core.shared.response(ctx.session, previous)
-            if blob is not None:
+        if isinstance(previous, str):
+            turn = await self.threads.get(ctx.session, previous)
+            if turn is not None:
                 if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
                     self.preloaded.clear()
-                self.preloaded[(ctx.session, previous)] = ThreadTurn.decode(blob)
+                self.preloaded[(ctx.session, previous)] = turn
 
     def parse(self, body: object, ctx: FaceContext) -> AnthropicRequest:
         thread = thread_of(body) if isinstance(body, dict) else None
         if thread is not None and thread["type"] == "continue":
             assert isinstance(body, dict)
             session, previous = ctx.session, thread["previous_message_id"]
-            if self.core.shared is None:
-                turn = self.threads.get(session, previous)
-            else:
-                turn = self.preloaded.pop((session, previous), None)
+            turn = self.preloaded.pop((session, previous), None)
             request = parse_request(continued(body, thread, turn), ctx.headers)
-            if self.core.shared is None:
-                self.threads.claim(session, previous)
+            once(self.threads, session, previous)
             return request
         return parse_request(body, ctx.headers)
 
@@ -89,10 +87,7 @@ class AnthropicFace:
     def keep(self, session: str, request: AnthropicRequest, message: dict[str, Any]) -> None:
         """Keep the thread's turn under the reply's id, for the `continue` that names it."""
         turn = next_turn(request.body, message)
-        if self.core.shared is not None:
-            self.core.shared.keep_response(session, message["id"], turn.encode())
-        else:
-            self.threads.put(session, message["id"], turn)
+        self.threads.keep(session, message["id"], turn)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         """ZenMux answers this face in its own envelope, with Anthropic's message text."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 from aiohttp import web
 
 from zenmux_emulator.faces.anthropic.client import anthropic_client
-from zenmux_emulator.faces.anthropic.count import CountTokens
+from zenmux_emulator.faces.anthropic.count import count_tokens
 from zenmux_emulator.faces.anthropic.face import PREFIX, ROUTE, AnthropicFace
 from zenmux_emulator.faces.anthropic.models import get_model, list_models
 from zenmux_emulator.faces.anthropic.recorded import DECODER
 from zenmux_emulator.faces.anthropic.verdict import READERS
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.side import SideRoute
 from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 
@@ -18,7 +19,7 @@ def routes(core: Core) -> list[web.RouteDef]:
     face = AnthropicFace(core)
     return [
         web.post(ROUTE, Endpoint(face, core, face.preload).handle),
-        web.post(f"{ROUTE}/count_tokens", CountTokens(core).handle),
+        web.post(f"{ROUTE}/count_tokens", SideRoute(face.name, core, count_tokens).handle),
         web.get(f"{PREFIX}/models", list_models),
         web.get(PREFIX + "/models/{model_id:.+}", get_model),
     ]

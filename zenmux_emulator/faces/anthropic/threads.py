@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.state.per_session import PerSession
+from zenmux_emulator.pipeline.state import ObjectStore
 
 CREATE_ONLY = ("system", "tools")
 """Fields the thread keeps from its `create`: a `continue` must not send them again."""
@@ -36,30 +36,14 @@ class ThreadTurn:
         return cls(data["fields"], data["messages"])
 
 
-class ThreadStore:
-    """Thread turns by session and reply id, bounded like stored responses; each reply may be
-    continued once (in this process: the shared state does not track that)."""
-
-    def __init__(self) -> None:
-        self._turns: PerSession[ThreadTurn] = PerSession(lambda turn: len(turn.encode()))
-        self._continued: set[tuple[str, str]] = set()
-
-    def put(self, session: str, reply_id: str, turn: ThreadTurn) -> None:
-        self._turns.put(session, reply_id, turn)
-
-    def get(self, session: str, reply_id: str) -> ThreadTurn | None:
-        return self._turns.get(session, reply_id)
-
-    def claim(self, session: str, reply_id: str) -> None:
-        """Mark a reply continued: a second `continue` from it is refused, as Anthropic refuses it."""
-        if (session, reply_id) in self._continued:
-            raise invalid_params(
-                f"thread.previous_message_id: message '{reply_id}' has already been continued; "
-                "continue from the thread's most recent message id"
-            )
-        if len(self._continued) > 100_000:
-            self._continued.clear()
-        self._continued.add((session, reply_id))
+def once(turns: ObjectStore[ThreadTurn], session: str, reply_id: str) -> None:
+    """Mark a reply continued: a second `continue` from it is refused, as Anthropic refuses it (in
+    this process: a shared state does not track it across workers)."""
+    if not turns.once(session, reply_id):
+        raise invalid_params(
+            f"thread.previous_message_id: message '{reply_id}' has already been continued; "
+            "continue from the thread's most recent message id"
+        )
 
 
 def thread_of(body: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -16,7 +16,7 @@ from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.gateway.auth import api_key
 from zenmux_emulator.pipeline.body import read_json
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.pipeline.side import GuardedRoute, Refusal
 from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.state.sessions import session_name
@@ -44,35 +44,22 @@ def check_key(headers: Mapping[str, str], accepted: frozenset[str]) -> str:
     return key
 
 
-def _json(value: Any, status: int = 200) -> web.Response:
-    return web.Response(body=orjson.dumps(value), status=status, content_type="application/json")
+def refusal(face: QueryFace) -> Callable[[Exception], Refusal | None]:
+    """A side route's refusal as this face answers it: the Query API's own body, or its envelope."""
+
+    def refused(exc: Exception) -> Refusal | None:
+        if isinstance(exc, QueryRejected):
+            return Refusal(exc.status, rejection(exc).type, orjson.dumps(exc.body))
+        if isinstance(exc, RequestRejected):
+            return Refusal(exc.status, exc.type, face.error_body(exc.status, exc.type, exc.message), exc.headers)
+        return None
+
+    return refused
 
 
 def guarded(face: QueryFace, core: Core, handler: Callable[[web.Request, str], Awaitable[Any]]) -> Handler:
-    """A side route: the key checked, the answer as JSON, errors in the face's envelope, the journal told."""
-
-    async def handle(request: web.Request) -> web.StreamResponse:
-        entry = request[ENTRY]
-        entry.api = face.name
-        try:
-            key = check_key(request.headers, core.accepted_keys())
-            entry.session = core.sessions.get(session_name(request.headers, key)).name
-            answer = await handler(request, key)
-            return answer if isinstance(answer, web.StreamResponse) else _json(answer)
-        except QueryRejected as exc:
-            exc2 = rejection(exc)
-            entry.error_type = exc2.type
-            return web.Response(body=orjson.dumps(exc.body), status=exc.status, content_type="application/json")
-        except RequestRejected as exc:
-            entry.error_type = exc.type
-            return web.Response(
-                body=face.error_body(exc.status, exc.type, exc.message),
-                status=exc.status,
-                headers=exc.headers,
-                content_type="application/json",
-            )
-
-    return handle
+    """A side route: the key checked (this API's 401), the answer as JSON, errors in the face's envelope."""
+    return GuardedRoute(face.name, core, handler, check_key, refusal(face)).handle
 
 
 @dataclass(frozen=True)
@@ -112,10 +99,7 @@ class SideRoutes:
         scenarios = self.core.registry.current.scenarios
         name = session_name(request.headers, key)
         purchased = float(scenarios.gateway.balances.get(key, 0.0))
-        if self.core.shared is not None:
-            used = await self.core.shared.spent(name, key)
-        else:
-            used = float(self.core.sessions.get(name).gateway.spent.get(key, 0.0))
+        used = await self.core.state.spent(name, key)
         return {"credits": purchased - used, "total_credits_purchased": purchased, "total_credits_used": used}
 
     async def list_completions(self, request: web.Request, key: str) -> Any:

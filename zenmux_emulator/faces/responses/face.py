@@ -1,5 +1,5 @@
 """The Responses face: `POST /api/v1/responses` in OpenAI's wire format, with ZenMux's envelope
-and extensions. One face object per app: it holds that app's stored responses."""
+and extensions. One face object per app: its stored responses are in that app's state."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from zenmux_emulator.faces.responses.conversation import listed
 from zenmux_emulator.faces.responses.output import failure, output_items, response_object, status_of, usage_of
 from zenmux_emulator.faces.responses.render import json_plan, stream_plan
 from zenmux_emulator.faces.responses.request import ResponsesRequest
-from zenmux_emulator.faces.responses.store import ResponseStore, StoredResponse
+from zenmux_emulator.faces.responses.store import StoredResponse
 from zenmux_emulator.faces.responses.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.gateway.auth import authenticate
 from zenmux_emulator.pipeline.endpoint import Core
 from zenmux_emulator.pipeline.face import FaceContext
+from zenmux_emulator.pipeline.state import ObjectStore
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
@@ -35,34 +36,22 @@ class ResponsesFace:
 
     name = "responses"
 
-    def __init__(self, core: Core, store: ResponseStore | None = None) -> None:
+    def __init__(self, core: Core) -> None:
         self.core = core
-        self.store = store if store is not None else ResponseStore()
+        self.store: ObjectStore[StoredResponse] = core.state.objects(StoredResponse.decode)
+        """The stored responses, in the app's state (reset with their session)."""
         self.preloaded: dict[tuple[str, str], StoredResponse] = {}
-        """With a shared state: the responses requests continue, fetched before `parse` reads them."""
+        """The responses requests continue, fetched before the (synchronous) `parse` reads them."""
 
     async def preload(self, body: Any, ctx: FaceContext) -> None:
-        """With a shared state: fetch the response `previous_response_id` names, for `parse`."""
+        """Fetch the response `previous_response_id` names, for `parse`."""
         previous = body.get("previous_response_id") if isinstance(body, dict) else None
         if isinstance(previous, str):
-            stored = await self.stored(ctx.session, previous)
+            stored = await self.store.get(ctx.session, previous)
             if stored is not None:
                 if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
                     self.preloaded.clear()
                 self.preloaded[(ctx.session, previous)] = stored
-
-    async def stored(self, session: str, response_id: str) -> StoredResponse | None:
-        """A stored response, wherever the state lives."""
-        shared = self.core.shared
-        if shared is None:
-            return self.store.get(session, response_id)
-        blob = await shared.response(session, response_id)
-        return StoredResponse.decode(blob) if blob is not None else None
-
-    def _continued(self, session: str, response_id: str) -> StoredResponse | None:
-        if self.core.shared is None:
-            return self.store.get(session, response_id)
-        return self.preloaded.pop((session, response_id), None)
 
     def session(self, headers: Mapping[str, str]) -> str:
         """The caller's session on the stored-response routes (the key is checked first, as the
@@ -75,7 +64,7 @@ class ResponsesFace:
         earlier: list[Mapping[str, Any]] = []
         previous = validated.body.previous_response_id
         if previous is not None:
-            stored = self._continued(ctx.session, previous)
+            stored = self.preloaded.pop((ctx.session, previous), None)
             if stored is None:
                 raise invalid_params(f"Previous response with id '{previous}' not found.")
             earlier = stored.conversation
@@ -123,10 +112,7 @@ class ResponsesFace:
             return
         conversation = [*request.items, *body["output"]]
         stored = StoredResponse(body, listed(request.input_items, body["id"]), conversation)
-        if self.core.shared is not None:
-            self.core.shared.keep_response(session, body["id"], stored.encode())
-        else:
-            self.store.put(session, body["id"], stored)
+        self.store.keep(session, body["id"], stored)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

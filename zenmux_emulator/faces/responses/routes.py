@@ -38,7 +38,7 @@ class StoredRoutes:
         session = self.face.session(request.headers)
         request[ENTRY].session = session
         wanted = request.match_info["response_id"]
-        stored = await self.face.stored(session, wanted)
+        stored = await self.face.store.get(session, wanted)
         if stored is None:
             raise RequestRejected(404, NOT_FOUND, f"Response with id '{wanted}' not found.")
         return session, wanted, stored
@@ -48,11 +48,7 @@ class StoredRoutes:
 
     async def delete(self, request: web.Request) -> web.Response:
         session, wanted, _ = await self.find(request)
-        shared = self.face.core.shared
-        if shared is not None:
-            await shared.delete_response(session, wanted)
-        else:
-            self.face.store.delete(session, wanted)
+        await self.face.store.delete(session, wanted)
         return _json({"id": wanted, "object": "response", "deleted": True})
 
     async def input_items(self, request: web.Request) -> web.Response:

@@ -1,7 +1,7 @@
 """Stored responses (`store`, true by default), per session and bounded.
 
-Each app's Responses face owns one `ResponseStore`, so two servers in one process never see each
-other's responses. A session keeps its latest `PER_SESSION` responses (the oldest is dropped
+Each app keeps them in its state (`State.objects`), so two servers in one process never see each
+other's responses; in process they are bounded as a `ResponseStore` is. A session keeps its latest `PER_SESSION` responses (the oldest is dropped
 first), the store its `SESSIONS` most recently used sessions, and all of them at most
 `STORED_BYTES` of JSON (the oldest response of any session dropped first): a response keeps its
 input and conversation, so a few huge inputs must not hold memory.
@@ -38,7 +38,8 @@ class StoredResponse:
 
 
 class ResponseStore(PerSession[StoredResponse]):
-    """Responses by session and id."""
+    """Responses by session and id, bounded as the in-process state bounds every face's stored
+    objects (`pipeline/state_local.py` `LocalObjects`: the same `PerSession`, measured by `encode`)."""
 
     def __init__(self, per_session: int = PER_SESSION, sessions: int = SESSIONS, size: int = STORED_BYTES) -> None:
         super().__init__(lambda stored: len(stored.encode()), per_session, sessions, size)

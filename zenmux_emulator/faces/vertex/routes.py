@@ -8,13 +8,14 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from zenmux_emulator.faces.vertex.client import gemini_client
-from zenmux_emulator.faces.vertex.count import CountTokens
+from zenmux_emulator.faces.vertex.count import count_tokens
 from zenmux_emulator.faces.vertex.face import NAME, VertexFace
 from zenmux_emulator.faces.vertex.models import get_model, list_models
 from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
 from zenmux_emulator.faces.vertex.recorded import DECODER
 from zenmux_emulator.faces.vertex.verdict import READERS
 from zenmux_emulator.pipeline.endpoint import Core, Endpoint
+from zenmux_emulator.pipeline.side import SideRoute
 from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -36,7 +37,7 @@ def key_from_query(handler: Handler) -> Handler:
 
 def routes(core: Core) -> list[web.RouteDef]:
     generate = key_from_query(Endpoint(VertexFace(core.kit.signer), core).handle)
-    count = key_from_query(CountTokens(core).handle)
+    count = key_from_query(SideRoute(NAME, core, count_tokens).handle)
     made: list[web.RouteDef] = []
     for path in MODEL_PATHS:
         made += [web.post(f"{path}:{GENERATE}", generate), web.post(f"{path}:countTokens", count)]

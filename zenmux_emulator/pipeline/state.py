@@ -1,0 +1,178 @@
+"""The one state backend: what the request path, the middleware, the faces, the control API and
+the inspector ask of the state, wherever it lives.
+
+Two implementations, chosen once by `create_app` (`app.state_for`) and kept under the `STATE`
+key: `LocalState` (`pipeline/state_local.py`) keeps everything in this process as live objects,
+and `SharedState` (`pipeline/state_shared.py`) keeps it where every worker and instance sees it
+(`--state redis://…`, through `state.redis_store.RedisStore`). Nothing outside these two asks
+which one it holds.
+
+What lives in it: sessions (reply positions, routing counters, rate buckets, balances, chaos
+counts), the journal's entries, the faces' stored objects (Responses' stored responses,
+Anthropic's message threads), generation records for the lookup, the frozen clock, and the
+control API's scenarios with their version. The state numbers a journal entry (`seq`, request id,
+time); everything else on the entry is written by the endpoint and the middleware.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from aiohttp import web
+
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.generations import Generation
+from zenmux_emulator.match.rule import CompiledRule
+from zenmux_emulator.match.select import Selection
+from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.state.sessions import Session
+
+
+def positional(rule: CompiledRule) -> bool:
+    """Whether which reply answers depends on the position: a sequence, or one reply that ends
+    (only such a selection is `claim`ed)."""
+    return len(rule.replies) > 1 or rule.rule.then in ("error", "fall_through")
+
+
+class Storable(Protocol):
+    """An object a face keeps for a later request, written as bytes when the state is shared."""
+
+    def encode(self) -> bytes: ...
+
+
+S = TypeVar("S", bound=Storable)
+
+
+class ObjectStore(Protocol[S]):
+    """One face's stored objects, by session and id (reset with the session)."""
+
+    async def get(self, session: str, key: str) -> S | None: ...
+
+    def keep(self, session: str, key: str, value: S) -> None:
+        """Keep it (a shared state writes it with the request's session changes, before the answer leaves)."""
+
+    async def delete(self, session: str, key: str) -> bool: ...
+
+    def once(self, session: str, key: str) -> bool:
+        """Whether this is the first time `key` is asked for once (a shared state does not track
+        it across workers: always True there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """A request the state let in: its session as it stands, the rate headers its answer carries,
+    and the scenarios in force (a shared state may have brought newer ones)."""
+
+    session: Session
+    gate: dict[str, str]
+    scenarios: ScenarioSet
+
+
+@dataclass(frozen=True, slots=True)
+class JournalQuery:
+    """Which journal entries the control API asks for (each filter None: any)."""
+
+    session: str | None = None
+    rule: str | None = None
+    path: str | None = None
+    unmatched: bool = False
+    before: int | None = None
+    after: int | None = None
+
+
+class Row(Protocol):
+    """A journal entry as the control API and the inspector read it: live, or as stored."""
+
+    @property
+    def seq(self) -> int: ...
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+class State(Protocol):
+    """The state's operations: cheap calls in process, a round trip each when shared."""
+
+    kind: str
+    """How `/health` names it: `in process` or `shared`."""
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    # the middleware
+    def number(self, received: int) -> int:
+        """The `seq` of the entry of the `received`-th request (0: numbered when admitted or finished)."""
+
+    def arrived(self, entry: JournalEntry) -> None:
+        """A journaled request arrived: its entry is visible from now on, if the journal is kept here."""
+
+    async def finish(
+        self, request: web.Request, entry: JournalEntry, journaled: bool, response: web.StreamResponse
+    ) -> web.StreamResponse:
+        """Write what the request changed (and its entry) before the answer leaves; the answer to send."""
+
+    async def dropped(self, request: web.Request, entry: JournalEntry, journaled: bool) -> None:
+        """The connection closed before any response: write what the request changed, and its entry."""
+
+    # the request path
+    def visit(self, name: str) -> None:
+        """A request of this session was authenticated (a session in process is known from now on)."""
+
+    async def admit(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
+        """Open the request's session and take it through the gateway's limits and balance (429 and
+        402 raised as `RequestRejected`)."""
+
+    async def claim(
+        self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
+    ) -> Selection | None:
+        """A `positional` selection once its reply position is the request's own (matched `again`
+        while another request in flight took it first)."""
+
+    async def save(self, session: Session) -> None:
+        """Write the session's changes now (a stream does, before its first byte)."""
+
+    def keep_generation(self, record: Generation) -> None:
+        """Keep a generation record where other workers look it up."""
+
+    async def generation(self, name: str) -> Generation | None:
+        """A generation record another worker or instance served (None: none, or none elsewhere)."""
+
+    async def spent(self, name: str, api_key: str) -> float:
+        """The credits a key spent in a session."""
+
+    def objects(self, decode: Callable[[bytes], S]) -> ObjectStore[S]:
+        """A face's store of objects; `decode` reads one written by `encode`."""
+
+    # the control API and the inspector
+    async def session(self, name: str) -> Session | None:
+        """A session as it stands (a copy when shared), or None when no request has used it."""
+
+    async def total_hits(self) -> dict[str, int]: ...
+
+    async def reset(self, name: str | None) -> int | None:
+        """Restart one session (its counters and stored objects) or every one; how many (None: unknown)."""
+
+    async def journal(self, query: JournalQuery) -> list[Row]:
+        """The entries that match, in arrival order."""
+
+    async def recent(self, newest: int | None) -> Iterable[Row]:
+        """The finished entries, for the inspector: all of them (None), or (a store's journal may be
+        large) the `newest` that finished last; a journal in process always gives all of them."""
+
+    async def journal_len(self) -> int: ...
+
+    async def clear_journal(self, session: str | None) -> int: ...
+
+    async def read_clock(self) -> None:
+        """Take the clock as the state has it (another worker may have moved it)."""
+
+    async def write_clock(self) -> None:
+        """Put the clock, as changed here, in force everywhere."""
+
+    async def read_scenarios(self) -> None:
+        """Before the scenarios are read or changed: take any newer ones."""
+
+    async def publish_scenarios(self) -> None:
+        """After a change of the scenarios here: every other worker and instance takes it."""

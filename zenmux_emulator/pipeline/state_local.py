@@ -1,0 +1,175 @@
+"""The state in this process (no `--state`): live sessions, the journal's ring of live entries, and
+each face's stored objects as the objects themselves, bounded per session, in count and in bytes
+(`state.per_session`). Nothing is serialised on the request path; the awaitable operations answer
+at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Generic, Protocol
+
+from aiohttp import web
+
+from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.gateway.admission import admit_key
+from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.journal.generations import Generation
+from zenmux_emulator.journal.journal import Journal
+from zenmux_emulator.match.select import Selection
+from zenmux_emulator.pipeline.state import Admitted, JournalQuery, ObjectStore, Row, S
+from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.state.per_session import PerSession
+from zenmux_emulator.state.sessions import Session, SessionStore
+
+CONTINUED_KEPT = 100_000
+"""Ids asked for `once` that a store remembers; past it, it forgets them all (a bound, not an LRU)."""
+
+
+class Resettable(Protocol):
+    def reset(self, session: str | None) -> None: ...
+
+
+class LocalObjects(Generic[S]):
+    """A face's objects kept as they are, bounded like the journal (`state.per_session`)."""
+
+    def __init__(self) -> None:
+        self.kept: PerSession[S] = PerSession(lambda value: len(value.encode()))
+        self.asked: set[tuple[str, str]] = set()
+
+    async def get(self, session: str, key: str) -> S | None:
+        return self.kept.get(session, key)
+
+    def keep(self, session: str, key: str, value: S) -> None:
+        self.kept.put(session, key, value)
+
+    async def delete(self, session: str, key: str) -> bool:
+        return self.kept.delete(session, key)
+
+    def once(self, session: str, key: str) -> bool:
+        if (session, key) in self.asked:
+            return False
+        if len(self.asked) > CONTINUED_KEPT:
+            self.asked.clear()
+        self.asked.add((session, key))
+        return True
+
+    def reset(self, session: str | None) -> None:
+        self.kept.drop(session)
+        self.asked = set() if session is None else {pair for pair in self.asked if pair[0] != session}
+
+
+class LocalState:
+    """Sessions, journal and stored objects of this process."""
+
+    kind = "in process"
+
+    def __init__(self, registry: ScenarioRegistry, clock: Clock, journal: Journal, sessions: SessionStore) -> None:
+        self.registry = registry
+        self.clock = clock
+        self.ring = journal
+        self.sessions = sessions
+        self.stores: list[Resettable] = []
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def number(self, received: int) -> int:
+        return received
+
+    def arrived(self, entry: JournalEntry) -> None:
+        self.ring.add(entry)  # visible at once; filled in as the request moves along
+
+    async def finish(
+        self, request: web.Request, entry: JournalEntry, journaled: bool, response: web.StreamResponse
+    ) -> web.StreamResponse:
+        return response
+
+    async def dropped(self, request: web.Request, entry: JournalEntry, journaled: bool) -> None:
+        return None
+
+    def visit(self, name: str) -> None:
+        self.sessions.get(name)
+
+    async def admit(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
+        assert entry.session is not None
+        session = self.sessions.get(entry.session)
+        scenarios = self.registry.current.scenarios
+        if scenarios.gateway.active:
+            gate = admit_key(scenarios.gateway, session.gateway, key, prompt, self.clock.now())
+        else:
+            gate = {}
+            session.gateway.arrivals += 1
+        return Admitted(session, gate, scenarios)
+
+    async def claim(
+        self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
+    ) -> Selection | None:
+        return selection  # one event loop: nothing else moves the position between match and commit
+
+    async def save(self, session: Session) -> None:
+        return None
+
+    def keep_generation(self, record: Generation) -> None:
+        return None  # `Core.generations` holds it
+
+    async def generation(self, name: str) -> Generation | None:
+        return None
+
+    async def spent(self, name: str, api_key: str) -> float:
+        return float(self.sessions.get(name).gateway.spent.get(api_key, 0.0))
+
+    def objects(self, decode: Callable[[bytes], S]) -> ObjectStore[S]:
+        store: LocalObjects[S] = LocalObjects()
+        self.stores.append(store)
+        return store
+
+    async def session(self, name: str) -> Session | None:
+        return self.sessions.find(name)
+
+    async def total_hits(self) -> dict[str, int]:
+        return self.sessions.total_hits()
+
+    async def reset(self, name: str | None) -> int | None:
+        if name is not None and name not in self.sessions:
+            return None
+        for store in self.stores:
+            store.reset(name)
+        return self.sessions.reset(name)
+
+    async def journal(self, query: JournalQuery) -> list[Row]:
+        return list(
+            self.ring.entries(
+                session=query.session,
+                rule=query.rule,
+                path=query.path,
+                unmatched=query.unmatched,
+                before=query.before,
+                after=query.after,
+            )
+        )
+
+    async def recent(self, newest: int | None) -> Iterable[Row]:
+        return (entry for entry in self.ring.entries() if entry.finished is not None)
+
+    async def journal_len(self) -> int:
+        return len(self.ring)
+
+    async def clear_journal(self, session: str | None) -> int:
+        before = len(self.ring)
+        self.ring.clear(session)
+        return before - len(self.ring)
+
+    async def read_clock(self) -> None:
+        return None
+
+    async def write_clock(self) -> None:
+        return None
+
+    async def read_scenarios(self) -> None:
+        return None
+
+    async def publish_scenarios(self) -> None:
+        return None
