@@ -175,7 +175,23 @@ def fmt(v: float | None, digits: int = 1) -> str:
     return "-" if v is None else f"{v:,.{digits}f}"
 
 
-def main() -> int:
+@dataclass(frozen=True)
+class Config:
+    """What to run, from the command line."""
+
+    reps: int
+    duration: float
+    hold: float
+    warmup: float
+    starts: int
+    streams: int
+    paced: bool
+    """Whether the paced streams run (not --no-streams)."""
+    with_aimock: bool
+    out: Path
+
+
+def parse_config() -> Config:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="1 s measurements, 1 repetition, 3 s of 1,000 streams")
     parser.add_argument("--reps", type=int, default=None, help="repetitions (default 3, quick 1)")
@@ -189,32 +205,141 @@ def main() -> int:
     parser.add_argument("--starts", type=int, default=None, help="fresh starts timed per server (default 5, quick 3)")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "latest.json")
     args = parser.parse_args()
-    reps = args.reps or (1 if args.quick else 3)
-    duration = args.duration or (1.0 if args.quick else 5.0)
-    hold = args.hold or (3.0 if args.quick else 10.0)
-    warmup = 0.3 if args.quick else 0.5
-    starts = args.starts or (3 if args.quick else 5)
+    return Config(
+        reps=args.reps or (1 if args.quick else 3),
+        duration=args.duration or (1.0 if args.quick else 5.0),
+        hold=args.hold or (3.0 if args.quick else 10.0),
+        warmup=0.3 if args.quick else 0.5,
+        starts=args.starts or (3 if args.quick else 5),
+        streams=args.streams,
+        paced=not args.no_streams,
+        with_aimock=not args.no_aimock,
+        out=args.out,
+    )
 
+
+def raise_file_limit() -> None:
+    """Open files enough for the paced streams; inherited by both servers and the load."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
     if soft < want:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))  # inherited by both servers and load
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
-    server_cores, load_cpu = cores()
+
+Row = tuple[str, float | None, float | None, float | None, int]
+"""A table row: label, the emulator's, the baseline's and aimock's values, digits shown."""
+
+
+@dataclass(frozen=True)
+class Results:
+    """What one run measured."""
+
+    startups: dict[str, list[float]]
+    """Seconds from spawn to the first answer, per fresh start, per server."""
+    startup: dict[str, float | None]
+    """The start of each measured server (the one its loads ran against)."""
+    idle: dict[str, int | None]
+    raw: dict[str, dict[str, list[dict[str, Any]]]]
+    streams: dict[str, dict[str, Any]]
+    with_aimock: bool
+
+    def med(self, key: str, name: str, field: str) -> float | None:
+        return median([r.get(field) for r in self.raw[key].get(name, [])])
+
+    def cpu_us(self, key: str, name: str) -> float | None:
+        """Server CPU µs per request (its CPU share / its rate), the median over repetitions: what a
+        request costs, whatever share of the core the server got on a shared machine."""
+        return median(
+            [
+                r["server_cpu_share"] / r["rps"] * 1e6 if r.get("server_cpu_share") and r.get("rps") else None
+                for r in self.raw[key].get(name, [])
+            ]
+        )
+
+    def row(self, label: str, key: str, field: str, digits: int) -> Row:
+        return (
+            label,
+            self.med(key, "emulator", field),
+            self.med(key, "baseline", field),
+            self.med(key, "aimock", field),
+            digits,
+        )
+
+    def cpu_row(self, label: str, key: str) -> Row:
+        return (label, self.cpu_us(key, "emulator"), self.cpu_us(key, "baseline"), self.cpu_us(key, "aimock"), 1)
+
+    def stream_row(self, label: str, field: str, digits: int) -> Row:
+        return (label, self.streams["emulator"].get(field), self.streams["baseline"].get(field), None, digits)
+
+    def per_stream_kb(self, streams: int) -> dict[str, float | None]:
+        """Memory each open paced stream took, per server."""
+        return {
+            name: ((r["rss_peak_kib"] - r["rss_before_kib"]) / streams)
+            if r.get("rss_peak_kib") and r.get("rss_before_kib")
+            else None
+            for name, r in self.streams.items()
+        }
+
+
+def run_loads(
+    config: Config, peers: list[Server], emu10k: Server, floor: Server, load_cpu: int | None
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """The three loads against every peer in turn, rotating who goes first; the non-streamed c=64
+    load also against the 10,000-rule emulator and the floor."""
+    loads = {
+        "plain_c1": Load("plain", PLAIN_PROMPT, 1, config.duration, config.warmup),
+        "plain_c64": Load("plain", PLAIN_PROMPT, 64, config.duration, config.warmup),
+        "stream_c64": Load("stream", STREAM_PROMPT, 64, config.duration, config.warmup),
+    }
+    raw: dict[str, dict[str, list[dict[str, Any]]]] = {k: {} for k in loads}
+    raw["plain_c64_10k_rules"] = {}
+    raw["plain_c64_floor"] = {}
+    for rep in range(config.reps):
+        for key, load in loads.items():
+            turn = rep % len(peers)
+            for s in peers[turn:] + peers[:turn]:  # rotate who goes first
+                raw[key].setdefault(s.name, []).append(run_load(s.url, load, load_cpu, s))
+                print(f"rep {rep + 1}/{config.reps} {key:<11} {s.name:<9} done", file=sys.stderr, flush=True)
+            if key == "plain_c64":
+                raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(
+                    run_load(emu10k.url, load, load_cpu, emu10k)
+                )
+                raw["plain_c64_floor"].setdefault(floor.name, []).append(run_load(floor.url, load, load_cpu, floor))
+    return raw
+
+
+def run_streams(config: Config, servers: tuple[Server, ...], load_cpu: int | None) -> dict[str, dict[str, Any]]:
+    """The paced streams held open against each server, with its RSS before and at the peak."""
+    streams: dict[str, dict[str, Any]] = {}
+    paced = Load("stream", PACED_PROMPT, config.streams, config.hold, 2.0, float(PACED_CHUNK_MS))
+    for s in servers:
+        before = s.rss_kib()
+        result = run_load(s.url, paced, load_cpu, s, rss=True)
+        result["rss_before_kib"] = before
+        streams[s.name] = result
+        print(f"{config.streams} streams {s.name} done", file=sys.stderr, flush=True)
+    return streams
+
+
+def measure(config: Config, server_cores: set[int] | None, load_cpu: int | None) -> Results:
+    """Start the servers, time their starts, run the loads (and the paced streams); every server is
+    stopped and the temporary folder removed whatever happens."""
     tmp = Path(tempfile.mkdtemp(prefix="zenmux-bench-"))
     servers: list[Server] = []
-    started = time.perf_counter()
     try:
         emu_argv = emulator_argv(write_scenarios(tmp / "rules10", 10))
         base_argv = [PY, str(HERE / "baseline.py"), "--port", "0"]
-        aim_argv = None if args.no_aimock else (aimock.install(), aimock.argv(aimock.write_fixture(tmp / "aimock")))[1]
+        aim_argv = None
+        if config.with_aimock:
+            aimock.install()
+            aim_argv = aimock.argv(aimock.write_fixture(tmp / "aimock"))
         startup = {
-            "emulator": startups("emulator", emu_argv, server_cores, starts),
-            "baseline": startups("baseline", base_argv, server_cores, starts),
+            "emulator": startups("emulator", emu_argv, server_cores, config.starts),
+            "baseline": startups("baseline", base_argv, server_cores, config.starts),
         }
         if aim_argv is not None:
-            startup["aimock"] = startups("aimock", aim_argv, server_cores, starts)
-        print(f"timed {starts} starts of each server", file=sys.stderr, flush=True)
+            startup["aimock"] = startups("aimock", aim_argv, server_cores, config.starts)
+        print(f"timed {config.starts} starts of each server", file=sys.stderr, flush=True)
         emu = Server("emulator", emu_argv, server_cores, PLAIN_PROMPT)
         emu10k = Server(
             "emulator-10k", emulator_argv(write_scenarios(tmp / "rules10000", 10_000)), server_cores, PLAIN_PROMPT
@@ -229,160 +354,209 @@ def main() -> int:
             print(f"started {s.name} in {s.startup_s:.3f} s at {s.url}", file=sys.stderr, flush=True)
         time.sleep(0.5)
         idle = {s.name: s.rss_kib() for s in servers}
-
-        loads = {
-            "plain_c1": Load("plain", PLAIN_PROMPT, 1, duration, warmup),
-            "plain_c64": Load("plain", PLAIN_PROMPT, 64, duration, warmup),
-            "stream_c64": Load("stream", STREAM_PROMPT, 64, duration, warmup),
-        }
-        raw: dict[str, dict[str, list[dict[str, Any]]]] = {k: {} for k in loads}
-        raw["plain_c64_10k_rules"] = {}
-        raw["plain_c64_floor"] = {}
-        for rep in range(reps):
-            for key, load in loads.items():
-                turn = rep % len(peers)
-                for s in peers[turn:] + peers[:turn]:  # rotate who goes first
-                    raw[key].setdefault(s.name, []).append(run_load(s.url, load, load_cpu, s))
-                    print(f"rep {rep + 1}/{reps} {key:<11} {s.name:<9} done", file=sys.stderr, flush=True)
-                if key == "plain_c64":
-                    raw["plain_c64_10k_rules"].setdefault(emu10k.name, []).append(
-                        run_load(emu10k.url, load, load_cpu, emu10k)
-                    )
-                    raw["plain_c64_floor"].setdefault(floor.name, []).append(run_load(floor.url, load, load_cpu, floor))
+        raw = run_loads(config, peers, emu10k, floor, load_cpu)
         emu10k.stop()
         floor.stop()
         if aim is not None:
             aim.stop()  # not in the paced streams: its pacing flag would pace every stream it serves
-
-        streams: dict[str, dict[str, Any]] = {}
-        if not args.no_streams:
-            paced = Load("stream", PACED_PROMPT, args.streams, hold, 2.0, float(PACED_CHUNK_MS))
-            for s in (emu, base):
-                before = s.rss_kib()
-                result = run_load(s.url, paced, load_cpu, s, rss=True)
-                result["rss_before_kib"] = before
-                streams[s.name] = result
-                print(f"{args.streams} streams {s.name} done", file=sys.stderr, flush=True)
+        streams = run_streams(config, (emu, base), load_cpu) if config.paced else {}
     finally:
         for s in servers:
             s.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    return Results(
+        startups=startup,
+        startup={s.name: s.startup_s for s in servers},
+        idle=idle,
+        raw=raw,
+        streams=streams,
+        with_aimock=aim is not None,
+    )
 
-    def med(key: str, name: str, field: str) -> float | None:
-        return median([r.get(field) for r in raw[key].get(name, [])])
 
-    def cpu_us(key: str, name: str) -> float | None:
-        """Server CPU µs per request (its CPU share / its rate), the median over repetitions: what a
-        request costs, whatever share of the core the server got on a shared machine."""
-        return median(
-            [
-                r["server_cpu_share"] / r["rps"] * 1e6 if r.get("server_cpu_share") and r.get("rps") else None
-                for r in raw[key].get(name, [])
-            ]
-        )
+def rate_rows(results: Results) -> list[Row]:
+    """Latency, requests/s and CPU per request, non-streamed and streamed."""
+    return [
+        results.row("non-streamed c=1 p50 latency (ms)", "plain_c1", "p50_ms", 2),
+        results.row("non-streamed c=1 p99 latency (ms)", "plain_c1", "p99_ms", 2),
+        results.row("non-streamed c=64 requests/s", "plain_c64", "rps", 0),
+        results.cpu_row("non-streamed c=64 server CPU µs per request", "plain_c64"),
+        results.row("streamed 50 chunks c=64 requests/s", "stream_c64", "rps", 0),
+        results.row("streamed 50 chunks c=64 chunks/s", "stream_c64", "chunks_per_s", 0),
+        results.cpu_row("streamed c=64 server CPU µs per request", "stream_c64"),
+        (
+            "non-streamed c=64 requests/s, 10,000 rules",
+            results.med("plain_c64_10k_rules", "emulator-10k", "rps"),
+            None,
+            None,
+            0,
+        ),
+    ]
 
-    Row = tuple[str, float | None, float | None, float | None, int]
+
+def stream_rows(results: Results, streams: int) -> list[Row]:
+    """The paced streams: failures, chunks/s, inter-chunk gaps and their drift."""
+    if not results.streams:
+        return []
+    e, b = results.streams["emulator"], results.streams["baseline"]
+    return [
+        (f"{streams} streams: failures", e.get("failures"), b.get("failures"), None, 0),
+        (f"{streams} streams: chunks/s", e.get("chunks_per_s"), b.get("chunks_per_s"), None, 0),
+        results.stream_row(f"{streams} streams: inter-chunk gap p50 (ms)", "gap_p50_ms", 2),
+        results.stream_row(f"{streams} streams: inter-chunk gap p99 (ms)", "gap_p99_ms", 2),
+        results.stream_row(f"{streams} streams: gap drift p50 (ms)", "gap_drift_p50_ms", 2),
+        results.stream_row(f"{streams} streams: gap drift p99 (ms)", "gap_drift_p99_ms", 2),
+    ]
+
+
+def share_rows(results: Results, streams: int) -> list[Row]:
+    """The share of a core the servers and the load generator used."""
     rows: list[Row] = []
-
-    def row(label: str, key: str, field: str, digits: int) -> None:
-        rows.append(
-            (label, med(key, "emulator", field), med(key, "baseline", field), med(key, "aimock", field), digits)
-        )
-
-    row("non-streamed c=1 p50 latency (ms)", "plain_c1", "p50_ms", 2)
-    row("non-streamed c=1 p99 latency (ms)", "plain_c1", "p99_ms", 2)
-    row("non-streamed c=64 requests/s", "plain_c64", "rps", 0)
-    rows.append(
-        (
-            "non-streamed c=64 server CPU µs per request",
-            cpu_us("plain_c64", "emulator"),
-            cpu_us("plain_c64", "baseline"),
-            cpu_us("plain_c64", "aimock"),
-            1,
-        )
-    )
-    row("streamed 50 chunks c=64 requests/s", "stream_c64", "rps", 0)
-    row("streamed 50 chunks c=64 chunks/s", "stream_c64", "chunks_per_s", 0)
-    rows.append(
-        (
-            "streamed c=64 server CPU µs per request",
-            cpu_us("stream_c64", "emulator"),
-            cpu_us("stream_c64", "baseline"),
-            cpu_us("stream_c64", "aimock"),
-            1,
-        )
-    )
-    rps10, rps10k = med("plain_c64", "emulator", "rps"), med("plain_c64_10k_rules", "emulator-10k", "rps")
-    rows.append(("non-streamed c=64 requests/s, 10,000 rules", rps10k, None, None, 0))
-    e, b = streams.get("emulator", {}), streams.get("baseline", {})
-    if streams:
-        rows.append((f"{args.streams} streams: failures", e.get("failures"), b.get("failures"), None, 0))
-        rows.append((f"{args.streams} streams: chunks/s", e.get("chunks_per_s"), b.get("chunks_per_s"), None, 0))
-        rows.append(
-            (f"{args.streams} streams: inter-chunk gap p50 (ms)", e.get("gap_p50_ms"), b.get("gap_p50_ms"), None, 2)
-        )
-        rows.append(
-            (f"{args.streams} streams: inter-chunk gap p99 (ms)", e.get("gap_p99_ms"), b.get("gap_p99_ms"), None, 2)
-        )
-        rows.append(
-            (
-                f"{args.streams} streams: gap drift p50 (ms)",
-                e.get("gap_drift_p50_ms"),
-                b.get("gap_drift_p50_ms"),
-                None,
-                2,
-            )
-        )
-        rows.append(
-            (
-                f"{args.streams} streams: gap drift p99 (ms)",
-                e.get("gap_drift_p99_ms"),
-                b.get("gap_drift_p99_ms"),
-                None,
-                2,
-            )
-        )
     for key, label in (("plain_c64", "non-streamed c=64"), ("stream_c64", "streamed c=64")):
-        row(f"server CPU share, {label}", key, "server_cpu_share", 2)
-        row(f"load generator CPU share, {label}", key, "load_cpu_share", 2)
-    if streams:
-        rows.append(
-            (f"server CPU share, {args.streams} streams", e.get("server_cpu_share"), b.get("server_cpu_share"), None, 2)
-        )
+        rows.append(results.row(f"server CPU share, {label}", key, "server_cpu_share", 2))
+        rows.append(results.row(f"load generator CPU share, {label}", key, "load_cpu_share", 2))
+    if results.streams:
+        rows.append(results.stream_row(f"server CPU share, {streams} streams", "server_cpu_share", 2))
+        rows.append(results.stream_row(f"load generator CPU share, {streams} streams", "load_cpu_share", 2))
+    return rows
+
+
+def footprint_rows(results: Results, config: Config) -> list[Row]:
+    """Start-up and memory."""
+    rows: list[Row] = [
+        (
+            f"start to first answer (s, median of {config.starts})",
+            median(results.startups["emulator"]),
+            median(results.startups["baseline"]),
+            median(results.startups.get("aimock", [])),
+            3,
+        ),
+        ("start to first answer, 10,000 rules (s)", results.startup["emulator-10k"], None, None, 3),
+        (
+            "RSS idle (MB)",
+            _mb(results.idle.get("emulator")),
+            _mb(results.idle.get("baseline")),
+            _mb(results.idle.get("aimock")),
+            1,
+        ),
+    ]
+    if results.streams:
+        e, b = results.streams["emulator"], results.streams["baseline"]
         rows.append(
             (
-                f"load generator CPU share, {args.streams} streams",
-                e.get("load_cpu_share"),
-                b.get("load_cpu_share"),
-                None,
-                2,
-            )
-        )
-    emu_start, base_start = median(startup["emulator"]), median(startup["baseline"])
-    rows.append(
-        (f"start to first answer (s, median of {starts})", emu_start, base_start, median(startup.get("aimock", [])), 3)
-    )
-    rows.append(("start to first answer, 10,000 rules (s)", emu10k.startup_s, None, None, 3))
-    rows.append(("RSS idle (MB)", _mb(idle.get("emulator")), _mb(idle.get("baseline")), _mb(idle.get("aimock")), 1))
-    per_stream: dict[str, float | None] = {}
-    if streams:
-        rows.append(
-            (
-                f"RSS peak under {args.streams} streams (MB)",
+                f"RSS peak under {config.streams} streams (MB)",
                 _mb(e.get("rss_peak_kib")),
                 _mb(b.get("rss_peak_kib")),
                 None,
                 1,
             )
         )
-        for name, r in streams.items():
-            per_stream[name] = (
-                ((r["rss_peak_kib"] - r["rss_before_kib"]) / args.streams)
-                if r.get("rss_peak_kib") and r.get("rss_before_kib")
-                else None
-            )
+        per_stream = results.per_stream_kb(config.streams)
         rows.append(("memory per open stream (KB)", per_stream.get("emulator"), per_stream.get("baseline"), None, 1))
+    return rows
 
+
+Target = tuple[str, float | None, str, bool | None]
+"""A target: label, the value measured, the bound wanted, and a verdict decided beforehand (or None)."""
+
+
+def targets(results: Results, config: Config) -> list[Target]:
+    rps10 = results.med("plain_c64", "emulator", "rps")
+    found: list[Target] = [
+        (
+            "non-streamed requests/s ≥ 0.8× baseline",
+            ratio(rps10, results.med("plain_c64", "baseline", "rps")),
+            "≥ 0.80",
+            None,
+        ),
+    ]
+    if results.with_aimock:
+        found.append(
+            (
+                "non-streamed requests/s ≥ 1.2× aimock",
+                ratio(rps10, results.med("plain_c64", "aimock", "rps")),
+                "≥ 1.20",
+                None,
+            )
+        )
+        found.append(
+            (
+                "non-streamed CPU per request ≤ aimock's / 1.2",
+                ratio(results.cpu_us("plain_c64", "emulator"), results.cpu_us("plain_c64", "aimock")),
+                "≤ 0.83",
+                None,
+            )
+        )
+    found += [
+        (
+            "streamed chunks/s ≥ 0.8× baseline",
+            ratio(
+                results.med("stream_c64", "emulator", "chunks_per_s"),
+                results.med("stream_c64", "baseline", "chunks_per_s"),
+            ),
+            "≥ 0.80",
+            None,
+        ),
+        # time per request with 10,000 rules / with 10
+        (
+            "10,000 rules ≤ 1.1× the time of 10 rules",
+            ratio(rps10, results.med("plain_c64_10k_rules", "emulator-10k", "rps")),
+            "≤ 1.10",
+            None,
+        ),
+    ]
+    found += stream_targets(results, config.streams)
+    found.append(("start to first answer ≤ 0.5 s", median(results.startups["emulator"]), "≤ 0.50", None))
+    found.append(("idle RSS ≤ 60 MB", _mb(results.idle.get("emulator")), "≤ 60", None))
+    if results.streams:
+        found.append(
+            ("memory per open stream ≤ 20 KB", results.per_stream_kb(config.streams).get("emulator"), "≤ 20", None)
+        )
+    return found
+
+
+def stream_targets(results: Results, streams: int) -> list[Target]:
+    if not results.streams:
+        return []
+    e, b = results.streams["emulator"], results.streams["baseline"]
+    stream_ratio = ratio(e.get("chunks_per_s"), b.get("chunks_per_s"))
+    return [
+        (
+            f"{streams} streams: zero failures and chunks/s ≥ 0.9× baseline",
+            stream_ratio,
+            "≥ 0.90",
+            e.get("failures") == 0 and stream_ratio is not None and stream_ratio >= 0.9,
+        ),
+        (
+            f"{streams} streams: inter-chunk gap p99 ≤ 2× baseline",
+            ratio(e.get("gap_p99_ms"), b.get("gap_p99_ms")),
+            "≤ 2.00",
+            None,
+        ),
+    ]
+
+
+def verdict(value: float | None, wanted: str, forced: bool | None) -> bool:
+    """Whether a target is met: its forced verdict, else its value against the bound in `wanted`."""
+    if forced is not None:
+        return forced
+    bound = float(wanted.split()[1])
+    return value is not None and (value >= bound if wanted.startswith("≥") else value <= bound)
+
+
+def main() -> int:
+    config = parse_config()
+    raise_file_limit()
+    server_cores, load_cpu = cores()
+    started = time.perf_counter()
+    results = measure(config, server_cores, load_cpu)
+
+    rows = [
+        *rate_rows(results),
+        *stream_rows(results, config.streams),
+        *share_rows(results, config.streams),
+        *footprint_rows(results, config),
+    ]
     table = [
         "| measurement | emulator | baseline | aimock | emulator / baseline | emulator / aimock |",
         "|---|---:|---:|---:|---:|---:|",
@@ -392,68 +566,15 @@ def main() -> int:
             f"| {label} | {fmt(ev, digits)} | {fmt(bv, digits)} | {fmt(av, digits)} | "
             f"{fmt(ratio(ev, bv), 2)} | {fmt(ratio(ev, av), 2)} |"
         )
-
-    time10_over_10k = ratio(rps10, rps10k)  # time per request with 10,000 rules / with 10
-    targets: list[tuple[str, float | None, str, bool | None]] = [
-        ("non-streamed requests/s ≥ 0.8× baseline", ratio(rps10, med("plain_c64", "baseline", "rps")), "≥ 0.80", None),
-    ]
-    if aim is not None:
-        targets.append(
-            ("non-streamed requests/s ≥ 1.2× aimock", ratio(rps10, med("plain_c64", "aimock", "rps")), "≥ 1.20", None)
-        )
-        targets.append(
-            (
-                "non-streamed CPU per request ≤ aimock's / 1.2",
-                ratio(cpu_us("plain_c64", "emulator"), cpu_us("plain_c64", "aimock")),
-                "≤ 0.83",
-                None,
-            )
-        )
-    targets += [
-        (
-            "streamed chunks/s ≥ 0.8× baseline",
-            ratio(med("stream_c64", "emulator", "chunks_per_s"), med("stream_c64", "baseline", "chunks_per_s")),
-            "≥ 0.80",
-            None,
-        ),
-        ("10,000 rules ≤ 1.1× the time of 10 rules", time10_over_10k, "≤ 1.10", None),
-    ]
-    if streams:
-        ok_fail = e.get("failures") == 0
-        stream_ratio = ratio(e.get("chunks_per_s"), b.get("chunks_per_s"))
-        targets.append(
-            (
-                f"{args.streams} streams: zero failures and chunks/s ≥ 0.9× baseline",
-                stream_ratio,
-                "≥ 0.90",
-                ok_fail and stream_ratio is not None and stream_ratio >= 0.9,
-            )
-        )
-        targets.append(
-            (
-                f"{args.streams} streams: inter-chunk gap p99 ≤ 2× baseline",
-                ratio(e.get("gap_p99_ms"), b.get("gap_p99_ms")),
-                "≤ 2.00",
-                None,
-            )
-        )
-    targets.append(("start to first answer ≤ 0.5 s", emu_start, "≤ 0.50", None))
-    targets.append(("idle RSS ≤ 60 MB", _mb(idle.get("emulator")), "≤ 60", None))
-    if streams:
-        targets.append(("memory per open stream ≤ 20 KB", per_stream.get("emulator"), "≤ 20", None))
     verdicts: list[dict[str, Any]] = []
     tlines = ["| target | measured | wanted | verdict |", "|---|---:|---:|---|"]
-    for label, value, wanted, forced in targets:
-        bound = float(wanted.split()[1])
-        met = (
-            forced
-            if forced is not None
-            else (value is not None and (value >= bound if wanted.startswith("≥") else value <= bound))
-        )
+    for label, value, wanted, forced in targets(results, config):
+        met = verdict(value, wanted, forced)
         verdicts.append({"target": label, "value": value, "wanted": wanted, "met": met})
         tlines.append(f"| {label} | {fmt(value, 2)} | {wanted} | {'MET' if met else 'NOT MET'} |")
 
-    rps_floor, rps_base = med("plain_c64_floor", "floor", "rps"), med("plain_c64", "baseline", "rps")
+    rps10 = results.med("plain_c64", "emulator", "rps")
+    rps_floor, rps_base = results.med("plain_c64_floor", "floor", "rps"), results.med("plain_c64", "baseline", "rps")
     floor_line = (
         f"reference, not a target: bench/floor.py (the contract's per-request work, none of the machinery) "
         f"{fmt(rps_floor, 0)} requests/s at c=64 = {fmt(ratio(rps_floor, rps_base), 2)}x the baseline; "
@@ -461,18 +582,16 @@ def main() -> int:
     )
     m = machine()
     peer_line = (
-        "aimock: left out (--no-aimock)"
-        if aim is None
-        else (
-            f"aimock: {aimock.PACKAGE}@{aimock.VERSION} (Node {node_version()}), one catch-all fixture of the same reply; "
-            f"it streams {aimock.stream_chunks()} content chunks of {aimock.STREAM_CHUNK_CHARS} characters where the others send "
-            f"50 of one word; not in the paced streams"
-        )
+        f"aimock: {aimock.PACKAGE}@{aimock.VERSION} (Node {node_version()}), one catch-all fixture of the same reply; "
+        f"it streams {aimock.stream_chunks()} content chunks of {aimock.STREAM_CHUNK_CHARS} characters where the others send "
+        f"50 of one word; not in the paced streams"
+        if results.with_aimock
+        else "aimock: left out (--no-aimock)"
     )
     header = (
         f"machine: {m['nproc']} cores, {m['cpu_model']}, Python {m['python']}; server cores {sorted(server_cores) if server_cores else 'any'}, "
-        f"load generator core {load_cpu if load_cpu is not None else 'any'}; {reps} repetition(s) of {duration:g} s (medians), "
-        f"{args.streams} streams held {hold:g} s; total {time.perf_counter() - started:.0f} s"
+        f"load generator core {load_cpu if load_cpu is not None else 'any'}; {config.reps} repetition(s) of {config.duration:g} s (medians), "
+        f"{config.streams} streams held {config.hold:g} s; total {time.perf_counter() - started:.0f} s"
     )
     print(header)
     print(peer_line)
@@ -482,33 +601,33 @@ def main() -> int:
     print("\n".join(tlines))
     print()
     print(floor_line)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    config.out.parent.mkdir(parents=True, exist_ok=True)
     report = {
         "machine": m,
         "config": {
-            "reps": reps,
-            "duration_s": duration,
-            "warmup_s": warmup,
-            "streams": args.streams,
-            "hold_s": hold,
-            "starts": starts,
+            "reps": config.reps,
+            "duration_s": config.duration,
+            "warmup_s": config.warmup,
+            "streams": config.streams,
+            "hold_s": config.hold,
+            "starts": config.starts,
             "server_cores": sorted(server_cores) if server_cores else None,
             "load_cpu": load_cpu,
         },
-        "startup_s": {s.name: s.startup_s for s in servers},
-        "startups_s": startup,
-        "idle_rss_kib": idle,
-        "raw": raw,
-        "streams": streams,
-        "aimock": None
-        if aim is None
-        else {
+        "startup_s": results.startup,
+        "startups_s": results.startups,
+        "idle_rss_kib": results.idle,
+        "raw": results.raw,
+        "streams": results.streams,
+        "aimock": {
             "package": aimock.PACKAGE,
             "version": aimock.VERSION,
             "node": node_version(),
             "fixture": aimock.fixture(),
             "stream_chunks": aimock.stream_chunks(),
-        },
+        }
+        if results.with_aimock
+        else None,
         "table": [
             {
                 "measurement": r[0],
@@ -527,8 +646,8 @@ def main() -> int:
             "emulator_over_floor": ratio(rps10, rps_floor),
         },
     }
-    args.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
-    print(f"\nwritten {args.out}", file=sys.stderr)
+    config.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+    print(f"\nwritten {config.out}", file=sys.stderr)
     return 0
 
 

@@ -8,8 +8,8 @@ the same content and usage.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
@@ -35,17 +35,22 @@ DEFAULT_EFFORT = "medium"
 """The effort a reasoning model reasons at when the request does not say (OpenAI's and ZenMux's default)."""
 
 
+@dataclass
 class Draft:
-    """Everything about a reply except its framing. Made for every reply, so it sets only what
-    the reply has: the fields after the first five read the class's defaults below (immutable
-    ones, shared by every draft) until `draft_reply` sets them."""
+    """Everything about a reply except its framing. Not frozen: a fault (`draft.misbehave`) edits
+    the draft it makes wrong."""
 
+    model: str
+    content: str | None
+    refusal: str | None
+    finish_reason: str
+    usage: dict[str, Any]
     reasoning: str | None = None
     reasoning_details: list[dict[str, Any]] | None = None
     tool_calls: Sequence[dict[str, Any]] = ()
     service_tier: str | None = None
     system_fingerprint: str | None = None
-    headers: Mapping[str, str] = MappingProxyType({})
+    headers: Mapping[str, str] = field(default_factory=dict)
     timing: StreamTiming | None = None
     warnings: Sequence[str] = ()
     stop_sequence: str | None = None
@@ -60,15 +65,6 @@ class Draft:
     spec: Reply | None = None
     """The scripted reply drafted (None for the default reply), for what a face reads beyond the
     neutral fields."""
-
-    def __init__(
-        self, model: str, content: str | None, refusal: str | None, finish_reason: str, usage: dict[str, Any]
-    ) -> None:
-        self.model = model
-        self.content = content
-        self.refusal = refusal
-        self.finish_reason = finish_reason
-        self.usage = usage
 
 
 class Kit:
@@ -149,8 +145,151 @@ def model_reasoning(
         warnings.append(f"{model} is not a reasoning model: the request's reasoning options were ignored")
         return SILENT_REASONING
     if reasons and default_reply and asked.enabled is None:
-        return ReasoningAsk(True, DEFAULT_EFFORT, None, asked.exclude)
+        return ReasoningAsk(enabled=True, effort=DEFAULT_EFFORT, exclude=asked.exclude)
     return asked
+
+
+def scripted_texts(
+    reply: CompiledReply | None, rule: str | None, facts: NeutralRequest, kit: Kit
+) -> tuple[str | None, str | None, str | None]:
+    """The reply's content, refusal and reasoning, its templates rendered; the default reply
+    (`reply` None) is faker prose with neither refusal nor scripted reasoning."""
+    if reply is None:
+        return default_text(kit, facts), None, None
+    if not reply.templated:
+        return reply.content, reply.refusal, reply.reasoning
+    kit.faker.seed_instance(request_seed(kit.seed, facts, f"rule:{rule}"))
+    context = {"request": facts.template_context(), "fake": SeededFake(kit.faker)}
+    return (
+        _text(reply.content, rule or "", context),
+        _text(reply.refusal, rule or "", context),
+        _text(reply.reasoning, rule or "", context),
+    )
+
+
+def draft_reasoning(
+    asked: ReasoningAsk, scripted: str | None, verbatim: bool, facts: NeutralRequest, kit: Kit
+) -> tuple[str | None, int]:
+    """The reasoning text and the tokens it counts. It comes first and counts toward
+    max_completion_tokens; a recorded (verbatim) reply keeps the reasoning the upstream sent,
+    uncut, as its signature covers exactly it."""
+    if verbatim:
+        return scripted, tokens.count(scripted) if scripted else 0
+    if not (asked.enabled is True or (scripted is not None and asked.enabled is not False)):
+        return None, 0
+    limit = facts.max_tokens
+    thinking = scripted if scripted is not None else default_reasoning(kit, facts)
+    reasoning_tokens = tokens.count(thinking)
+    if asked.enabled:  # asked for: the effort's (or the explicit) budget is spent
+        budget_tokens = reasoning.token_budget(asked, limit)
+        reasoning_tokens = budget_tokens if limit is not None else max(reasoning_tokens, budget_tokens)
+    elif limit is not None:
+        reasoning_tokens = min(reasoning_tokens, limit)
+    thinking, _ = tokens.truncate(thinking, reasoning_tokens)  # within the limit, before it is signed
+    return thinking, reasoning_tokens
+
+
+def draft_calls(
+    spec: Reply | None,
+    refusal: str | None,
+    rule: str | None,
+    facts: NeutralRequest,
+    model: str,
+    kit: Kit,
+    warnings: list[str],
+) -> list[dict[str, Any]]:
+    """The tool calls: the rule's, or ones made up when the request forces a call; none when the
+    reply refuses (with a warning if the rule scripted some)."""
+    scripted_calls = spec.tool_calls if spec is not None else None
+    if refusal:
+        if scripted_calls:
+            warnings.append(f"rule {rule!r} refuses: its {len(scripted_calls)} tool call(s) were not sent")
+        return []
+    if not scripted_calls and facts.stated_tool_choice in (None, "auto", "none"):
+        return []
+    # only now: seeding hashes the whole conversation, which most replies do not need
+    kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
+    return tool_calls(
+        scripted_calls,
+        facts.tool_options,
+        model,
+        kit.faker,
+        (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule),
+        rule,
+        warnings,
+    )
+
+
+class Cut(NamedTuple):
+    """The reply's parts after the request's stop sequences and token budget, and why it was cut."""
+
+    content: str | None
+    refusal: str | None
+    calls: list[dict[str, Any]]
+    reason: str | None = None
+    stop_sequence: str | None = None
+
+
+def cut_to_limits(
+    content: str | None, refusal: str | None, calls: list[dict[str, Any]], stop: tuple[str, ...], budget: int | None
+) -> Cut:
+    """Cut the content at the first stop sequence, then everything to the tokens left after the
+    reasoning (`budget`)."""
+    reason = stop_sequence = None
+    if content is not None and stop:
+        hit = first_stop(content, stop)
+        if hit is not None:
+            content, reason, stop_sequence = content[: hit[0]], "stop", hit[1]
+    if budget is not None:
+        content, budget, cut = cut_text(content, budget)
+        refusal, budget, refusal_cut = cut_text(refusal, budget)
+        calls, calls_cut = cut_calls(calls, budget)
+        if cut or refusal_cut or calls_cut:
+            reason, stop_sequence = "length", None
+    return Cut(content=content, refusal=refusal, calls=calls, reason=reason, stop_sequence=stop_sequence)
+
+
+def finish_reason(cut: Cut, spec: Reply | None) -> str:
+    """Why the reply ends: its cut, else the rule's finish reason, else its tool calls or a plain stop."""
+    if cut.reason is not None:
+        return cut.reason
+    if spec is not None and spec.finish_reason:
+        return spec.finish_reason
+    return "tool_calls" if cut.calls else "stop"
+
+
+def draft_annotations(content: str | None, spec: Reply | None, facts: NeutralRequest, kit: Kit) -> list[dict[str, Any]]:
+    """The content's citations: the rule's, or made up for a default reply to a web-search request."""
+    if not content:
+        return []
+    if spec is not None:
+        return citations.scripted(spec.annotations, content) if spec.annotations else []
+    if facts.web_search and facts.output_schema is None:
+        kit.faker.seed_instance(request_seed(kit.seed, facts, "citations"))
+        return citations.searched(content, kit.faker)
+    return []
+
+
+def shown_reasoning(
+    thinking: str | None, asked: ReasoningAsk, spec: Reply | None, model: str, kit: Kit
+) -> tuple[str | None, list[dict[str, Any]] | None]:
+    """The reasoning and its details as sent: in the rule's shape, else the one of the model's
+    vendor; neither when the request excludes it."""
+    if thinking is None:
+        return None, None
+    shape = spec.reasoning_shape if spec is not None and spec.reasoning_shape else reasoning.shape_of(model)
+    details = reasoning.details(shape, thinking, kit.signer, kit.seed, spec)
+    if asked.exclude:
+        return None, None
+    return thinking, details
+
+
+def completion_tokens(cut: Cut, reasoning_tokens: int) -> int:
+    """The completion's tokens: content, refusal, reasoning and tool calls."""
+    completion = tokens.count(cut.content) if cut.content else 0
+    if cut.refusal:
+        completion += tokens.count(cut.refusal)
+    return completion + reasoning_tokens + sum(call_tokens(call) for call in cut.calls)
 
 
 def draft_reply(
@@ -164,122 +303,50 @@ def draft_reply(
     """Render a scripted reply (or the default one when `reply` is None) for this request, as
     `model` (the one routing chose) answers it; `reasons` is the catalogue's reasoning flag for
     it (None when the catalogue does not list it)."""
-    limit = facts.max_tokens
     spec = reply.spec if reply is not None else None
+    verbatim = spec is not None and spec.verbatim
     warnings: list[str] = []
     asked = model_reasoning(facts.reasoning, reasons, reply is None, model, warnings)
-    if reply is None:
-        content: str | None = default_text(kit, facts)
-        refusal = scripted_reasoning = None
-    elif reply.templated:
-        kit.faker.seed_instance(request_seed(kit.seed, facts, f"rule:{rule}"))
-        context = {"request": facts.template_context(), "fake": SeededFake(kit.faker)}
-        content = _text(reply.content, rule or "", context)
-        refusal = _text(reply.refusal, rule or "", context)
-        scripted_reasoning = _text(reply.reasoning, rule or "", context)
-    else:
-        content, refusal, scripted_reasoning = reply.content, reply.refusal, reply.reasoning
-
-    # reasoning comes first and counts toward max_completion_tokens
-    thinking = None
-    reasoning_tokens = 0
-    verbatim = spec is not None and spec.verbatim
-    wants = asked.enabled is True or (scripted_reasoning is not None and asked.enabled is not False)
-    if verbatim:  # recorded: the reasoning the upstream sent, uncut (its signature covers exactly it)
-        thinking = scripted_reasoning
-        reasoning_tokens = tokens.count(thinking) if thinking else 0
-    elif wants:
-        thinking = scripted_reasoning if scripted_reasoning is not None else default_reasoning(kit, facts)
-        reasoning_tokens = tokens.count(thinking)
-        if asked.enabled:  # asked for: the effort's (or the explicit) budget is spent
-            budget_tokens = reasoning.token_budget(asked, limit)
-            reasoning_tokens = budget_tokens if limit is not None else max(reasoning_tokens, budget_tokens)
-        elif limit is not None:
-            reasoning_tokens = min(reasoning_tokens, limit)
-        thinking, _ = tokens.truncate(thinking, reasoning_tokens)  # within the limit, before it is signed
-    budget = None if limit is None else max(limit - reasoning_tokens, 0)
-
-    calls: list[dict[str, Any]] = []
-    scripted_calls = spec.tool_calls if spec is not None else None
-    if refusal:
-        if scripted_calls:
-            warnings.append(f"rule {rule!r} refuses: its {len(scripted_calls)} tool call(s) were not sent")
-    elif scripted_calls or facts.stated_tool_choice not in (None, "auto", "none"):
-        # only then: seeding hashes the whole conversation, which most replies do not need
-        kit.faker.seed_instance(request_seed(kit.seed, facts, f"tools:{rule}"))
-        calls = tool_calls(
-            scripted_calls,
-            facts.tool_options,
-            model,
-            kit.faker,
-            (kit.seed, request_seed(kit.seed, facts, "call-ids"), rule),
-            rule,
-            warnings,
-        )
-        if calls and reply is None:
-            content = None  # a forced call answers instead of prose, as the upstream's does
+    content, refusal, scripted_reasoning = scripted_texts(reply, rule, facts, kit)
+    thinking, reasoning_tokens = draft_reasoning(asked, scripted_reasoning, verbatim, facts, kit)
+    calls = draft_calls(spec, refusal, rule, facts, model, kit, warnings)
+    if calls and reply is None:
+        content = None  # a forced call answers instead of prose, as the upstream's does
     if content is None and refusal is None and not calls:
         content = ""
     if spec is not None and content is not None and facts.output_schema is not None:
         wrong = misfit(content, facts.output_schema)
         if wrong is not None:
             warnings.append(f"the content of rule {rule!r} does not fit the requested response format: {wrong}")
-
-    cut_reason = stop_sequence = None
-    if not verbatim:  # a recorded reply is what the upstream sent, already within the request's limits
-        if content is not None and facts.stop:
-            hit = first_stop(content, facts.stop)
-            if hit is not None:
-                content, cut_reason, stop_sequence = content[: hit[0]], "stop", hit[1]
-        if budget is not None:  # cut to the tokens left after the reasoning
-            content, budget, cut = cut_text(content, budget)
-            refusal, budget, refusal_cut = cut_text(refusal, budget)
-            calls, calls_cut = cut_calls(calls, budget)
-            if cut or refusal_cut or calls_cut:
-                cut_reason, stop_sequence = "length", None
-    finish = cut_reason or (spec.finish_reason if spec and spec.finish_reason else "tool_calls" if calls else "stop")
-
-    annotations: list[dict[str, Any]] = []
-    if content and spec is not None and spec.annotations:
-        annotations = citations.scripted(spec.annotations, content)
-    elif content and reply is None and facts.web_search and facts.output_schema is None:
-        kit.faker.seed_instance(request_seed(kit.seed, facts, "citations"))
-        annotations = citations.searched(content, kit.faker)
-
-    details = None
-    if thinking is not None:  # in the rule's shape, else the one of the model's vendor
-        shape = spec.reasoning_shape if spec is not None and spec.reasoning_shape else reasoning.shape_of(model)
-        details = reasoning.details(shape, thinking, kit.signer, kit.seed, spec)
-        if asked.exclude:
-            thinking = details = None
-    completion = tokens.count(content) if content else 0
-    if refusal:
-        completion += tokens.count(refusal)
-    completion += reasoning_tokens
-    for call in calls:
-        completion += call_tokens(call)
-    draft = Draft(
-        spec.model if spec is not None and spec.model else model,
-        content,
-        refusal,
-        finish,
-        usage_object(facts.prompt_tokens, completion, reasoning_tokens, 0, spec.usage if spec is not None else None),
+    if verbatim:  # a recorded reply is what the upstream sent, already within the request's limits
+        cut = Cut(content=content, refusal=refusal, calls=calls)
+    else:
+        limit = facts.max_tokens
+        budget = None if limit is None else max(limit - reasoning_tokens, 0)
+        cut = cut_to_limits(content, refusal, calls, facts.stop, budget)
+    thinking, details = shown_reasoning(thinking, asked, spec, model, kit)
+    usage = usage_object(
+        facts.prompt_tokens,
+        completion_tokens(cut, reasoning_tokens),
+        reasoning_tokens,
+        0,
+        spec.usage if spec is not None else None,
     )
-    if thinking is not None:
-        draft.reasoning = thinking
-    if details is not None:
-        draft.reasoning_details = details
-    if calls:
-        draft.tool_calls = calls
-    if warnings:
-        draft.warnings = warnings
-    if stop_sequence is not None:
-        draft.stop_sequence = stop_sequence
-    if annotations:
-        draft.annotations = annotations
-    if spec is not None:
-        draft.spec, draft.timing = spec, spec.stream
-        draft.service_tier, draft.system_fingerprint = spec.service_tier, spec.system_fingerprint
-        if spec.headers:
-            draft.headers = dict(spec.headers)
-    return draft
+    return Draft(
+        model=spec.model if spec is not None and spec.model else model,
+        content=cut.content,
+        refusal=cut.refusal,
+        finish_reason=finish_reason(cut, spec),
+        usage=usage,
+        reasoning=thinking,
+        reasoning_details=details,
+        tool_calls=cut.calls,
+        warnings=warnings,
+        stop_sequence=cut.stop_sequence,
+        annotations=draft_annotations(cut.content, spec, facts, kit),
+        spec=spec,
+        timing=spec.stream if spec is not None else None,
+        service_tier=spec.service_tier if spec is not None else None,
+        system_fingerprint=spec.system_fingerprint if spec is not None else None,
+        headers=dict(spec.headers) if spec is not None and spec.headers else {},
+    )

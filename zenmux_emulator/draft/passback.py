@@ -47,39 +47,46 @@ def _open_tool_turn(messages: Sequence[Mapping[str, Any]]) -> int | None:
     return None
 
 
+def _encrypted_problem(where: str, details: Any, signer: Signer) -> str | None:
+    """What is wrong with OpenAI-shaped (encrypted) reasoning blocks, or None."""
+    for n, block in enumerate(details):
+        if (
+            isinstance(block, dict)
+            and block.get("type") == "reasoning.encrypted"
+            and not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", "")))
+        ):
+            return f"{where}.{n}: The encrypted content for item {block.get('id')} {UNVERIFIED}"
+    return None
+
+
+def _signed_texts(details: Any) -> tuple[list[Any], dict[Any, str], dict[Any, str]]:
+    """The text blocks' indexes in the order they first come, each index's joined text, and its signature."""
+    texts: dict[Any, list[str]] = {}
+    signatures: dict[Any, str] = {}
+    for block in details:
+        if not isinstance(block, dict) or block.get("type") != "reasoning.text":
+            continue
+        parts = texts.setdefault(block.get("index", 0), [])
+        if isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        if isinstance(block.get("signature"), str):
+            signatures[block.get("index", 0)] = block["signature"]
+    return list(texts), {index: "".join(parts) for index, parts in texts.items()}, signatures
+
+
 def _problem(shape: str, i: int, details: Any, signer: Signer) -> str | None:
     """What is wrong with the reasoning blocks of message i, or None."""
     where = f"messages.{i}.content"
     if shape == "openai":
-        for n, block in enumerate(details):
-            if (
-                isinstance(block, dict)
-                and block.get("type") == "reasoning.encrypted"
-                and not signer.check_encrypted(str(block.get("id", "")), str(block.get("data", "")))
-            ):
-                return f"{where}.{n}: The encrypted content for item {block.get('id')} {UNVERIFIED}"
-        return None
-    texts: dict[Any, list[str]] = {}
-    signatures: dict[Any, str] = {}
-    order: list[Any] = []
-    for block in details:
-        if not isinstance(block, dict) or block.get("type") != "reasoning.text":
-            continue
-        index = block.get("index", 0)
-        if index not in texts:
-            texts[index] = []
-            order.append(index)
-        if isinstance(block.get("text"), str):
-            texts[index].append(block["text"])
-        if isinstance(block.get("signature"), str):
-            signatures[index] = block["signature"]
+        return _encrypted_problem(where, details, signer)
+    order, texts, signatures = _signed_texts(details)
     if not order:
         return f"{where}.0.type: {MISSING_THINKING}"
     for position, index in enumerate(order):
         signature = signatures.get(index)
         if signature is None:
             return f"{where}.{position}.{MISSING_SIGNATURE}"
-        if not isinstance(index, int) or not signer.verify(shape, index, "".join(texts[index]), signature):
+        if not isinstance(index, int) or not signer.verify(shape, index, texts[index], signature):
             return f"{where}.{position}: {BAD_SIGNATURE}"
         if index != position:
             return f"{where}.{position}: {BAD_SIGNATURE}"

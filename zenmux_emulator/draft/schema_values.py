@@ -171,31 +171,44 @@ class SchemaValues:
             raise Unsatisfiable((*path, "not"), "`not` refuses every value")
         for key in ("anyOf", "oneOf"):
             if schema.get(key):
-                rest = {k: v for k, v in schema.items() if k != key}
-                for index, option in enumerate(schema[key]):
-                    if option is False:  # a branch that admits no value
-                        continue
-                    branch = _merged([rest, self._resolved(option) if isinstance(option, Mapping) else {}])
-                    if branch.get("type") != []:  # the first branch whose `type` agrees with the schema's
-                        return self.value(branch, name, (*path, key, index), depth + 1)
-                raise Unsatisfiable((*path, key), "no branch admits a value of the schema's own `type`")
+                return self._one_branch(schema, key, name, path, depth)
         if schema.get("allOf"):
-            if any(part is False for part in schema["allOf"]):
-                raise Unsatisfiable((*path, "allOf"), "a part is `false`, which admits no value")
-            rest = {k: v for k, v in schema.items() if k != "allOf"}
-            parts = [self._resolved(p) for p in schema["allOf"] if isinstance(p, Mapping)]
-            merged = _merged([rest, *parts])
-            if merged.get("type") == []:
-                raise Unsatisfiable((*path, "allOf"), "its parts' `type`s have no type in common")
-            return self.value(merged, name, (*path, "allOf"), depth + 1)
+            return self._all_parts(schema, name, path, depth)
+        kind = self._kind(schema, path)
+        return getattr(self, f"_{kind}", self._string)(schema, name, path, depth)
+
+    def _one_branch(self, schema: Mapping[str, Any], key: str, name: str, path: Path, depth: int) -> Any:
+        """A value of the first branch of `anyOf`/`oneOf` whose `type` agrees with the schema's."""
+        rest = {k: v for k, v in schema.items() if k != key}
+        for index, option in enumerate(schema[key]):
+            if option is False:  # a branch that admits no value
+                continue
+            branch = _merged([rest, self._resolved(option) if isinstance(option, Mapping) else {}])
+            if branch.get("type") != []:
+                return self.value(branch, name, (*path, key, index), depth + 1)
+        raise Unsatisfiable((*path, key), "no branch admits a value of the schema's own `type`")
+
+    def _all_parts(self, schema: Mapping[str, Any], name: str, path: Path, depth: int) -> Any:
+        """A value of the schema merged with every part of its `allOf`."""
+        if any(part is False for part in schema["allOf"]):
+            raise Unsatisfiable((*path, "allOf"), "a part is `false`, which admits no value")
+        rest = {k: v for k, v in schema.items() if k != "allOf"}
+        parts = [self._resolved(p) for p in schema["allOf"] if isinstance(p, Mapping)]
+        merged = _merged([rest, *parts])
+        if merged.get("type") == []:
+            raise Unsatisfiable((*path, "allOf"), "its parts' `type`s have no type in common")
+        return self.value(merged, name, (*path, "allOf"), depth + 1)
+
+    def _kind(self, schema: Mapping[str, Any], path: Path) -> str:
+        """The type to make: the schema's (the top's own, or the first not null, of a list), else
+        what its keywords imply, else the untyped default (`self.untyped` at the top, a string below)."""
         kind = schema.get("type")
         top = self.untyped if not path else "string"
         if isinstance(kind, list):
             kind = top if top in kind else next((k for k in kind if k != "null"), "null")
         if kind is None and top != "object":
             kind = "object" if "properties" in schema else "array" if "items" in schema else top
-        kind = kind or top
-        return getattr(self, f"_{kind}", self._string)(schema, name, path, depth)
+        return str(kind or top)
 
     def _spent(self, value: Any, path: Path) -> Any:
         self.spend(len(orjson.dumps(value)), path)

@@ -19,14 +19,12 @@ def digest(*parts: object, size: int = 16) -> str:
 
 def completion_id(seed: int, session: str, number: int) -> str:
     """A generation id in ZenMux's documented form: 32 lower-case hex characters, no prefix."""
-    # digest(seed, "completion", session, number), spelled out: two ids are made per request
-    return blake2b(f"{seed}\x1fcompletion\x1f{session}\x1f{number}\x1f".encode(), digest_size=16).hexdigest()
+    return digest(seed, "completion", session, number)
 
 
 def request_id(seed: int, number: int) -> str:
     """The `X-ZenMux-RequestId` of the n-th request the server received."""
-    # digest(seed, "request", number), spelled out: two ids are made per request
-    return blake2b(f"{seed}\x1frequest\x1f{number}\x1f".encode(), digest_size=16).hexdigest()
+    return digest(seed, "request", number)
 
 
 def seed_int(*parts: object) -> int:

@@ -26,10 +26,9 @@ def no_provider() -> RequestRejected:
     return RequestRejected(502, "no_provider_available", CATALOGUE[(502, "no_provider_available")])
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Attempt:
-    """One provider tried: its model, name, outcome and latency. Built on every request, so not
-    frozen: a frozen dataclass costs several times more to build."""
+    """One provider tried: its model, name, outcome and latency."""
 
     model: str
     provider: str
@@ -123,7 +122,7 @@ def _implicit(model: str) -> tuple[str, str, tuple[Attempt, ...], str, float]:
     takes and that attempt's summary (made once per model: the attempts of a route are never
     changed once made)."""
     provider = _default_provider(model.split("/", 1)[0])
-    attempt = Attempt(model, provider.name, "ok", provider.latency_ms)
+    attempt = Attempt(model=model, provider=provider.name, outcome="ok", latency_ms=provider.latency_ms)
     key = f"{model}@{provider.name}"
     return provider.name, key, (attempt,), f"{key}=ok", provider.latency_ms / 1000
 
@@ -177,14 +176,21 @@ def route(
         session.provider_requests[key] = tried + 1
         failing = provider.fail is not None and (provider.fail_first is None or tried < provider.fail_first)
         if not failing:
-            made.append(Attempt(candidate, provider.name, "ok", provider.latency_ms))
+            made.append(Attempt(model=candidate, provider=provider.name, outcome="ok", latency_ms=provider.latency_ms))
             result.model, result.provider = candidate, provider.name
             result.delay_s = sum(a.latency_ms for a in made) / 1000
             return result
         assert provider.fail is not None
         error = scripted_error(provider.fail.status, provider.fail.type, provider.fail.message, provider.fail.headers)
         first_failure = first_failure or error
-        made.append(Attempt(candidate, provider.name, f"{error.status} {error.type}", provider.latency_ms))
+        made.append(
+            Attempt(
+                model=candidate,
+                provider=provider.name,
+                outcome=f"{error.status} {error.type}",
+                latency_ms=provider.latency_ms,
+            )
+        )
     result.delay_s = sum(a.latency_ms for a in made) / 1000
     failure = first_failure if fallback == "false" and first_failure is not None else no_provider()
     result.failure = failure.with_headers({ROUTING_HEADER: summary(result)})

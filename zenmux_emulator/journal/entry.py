@@ -34,61 +34,8 @@ _NONE: Sequence[Any] = _NoneListed()
 
 
 class JournalEntry:
-    """A request from arrival to the last byte; filled in as the request moves along. Made for
-    every request, so only what is known at arrival is set on it: the rest reads the class's
-    defaults below until the request sets it."""
-
-    api: str | None = None
-    """The face that answered (`chat`, …); None for the control API, the models list and unknown paths."""
-    session: str | None = None
-    warnings: Sequence[str] = _NONE
-    """What the request did that the emulator accepted but ignored or doubted (`warn` adds)."""
-    near_misses: Sequence[dict[str, Any]] = _NONE
-    """The rules that nearly answered an unmatched request (set, never changed in place)."""
-    unmet_expectations: Sequence[str] = _NONE
-    """The answering rule's expectations the request did not meet (set, never changed in place)."""
-    raw_body: bytes | None = None
-    """The request's JSON bytes as received, until `body` is first read and decodes them (then
-    None): bytes are one object the garbage collector never scans, where the decoded body is a
-    tree of them, and most entries are never read."""
-    rule: str | None = None
-    reply_index: int | None = None
-    sent_headers: Mapping[str, str] | None = None
-    """The response's headers as they went; `response_headers` is their JSON-ready copy."""
-    status: int | None = None
-    error_type: str | None = None
-    stream: bool = False
-    response: bytes | Iterable[bytes] | None = None
-    """A JSON body, or a stream's events (made again when read: write/plan.py `Events`)."""
-    events_sent: int | None = None
-    client_gone: bool = False
-    fault: str | None = None
-    """A scripted fault carried out: before the response (delay, hang, close, reset) or in the stream."""
-    misbehaved: Record | None = None
-    """The fault of the misbehaviour catalogue the reply was made wrong with (fault, variant, source)."""
-    routing: Sequence[Record] = ()
-    """Every provider attempt: model, provider, outcome (`ok` or the error), latency."""
-    dropped: bool = False
-    """The connection was closed or reset before any response: `status` stays empty."""
-    started: float = 0.0
-    """`time.perf_counter()` when the middleware began the request."""
-    finished: float | None = None
-    """`time.perf_counter()` when the answer was given (None while the request is in flight)."""
-    first_byte: float | None = None
-    """`time.perf_counter()` when the response's headers went (None: no response was sent)."""
-    sent_at: Sequence[float] = _NONE
-    """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place)."""
-    body_bytes: int = 0
-    """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
-    kept_bytes: int = 0
-    """What the entry holds in the journal once finished: `body_bytes` plus the response's bytes."""
-    kept: bool = False
-    """In the journal's ring (its bytes counted there when it finishes)."""
-    recorded: bool = False
-    """Forwarded to the upstream and written to a scenario file (`record`, `--record-missing`)."""
-    _headers: dict[str, str] | None = None
-    _body: Any = None
-    _sent: dict[str, str] | None = None
+    """A request from arrival to the last byte; filled in as the request moves along: it is made
+    with what is known at arrival, and the rest is set as the request goes."""
 
     def __init__(
         self,
@@ -109,6 +56,57 @@ class JournalEntry:
         """The request's headers as they came, secrets included: read `headers`, which masks them."""
         self.arrived = arrived
         """Wall-clock arrival (the `time` above follows the emulator's clock, which tests may freeze)."""
+        self.api: str | None = None
+        """The face that answered (`chat`, …); None for the control API, the models list and unknown paths."""
+        self.session: str | None = None
+        self.warnings: Sequence[str] = _NONE
+        """What the request did that the emulator accepted but ignored or doubted (`warn` adds)."""
+        self.near_misses: Sequence[dict[str, Any]] = _NONE
+        """The rules that nearly answered an unmatched request (set, never changed in place)."""
+        self.unmet_expectations: Sequence[str] = _NONE
+        """The answering rule's expectations the request did not meet (set, never changed in place)."""
+        self.raw_body: bytes | None = None
+        """The request's JSON bytes as received, until `body` is first read and decodes them (then
+        None): bytes are one object the garbage collector never scans, where the decoded body is a
+        tree of them, and most entries are never read."""
+        self.rule: str | None = None
+        self.reply_index: int | None = None
+        self.sent_headers: Mapping[str, str] | None = None
+        """The response's headers as they went; `response_headers` is their JSON-ready copy."""
+        self.status: int | None = None
+        self.error_type: str | None = None
+        self.stream: bool = False
+        self.response: bytes | Iterable[bytes] | None = None
+        """A JSON body, or a stream's events (made again when read: write/plan.py `Events`)."""
+        self.events_sent: int | None = None
+        self.client_gone: bool = False
+        self.fault: str | None = None
+        """A scripted fault carried out: before the response (delay, hang, close, reset) or in the stream."""
+        self.misbehaved: Record | None = None
+        """The fault of the misbehaviour catalogue the reply was made wrong with (fault, variant, source)."""
+        self.routing: Sequence[Record] = ()
+        """Every provider attempt: model, provider, outcome (`ok` or the error), latency."""
+        self.dropped: bool = False
+        """The connection was closed or reset before any response: `status` stays empty."""
+        self.started: float = 0.0
+        """`time.perf_counter()` when the middleware began the request."""
+        self.finished: float | None = None
+        """`time.perf_counter()` when the answer was given (None while the request is in flight)."""
+        self.first_byte: float | None = None
+        """`time.perf_counter()` when the response's headers went (None: no response was sent)."""
+        self.sent_at: Sequence[float] = _NONE
+        """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place)."""
+        self.body_bytes: int = 0
+        """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
+        self.kept_bytes: int = 0
+        """What the entry holds in the journal once finished: `body_bytes` plus the response's bytes."""
+        self.kept: bool = False
+        """In the journal's ring (its bytes counted there when it finishes)."""
+        self.recorded: bool = False
+        """Forwarded to the upstream and written to a scenario file (`record`, `--record-missing`)."""
+        self._headers: dict[str, str] | None = None
+        self._body: Any = None
+        self._sent: dict[str, str] | None = None
 
     @property
     def duration_ms(self) -> float | None:

@@ -39,11 +39,7 @@ class Journal:
         the oldest entries forgotten while the journal holds more than `max_bytes`."""
         if not entry.kept:
             return
-        response = entry.response
-        if type(response) is bytes and len(response) <= self.body_bytes:  # the usual case, without a call
-            entry.kept_bytes = entry.body_bytes + len(response)
-        else:
-            summarise(entry, self.body_bytes)
+        summarise(entry, self.body_bytes)
         self.bytes += entry.kept_bytes
         while self.bytes > self.max_bytes and len(self._entries) > 1:
             self._forget(self._entries.popleft())

@@ -38,61 +38,55 @@ def _clip(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
+def _contains(needle: str) -> TextTest:
+    return lambda text: needle in text
+
+
+def _lacks(needle: str) -> TextTest:
+    return lambda text: needle not in text
+
+
+def _equals(needle: str) -> TextTest:
+    return lambda text: text == needle
+
+
+def _starts_with(needle: str) -> TextTest:
+    return lambda text: text.startswith(needle)
+
+
+def _ends_with(needle: str) -> TextTest:
+    return lambda text: text.endswith(needle)
+
+
+def _searches(pattern: re.Pattern[str]) -> TextTest:
+    return lambda text: pattern.search(text) is not None
+
+
+def _folded_tests(spec: TextMatch, norm: Callable[[str], str]) -> list[tuple[TextTest, str]]:
+    """The conditions of `spec` that test the text as folded by `norm`, each with its description."""
+    contains = [spec.contains] if isinstance(spec.contains, str) else list(spec.contains or ())
+    found = [(_contains(norm(needle)), f"contains {needle!r}") for needle in contains]
+    if spec.not_contains is not None:
+        found.append((_lacks(norm(spec.not_contains)), f"does not contain {spec.not_contains!r}"))
+    if spec.equals is not None:
+        found.append((_equals(norm(spec.equals)), f"equals {spec.equals!r}"))
+    if spec.starts_with is not None:
+        found.append((_starts_with(norm(spec.starts_with)), f"starts with {spec.starts_with!r}"))
+    if spec.ends_with is not None:
+        found.append((_ends_with(norm(spec.ends_with)), f"ends with {spec.ends_with!r}"))
+    return found
+
+
 def text_test(spec: TextMatch) -> tuple[TextTest, str]:
     """A function testing every condition of `spec`, and a description of them."""
     fold = spec.ignore_case
     norm: Callable[[str], str] = str.casefold if fold else (lambda s: s)
-    tests: list[TextTest] = []
-    words: list[str] = []
-    contains = [spec.contains] if isinstance(spec.contains, str) else list(spec.contains or ())
-    for needle in contains:
-        n = norm(needle)
-
-        def contains_it(t: str, n: str = n) -> bool:
-            return n in t
-
-        tests.append(contains_it)
-        words.append(f"contains {needle!r}")
-    if spec.not_contains is not None:
-        n = norm(spec.not_contains)
-
-        def lacks_it(t: str, n: str = n) -> bool:
-            return n not in t
-
-        tests.append(lacks_it)
-        words.append(f"does not contain {spec.not_contains!r}")
-    if spec.equals is not None:
-        n = norm(spec.equals)
-
-        def equals_it(t: str, n: str = n) -> bool:
-            return t == n
-
-        tests.append(equals_it)
-        words.append(f"equals {spec.equals!r}")
-    if spec.starts_with is not None:
-        n = norm(spec.starts_with)
-
-        def starts_with_it(t: str, n: str = n) -> bool:
-            return t.startswith(n)
-
-        tests.append(starts_with_it)
-        words.append(f"starts with {spec.starts_with!r}")
-    if spec.ends_with is not None:
-        n = norm(spec.ends_with)
-
-        def ends_with_it(t: str, n: str = n) -> bool:
-            return t.endswith(n)
-
-        tests.append(ends_with_it)
-        words.append(f"ends with {spec.ends_with!r}")
+    folded = _folded_tests(spec, norm)
+    tests = [test for test, _ in folded]
+    words = [words for _, words in folded]
     as_sent: list[TextTest] = []  # a regex runs on the text as sent; IGNORECASE does its folding
     if spec.regex is not None:
-        pattern = re.compile(spec.regex, re.IGNORECASE if fold else 0)
-
-        def matches_it(t: str, p: re.Pattern[str] = pattern) -> bool:
-            return p.search(t) is not None
-
-        as_sent.append(matches_it)
+        as_sent.append(_searches(re.compile(spec.regex, re.IGNORECASE if fold else 0)))
         words.append(f"matches /{spec.regex}/")
     description = " and ".join(words) + (" (ignoring case)" if fold else "")
     if not fold and len(tests) + len(as_sent) == 1:
@@ -103,14 +97,6 @@ def text_test(spec: TextMatch) -> tuple[TextTest, str]:
         return all(test(folded) for test in tests) and all(test(text) for test in as_sent)
 
     return check, description
-
-
-def exactly(spec: TextMatch) -> str | None:
-    """The text `spec` accepts when that is its only condition (`equals`, case kept), else None."""
-    if spec.equals is None or spec.ignore_case:
-        return None
-    others = (spec.contains, spec.not_contains, spec.starts_with, spec.ends_with, spec.regex)
-    return spec.equals if all(other is None for other in others) else None
 
 
 def _value_test(spec: str | TextMatch) -> tuple[TextTest, str]:
@@ -269,26 +255,28 @@ def _query_predicates(match: Match) -> list[Predicate]:
     return found
 
 
-def compile_match(match: Match, faces: FaceNames, *, rule: bool = True) -> tuple[Predicate, ...]:
-    """Every condition of a `match`, cheapest first so a miss is found early. A rule's match
-    without `api` answers every face but ObjectiveAI's (spec §5: chat rules never answer Query
-    requests); an `expect` without `api` says nothing about the face."""
-    found: list[Predicate] = []
+def _api_predicates(match: Match, faces: FaceNames, rule: bool) -> list[Predicate]:
+    """The faces a match answers: the ones it names, else (for a rule) every face but the ones
+    that answer only rules naming them."""
     if match.api is not None:
         apis = faces.expand(match.apis)
-        found.append(Predicate("api", " or ".join(sorted(apis)), lambda f: f.face in apis, lambda f: f.face))
-    elif rule:
-        named_only = faces.named_only()
-        found.append(
-            Predicate(
-                "api",
-                f"any face but {' or '.join(sorted(named_only))}",
-                lambda f: f.face not in named_only,
-                lambda f: f.face,
-            )
+        return [Predicate("api", " or ".join(sorted(apis)), lambda f: f.face in apis, lambda f: f.face)]
+    if not rule:
+        return []
+    named_only = faces.named_only()
+    return [
+        Predicate(
+            "api",
+            f"any face but {' or '.join(sorted(named_only))}",
+            lambda f: f.face not in named_only,
+            lambda f: f.face,
         )
-    if match.query_model is not None or match.query_llms is not None:
-        found.extend(_query_predicates(match))
+    ]
+
+
+def _request_predicates(match: Match) -> list[Predicate]:
+    """Conditions on the request's framing: stream, model, turn and tool choice."""
+    found: list[Predicate] = []
     if match.stream is not None:
         want = match.stream
         found.append(
@@ -318,6 +306,12 @@ def compile_match(match: Match, faces: FaceNames, *, rule: bool = True) -> tuple
         found.append(
             Predicate("tool_choice", repr(choice), lambda f: f.tool_choice == choice, lambda f: repr(f.tool_choice))
         )
+    return found
+
+
+def _tool_predicates(match: Match) -> list[Predicate]:
+    """Conditions on the tools offered and the tool result answered."""
+    found: list[Predicate] = []
     if match.tools is not None:
         needed = frozenset(match.tools)
         found.append(
@@ -330,18 +324,25 @@ def compile_match(match: Match, faces: FaceNames, *, rule: bool = True) -> tuple
         )
     if match.tool_result is not None:
         found.extend(_tool_result(match.tool_result))
+    return found
+
+
+def _mapping_predicates(match: Match) -> list[Predicate]:
+    """Conditions on the request's metadata and headers."""
+    found: list[Predicate] = []
     if match.metadata is not None:
         found.extend(_mapping("metadata", match.metadata, lambda f, n: f.metadata.get(n)))
     if match.headers is not None:
         found.extend(_mapping("headers", match.headers, lambda f, n: f.headers.get(n)))
-    # each lambda binds its own test: a closure over the loop-free name `test` would see the last one
+    return found
+
+
+def _text_predicates(match: Match) -> list[Predicate]:
+    """Conditions on the conversation's texts, the dearest to test, so they come last."""
+    found: list[Predicate] = []
     if match.last_user is not None:
         user_test, words = text_test(match.last_user)
-        exact = exactly(match.last_user)
-        if exact is not None:  # the usual rule: one comparison, without a call to `user_test`
-            found.append(Predicate("last_user", words, lambda f: f.last_user == exact, lambda f: _clip(f.last_user)))
-        else:
-            found.append(Predicate("last_user", words, lambda f: user_test(f.last_user), lambda f: _clip(f.last_user)))
+        found.append(Predicate("last_user", words, lambda f: user_test(f.last_user), lambda f: _clip(f.last_user)))
     if match.system is not None:
         system_test, words = text_test(match.system)
         found.append(Predicate("system", words, lambda f: system_test(f.system), lambda f: _clip(f.system)))
@@ -355,4 +356,18 @@ def compile_match(match: Match, faces: FaceNames, *, rule: bool = True) -> tuple
                 lambda f: f"{len(f.texts)} messages, none matching",
             )
         )
-    return tuple(found)
+    return found
+
+
+def compile_match(match: Match, faces: FaceNames, *, rule: bool = True) -> tuple[Predicate, ...]:
+    """Every condition of a `match`, cheapest first so a miss is found early. A rule's match
+    without `api` answers every face but ObjectiveAI's (spec §5: chat rules never answer Query
+    requests); an `expect` without `api` says nothing about the face."""
+    return (
+        *_api_predicates(match, faces, rule),
+        *_query_predicates(match),
+        *_request_predicates(match),
+        *_tool_predicates(match),
+        *_mapping_predicates(match),
+        *_text_predicates(match),
+    )

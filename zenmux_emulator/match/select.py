@@ -12,10 +12,9 @@ from zenmux_emulator.neutral.request import NeutralRequest
 from zenmux_emulator.state.sessions import Session
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Selection:
-    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number.
-    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
+    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number."""
 
     rule: CompiledRule
     reply: CompiledReply | None
@@ -45,7 +44,7 @@ def forced(rule: CompiledRule, session: Session) -> Selection:
     """The selection of a rule named by `X-Emulator-Rule`, at its place in the session's sequence."""
     hit = session.hits.get(rule.name, 0)
     answers, reply = reply_at(rule, hit)
-    return Selection(rule, reply if answers else None, hit)
+    return Selection(rule=rule, reply=reply if answers else None, hit=hit)
 
 
 def select(index: RuleIndex, facts: NeutralRequest, session: Session) -> Selection | None:
@@ -56,13 +55,7 @@ def select(index: RuleIndex, facts: NeutralRequest, session: Session) -> Selecti
                 break
         else:
             hit = session.hits.get(rule.name, 0)
-            replies = rule.replies
-            if hit < len(replies):  # within the sequence, or past it repeating the last: without a call
-                return Selection(rule, replies[hit], hit)
-            if rule.rule.then == "repeat_last":
-                return Selection(rule, replies[-1], hit)
             answers, reply = reply_at(rule, hit)
-            if not answers:
-                continue
-            return Selection(rule, reply, hit)
+            if answers:
+                return Selection(rule=rule, reply=reply, hit=hit)
     return None

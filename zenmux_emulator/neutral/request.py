@@ -21,8 +21,11 @@ T = TypeVar("T")
 
 
 class cached(Generic[T]):
-    """`functools.cached_property` without the lock Python 3.11 takes on each first read: a
-    request's facts are read by one task only, and most are read once."""
+    """A fact worked out from the request the first time it is read, then kept on the instance:
+    `functools.cached_property` without the lock Python 3.11 takes on every first read. A request
+    reads about a dozen facts, once each, from one task; the lock cost 6 % of a request's Python
+    work (docs/performance.md, 2026-11-26). Python 3.12 dropped that lock: there, this is
+    `functools.cached_property`."""
 
     def __init__(self, func: Callable[[Any], T]) -> None:
         self.func = func
@@ -35,7 +38,7 @@ class cached(Generic[T]):
     def __get__(self, instance: object, owner: type | None = None) -> T:
         if instance is None:
             return self  # type: ignore[return-value]
-        value = instance.__dict__[self.name] = self.func(instance)
+        value = instance.__dict__[self.name] = self.func(instance)  # found there from now on
         return value
 
 
@@ -46,10 +49,9 @@ def split_model(model: str) -> tuple[str, str | None]:
     return (base, provider) if sep and provider else (model, None)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ReasoningAsk:
-    """What the request says about reasoning: on (True), explicitly off (False) or silent (None).
-    Built on every request, so not frozen: a frozen dataclass costs several times more to build."""
+    """What the request says about reasoning: on (True), explicitly off (False) or silent (None)."""
 
     enabled: bool | None
     effort: str = "medium"
@@ -57,7 +59,7 @@ class ReasoningAsk:
     exclude: bool = False
 
 
-SILENT_REASONING = ReasoningAsk(None)
+SILENT_REASONING = ReasoningAsk(enabled=None)
 
 JSON_OBJECT_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {"answer": {"type": "string"}}}
 """The output schema of a JSON-mode request (`json_object`): any object fits it, and an unscripted
@@ -90,11 +92,6 @@ class NeutralRequest:
     thought signatures on function calls): the core then checks what is passed back on every
     request, not only on those that ask for reasoning."""
 
-    token_limit: int | None = None
-    """Where counting the prompt may stop: the model's context window, set before `prompt_tokens`
-    is first read. Up to it the count is exact; past it, some number above it (the request is
-    refused 413 whatever its size). A class default until then: one store less per request."""
-
     def __init__(
         self,
         body: Mapping[str, Any],
@@ -124,6 +121,10 @@ class NeutralRequest:
         """ZenMux's `provider` routing options."""
         self.model_routing = model_routing or {}
         """ZenMux's `model_routing_config` (for `zenmux/auto`)."""
+        self.token_limit: int | None = None
+        """Where counting the prompt may stop: the model's context window, set before `prompt_tokens`
+        is first read. Up to it the count is exact; past it, some number above it (the request is
+        refused 413 whatever its size)."""
 
     # the face's facts ------------------------------------------------------------------------
 

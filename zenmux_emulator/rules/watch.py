@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from watchfiles import Change, awatch
@@ -46,6 +47,63 @@ async def _pause(stop: asyncio.Event, seconds: float) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Watched:
+    """What one watch covers: the folders named, the files named (watched through their folders),
+    and every folder the native watch is set on."""
+
+    folders: list[Path]
+    files: set[Path]
+    targets: list[Path]
+
+    def wanted(self, change: Change, path: str) -> bool:
+        # a file named directly is watched through its folder, so an editor's save-by-rename is seen;
+        # an event about a watched folder itself (deleted, moved) ends its watch
+        resolved = Path(path).resolve()
+        return resolved in self.targets or (
+            path.endswith(SUFFIXES)
+            and (resolved in self.files or any(resolved.is_relative_to(folder) for folder in self.folders))
+        )
+
+    def missing(self) -> Path | None:
+        """The first folder that does not exist now."""
+        return next((t for t in self.targets if _identity(t) is None), None)
+
+    def replaced(self, seen: dict[Path, Identity]) -> Path | None:
+        """The first folder that is not the one the watch started on."""
+        return next((t for t in self.targets if _identity(t) != seen[t]), None)
+
+
+async def _watch_until_moved(
+    registry: ScenarioRegistry, stop: asyncio.Event, watched: Watched, catch_up: bool, debounce_ms: int, look_ms: int
+) -> Path | None:
+    """Reload on every batch of changes (and once first when `catch_up`), until `stop` or until a
+    folder is deleted or replaced; that folder, or None on `stop`."""
+    seen = {t: _identity(t) for t in watched.targets}
+    changes: AsyncIterator[set[tuple[Change, str]]] = awatch(
+        *watched.targets,
+        watch_filter=watched.wanted,
+        stop_event=stop,
+        debounce=debounce_ms,
+        step=50,
+        recursive=True,
+        rust_timeout=look_ms,
+        yield_on_timeout=True,
+    )
+    async for batch in changes:
+        moved = next((Path(p).resolve() for _, p in batch if Path(p).resolve() in watched.targets), None)
+        changed = [p for _, p in batch if Path(p).resolve() not in watched.targets]
+        if changed:
+            log.info("scenario files changed: %s", ", ".join(sorted(str(Path(p)) for p in changed)))
+        if changed or catch_up:
+            catch_up = False
+            await registry.reload()
+        moved = moved or watched.replaced(seen)
+        if moved is not None:
+            return moved
+    return None
+
+
 async def watch(
     registry: ScenarioRegistry,
     stop: asyncio.Event,
@@ -58,26 +116,14 @@ async def watch(
     status = status if status is not None else WatchStatus()
     folders = [p.resolve() for p in registry.paths if p.is_dir()]
     files = {p.resolve() for p in registry.paths if p.is_file()}
-    targets = sorted({*folders, *(f.parent for f in files)})
-    if not targets:
+    watched = Watched(folders=folders, files=files, targets=sorted({*folders, *(f.parent for f in files)}))
+    if not watched.targets:
         return
-
-    watched = set(targets)
-
-    def wanted(change: Change, path: str) -> bool:
-        # a file named directly is watched through its folder, so an editor's save-by-rename is seen;
-        # an event about a watched folder itself (deleted, moved) ends its watch
-        resolved = Path(path).resolve()
-        return resolved in watched or (
-            path.endswith(SUFFIXES)
-            and (resolved in files or any(resolved.is_relative_to(folder) for folder in folders))
-        )
-
     catch_up = False  # reload once the new watch is up: what changed while none was
     while not stop.is_set():
-        missing = [t for t in targets if _identity(t) is None]
-        if missing:
-            reason = f"{missing[0]} does not exist; watching for it to come back"
+        missing = watched.missing()
+        if missing is not None:
+            reason = f"{missing} does not exist; watching for it to come back"
             if status.reason != reason:
                 log.warning("scenario folder %s", reason)
             status.failed(reason)
@@ -85,31 +131,9 @@ async def watch(
             if await _pause(stop, look_ms / 1000):
                 return
             continue
-        seen = {t: _identity(t) for t in targets}
-        status.running([str(t) for t in targets])
-        moved: Path | None = None
+        status.running([str(t) for t in watched.targets])
         try:
-            changes: AsyncIterator[set[tuple[Change, str]]] = awatch(
-                *targets,
-                watch_filter=wanted,
-                stop_event=stop,
-                debounce=debounce_ms,
-                step=50,
-                recursive=True,
-                rust_timeout=look_ms,
-                yield_on_timeout=True,
-            )
-            async for batch in changes:
-                moved = next((Path(p).resolve() for _, p in batch if Path(p).resolve() in watched), None)
-                changed = [p for _, p in batch if Path(p).resolve() not in watched]
-                if changed:
-                    log.info("scenario files changed: %s", ", ".join(sorted(str(Path(p)) for p in changed)))
-                if changed or catch_up:
-                    catch_up = False
-                    await registry.reload()
-                moved = moved or next((t for t in targets if _identity(t) != seen[t]), None)
-                if moved is not None:
-                    break
+            moved = await _watch_until_moved(registry, stop, watched, catch_up, debounce_ms, look_ms)
         except Exception as exc:  # noqa: BLE001  # watchfiles failed (a folder gone as it started, a limit of the OS): retried
             log.warning("the scenario file watcher failed: %s; starting it again", exc)
             status.failed(f"the watcher failed: {exc}; starting it again")
@@ -117,6 +141,6 @@ async def watch(
             if await _pause(stop, look_ms / 1000):
                 return
             continue
+        catch_up = moved is not None
         if moved is not None:
             log.warning("scenario folder %s was deleted or replaced; watching it again", moved)
-            catch_up = True

@@ -4,6 +4,7 @@ written, with their pacing and any fault to inject, all decided before any byte 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from zenmux_emulator.scenario.schema import RawReply, StreamFault
@@ -47,11 +48,13 @@ def _all_but_last(events: Iterator[bytes], last: int) -> Iterator[tuple[bytes, b
         yield event, False
 
 
+@dataclass(eq=False)
 class ReplyPlan:
-    """A reply: JSON (`body`) or SSE (`events`), how long to wait, and what to break. Made for
-    every reply, so it is made with its headers and body only: a builder sets what else it has
-    (`sse_plan`, `raw_plan`), and the rest reads the class's defaults below."""
+    """A reply: JSON (`body`) or SSE (`events`), how long to wait, and what to break. Not frozen:
+    a face adds what only it knows (the id in its body, the usage to charge) after the builder."""
 
+    headers: dict[str, str]
+    body: bytes | None = None
     status: int = 200
     events: Events | None = None
     schedule: Schedule | None = None
@@ -69,16 +72,12 @@ class ReplyPlan:
     """The usage to charge to the key's balance instead of the draft's, for a face whose reply is
     not the draft's text (ObjectiveAI's total over its LLMs, with its `cost` in USD); None: the draft's."""
 
-    def __init__(self, headers: dict[str, str], body: bytes | None = None) -> None:
-        self.headers = headers
-        self.body = body
-
 
 def raw_plan(raw: RawReply) -> ReplyPlan:
     """Exactly the scripted bytes, status and content type: for hardening clients."""
-    plan = ReplyPlan(dict(raw.headers or {}), raw.body.encode())
-    plan.status, plan.content_type = raw.status, raw.content_type
-    return plan
+    return ReplyPlan(
+        headers=dict(raw.headers or {}), body=raw.body.encode(), status=raw.status, content_type=raw.content_type
+    )
 
 
 def sse_plan(
@@ -93,13 +92,21 @@ def sse_plan(
 ) -> ReplyPlan:
     """A streamed reply; with a stream fault, where it strikes and what it sends there: the face's
     `malformed` bytes, or its `error_event(fault, position)` (none: the stream just ends)."""
-    plan = ReplyPlan(headers)
-    plan.events, plan.schedule, plan.content_type = events, schedule, "text/event-stream"
-    plan.usage, plan.reply_id = usage, reply_id
+    fault_at, fault_event = 0, b""
     if fault is not None:
-        plan.stream_fault, plan.fault_at = fault, fault_position(fault, events.count)
+        fault_at = fault_position(fault, events.count)
         if fault.kind == "malformed":
-            plan.fault_event = malformed
+            fault_event = malformed
         elif fault.kind == "error" and error_event is not None:
-            plan.fault_event = error_event(fault, plan.fault_at)
-    return plan
+            fault_event = error_event(fault, fault_at)
+    return ReplyPlan(
+        headers=headers,
+        events=events,
+        schedule=schedule,
+        content_type="text/event-stream",
+        stream_fault=fault,
+        fault_at=fault_at,
+        fault_event=fault_event,
+        reply_id=reply_id,
+        usage=usage,
+    )

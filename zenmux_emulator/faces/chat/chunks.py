@@ -11,7 +11,8 @@ of every chunk (id, object, created, model) is encoded once per reply.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -78,17 +79,33 @@ def function_call_deltas(call: dict[str, str], argument_chars: int) -> list[dict
     ]
 
 
-def stream_events(
-    draft: Draft,
-    completion_id: str,
-    created: int,
-    *,
-    include_usage: bool,
-    top_logprobs: int | None,
-) -> Iterator[bytes]:
-    """Every event of the stream in order, each made when it is asked for."""
-    timing = draft.timing
-    chunk_tokens = timing.chunk_tokens if timing else 1
+@dataclass(frozen=True)
+class Frame:
+    """The fixed bytes around every chunk's delta, encoded once per reply."""
+
+    prefix: bytes
+    """`data: ` and the chunk up to its delta: id, object, created, model (and tier, fingerprint)."""
+    end: bytes
+    """After the choice: the null usage when usage is streamed, then the event's end."""
+    open_tail: bytes
+    """After a delta that does not finish the reply."""
+
+    def event(self, delta: dict[str, Any]) -> bytes:
+        return self.prefix + orjson.dumps(delta) + self.open_tail
+
+    def logprobs_event(self, delta: dict[str, Any], logprobs: dict[str, Any]) -> bytes:
+        return (
+            self.prefix
+            + orjson.dumps(delta)
+            + b',"logprobs":'
+            + orjson.dumps(logprobs)
+            + b',"finish_reason":null}]'
+            + self.end
+        )
+
+
+def chunk_head(draft: Draft, completion_id: str, created: int) -> dict[str, Any]:
+    """The fields every chunk starts with."""
     head: dict[str, Any] = {
         "id": completion_id,
         "object": "chat.completion.chunk",
@@ -99,51 +116,74 @@ def stream_events(
         head["service_tier"] = draft.service_tier
     if draft.system_fingerprint is not None:
         head["system_fingerprint"] = draft.system_fingerprint
+    return head
+
+
+def chunk_frame(head: dict[str, Any], include_usage: bool) -> Frame:
     prefix = b"data: " + orjson.dumps(head)[:-1] + b',"choices":[{"index":0,"delta":'
     end = (b',"usage":null' if include_usage else b"") + b"}\n\n"
-    open_tail = b',"logprobs":null,"finish_reason":null}]' + end
+    return Frame(prefix=prefix, end=end, open_tail=b',"logprobs":null,"finish_reason":null}]' + end)
 
-    def event(delta: dict[str, Any]) -> bytes:
-        return prefix + orjson.dumps(delta) + open_tail
 
-    yield prefix + b'{"role":"assistant","content":"","refusal":null}' + open_tail
-    for delta in reasoning_deltas(draft.reasoning_details, chunk_tokens):
-        yield event(delta)
-    position = 0
-    for field, text in (("content", draft.content), ("refusal", draft.refusal)):
-        if not text:
-            continue
-        for group in tokens.groups(text, chunk_tokens):
-            piece = {field: "".join(group)}
-            if top_logprobs is None:
-                yield event(piece)
-            else:
-                entries = token_logprobs(group, top_logprobs, position)
-                logprobs = (
-                    {"content": entries, "refusal": None}
-                    if field == "content"
-                    else {"content": None, "refusal": entries}
-                )
-                yield (
-                    prefix
-                    + orjson.dumps(piece)
-                    + b',"logprobs":'
-                    + orjson.dumps(logprobs)
-                    + b',"finish_reason":null}]'
-                    + end
-                )
-            position += len(group)
-        if field == "content" and draft.annotations:
-            yield event({"annotations": draft.annotations})
+def text_events(
+    frame: Frame, field: str, text: str, chunk_tokens: int, top_logprobs: int | None, position: int
+) -> Generator[bytes, None, int]:
+    """The content or refusal in pieces of `chunk_tokens` tokens, with their logprobs when asked
+    for; returns the token position after them (logprobs count on across content and refusal)."""
+    for group in tokens.groups(text, chunk_tokens):
+        piece = {field: "".join(group)}
+        if top_logprobs is None:
+            yield frame.event(piece)
+        else:
+            entries = token_logprobs(group, top_logprobs, position)
+            logprobs = (
+                {"content": entries, "refusal": None} if field == "content" else {"content": None, "refusal": entries}
+            )
+            yield frame.logprobs_event(piece, logprobs)
+        position += len(group)
+    return position
+
+
+def call_events(frame: Frame, draft: Draft) -> Iterator[bytes]:
+    """The tool calls, or the legacy `function_call` on a `function_call` finish."""
+    timing = draft.timing
+    argument_chars = timing.argument_chars if timing else 16
     legacy = function_call(draft)
     if legacy is not None:
-        for delta in function_call_deltas(legacy, timing.argument_chars if timing else 16):
-            yield event(delta)
+        deltas = function_call_deltas(legacy, argument_chars)
     elif draft.tool_calls:
         interleaved = timing is not None and timing.tool_calls == "interleaved"
-        for delta in tool_call_deltas(draft.tool_calls, timing.argument_chars if timing else 16, interleaved):
-            yield event(delta)
-    yield prefix + b'{},"logprobs":null,"finish_reason":' + orjson.dumps(draft.finish_reason) + b"}]" + end
+        deltas = tool_call_deltas(draft.tool_calls, argument_chars, interleaved)
+    else:
+        deltas = []
+    for delta in deltas:
+        yield frame.event(delta)
+
+
+def stream_events(
+    draft: Draft,
+    completion_id: str,
+    created: int,
+    *,
+    include_usage: bool,
+    top_logprobs: int | None,
+) -> Iterator[bytes]:
+    """Every event of the stream in order, each made when it is asked for."""
+    chunk_tokens = draft.timing.chunk_tokens if draft.timing else 1
+    head = chunk_head(draft, completion_id, created)
+    frame = chunk_frame(head, include_usage)
+    yield frame.prefix + b'{"role":"assistant","content":"","refusal":null}' + frame.open_tail
+    for delta in reasoning_deltas(draft.reasoning_details, chunk_tokens):
+        yield frame.event(delta)
+    position = 0
+    if draft.content:
+        position = yield from text_events(frame, "content", draft.content, chunk_tokens, top_logprobs, position)
+        if draft.annotations:
+            yield frame.event({"annotations": draft.annotations})
+    if draft.refusal:
+        yield from text_events(frame, "refusal", draft.refusal, chunk_tokens, top_logprobs, position)
+    yield from call_events(frame, draft)
+    yield frame.prefix + b'{},"logprobs":null,"finish_reason":' + orjson.dumps(draft.finish_reason) + b"}]" + frame.end
     if include_usage:
         yield b"data: " + orjson.dumps({**head, "choices": [], "usage": draft.usage}) + b"\n\n"
     yield DONE

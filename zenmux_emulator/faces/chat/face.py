@@ -36,17 +36,16 @@ class ChatFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        stream = request.stream
         return plan_reply(
             draft,
-            generation,
-            created,
-            stream,
-            stream and request.include_usage,  # positionally:
-            request.top_logprobs,
-            headers,
-            seed,
-        )  # a keyword call costs every request more
+            completion_id=generation,
+            created=created,
+            stream=request.stream,
+            include_usage=request.stream and request.include_usage,
+            top_logprobs=request.top_logprobs,
+            headers=headers,
+            seed=seed,
+        )
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

@@ -24,14 +24,18 @@ def reasoning_ask(
     reasoning: ReasoningOptions | None, reasoning_effort: str | None, include_reasoning: bool | None
 ) -> ReasoningAsk:
     """Read `reasoning`, `reasoning_effort` and `include_reasoning` as ZenMux does."""
+    if reasoning is None and reasoning_effort is None and include_reasoning is None:
+        return SILENT_REASONING  # most requests say nothing about reasoning
     effort = (reasoning.effort if reasoning is not None and reasoning.effort else None) or reasoning_effort
     max_tokens = reasoning.max_tokens if reasoning is not None else None
     exclude = bool(reasoning is not None and reasoning.exclude) or include_reasoning is False
     explicit = reasoning.enabled if reasoning is not None else None
     if explicit is False or effort == "none":
-        return ReasoningAsk(False, "none", max_tokens, exclude)
+        return ReasoningAsk(enabled=False, effort="none", max_tokens=max_tokens, exclude=exclude)
     asked = explicit is True or effort is not None or max_tokens is not None or include_reasoning is True
-    return ReasoningAsk(True if asked else None, effort or "medium", max_tokens, exclude)
+    return ReasoningAsk(
+        enabled=True if asked else None, effort=effort or "medium", max_tokens=max_tokens, exclude=exclude
+    )
 
 
 class ChatRequest(ChatMessagesRequest):
@@ -47,28 +51,20 @@ class ChatRequest(ChatMessagesRequest):
         chat: ChatCompletionRequest,
         warnings: tuple[str, ...],
     ) -> None:
-        silent = chat.reasoning is None and chat.reasoning_effort is None and chat.include_reasoning is None
-        super().__init__(  # positionally: a keyword call costs every request more
-            body,
-            headers,
-            chat.model,
-            chat.stream is True,
-            chat.max_completion_tokens,
-            () if chat.stop is None else chat.stop_sequences,
-            SILENT_REASONING
-            if silent
-            else reasoning_ask(chat.reasoning, chat.reasoning_effort, chat.include_reasoning),
-            warnings,
-            body.get("provider"),
-            body.get("model_routing_config"),
+        super().__init__(
+            body=body,
+            headers=headers,
+            model=chat.model,
+            stream=chat.stream is True,
+            max_tokens=chat.max_completion_tokens,
+            stop=chat.stop_sequences,
+            reasoning=reasoning_ask(chat.reasoning, chat.reasoning_effort, chat.include_reasoning),
+            warnings=warnings,
+            provider=body.get("provider"),
+            model_routing=body.get("model_routing_config"),
         )
         self.chat = chat
         self.messages: list[dict[str, Any]] = body["messages"]
-        facts = self.__dict__  # the common cases, known now: drafting reads these every time
-        if chat.tool_choice is None:
-            facts["stated_tool_choice"] = None
-        if chat.response_format is None:
-            facts["output_schema"] = None
 
     @property
     def include_usage(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -61,97 +62,105 @@ def guarded(face: QueryFace, core: Core, handler: Callable[[web.Request, str], A
     return GuardedRoute(face.name, core, handler, check_key, refusal(face)).handle
 
 
-def routes(core: Core) -> list[web.RouteDef]:
-    face = QueryFace(core)
+@dataclass(frozen=True)
+class SideRoutes:
+    """The handlers beside the completions: the Query Model registry, credits and stored completions."""
 
-    async def validate_query_model(request: web.Request, key: str) -> Any:
-        model, _ = validate_model(await read_json(request, core.settings.max_body_bytes), "")
+    face: QueryFace
+    core: Core
+
+    async def validate_query_model(self, request: web.Request, key: str) -> Any:
+        model, _ = validate_model(await read_json(request, self.core.settings.max_body_bytes), "")
         name = model_ids(model)[0]
-        face.stored().remember(name, model)
+        self.face.stored().remember(name, model)
         return normalised(model)
 
-    async def validate_query_llm(request: web.Request, key: str) -> Any:
-        llm = validate_llm(await read_json(request, core.settings.max_body_bytes))
+    async def validate_query_llm(self, request: web.Request, key: str) -> Any:
+        llm = validate_llm(await read_json(request, self.core.settings.max_body_bytes))
         return {
             **llm.model_dump(exclude_unset=True, by_alias=True),
             "name": ids.llm_id(llm.model_dump(exclude_none=True)),
         }
 
-    async def list_query_models(request: web.Request, key: str) -> Any:
-        return {"data": face.stored().names()}
+    async def list_query_models(self, request: web.Request, key: str) -> Any:
+        return {"data": self.face.stored().names()}
 
-    async def count_query_models(request: web.Request, key: str) -> Any:
-        return {"count": len(face.stored().names())}
+    async def count_query_models(self, request: web.Request, key: str) -> Any:
+        return {"count": len(self.face.stored().names())}
 
-    async def get_query_model(request: web.Request, key: str) -> Any:
+    async def get_query_model(self, request: web.Request, key: str) -> Any:
         name = request.match_info["name"]
-        model = face.stored().get(name)
+        model = self.face.stored().get(name)
         if model is None:
             raise RequestRejected(404, "model_not_found", f"no Query Model named {name}")
         return normalised(model)
 
-    async def credits(request: web.Request, key: str) -> Any:
-        scenarios = core.registry.current.scenarios
+    async def credits(self, request: web.Request, key: str) -> Any:
+        scenarios = self.core.registry.current.scenarios
         name = session_name(request.headers, key)
         purchased = float(scenarios.gateway.balances.get(key, 0.0))
-        used = await core.state.spent(name, key)
+        used = await self.core.state.spent(name, key)
         return {"credits": purchased - used, "total_credits_purchased": purchased, "total_credits_used": used}
 
-    async def list_completions(request: web.Request, key: str) -> Any:
+    async def list_completions(self, request: web.Request, key: str) -> Any:
         try:
             count = int(request.query.get("count", "100"))
             offset = int(request.query.get("offset", "0"))
         except ValueError:
             raise RequestRejected(400, "invalid_request", "count and offset must be integers") from None
-        newest = list(face.completions.newest_first())[max(offset, 0) : max(offset, 0) + max(count, 0)]
+        newest = list(self.face.completions.newest_first())[max(offset, 0) : max(offset, 0) + max(count, 0)]
         # a completion's id ends with its `created` (`qrycpl-<hex>-<created>`): nothing stored is decoded
         return {"data": [{"id": name, "created": _rfc3339(int(name.rsplit("-", 1)[1]))} for name, _ in newest]}
 
-    def stored_completion(request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
+    def stored_completion(self, request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
         name = request.match_info["id"]
-        found = face.completion(name)
+        found = self.face.completion(name)
         if found is None:
             raise RequestRejected(404, "completion_not_found", f"no completion {name}")
         return name, found
 
-    async def get_completion(request: web.Request, key: str) -> Any:
-        name, (asked, answered) = stored_completion(request)
-        mark = face.marks.get(name)
+    async def get_completion(self, request: web.Request, key: str) -> Any:
+        name, (asked, answered) = self.stored_completion(request)
+        mark = self.face.marks.get(name)
         return {"request": asked, "response": answered, **({"correct_confidence_id": mark} if mark else {})}
 
-    async def publish(request: web.Request, key: str) -> Any:
-        stored_completion(request)
+    async def publish(self, request: web.Request, key: str) -> Any:
+        self.stored_completion(request)
         return web.Response(status=204)
 
-    async def mark(request: web.Request, key: str) -> Any:
-        name, _ = stored_completion(request)
-        body = await read_json(request, core.settings.max_body_bytes)
+    async def mark(self, request: web.Request, key: str) -> Any:
+        name, _ = self.stored_completion(request)
+        body = await read_json(request, self.core.settings.max_body_bytes)
         correct = body.get("correct_confidence_id") if isinstance(body, dict) else None
         if not isinstance(correct, str):
             raise RequestRejected(400, "invalid_request", "correct_confidence_id: expected a string")
-        face.marks[name] = correct
+        self.face.marks[name] = correct
         return web.Response(status=204)
 
-    async def unmark(request: web.Request, key: str) -> Any:
-        name, _ = stored_completion(request)
-        face.marks.pop(name, None)
+    async def unmark(self, request: web.Request, key: str) -> Any:
+        name, _ = self.stored_completion(request)
+        self.face.marks.pop(name, None)
         return web.Response(status=204)
 
+
+def routes(core: Core) -> list[web.RouteDef]:
+    face = QueryFace(core)
+    side = SideRoutes(face=face, core=core)
     completions = Endpoint(face, core, authenticate=check_key)  # this API's 401 for a bad key
     served = [
         web.post(f"{PREFIX}/query/completions", completions.handle),
         web.post(f"{PREFIX}/chat/completions", completions.handle),  # the SDK's path before 2025-10-06
-        web.get(f"{PREFIX}/query/completions", guarded(face, core, list_completions)),
-        web.get(f"{PREFIX}/query/completions/{{id}}", guarded(face, core, get_completion)),
-        web.post(f"{PREFIX}/query/completions/{{id}}/publish", guarded(face, core, publish)),
-        web.post(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, mark)),
-        web.delete(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, unmark)),
-        web.post(f"{PREFIX}/query_models", guarded(face, core, validate_query_model)),
-        web.get(f"{PREFIX}/query_models", guarded(face, core, list_query_models)),
-        web.get(f"{PREFIX}/query_models/count", guarded(face, core, count_query_models)),
-        web.get(f"{PREFIX}/query_models/{{name}}", guarded(face, core, get_query_model)),
-        web.post(f"{PREFIX}/query_llms", guarded(face, core, validate_query_llm)),
-        web.get(f"{PREFIX}/auth/credits", guarded(face, core, credits)),
+        web.get(f"{PREFIX}/query/completions", guarded(face, core, side.list_completions)),
+        web.get(f"{PREFIX}/query/completions/{{id}}", guarded(face, core, side.get_completion)),
+        web.post(f"{PREFIX}/query/completions/{{id}}/publish", guarded(face, core, side.publish)),
+        web.post(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, side.mark)),
+        web.delete(f"{PREFIX}/query/completions/{{id}}/training_table", guarded(face, core, side.unmark)),
+        web.post(f"{PREFIX}/query_models", guarded(face, core, side.validate_query_model)),
+        web.get(f"{PREFIX}/query_models", guarded(face, core, side.list_query_models)),
+        web.get(f"{PREFIX}/query_models/count", guarded(face, core, side.count_query_models)),
+        web.get(f"{PREFIX}/query_models/{{name}}", guarded(face, core, side.get_query_model)),
+        web.post(f"{PREFIX}/query_llms", guarded(face, core, side.validate_query_llm)),
+        web.get(f"{PREFIX}/auth/credits", guarded(face, core, side.credits)),
     ]
     return served
 

@@ -119,6 +119,24 @@ def _fold_calls(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> N
     calls[index][kind][key] += fragment[kind][key]
 
 
+def _fold_delta(message: dict[str, Any], calls: dict[int, dict[str, Any]], delta: dict[str, Any]) -> None:
+    """Add one chunk's delta to the message (and its tool calls, by index)."""
+    for key, value in delta.items():
+        if value is None or key == "role":
+            continue
+        if key in ("content", "refusal", "reasoning", "reasoning_content"):
+            message[key] = (message.get(key) or "") + value
+        elif key in ("annotations", "reasoning_details"):
+            message.setdefault(key, []).extend(value)
+        elif key == "function_call":
+            legacy = message.setdefault(key, {"name": "", "arguments": ""})
+            for part, text in value.items():
+                legacy[part] += text
+        elif key == "tool_calls":
+            for fragment in value:
+                _fold_calls(calls, fragment)
+
+
 def fold(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     """The completion a stream adds up to: texts concatenated, lists extended, calls by index."""
     message: dict[str, Any] = {"role": "assistant", "content": None, "refusal": None, "annotations": []}
@@ -127,20 +145,7 @@ def fold(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     for chunk in chunks:
         usage = chunk.get("usage") or usage
         for choice in chunk["choices"]:
-            for key, value in choice["delta"].items():
-                if value is None or key == "role":
-                    continue
-                if key in ("content", "refusal", "reasoning", "reasoning_content"):
-                    message[key] = (message.get(key) or "") + value
-                elif key in ("annotations", "reasoning_details"):
-                    message.setdefault(key, []).extend(value)
-                elif key == "function_call":
-                    legacy = message.setdefault(key, {"name": "", "arguments": ""})
-                    for part, text in value.items():
-                        legacy[part] += text
-                elif key == "tool_calls":
-                    for fragment in value:
-                        _fold_calls(calls, fragment)
+            _fold_delta(message, calls, choice["delta"])
             if choice.get("logprobs"):
                 logprobs = logprobs or {"content": [], "refusal": None}
                 logprobs["content"] += choice["logprobs"].get("content") or []
