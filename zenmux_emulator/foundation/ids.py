@@ -10,11 +10,7 @@ DEFAULT_SEED = 20251
 
 def digest(*parts: object, size: int = 16) -> str:
     """Lower-case hex of a keyed hash over the parts (stable across runs and machines)."""
-    hasher = blake2b(digest_size=size)
-    for part in parts:  # fed one by one: a 30 MB conversation is not copied into one joined text
-        hasher.update(str(part).encode())
-        hasher.update(b"\x1f")
-    return hasher.hexdigest()
+    return blake2b(("\x1f".join(map(str, parts)) + "\x1f").encode(), digest_size=size).hexdigest()
 
 
 def completion_id(seed: int, session: str, number: int) -> str:

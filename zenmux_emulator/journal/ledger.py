@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.journal.generations import Generation
@@ -20,9 +21,16 @@ SUBSCRIPTION_PREFIX = "sk-ss-v1-"
 """Subscription keys' usage spends Flows, not PAYG credits (ZenMux's bill type `subscription`)."""
 
 
+@lru_cache(maxsize=1024)
 def key_id(key: str) -> str:
-    """An API key's resource id as the Platform API shows it: never the secret itself."""
+    """An API key's resource id as the Platform API shows it: never the secret itself (worked out
+    once per key: a server sees a handful of keys)."""
     return "key_" + digest("api-key", key, size=8)
+
+
+def minute_of(moment: float) -> str:
+    """`YYYYMMDDHHmm` in UTC of a Unix time."""
+    return datetime.fromtimestamp(moment, tz=UTC).strftime("%Y%m%d%H%M")
 
 
 @dataclass(slots=True)
@@ -53,7 +61,7 @@ class Ledger:
 
     def __init__(self, size: int = BUCKETS_KEPT) -> None:
         self.size = size
-        self._buckets: dict[tuple[str, str, str], Bucket] = {}
+        self._buckets: dict[tuple[int, str, str], Bucket] = {}
         self.metered_spent = 0.0
         """USD PAYG keys spent since start (what the balance falls by)."""
         self.subscription_spend: deque[tuple[float, float]] = deque()
@@ -62,26 +70,25 @@ class Ledger:
     def add(self, generation: Generation, key: str) -> None:
         """Count a served completion on the key that asked for it."""
         moment = generation.created
-        minute = datetime.fromtimestamp(moment, tz=UTC).strftime("%Y%m%d%H%M")
         subscription = key.startswith(SUBSCRIPTION_PREFIX)
         name = key_id(key)
-        found = self._buckets.get((minute, generation.model, name))
+        slot = (int(moment // 60), generation.model, name)  # the minute, as a number: its text only for a new bucket
+        found = self._buckets.get(slot)
         if found is None:
-            found = self._buckets[(minute, generation.model, name)] = Bucket(
-                minute, generation.model, name, subscription
-            )
+            found = self._buckets[slot] = Bucket(minute_of(moment), generation.model, name, subscription)
             if len(self._buckets) > self.size:
                 del self._buckets[next(iter(self._buckets))]
-        prompt, completion = generation.tokens[0], generation.tokens[1]
+        prompt, completion = generation.tokens[:2]
         found.requests += 1
         found.prompt_tokens += prompt
         found.completion_tokens += completion
-        rates = generation.rates
-        charged = generation.charged or 0.0
-        if generation.cost is None and rates is not None:
+        rates, cost = generation.rates, generation.cost
+        if cost is None and rates is not None:
+            charged = prompt * rates[0] + completion * rates[1]  # what `Generation.charged` says, worked out once
             found.prompt_cost += prompt * rates[0]
             found.completion_cost += completion * rates[1]
         else:
+            charged = cost or 0.0
             found.other_cost += charged
         if subscription:
             self.subscription_spend.append((moment, charged))
