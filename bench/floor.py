@@ -24,14 +24,14 @@ from aiohttp import web
 from baseline import serve
 from gen_scenarios import CONTENT, PLAIN_PROMPT
 
-from zenmux_emulator.draft.usage import usage_object
+from zenmux_emulator.core.draft.usage import usage_object
+from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.gateway.catalogue import admit
+from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.faces.chat.face import CHAT
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import completion_id, request_id
-from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.gateway.catalogue import admit
-from zenmux_emulator.pipeline.face import FaceContext
-from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.state.sessions import SessionStore, session_name
 
 REPLIES = {PLAIN_PROMPT: ("plain", CONTENT)}  # last user message -> (rule, content)

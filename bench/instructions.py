@@ -54,7 +54,7 @@ def build_app(server: str, scenarios: Path) -> web.Application:
         app = web.Application()
         app.router.add_post("/api/v1/chat/completions", floor.chat)
         return app
-    from zenmux_emulator.app import create_app
+    from zenmux_emulator.server.app import create_app
     from zenmux_emulator.settings import Settings
 
     return create_app(Settings(scenarios=[str(scenarios)], watch=False))

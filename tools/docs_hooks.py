@@ -36,7 +36,7 @@ def _option(action: argparse.Action) -> str:
 
 
 def cli_usage() -> str:
-    from zenmux_emulator.cli import build_parser
+    from zenmux_emulator.cli.main import build_parser
 
     parser = build_parser()
     [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
@@ -55,8 +55,8 @@ def _default(field: Any) -> str:
 
 
 def serve_options() -> str:
-    from zenmux_emulator.cli import serve_parser
-    from zenmux_emulator.commands.environment import Variable, variables
+    from zenmux_emulator.cli.environment import Variable, variables
+    from zenmux_emulator.cli.main import serve_parser
     from zenmux_emulator.settings import Settings
 
     by_option: dict[str, Variable] = {}
@@ -74,8 +74,8 @@ def serve_options() -> str:
 
 
 def environment() -> str:
-    from zenmux_emulator.cli import serve_parser
-    from zenmux_emulator.commands.environment import variables
+    from zenmux_emulator.cli.environment import variables
+    from zenmux_emulator.cli.main import serve_parser
     from zenmux_emulator.settings import Settings
 
     rows = ["| variable | option | how it is read |", "|---|---|---|"]

@@ -9,19 +9,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from zenmux_emulator.app import create_app
+    from zenmux_emulator.core.rules.compile import load_paths
     from zenmux_emulator.foundation.errors import EmulatorError, RequestRejected, ScenarioError
-    from zenmux_emulator.rules.compile import load_paths
+    from zenmux_emulator.server.app import create_app
     from zenmux_emulator.settings import Settings
 
 __all__ = ["EmulatorError", "RequestRejected", "ScenarioError", "Settings", "create_app", "load_paths"]
 
 _HOMES = {
-    "create_app": "zenmux_emulator.app",
+    "create_app": "zenmux_emulator.server.app",
     "EmulatorError": "zenmux_emulator.foundation.errors",
     "RequestRejected": "zenmux_emulator.foundation.errors",
     "ScenarioError": "zenmux_emulator.foundation.errors",
-    "load_paths": "zenmux_emulator.rules.compile",
+    "load_paths": "zenmux_emulator.core.rules.compile",
     "Settings": "zenmux_emulator.settings",
 }
 

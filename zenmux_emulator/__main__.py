@@ -2,6 +2,6 @@
 
 import sys
 
-from zenmux_emulator.launch import main
+from zenmux_emulator.cli.launch import main
 
 sys.exit(main())

@@ -1,5 +1,5 @@
 """Server settings: one pydantic model. Settings built in code are exactly what the code says;
-only the command line reads `ZENMUX_EMULATOR_*` (commands/environment.py)."""
+only the command line reads `ZENMUX_EMULATOR_*` (cli/environment.py)."""
 
 from __future__ import annotations
 

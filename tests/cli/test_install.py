@@ -96,7 +96,9 @@ def test_the_install_lines_then_init_and_serve_answer_the_first_curl(serve, tmp_
     body = post_json(f"{served.base_url}/chat/completions", readme_curl_body())
     assert body["choices"][0]["message"]["content"] == "Hi hello there! How can I help?"  # type: ignore[index]
     assert run("wait", "--url", served.base_url, "--timeout", "20").returncode == 0
-    static = REPO / "zenmux_emulator" / "inspector" / "static"  # the inspector page: its files came with the package
+    static = (
+        REPO / "zenmux_emulator" / "server" / "inspector" / "static"
+    )  # the inspector page: its files came with the package
     origin = served.base_url.removesuffix("/api/v1")
     for name in ("", "inspector.js", "inspector.css"):
         with urllib.request.urlopen(f"{origin}/_emulator/ui/{name}", timeout=30) as answer:

@@ -21,8 +21,8 @@ from tests.cli.test_cli import CONSOLE_SCRIPT, PYTHON_M, Served, chat, clean_env
 from tests.conftest import REPO, SHIPPED
 from tests.docs.pages import page
 from tests.support.shipped import load_paths
-from zenmux_emulator.cli import build_parser, serve_parser, settings_from
-from zenmux_emulator.commands.environment import EnvironmentProblem, variables
+from zenmux_emulator.cli.environment import EnvironmentProblem, variables
+from zenmux_emulator.cli.main import build_parser, serve_parser, settings_from
 from zenmux_emulator.settings import Settings
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
@@ -83,7 +83,7 @@ def test_help_explains_log_format_and_level_and_the_variables():
 
 def test_help_does_not_import_the_server():
     probe = (
-        "import sys; from zenmux_emulator.cli import build_parser; build_parser(); "
+        "import sys; from zenmux_emulator.cli.main import build_parser; build_parser(); "
         "print(sorted(m for m in ('aiohttp', 'asyncio', 'pydantic', 'yaml', 'jinja2') if m in sys.modules))"
     )
     assert (

@@ -18,8 +18,8 @@ from tests.cli.test_cli import CONSOLE_SCRIPT, clean_env
 from tests.conftest import REPO, SHIPPED
 from tests.docs.pages import page
 from tests.support.polling import wait_for
-from zenmux_emulator.cli import serve_parser
-from zenmux_emulator.commands.environment import variables
+from zenmux_emulator.cli.environment import variables
+from zenmux_emulator.cli.main import serve_parser
 from zenmux_emulator.settings import Settings
 
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -13,9 +13,9 @@ from aiohttp.test_utils import make_mocked_request
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok
 from tests.scenarios.helpers import ask
-from zenmux_emulator.app import create_app
-from zenmux_emulator.control.guard import control_guard, is_loopback
 from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.server.app import create_app
+from zenmux_emulator.server.control.guard import control_guard, is_loopback
 from zenmux_emulator.settings import Settings
 
 OpenClient = Callable[..., openai.OpenAI]

@@ -20,7 +20,7 @@ from tests.conftest import MakeServer
 from tests.control.helpers import control, ok
 from tests.scenarios.helpers import ask, ask_stream, post_chat, sdk
 from tests.support.polling import wait_until
-from zenmux_emulator.cli import build_parser, settings_from
+from zenmux_emulator.cli.main import build_parser, settings_from
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 

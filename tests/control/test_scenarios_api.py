@@ -13,8 +13,8 @@ import pytest
 from tests.conftest import MakeServer
 from tests.control.helpers import control, error_of, ok
 from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading
+from zenmux_emulator.core.rules.registry import LoadFailed
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.registry import LoadFailed
 
 OpenClient = Callable[..., openai.OpenAI]
 

@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import REPO
 from tests.docs.pages import DOCS, page
 from tools.docs_hooks import GENERATORS
-from zenmux_emulator.cli import serve_parser
+from zenmux_emulator.cli.main import serve_parser
 from zenmux_emulator.scenario.schema import Rule
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")

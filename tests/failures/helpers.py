@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.support.bodies import chat_body
 from tests.support.clients import API_KEY
-from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
 

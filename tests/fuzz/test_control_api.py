@@ -16,8 +16,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from zenmux_emulator.control.openapi import DOCUMENT
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.server.control.openapi import DOCUMENT
 
 schema = schemathesis.openapi.from_dict(orjson.loads(DOCUMENT))
 """The document the control API serves (the same bytes: `test_the_document_fuzzed_is_the_one_served`)."""

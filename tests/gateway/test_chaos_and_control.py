@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from tests.conftest import MakeServer
 from tests.gateway.helpers import chat, post, socket_post
 from tests.support.clients import sdk
-from zenmux_emulator.cli import build_parser, settings_from
+from zenmux_emulator.cli.main import build_parser, settings_from
 from zenmux_emulator.settings import Settings
 
 RULES = """

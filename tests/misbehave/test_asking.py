@@ -15,8 +15,8 @@ from tests.misbehave.helpers import CHAT_TOOLS, OPENAI_MODEL, TOOL
 from tests.support.clients import API_KEY, Raw, http
 from tests.support.polling import wait_for
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, CATALOGUE, HEADER
-from zenmux_emulator.inspector.rows import row
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.server.inspector.rows import row
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SESSION_HEADER
 

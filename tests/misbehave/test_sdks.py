@@ -11,7 +11,7 @@ import pytest
 
 from tests.misbehave.helpers import FACES, SCHEMA, TOOL, Seen, misbehave
 from tests.support.polling import wait_for
-from zenmux_emulator.draft.misbehave import EXTRA_PROPERTY
+from zenmux_emulator.core.draft.misbehave import EXTRA_PROPERTY
 from zenmux_emulator.foundation.misbehaviours import CATALOGUE
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 

@@ -18,7 +18,7 @@ from tests.faces.vertex import helpers as vertex
 from tests.misbehave.helpers import OPEN, SCHEMA, TOOL, misbehave
 from tests.misbehave.test_asking import serve
 from tests.support.polling import wait_for
-from zenmux_emulator.draft.misbehave import EXTRA_PROPERTY
+from zenmux_emulator.core.draft.misbehave import EXTRA_PROPERTY
 from zenmux_emulator.foundation.misbehaviours import CATALOGUE
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER

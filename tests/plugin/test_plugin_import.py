@@ -20,5 +20,5 @@ def test_importing_the_plugin_imports_no_server_module():
     loaded = json.loads(done.stdout)
     heavy = [m for m in loaded if not m.startswith("zenmux_emulator")]
     assert heavy == []
-    assert "zenmux_emulator.app" not in loaded and "zenmux_emulator.pytest_plugin.server" not in loaded
+    assert "zenmux_emulator.server.app" not in loaded and "zenmux_emulator.pytest_plugin.server" not in loaded
     assert "zenmux_emulator.pytest_plugin.plugin" in loaded

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import MakeServer
 from tests.record.helpers import recorded, serving, upstream
 from tests.support.clients import API_KEY
-from zenmux_emulator.cli import main
+from zenmux_emulator.cli.main import main
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.record.store import FILENAME
 

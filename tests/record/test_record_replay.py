@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import MakeServer
 from tests.record.helpers import recorded, recorder, rule_for, serving, upstream
 from tests.support.clients import API_KEY
-from zenmux_emulator.cli import main
+from zenmux_emulator.cli.main import main
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.state.sessions import SESSION_HEADER
 

@@ -11,8 +11,8 @@ import pytest
 from openai.types.chat import ChatCompletion
 
 from tests.support.clients import API_KEY, Raw, http, sdk
+from zenmux_emulator.core.rules import compile as loader
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules import compile as loader
 
 __all__ = ["Raw", "sdk"]  # re-exported for the scenario tests
 

@@ -17,9 +17,9 @@ import pytest
 from tests.conftest import FROZEN, MakeServer
 from tests.scenarios.helpers import EXPLODE, INTERNALS, ask, break_loading, get_json
 from tests.support.shipped import ScenarioRegistry
+from zenmux_emulator.core.rules.registry import LoadFailed
 from zenmux_emulator.foundation.errors import ScenarioError
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.registry import LoadFailed
 from zenmux_emulator.settings import Settings
 
 OpenClient = Callable[..., openai.OpenAI]

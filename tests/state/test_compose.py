@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
-from zenmux_emulator.cli import build_parser, settings_from
+from zenmux_emulator.cli.main import build_parser, settings_from
 
 DEPLOY = REPO / "deploy"
 

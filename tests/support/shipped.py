@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.rules import compile as compiling
+from zenmux_emulator.core.rules import registry
+from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.faces.shipped import NAMES
 from zenmux_emulator.foundation.errors import ScenarioProblem
-from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.rules import compile as compiling
-from zenmux_emulator.rules import registry
-from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.schema import ScenarioFile
 

@@ -30,21 +30,21 @@ from aiohttp import web
 from tests.conftest import FROZEN
 from tests.support.bodies import DEFAULT_MODEL
 from tests.support.clients import Raw, http
-from zenmux_emulator.app import FACES
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.verdict import Call, Shapes
+from zenmux_emulator.core.neutral.recorded import Collected, Event, ReplyDecoder
+from zenmux_emulator.core.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
+from zenmux_emulator.core.spec import FaceSpec
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import Call, Shapes
-from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder
-from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.face import FaceContext
-from zenmux_emulator.pipeline.spec import FaceSpec
 from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.record.command import record_settings
 from zenmux_emulator.record.store import FILENAME
 from zenmux_emulator.scenario.faces import FaceTraits
+from zenmux_emulator.server.app import FACES
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zenmux_emulator.cli import build_parser, settings_from
+from zenmux_emulator.cli.main import build_parser, settings_from
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 

@@ -3,7 +3,7 @@ cyclic garbage collector.
 
 Importing the emulator and loading its scenarios make a few hundred thousand objects that live
 as long as the process; the collector would scan them over and over while they are being made,
-which cost a fifth of the start-up. `cli.serve` moves them out of the collector's way
+which cost a fifth of the start-up. `cli.main.serve` moves them out of the collector's way
 (`gc.freeze`) and turns collection back on as soon as it listens.
 """
 
@@ -16,7 +16,7 @@ import sys
 
 def main() -> int:
     gc.disable()
-    from zenmux_emulator.cli import main as run
+    from zenmux_emulator.cli.main import main as run
 
     try:
         code = run()

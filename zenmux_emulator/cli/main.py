@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zenmux_emulator.commands import environment
+from zenmux_emulator.cli import environment
 from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
 
 if TYPE_CHECKING:
@@ -233,8 +233,8 @@ async def serve(settings: Settings, sock: socket.socket | None = None, ready: in
 
     from aiohttp import web
 
-    from zenmux_emulator.app import create_app, make_runner
-    from zenmux_emulator.commands.summary import start_lines
+    from zenmux_emulator.cli.summary import start_lines
+    from zenmux_emulator.server.app import create_app, make_runner
 
     app = create_app(settings)
     runner = make_runner(app, settings)
@@ -251,7 +251,7 @@ async def serve(settings: Settings, sock: socket.socket | None = None, ready: in
         loop.add_signal_handler(sig, stop.set)
     lines = start_lines(app, settings, port)
     if ready is not None:
-        from zenmux_emulator.workers import announce
+        from zenmux_emulator.cli.workers import announce
 
         announce(ready, lines)
     else:
@@ -298,9 +298,9 @@ def _count(n: int, thing: str) -> str:
 
 
 def validate(paths: Sequence[str]) -> int:
+    from zenmux_emulator.core.rules.compile import load_paths
     from zenmux_emulator.faces.shipped import NAMES
     from zenmux_emulator.foundation.errors import ScenarioError
-    from zenmux_emulator.rules.compile import load_paths
 
     try:
         scenarios = load_paths([Path(p) for p in paths], NAMES)
@@ -328,11 +328,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"zenmux-emulator {version()}")
         return 0
     if args.command == "init":
-        from zenmux_emulator.commands.starter import init
+        from zenmux_emulator.cli.starter import init
 
         return init(Path(args.folder), force=args.force)
     if args.command == "wait":
-        from zenmux_emulator.commands.wait import wait
+        from zenmux_emulator.cli.wait import wait
 
         return wait(args.url, args.timeout, args.pid)
     if args.command == "validate":
@@ -345,8 +345,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from pydantic import ValidationError
 
+    from zenmux_emulator.cli.logs import configure
     from zenmux_emulator.foundation.errors import ScenarioError
-    from zenmux_emulator.logs import configure
     from zenmux_emulator.state.shared import StateUnavailable
 
     try:
@@ -362,9 +362,9 @@ def _serve(args: argparse.Namespace) -> int:
     configure(settings.log_format, settings.log_level)
     try:
         if settings.workers > 1:
+            from zenmux_emulator.cli.workers import run_workers
+            from zenmux_emulator.core.rules.compile import load_paths
             from zenmux_emulator.faces.shipped import NAMES
-            from zenmux_emulator.rules.compile import load_paths
-            from zenmux_emulator.workers import run_workers
 
             load_paths(settings.scenario_paths(), NAMES)  # a bad file stops start-up before any worker starts
             return run_workers(settings, worker)

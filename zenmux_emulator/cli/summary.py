@@ -7,9 +7,9 @@ from typing import Any
 
 from aiohttp import web
 
-from zenmux_emulator.logs import JsonFormatter
-from zenmux_emulator.pipeline.keys import REGISTRY
-from zenmux_emulator.pipeline.spec import REGISTERED
+from zenmux_emulator.cli.logs import JsonFormatter
+from zenmux_emulator.core.keys import REGISTRY
+from zenmux_emulator.core.spec import REGISTERED
 from zenmux_emulator.settings import Settings
 
 

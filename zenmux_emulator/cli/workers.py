@@ -21,7 +21,7 @@ import traceback
 from collections.abc import Callable
 from types import FrameType
 
-from zenmux_emulator.logs import JsonFormatter
+from zenmux_emulator.cli.logs import JsonFormatter
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.redis_server import RedisServer, RedisUnavailable, die_with_parent, shown
 

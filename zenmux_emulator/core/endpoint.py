@@ -7,7 +7,7 @@
 
 Each step is a short method taking and returning a small value (`Caller`, `Let`, `Served`,
 `Dressed`, `Recorded`). The session's sequence position is committed in one place (`settle`), the
-state (`pipeline/state.py`) is asked the same way wherever it lives, and only this module and the
+state (`core/state.py`) is asked the same way wherever it lives, and only this module and the
 middleware write the journal entry (the state numbers it).
 """
 
@@ -22,10 +22,39 @@ from typing import Any, Generic
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.draft.draft import Draft, Kit, draft_reply
-from zenmux_emulator.draft.misbehave import NotApplicable, misbehave
-from zenmux_emulator.draft.passback import check_reasoning
-from zenmux_emulator.draft.reasoning import shape_of
+from zenmux_emulator.core.body import NotYet, arrived_body, decode, read_body
+from zenmux_emulator.core.draft.draft import Draft, Kit, draft_reply
+from zenmux_emulator.core.draft.misbehave import NotApplicable, misbehave
+from zenmux_emulator.core.draft.passback import check_reasoning
+from zenmux_emulator.core.draft.reasoning import shape_of
+from zenmux_emulator.core.face import Face, FaceContext, R
+from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.gateway.catalogue import admit, admit_candidates
+from zenmux_emulator.core.gateway.chaos import of_rule, strikes
+from zenmux_emulator.core.gateway.control_headers import (
+    NO_CONTROL,
+    RULE_HEADER,
+    ControlHeaders,
+    read_control,
+)
+from zenmux_emulator.core.gateway.limits import charge, recharge
+from zenmux_emulator.core.gateway.misbehave import Chosen, choose, header_ask
+from zenmux_emulator.core.gateway.routing import AUTO, ROUTING_HEADER, Route, route, summary
+from zenmux_emulator.core.generation_record import served_generation
+from zenmux_emulator.core.headers import ascii_header, reply_headers, unmatched_headers
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.generations import Generation, Generations
+from zenmux_emulator.core.journal.ledger import Ledger
+from zenmux_emulator.core.journal.summary import body_summary
+from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.core.match.expect import unmet_expectations
+from zenmux_emulator.core.match.near_miss import near_misses, no_match_message
+from zenmux_emulator.core.match.outcome import Outcome, outcome_of
+from zenmux_emulator.core.match.select import Selection, forced, select
+from zenmux_emulator.core.neutral.request import NeutralRequest
+from zenmux_emulator.core.rules.compiled import ScenarioSet
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.state import State, positional
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import failure_error
 from zenmux_emulator.foundation.errors import (
@@ -44,35 +73,6 @@ from zenmux_emulator.foundation.ids import completion_id
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, Ask, parse_server
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
-from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.gateway.catalogue import admit, admit_candidates
-from zenmux_emulator.gateway.chaos import of_rule, strikes
-from zenmux_emulator.gateway.control_headers import (
-    NO_CONTROL,
-    RULE_HEADER,
-    ControlHeaders,
-    read_control,
-)
-from zenmux_emulator.gateway.limits import charge, recharge
-from zenmux_emulator.gateway.misbehave import Chosen, choose, header_ask
-from zenmux_emulator.gateway.routing import AUTO, ROUTING_HEADER, Route, route, summary
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.generations import Generation, Generations
-from zenmux_emulator.journal.ledger import Ledger
-from zenmux_emulator.journal.summary import body_summary
-from zenmux_emulator.match.expect import unmet_expectations
-from zenmux_emulator.match.near_miss import near_misses, no_match_message
-from zenmux_emulator.match.outcome import Outcome, outcome_of
-from zenmux_emulator.match.select import Selection, forced, select
-from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.pipeline.body import NotYet, arrived_body, decode, read_body
-from zenmux_emulator.pipeline.face import Face, FaceContext, R
-from zenmux_emulator.pipeline.generation_record import served_generation
-from zenmux_emulator.pipeline.headers import ascii_header, reply_headers, unmatched_headers
-from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.state import State, positional
-from zenmux_emulator.rules.compiled import ScenarioSet
-from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.misbehaving import Misbehaving

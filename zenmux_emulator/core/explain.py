@@ -10,11 +10,11 @@ from typing import Any
 
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Endpoint
+from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.core.match.near_miss import near_misses
+from zenmux_emulator.core.match.select import select
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.match.near_miss import near_misses
-from zenmux_emulator.match.select import select
-from zenmux_emulator.pipeline.endpoint import Endpoint
-from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.state.sessions import Session
 
 

@@ -2,7 +2,7 @@
 
 A face turns its validated wire request into a `NeutralRequest` (`parse`), a drafted reply into
 its wire bytes (`render`), and an error into its envelope (`error_body`). Everything between,
-from authentication to drafting, is the core's (`pipeline.endpoint`). Both `parse` and `render`
+from authentication to drafting, is the core's (`core.endpoint`). Both `parse` and `render`
 get the request's `FaceContext`: its session, its route's URL parameters and query, the request
 headers, the rule that answers and a sink for warnings, so no face works any of them out again.
 """
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from zenmux_emulator.draft.draft import Draft
-from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.write.plan import ReplyPlan
 
 R = TypeVar("R", bound=NeutralRequest)

@@ -11,11 +11,11 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
-from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.journal.generations import Generation
-from zenmux_emulator.pipeline.endpoint import Core
 
 MANAGEMENT_ROUTE = "/api/v1/management/generation"
 LEGACY_ROUTE = "/api/v1/generation"

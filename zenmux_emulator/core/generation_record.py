@@ -1,10 +1,10 @@
 """A completion's generation record, made as its reply is about to be written (for the lookup
-in `pipeline/generation.py`)."""
+in `core/generation.py`)."""
 
 from __future__ import annotations
 
-from zenmux_emulator.draft.draft import Draft
-from zenmux_emulator.journal.generations import Generation
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
 from zenmux_emulator.write.sse import StreamOutcome

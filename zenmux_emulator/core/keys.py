@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.file import JournalFile
+from zenmux_emulator.core.journal.journal import Journal
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.rules.watch_status import WatchStatus
+from zenmux_emulator.core.state import State
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.waits import Waits
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.file import JournalFile
-from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline.state import State
-from zenmux_emulator.rules.registry import ScenarioRegistry
-from zenmux_emulator.rules.watch_status import WatchStatus
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.misbehaving import Misbehaving
 

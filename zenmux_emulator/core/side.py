@@ -19,11 +19,11 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.pipeline.body import read_json
-from zenmux_emulator.pipeline.endpoint import Core
-from zenmux_emulator.pipeline.headers import WARNINGS_HEADER, list_header
-from zenmux_emulator.pipeline.keys import ENTRY
+from zenmux_emulator.core.body import read_json
+from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
+from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.state.sessions import session_name
 
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from aiohttp import web
 
-from zenmux_emulator.journal.verdict import Shapes
-from zenmux_emulator.neutral.recorded import Decoder
-from zenmux_emulator.pipeline.endpoint import Core
+from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.journal.verdict import Shapes
+from zenmux_emulator.core.neutral.recorded import Decoder
 from zenmux_emulator.scenario.faces import ZENMUX_FACE, FaceNames, FaceTraits
 from zenmux_emulator.scenario.schema import ModelSpec
 
@@ -58,9 +58,9 @@ class FaceSpec:
     routes: Routes
     readers: Shapes | None = None
     """How its journal bodies carry tool calls and their answers, for the client verdict
-    (`journal/verdict.py`); None: the verdict reads no tool calls on it."""
+    (`core/journal/verdict.py`); None: the verdict reads no tool calls on it."""
     decoder: Decoder | None = None
-    """How the recorder reads its answers into a scenario reply (`neutral/recorded.py`); None: its
+    """How the recorder reads its answers into a scenario reply (`core/neutral/recorded.py`); None: its
     recorded exchanges are kept as raw replies (`raw:`), replayed byte for byte on it alone."""
     client: ClientMaker | None = None
     """The pytest plugin's client of it (`zenmux.client(name)`); None: the plugin has none for it."""

@@ -1,9 +1,9 @@
 """The one state backend: what the request path, the middleware, the faces, the control API and
 the inspector ask of the state, wherever it lives.
 
-Two implementations, chosen once by `create_app` (`app.state_for`) and kept under the `STATE`
-key: `LocalState` (`pipeline/state_local.py`) keeps everything in this process as live objects,
-and `SharedState` (`pipeline/state_shared.py`) keeps it where every worker and instance sees it
+Two implementations, chosen once by `create_app` (`server.app.state_for`) and kept under the `STATE`
+key: `LocalState` (`server/state_local.py`) keeps everything in this process as live objects,
+and `SharedState` (`server/state_shared.py`) keeps it where every worker and instance sees it
 (`--state redis://…`, through `state.redis_store.RedisStore`). Nothing outside these two asks
 which one it holds.
 
@@ -22,11 +22,11 @@ from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.generations import Generation
-from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.match.select import Selection
-from zenmux_emulator.rules.compiled import ScenarioSet
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.generations import Generation
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.match.select import Selection
+from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.state.sessions import Session
 
 

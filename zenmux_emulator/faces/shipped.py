@@ -1,6 +1,6 @@
 """The faces this package ships, each its folder's one `FaceSpec`: the one list of them.
 
-`create_app` registers these by default (`app.FACES`), and everything that needs to know the
+`create_app` registers these by default (`server.app.FACES`), and everything that needs to know the
 shipped faces without an app derives them from here: the `api` names `zenmux-emulator validate`
 accepts (`NAMES`), the verdict's readers for a journal read offline (`READERS`).
 """
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from zenmux_emulator.core.journal.verdict import Shapes
+from zenmux_emulator.core.spec import FaceSpec, face_names, readers_of
 from zenmux_emulator.faces.anthropic.routes import SPEC as ANTHROPIC
 from zenmux_emulator.faces.chat.routes import SPEC as CHAT
 from zenmux_emulator.faces.embeddings.routes import SPEC as EMBEDDINGS
@@ -17,8 +19,6 @@ from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
 from zenmux_emulator.faces.rerank.routes import SPEC as RERANK
 from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
 from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
-from zenmux_emulator.journal.verdict import Shapes
-from zenmux_emulator.pipeline.spec import FaceSpec, face_names, readers_of
 from zenmux_emulator.scenario.faces import FaceNames
 
 FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, VERTEX, EMBEDDINGS, RERANK, PLATFORM)

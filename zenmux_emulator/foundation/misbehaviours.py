@@ -1,7 +1,7 @@
 """The misbehaviour catalogue: semantic faults a model commits while its HTTP stays fine.
 
 Names are aimock's (unreleased as of its 1.43.0), so users moving over recognise them. Each fault
-lists its variants (none: one way to be wrong) and says what is wrong; `draft/misbehave.py` alters
+lists its variants (none: one way to be wrong) and says what is wrong; `core/draft/misbehave.py` alters
 a drafted reply accordingly and every face renders the altered draft in its own wire format.
 
 `parse_ask` reads `NAME[;variant]` (the request header, the control API) and `parse_server`

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import Finding, verdict
-from zenmux_emulator.pipeline.spec import readers_of
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.verdict import Finding, verdict
+from zenmux_emulator.core.rules.registry import API_PREFIX
+from zenmux_emulator.core.spec import readers_of
 from zenmux_emulator.pytest_plugin.control import Control, ControlError
 from zenmux_emulator.pytest_plugin.report import UnusedRule, misbehaved_label, unused_rules_message
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
-from zenmux_emulator.rules.registry import API_PREFIX
 from zenmux_emulator.state.sessions import session_name
 
 if TYPE_CHECKING:

@@ -149,7 +149,7 @@ def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
 
 def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
     """What `--zenmux-report` needs from one test, plain enough to travel from an xdist worker."""
-    from zenmux_emulator.rules.registry import API_PREFIX
+    from zenmux_emulator.core.rules.registry import API_PREFIX
 
     listed = handle.listed_rules()
     shared = {r["name"]: [r["where"], r["hits"]["session"]] for r in listed if not r["source"].startswith(API_PREFIX)}

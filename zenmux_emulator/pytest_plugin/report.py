@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from zenmux_emulator.journal.entry import JournalEntry
+    from zenmux_emulator.core.journal.entry import JournalEntry
 
 SECTION = "zenmux journal"
 PROPERTY = "zenmux"

@@ -12,13 +12,13 @@ from typing import Any, Self, TypeVar
 
 from aiohttp import web
 
-from zenmux_emulator.app import FACES, create_app, make_runner
+from zenmux_emulator.core.journal.journal import Journal
+from zenmux_emulator.core.keys import CLOCK, JOURNAL, REGISTRY, SETTINGS, STATE
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.spec import REGISTERED, FaceSpec
+from zenmux_emulator.core.state import State
 from zenmux_emulator.foundation.clock import Clock
-from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline.keys import CLOCK, JOURNAL, REGISTRY, SETTINGS, STATE
-from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec
-from zenmux_emulator.pipeline.state import State
-from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.server.app import FACES, create_app, make_runner
 from zenmux_emulator.settings import Settings
 
 _T = TypeVar("_T")
@@ -32,7 +32,7 @@ class ServerState:
         self.settings: Settings = app[SETTINGS]
         self.registry: ScenarioRegistry = app[REGISTRY]
         self.backend: State = app[STATE]
-        """Sessions, stored objects, the clock and the scenarios' version (`pipeline/state.py`)."""
+        """Sessions, stored objects, the clock and the scenarios' version (`core/state.py`)."""
         self.journal: Journal = app[JOURNAL]
         self.clock: Clock = app[CLOCK]
 

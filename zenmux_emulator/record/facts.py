@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.record.redact import Redactor
 from zenmux_emulator.scenario.schema import QUERY_API
 

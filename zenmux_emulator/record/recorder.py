@@ -15,18 +15,18 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.face import Face
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.neutral.recorded import Decoder
+from zenmux_emulator.core.neutral.request import NeutralRequest
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
 from zenmux_emulator.foundation.errors import ConnectionDropped, RequestRejected
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.neutral.recorded import Decoder
-from zenmux_emulator.neutral.request import NeutralRequest
-from zenmux_emulator.pipeline.face import Face
 from zenmux_emulator.record.capture.exchange import Exchange
 from zenmux_emulator.record.decode.reply import decode, unreachable
 from zenmux_emulator.record.facts import match_of, rule_name
 from zenmux_emulator.record.redact import Redactor, credentials
 from zenmux_emulator.record.store import RecordingFile
 from zenmux_emulator.record.upstream import Upstream, shown, unless_client_leaves
-from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.settings import Settings
 
 log = logging.getLogger("emulator.record")

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from zenmux_emulator.journal.redact import SECRET_HEADERS
+from zenmux_emulator.core.journal.redact import SECRET_HEADERS
 
 MASK = "[REDACTED]"
 

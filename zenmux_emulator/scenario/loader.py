@@ -1,7 +1,7 @@
 """Read scenario files and validate them against the scenario language: a `ScenarioFile` per
 source with where its rules start, or a ScenarioError listing every problem with its line.
 
-Blocking (file reads): call it off the event loop, as the registry does. `rules.compile` turns
+Blocking (file reads): call it off the event loop, as the registry does. `core.rules.compile` turns
 the validated files into what the request path uses.
 """
 

@@ -7,25 +7,12 @@ from collections.abc import AsyncIterator, Sequence
 
 from aiohttp import web
 
-from zenmux_emulator.control.app import create_control_app
-from zenmux_emulator.draft.draft import Kit
-from zenmux_emulator.faces.shipped import FACES
-from zenmux_emulator.foundation.clock import Clock
-from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.foundation.waits import Waits
-from zenmux_emulator.inspector.app import create_inspector_app
-from zenmux_emulator.journal.file import JournalFile
-from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline import generation, signposts
-from zenmux_emulator.pipeline.connections import (
-    SERVER_LOG,
-    ConnectionLimits,
-    GuardedServer,
-    default_cap,
-    report_accept_failures,
-)
-from zenmux_emulator.pipeline.endpoint import Core
-from zenmux_emulator.pipeline.keys import (
+from zenmux_emulator.core import generation
+from zenmux_emulator.core.draft.draft import Kit
+from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.journal.file import JournalFile
+from zenmux_emulator.core.journal.journal import Journal
+from zenmux_emulator.core.keys import (
     CLOCK,
     JOURNAL,
     JOURNAL_FILE,
@@ -36,11 +23,9 @@ from zenmux_emulator.pipeline.keys import (
     WAITS,
     WATCHER,
 )
-from zenmux_emulator.pipeline.middlewares import (
-    add_request_id,
-    journal_middleware,
-)
-from zenmux_emulator.pipeline.spec import (
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.rules.watch_status import WatchStatus
+from zenmux_emulator.core.spec import (
     REGISTERED,
     FaceSpec,
     api_names,
@@ -50,11 +35,27 @@ from zenmux_emulator.pipeline.spec import (
     face_names,
     unfaulted,
 )
-from zenmux_emulator.pipeline.state import State
-from zenmux_emulator.pipeline.state_local import LocalState
-from zenmux_emulator.pipeline.state_shared import SharedState
-from zenmux_emulator.rules.registry import ScenarioRegistry
-from zenmux_emulator.rules.watch_status import WatchStatus
+from zenmux_emulator.core.state import State
+from zenmux_emulator.faces.shipped import FACES
+from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.foundation.waits import Waits
+from zenmux_emulator.server.control.app import create_control_app
+from zenmux_emulator.server.edge import signposts
+from zenmux_emulator.server.edge.connections import (
+    SERVER_LOG,
+    ConnectionLimits,
+    GuardedServer,
+    default_cap,
+    report_accept_failures,
+)
+from zenmux_emulator.server.edge.middlewares import (
+    add_request_id,
+    journal_middleware,
+)
+from zenmux_emulator.server.inspector.app import create_inspector_app
+from zenmux_emulator.server.state_local import LocalState
+from zenmux_emulator.server.state_shared import SharedState
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
@@ -86,7 +87,7 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
     stop = asyncio.Event()
     watcher = None
     if app[SETTINGS].watch:
-        from zenmux_emulator.rules.watch import (
+        from zenmux_emulator.core.rules.watch import (
             watch,  # watchfiles is imported only when files are watched
         )
 
@@ -164,7 +165,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     app = web.Application(
         middlewares=[journal_middleware(journal, settings.seed, core.clock, writer, core.state)],
         client_max_size=settings.max_body_bytes,
-        # bodies are inflated by pipeline/body.py, bounded and with the face's envelope on failure
+        # bodies are inflated by core/body.py, bounded and with the face's envelope on failure
         handler_args={"auto_decompress": False},
     )
     app[SETTINGS] = settings

@@ -10,14 +10,14 @@ from typing import Generic, Protocol
 
 from aiohttp import web
 
+from zenmux_emulator.core.gateway.admission import admit_key
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.generations import Generation
+from zenmux_emulator.core.journal.journal import Journal
+from zenmux_emulator.core.match.select import Selection
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
 from zenmux_emulator.foundation.clock import Clock
-from zenmux_emulator.gateway.admission import admit_key
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.generations import Generation
-from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.match.select import Selection
-from zenmux_emulator.pipeline.state import Admitted, JournalQuery, ObjectStore, Row, S
-from zenmux_emulator.rules.registry import ScenarioRegistry
 from zenmux_emulator.state.per_session import PerSession
 from zenmux_emulator.state.sessions import Session, SessionStore
 

@@ -18,17 +18,17 @@ from typing import Any, Generic
 
 from aiohttp import web
 
+from zenmux_emulator.core.gateway.admission import admission_ask, admitted
+from zenmux_emulator.core.journal.entry import NO_MATCH, JournalEntry
+from zenmux_emulator.core.journal.generations import Generation
+from zenmux_emulator.core.match.select import Selection
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S, positional
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import INTERNAL, RequestRejected
 from zenmux_emulator.foundation.ids import request_id
-from zenmux_emulator.gateway.admission import admission_ask, admitted
-from zenmux_emulator.journal.entry import NO_MATCH, JournalEntry
-from zenmux_emulator.journal.generations import Generation
-from zenmux_emulator.match.select import Selection
-from zenmux_emulator.pipeline.middlewares import REQUEST_ID_HEADER
-from zenmux_emulator.pipeline.state import Admitted, JournalQuery, ObjectStore, Row, S, positional
-from zenmux_emulator.rules.registry import ScenarioRegistry
+from zenmux_emulator.server.edge.middlewares import REQUEST_ID_HEADER
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import Opened, SharedStore, StaleScenarios, StateLost
 from zenmux_emulator.write.json import error_response

@@ -74,7 +74,7 @@ class Session:
         self.hits: dict[str, int] = {}
         self.rotations: dict[str, int] = {}
         self.provider_requests: dict[str, int] = {}
-        self.gateway = GatewayState()  # rate buckets, spent credits, chaos draws (gateway.limits uses them)
+        self.gateway = GatewayState()  # rate buckets, spent credits, chaos draws (core.gateway.limits uses them)
 
     def reset(self) -> None:
         self.requests = 0

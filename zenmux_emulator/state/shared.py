@@ -1,6 +1,6 @@
 """What a shared store (`--state`) offers, one round trip an operation: the backend of
-`pipeline/state_shared.py` `SharedState`, one of the two implementations of the request path's one
-state interface (`pipeline/state.py`; the other keeps the state in this process). Implemented in
+`server/state_shared.py` `SharedState`, one of the two implementations of the request path's one
+state interface (`core/state.py`; the other keeps the state in this process). Implemented in
 Redis by `state/redis_store.py`.
 
 A request takes two round trips: `open` (journal number, the session's counters, rate buckets,

@@ -11,7 +11,7 @@ import pytest
 
 from tests.faces.anthropic.helpers import body, post
 from tests.faces.chat.agent.helpers import serve
-from zenmux_emulator.pipeline.headers import WARNINGS_HEADER
+from zenmux_emulator.core.headers import WARNINGS_HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 SCHEMA = {

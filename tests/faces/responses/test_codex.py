@@ -13,11 +13,11 @@ from pathlib import Path
 
 from tests.conftest import REPO
 from tests.docs.pages import page
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.verdict import Finding
+from zenmux_emulator.core.journal.verdict import verdict as read_verdict
+from zenmux_emulator.core.spec import readers_of
 from zenmux_emulator.faces.shipped import FACES
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import Finding
-from zenmux_emulator.journal.verdict import verdict as read_verdict
-from zenmux_emulator.pipeline.spec import readers_of
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 CODEX = Path(os.environ.get("ZENMUX_TEST_CODEX", REPO / ".venv/codex/node_modules/.bin/codex"))

@@ -12,7 +12,7 @@ from tests.conftest import MakeServer
 from tests.faces.chat.contract.helpers import assert_envelope
 from tests.faces.responses.helpers import MODEL, WEATHER_TOOL, created, post, streamed
 from tests.support.clients import sdk
-from zenmux_emulator.pipeline.headers import WARNINGS_HEADER
+from zenmux_emulator.core.headers import WARNINGS_HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 PLAIN = "acme/plain"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from zenmux_emulator.draft.budget import call_tokens, cut_calls, cut_text
-from zenmux_emulator.draft.structured import misfit
+from zenmux_emulator.core.draft.budget import call_tokens, cut_calls, cut_text
+from zenmux_emulator.core.draft.structured import misfit
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "get_time", "arguments": '{"zone":"CET"}'}}
 

@@ -7,7 +7,7 @@ import textwrap
 from faker import Faker
 
 from tests.support.shipped import build_set
-from zenmux_emulator.draft.draft import Kit, apply_limits, draft_reply
+from zenmux_emulator.core.draft.draft import Kit, apply_limits, draft_reply
 from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer

@@ -1,4 +1,4 @@
-"""draft/schema_values.py: values made from a JSON Schema validate against it (jsonschema with
+"""core/draft/schema_values.py: values made from a JSON Schema validate against it (jsonschema with
 format checking), for 200 seeds, and the same seed gives the same value; a schema past the
 budget, or one no value satisfies, raises naming its schema path (issue 31, item 1)."""
 
@@ -11,7 +11,7 @@ import pytest
 from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.draft.schema_values import MAX_BYTES, SchemaValues, Unsatisfiable
+from zenmux_emulator.core.draft.schema_values import MAX_BYTES, SchemaValues, Unsatisfiable
 
 SEEDS = range(200)
 

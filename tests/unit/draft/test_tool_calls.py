@@ -11,7 +11,7 @@ import pytest
 from faker import Faker
 from jsonschema import Draft202012Validator, FormatChecker
 
-from zenmux_emulator.draft.tool_calls import call_id, tool_calls
+from zenmux_emulator.core.draft.tool_calls import call_id, tool_calls
 from zenmux_emulator.faces.common.chat_messages import tool_options
 from zenmux_emulator.scenario.schema import ToolCallSpec
 

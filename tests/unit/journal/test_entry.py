@@ -7,7 +7,7 @@ from typing import cast
 import orjson
 import pytest
 
-from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.entry import JournalEntry
 
 
 def entry() -> JournalEntry:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zenmux_emulator.journal.generations import Generation, Generations
+from zenmux_emulator.core.journal.generations import Generation, Generations
 from zenmux_emulator.scenario.schema import PriceTier, Pricing
 from zenmux_emulator.write.sse import StreamOutcome
 

@@ -1,4 +1,4 @@
-"""journal/verdict.py: client findings read from a session's journal entries."""
+"""core/journal/verdict.py: client findings read from a session's journal entries."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from collections.abc import Iterable, Mapping
 
 import orjson
 
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.verdict import Finding
+from zenmux_emulator.core.journal.verdict import verdict as read_verdict
+from zenmux_emulator.core.spec import readers_of
 from zenmux_emulator.faces.shipped import FACES
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import Finding
-from zenmux_emulator.journal.verdict import verdict as read_verdict
-from zenmux_emulator.pipeline.spec import readers_of
 
 
 def verdict(entries: Iterable[JournalEntry]) -> list[Finding]:

@@ -6,9 +6,9 @@ import textwrap
 from typing import Any
 
 from tests.support.shipped import build_set
+from zenmux_emulator.core.match.index import RuleIndex
+from zenmux_emulator.core.match.select import select
 from zenmux_emulator.faces.chat.request import ChatRequest
-from zenmux_emulator.match.index import RuleIndex
-from zenmux_emulator.match.select import select
 from zenmux_emulator.state.sessions import Session
 
 

@@ -6,8 +6,8 @@ import textwrap
 from typing import Any
 
 from tests.support.shipped import build_set
+from zenmux_emulator.core.match.near_miss import Miss, NearMiss, misses, near_misses
 from zenmux_emulator.faces.chat.request import ChatRequest
-from zenmux_emulator.match.near_miss import Miss, NearMiss, misses, near_misses
 
 RULES = """
 rules:

@@ -1,6 +1,6 @@
 """Completion headers: escaped to ASCII, and the warnings list cut to a size clients accept."""
 
-from zenmux_emulator.pipeline.headers import (
+from zenmux_emulator.core.headers import (
     MAX_WARNINGS_HEADER,
     list_header,
     reply_headers,

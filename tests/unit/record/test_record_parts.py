@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from zenmux_emulator.match.predicates import model_regex
-from zenmux_emulator.neutral.recorded import arguments_value
+from zenmux_emulator.core.match.predicates import model_regex
+from zenmux_emulator.core.neutral.recorded import arguments_value
 from zenmux_emulator.record.capture.exchange import EventSplitter
 from zenmux_emulator.record.facts import literal_glob
 from zenmux_emulator.record.redact import MASK, Redactor, credentials

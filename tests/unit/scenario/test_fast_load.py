@@ -19,9 +19,9 @@ import yaml
 
 from tests.conftest import SHIPPED
 from tests.support.shipped import build_set, load_paths
+from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario import loader, positions
 from zenmux_emulator.scenario.loader import read_sources
 from zenmux_emulator.scenario.positions import load_yaml, load_yaml_fast, locate

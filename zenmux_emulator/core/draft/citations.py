@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from zenmux_emulator.scenario.schema import Annotation
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see draft.draft.Kit)
+    from faker import Faker  # imported when first used (see core.draft.draft.Kit)
 
 MAX_DEFAULT_CITATIONS = 2
 _SENTENCE = re.compile(r"[^.!?]+[.!?]?")

@@ -13,19 +13,19 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
-from zenmux_emulator.draft import citations, reasoning
-from zenmux_emulator.draft.budget import call_tokens, cut_calls, cut_text
-from zenmux_emulator.draft.compiled import CompiledReply
-from zenmux_emulator.draft.schema_values import schema_value
-from zenmux_emulator.draft.structured import misfit
-from zenmux_emulator.draft.text import SeededFake, render
-from zenmux_emulator.draft.tool_calls import tool_calls
-from zenmux_emulator.draft.usage import usage_object
+from zenmux_emulator.core.draft import citations, reasoning
+from zenmux_emulator.core.draft.budget import call_tokens, cut_calls, cut_text
+from zenmux_emulator.core.draft.compiled import CompiledReply
+from zenmux_emulator.core.draft.schema_values import schema_value
+from zenmux_emulator.core.draft.structured import misfit
+from zenmux_emulator.core.draft.text import SeededFake, render
+from zenmux_emulator.core.draft.tool_calls import tool_calls
+from zenmux_emulator.core.draft.usage import usage_object
+from zenmux_emulator.core.neutral.request import SILENT_REASONING, NeutralRequest, ReasoningAsk
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int_then
 from zenmux_emulator.foundation.misbehaviours import Applied
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import SILENT_REASONING, NeutralRequest, ReasoningAsk
 from zenmux_emulator.scenario.schema import Reply, StreamTiming
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ DEFAULT_EFFORT = "medium"
 
 @dataclass
 class Draft:
-    """Everything about a reply except its framing. Not frozen: a fault (`draft.misbehave`) edits
+    """Everything about a reply except its framing. Not frozen: a fault (`core.draft.misbehave`) edits
     the draft it makes wrong."""
 
     model: str
@@ -56,9 +56,9 @@ class Draft:
     stop_sequence: str | None = None
     """The stop sequence the content was cut at (finish_reason `stop`); faces that name it read this."""
     annotations: Sequence[dict[str, Any]] = ()
-    """`url_citation` annotations of the content, in chat's shape (see `draft.citations`)."""
+    """`url_citation` annotations of the content, in chat's shape (see `core.draft.citations`)."""
     misbehaved: Applied | None = None
-    """The fault the reply was made wrong with (`draft.misbehave`), None for most replies."""
+    """The fault the reply was made wrong with (`core.draft.misbehave`), None for most replies."""
     cut_call: bool = False
     """The last tool call's arguments stop mid-way (`stop-length-mid-tool`): a face that sends
     a call's state says it is incomplete."""

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see draft.draft.Kit)
+    from faker import Faker  # imported when first used (see core.draft.draft.Kit)
 
 
 DATED = frozenset({"date", "time", "iso8601", "date_time"})

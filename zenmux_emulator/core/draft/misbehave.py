@@ -22,13 +22,13 @@ from jsonschema.exceptions import SchemaError
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from zenmux_emulator.draft import reasoning
-from zenmux_emulator.draft.draft import Draft, Kit, default_reasoning
-from zenmux_emulator.draft.tool_calls import call_id, synthesised_call
-from zenmux_emulator.draft.usage import usage_object
+from zenmux_emulator.core.draft import reasoning
+from zenmux_emulator.core.draft.draft import Draft, Kit, default_reasoning
+from zenmux_emulator.core.draft.tool_calls import call_id, synthesised_call
+from zenmux_emulator.core.draft.usage import usage_object
+from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.misbehaviours import CATALOGUE, Applied, Ask
-from zenmux_emulator.neutral.request import NeutralRequest
 
 EXTRA_PROPERTY = "__emulator_extra"
 """The property `extra-property` adds (the tool schema must refuse extra properties)."""

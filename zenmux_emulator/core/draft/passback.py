@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import NeutralRequest
 
 BAD_SIGNATURE = "Invalid `signature` in `thinking` block"
 MISSING_SIGNATURE = "thinking.signature: Field required"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from zenmux_emulator.core.neutral.request import ReasoningAsk
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import ReasoningAsk
 from zenmux_emulator.scenario.schema import Reply
 
 ANTHROPIC_FORMAT = "anthropic-claude-v1"

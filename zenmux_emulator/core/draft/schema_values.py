@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.draft.fake import generate
-from zenmux_emulator.draft.pattern import PatternStrings
+from zenmux_emulator.core.draft.fake import generate
+from zenmux_emulator.core.draft.pattern import PatternStrings
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see draft.draft.Kit)
+    from faker import Faker  # imported when first used (see core.draft.draft.Kit)
 
 MAX_BYTES = 64 * 1024
 """The JSON a made value may take: more than a model writes into one tool call (about 16k tokens)."""

@@ -13,7 +13,7 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from zenmux_emulator.draft.template_limits import (
+from zenmux_emulator.core.draft.template_limits import (
     before_binop,
     check_arguments,
     check_size,

@@ -11,12 +11,12 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from zenmux_emulator.draft.fake import generate
-from zenmux_emulator.draft.template_limits import end_budget, made, new_budget
+from zenmux_emulator.core.draft.fake import generate
+from zenmux_emulator.core.draft.template_limits import end_budget, made, new_budget
 from zenmux_emulator.foundation.errors import RequestRejected
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see draft.draft.Kit)
+    from faker import Faker  # imported when first used (see core.draft.draft.Kit)
 
 
 def _printable(value: Any) -> Any:
@@ -46,7 +46,7 @@ def _env() -> Any:
     import Jinja (a tenth of the start-up)."""
     from jinja2 import StrictUndefined
 
-    from zenmux_emulator.draft.template_sandbox import BoundedSandbox
+    from zenmux_emulator.core.draft.template_sandbox import BoundedSandbox
 
     return BoundedSandbox(
         finalize=_printable,
@@ -111,7 +111,7 @@ def compile_template(source: str) -> Any:
     `fake.<name>` that is not one of the whitelisted generators."""
     from jinja2 import TemplateSyntaxError, nodes
 
-    from zenmux_emulator.draft.template_sandbox import bound_tree
+    from zenmux_emulator.core.draft.template_sandbox import bound_tree
 
     env = _env()
     try:

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.draft.schema_values import Unsatisfiable, schema_value, unsatisfiable
+from zenmux_emulator.core.draft.schema_values import Unsatisfiable, schema_value, unsatisfiable
+from zenmux_emulator.core.neutral.request import ToolOptions
 from zenmux_emulator.foundation.ids import digest
-from zenmux_emulator.neutral.request import ToolOptions
 from zenmux_emulator.scenario.schema import ToolCallSpec
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported when first used (see draft.draft.Kit)
+    from faker import Faker  # imported when first used (see core.draft.draft.Kit)
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.gateway.limits import (
+from zenmux_emulator.core.gateway.limits import (
     GatewayConfig,
     bucket_needs,
     check_balance,
@@ -12,6 +11,7 @@ from zenmux_emulator.gateway.limits import (
     rate_headers,
     rate_limited,
 )
+from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.state.sessions import GatewayState
 from zenmux_emulator.state.shared import Admission, AdmissionAsk, BucketAsk
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from zenmux_emulator.core.gateway.routing import AUTO
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params, too_large
-from zenmux_emulator.gateway.routing import AUTO
 from zenmux_emulator.scenario.default_models import SNAPSHOT, created_of
 from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec, PriceTier, Pricing
 

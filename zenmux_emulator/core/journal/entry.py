@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from zenmux_emulator.journal.redact import redact_headers
+from zenmux_emulator.core.journal.redact import redact_headers
 
 NO_MATCH = "emulator_no_match"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import orjson
 
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.safe_json import dumps
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.safe_json import dumps
 
 log = logging.getLogger("emulator.journal")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.summary import summarise
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.summary import summarise
 
 
 class Journal:

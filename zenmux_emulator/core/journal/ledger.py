@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 
+from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.foundation.ids import digest
-from zenmux_emulator.journal.generations import Generation
 
 BUCKETS_KEPT = 100_000
 """Minute buckets kept (a bucket is a minute of one model on one key): about 20 MB at most."""

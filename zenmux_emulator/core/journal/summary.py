@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 import xxhash
 
-from zenmux_emulator.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.entry import JournalEntry
 
 
 def summary(what: str, raw: bytes | list[bytes], limit: int) -> dict[str, Any]:

@@ -20,9 +20,9 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.draft.passback import REJECTIONS
+from zenmux_emulator.core.draft.passback import REJECTIONS
+from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.foundation.errors import INVALID_PARAMS
-from zenmux_emulator.journal.entry import JournalEntry
 
 NON_RETRYABLE = frozenset({400, 402, 403, 404, 413, 422})
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from zenmux_emulator.core.match.near_miss import misses
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.match.near_miss import misses
-from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.neutral.request import NeutralRequest
 
 
 def unmet_expectations(rule: CompiledRule, facts: NeutralRequest, shape: str, signer: Signer) -> list[str]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 
-from zenmux_emulator.match.predicates import is_glob
-from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.core.match.predicates import is_glob
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.neutral.request import NeutralRequest
 
 
 def _rank(rule: CompiledRule) -> tuple[int, int]:

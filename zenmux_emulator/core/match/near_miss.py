@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zenmux_emulator.match.index import RuleIndex
-from zenmux_emulator.match.predicates import Predicate
-from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.core.match.index import RuleIndex
+from zenmux_emulator.core.match.predicates import Predicate
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.neutral.request import NeutralRequest
 
 
 @dataclass(frozen=True, slots=True)

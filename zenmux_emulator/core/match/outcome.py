@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zenmux_emulator.draft.compiled import CompiledReply
+from zenmux_emulator.core.draft.compiled import CompiledReply
+from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.foundation.envelope import scripted_error
 from zenmux_emulator.foundation.errors import RequestRejected, sequence_exhausted
 from zenmux_emulator.foundation.failures import FaultFailure
-from zenmux_emulator.match.select import Selection
 from zenmux_emulator.scenario.schema import RawReply
 
 

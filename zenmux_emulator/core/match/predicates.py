@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.neutral.request import NeutralRequest
+from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.schema import (
     Expect,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from zenmux_emulator.draft.compiled import CompiledReply
-from zenmux_emulator.match.predicates import Predicate
+from zenmux_emulator.core.draft.compiled import CompiledReply
+from zenmux_emulator.core.match.predicates import Predicate
 from zenmux_emulator.scenario.schema import Rule
 
 

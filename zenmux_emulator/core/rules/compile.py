@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from zenmux_emulator.draft.compiled import CompiledReply
-from zenmux_emulator.draft.text import TemplateProblem, compile_template, is_template
+from zenmux_emulator.core.draft.compiled import CompiledReply
+from zenmux_emulator.core.draft.text import TemplateProblem, compile_template, is_template
+from zenmux_emulator.core.gateway.limits import merge_settings
+from zenmux_emulator.core.match.predicates import compile_expect, compile_match
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.rules.compiled import ScenarioSet
+from zenmux_emulator.core.rules.warnings import shadowed, unknown_error_types
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.foundation.signatures import RecordedReasoning
-from zenmux_emulator.gateway.limits import merge_settings
-from zenmux_emulator.match.predicates import compile_expect, compile_match
-from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.rules.compiled import ScenarioSet
-from zenmux_emulator.rules.warnings import shadowed, unknown_error_types
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_file, read_sources

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zenmux_emulator.core.gateway.limits import GatewayConfig
+from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.foundation.signatures import NOTHING_RECORDED, RecordedReasoning
-from zenmux_emulator.gateway.limits import GatewayConfig
-from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import ModelSpec
 

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from zenmux_emulator.core.match.index import RuleIndex
+from zenmux_emulator.core.rules.compile import build_set
+from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.foundation.collector import collector_paused
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.match.index import RuleIndex
-from zenmux_emulator.rules.compile import build_set
-from zenmux_emulator.rules.compiled import ScenarioSet
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import read_sources
 

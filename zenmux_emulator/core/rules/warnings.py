@@ -6,9 +6,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator, Sequence
 
+from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import ScenarioProblem
-from zenmux_emulator.match.rule import CompiledRule
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import SourcePositions
 from zenmux_emulator.scenario.positions import KeyPath, dotted, locate, snippet

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
-from zenmux_emulator.rules.registry import ScenarioRegistry
-from zenmux_emulator.rules.watch_status import WatchStatus
+from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.rules.watch_status import WatchStatus
 from zenmux_emulator.scenario.loader import SUFFIXES
 
 log = logging.getLogger("emulator.scenarios")

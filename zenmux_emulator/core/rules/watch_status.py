@@ -1,6 +1,6 @@
 """What the file watcher is doing, as `GET /_emulator/health` shows it: `off` (not asked for),
 `running` (over its folders), or `error` with the reason (a folder gone, the watcher failed), from
-which it recovers by itself. Kept apart from `rules.watch`, so that reading it never imports
+which it recovers by itself. Kept apart from `core.rules.watch`, so that reading it never imports
 watchfiles."""
 
 from __future__ import annotations

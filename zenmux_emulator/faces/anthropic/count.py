@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zenmux_emulator.core.side import SideAnswer
 from zenmux_emulator.faces.anthropic.headers import betas, check_version
 from zenmux_emulator.faces.anthropic.request import AnthropicRequest
 from zenmux_emulator.faces.anthropic.validate import CountTokensRequest, validate
-from zenmux_emulator.pipeline.side import SideAnswer
 
 
 def count_tokens(body: object, headers: Mapping[str, str]) -> SideAnswer:

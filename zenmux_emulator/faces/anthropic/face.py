@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.core.state import ObjectStore
 from zenmux_emulator.faces.anthropic.headers import betas, check_version
 from zenmux_emulator.faces.anthropic.render import plan_reply
 from zenmux_emulator.faces.anthropic.request import AnthropicRequest
 from zenmux_emulator.faces.anthropic.threads import ThreadTurn, continued, next_turn, once, thread_of
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.pipeline.endpoint import Core
-from zenmux_emulator.pipeline.face import FaceContext
-from zenmux_emulator.pipeline.state import ObjectStore
 from zenmux_emulator.write.plan import ReplyPlan
 
 PRELOADED = 1_000

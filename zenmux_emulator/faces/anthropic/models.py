@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.gateway.catalogue import model_object
+from zenmux_emulator.core.keys import REGISTRY
 from zenmux_emulator.faces.common.catalogue import named_model
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.gateway.catalogue import model_object
-from zenmux_emulator.pipeline.keys import REGISTRY
 from zenmux_emulator.scenario.schema import ModelSpec
 
 DEFAULT_LIMIT = 20

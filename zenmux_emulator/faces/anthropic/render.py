@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.faces.anthropic.request import FAMILY, AnthropicRequest
 from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.foundation import tokens

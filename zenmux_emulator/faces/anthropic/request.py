@@ -12,8 +12,15 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.draft.passback import reasoning_findings
-from zenmux_emulator.draft.reasoning import EFFORT_TOKENS
+from zenmux_emulator.core.draft.passback import reasoning_findings
+from zenmux_emulator.core.draft.reasoning import EFFORT_TOKENS
+from zenmux_emulator.core.neutral.request import (
+    NeutralRequest,
+    ReasoningAsk,
+    ToolOptions,
+    ToolResult,
+    cached,
+)
 from zenmux_emulator.faces.anthropic.validate import (
     MessagesRequest,
     ThinkingAdaptive,
@@ -21,13 +28,6 @@ from zenmux_emulator.faces.anthropic.validate import (
 )
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import (
-    NeutralRequest,
-    ReasoningAsk,
-    ToolOptions,
-    ToolResult,
-    cached,
-)
 
 FAMILY = "anthropic"
 """Thinking blocks on this face are signed as the chat face signs anthropic/* reasoning."""
@@ -107,7 +107,7 @@ def stated_choice(body: Mapping[str, Any]) -> str | None:
 
 
 def passback_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One chat-shaped message per Anthropic message (same indices), as draft/passback.py reads
+    """One chat-shaped message per Anthropic message (same indices), as core/draft/passback.py reads
     them: a user message carrying tool results is a `tool` message; an assistant message's
     tool_use blocks are its `tool_calls` and its thinking blocks its `reasoning_details`, indexed
     by their position in the content (a minted block is signed at position 0)."""

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.side import SideRoute
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.anthropic.client import anthropic_client
 from zenmux_emulator.faces.anthropic.count import count_tokens
 from zenmux_emulator.faces.anthropic.face import PREFIX, ROUTE, AnthropicFace
 from zenmux_emulator.faces.anthropic.models import get_model, list_models
 from zenmux_emulator.faces.anthropic.recorded import DECODER
 from zenmux_emulator.faces.anthropic.verdict import READERS
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.side import SideRoute
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 
 def routes(core: Core) -> list[web.RouteDef]:

@@ -12,8 +12,8 @@ from typing import Any
 
 import orjson
 
+from zenmux_emulator.core.state import ObjectStore
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.pipeline.state import ObjectStore
 
 CREATE_ONLY = ("system", "tools")
 """Fields the thread keeps from its `create`: a `continue` must not send them again."""

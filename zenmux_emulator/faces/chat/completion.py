@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.faces.chat.logprobs import token_logprobs
 from zenmux_emulator.foundation import tokens
 

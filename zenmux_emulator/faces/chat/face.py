@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.chat.reply import plan_reply
 from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.faces.chat.validate import validate_request
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/chat/completions"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.gateway.catalogue import model_object
+from zenmux_emulator.core.keys import REGISTRY
 from zenmux_emulator.faces.common.catalogue import named_model
-from zenmux_emulator.gateway.catalogue import model_object
-from zenmux_emulator.pipeline.keys import REGISTRY
 
 
 async def list_models(request: web.Request) -> web.Response:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
+from zenmux_emulator.core.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 
 def _usage(c: Collected, usage: object) -> None:

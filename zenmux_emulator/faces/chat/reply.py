@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import orjson
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.faces.chat.chunks import stream_events
 from zenmux_emulator.faces.chat.completion import completion_body
 from zenmux_emulator.foundation.ids import seed_int

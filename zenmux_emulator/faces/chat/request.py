@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zenmux_emulator.draft.passback import reasoning_findings
-from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
-from zenmux_emulator.faces.chat.validate.tools import JsonObjectResponseFormat, JsonSchemaResponseFormat
-from zenmux_emulator.faces.common.chat_messages import ChatMessagesRequest, tool_name, tool_options
-from zenmux_emulator.faces.common.zenmux import ReasoningOptions
-from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import (
+from zenmux_emulator.core.draft.passback import reasoning_findings
+from zenmux_emulator.core.neutral.request import (
     JSON_OBJECT_SCHEMA,
     SILENT_REASONING,
     ReasoningAsk,
     ToolOptions,
     cached,
 )
+from zenmux_emulator.faces.chat.validate import ChatCompletionRequest, validate_request
+from zenmux_emulator.faces.chat.validate.tools import JsonObjectResponseFormat, JsonSchemaResponseFormat
+from zenmux_emulator.faces.common.chat_messages import ChatMessagesRequest, tool_name, tool_options
+from zenmux_emulator.faces.common.zenmux import ReasoningOptions
+from zenmux_emulator.foundation.signatures import Signer
 
 
 def reasoning_ask(

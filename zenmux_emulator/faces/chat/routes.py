@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.chat.face import CHAT, ROUTE
 from zenmux_emulator.faces.chat.models import get_model, list_models
 from zenmux_emulator.faces.chat.recorded import DECODER
 from zenmux_emulator.faces.chat.verdict import READERS
 from zenmux_emulator.faces.common.clients import openai_client
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 
 def routes(core: Core) -> list[web.RouteDef]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.core.keys import REGISTRY
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.pipeline.keys import REGISTRY
 from zenmux_emulator.scenario.schema import ModelSpec
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import orjson
 
+from zenmux_emulator.core.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
 from zenmux_emulator.foundation import tokens
-from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
 
 
 def content_text(content: object) -> str:

@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 
 import orjson
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
 from zenmux_emulator.write.plan import ReplyPlan
 
 T = TypeVar("T")

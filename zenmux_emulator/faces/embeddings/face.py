@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import base64_floats, embed, fitted
 from zenmux_emulator.faces.embeddings.request import EmbeddingsRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/embeddings"

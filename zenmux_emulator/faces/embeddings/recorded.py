@@ -9,7 +9,7 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
-from zenmux_emulator.neutral.recorded import InputsDecoder
+from zenmux_emulator.core.neutral.recorded import InputsDecoder
 
 
 def _floats(value: object) -> list[float] | None:

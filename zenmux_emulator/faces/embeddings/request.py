@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zenmux_emulator.core.neutral.request import cached
 from zenmux_emulator.faces.common.inputs import InputsRequest, model_and_input
 from zenmux_emulator.faces.embeddings.models import DIMENSIONS, MAX_INPUT_TOKENS, MAX_REQUEST_TOKENS
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.neutral.request import cached
 
 MAX_INPUTS = 2048
 ENCODINGS = ("float", "base64")

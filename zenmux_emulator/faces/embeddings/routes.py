@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.embeddings.face import EMBEDDINGS, ROUTE
 from zenmux_emulator.faces.embeddings.models import CATALOGUE
 from zenmux_emulator.faces.embeddings.recorded import DECODER
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 
 

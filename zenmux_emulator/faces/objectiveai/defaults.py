@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zenmux_emulator.draft.schema_values import schema_value
+from zenmux_emulator.core.draft.schema_values import schema_value
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.ids import seed_int, seed_int_then
 

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from zenmux_emulator.draft.draft import Draft, request_seed
-from zenmux_emulator.draft.text import SeededFake, TemplateProblem, compile_template, is_template
-from zenmux_emulator.draft.text import render as render_template
+from zenmux_emulator.core.draft.draft import Draft, request_seed
+from zenmux_emulator.core.draft.text import SeededFake, TemplateProblem, compile_template, is_template
+from zenmux_emulator.core.draft.text import render as render_template
+from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
+from zenmux_emulator.core.journal.summary import body_summary
 from zenmux_emulator.foundation.bounded import Bounded
 from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
 from zenmux_emulator.foundation.ids import seed_int
-from zenmux_emulator.journal.summary import body_summary
-from zenmux_emulator.pipeline.face import FaceContext
-from zenmux_emulator.pipeline.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
 from zenmux_emulator.scenario.schema import StreamFault
 from zenmux_emulator.write.pacing import schedule
@@ -34,7 +34,7 @@ from .request import QueryAsk
 from .wire import parse
 
 if TYPE_CHECKING:
-    from zenmux_emulator.pipeline.endpoint import Core
+    from zenmux_emulator.core.endpoint import Core
 
 MALFORMED_EVENT = b'data: {"id": "malformed", "choices": [{"delta": {"content": "unterminated\n\n'
 STORED_COMPLETIONS = 1024

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zenmux_emulator.core.neutral.request import ToolOptions, ToolResult, cached
 from zenmux_emulator.faces.common.chat_messages import ChatMessagesRequest, content_text, tool_name, tool_options
-from zenmux_emulator.neutral.request import ToolOptions, ToolResult, cached
 
 from .wire import QueryRequest
 

@@ -11,13 +11,13 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.body import read_json
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.gateway.auth import api_key
+from zenmux_emulator.core.side import GuardedRoute, Refusal
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.gateway.auth import api_key
-from zenmux_emulator.pipeline.body import read_json
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.side import GuardedRoute, Refusal
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.state.sessions import session_name
 

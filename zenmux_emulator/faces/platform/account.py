@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from zenmux_emulator.gateway.limits import GatewayConfig
-from zenmux_emulator.journal.ledger import Ledger
+from zenmux_emulator.core.gateway.limits import GatewayConfig
+from zenmux_emulator.core.journal.ledger import Ledger
 from zenmux_emulator.scenario.schema import Account, QuotaWindow
 
 DEFAULT_TOP_UP = 100.0

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from zenmux_emulator.core.journal.ledger import Bucket, Ledger
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.journal.ledger import Bucket, Ledger
 
 DIMENSIONS = {"BIZ_MTH": ("%Y%m", 8), "BIZ_DT": ("%Y%m%d", 10), "BIZ_HOUR": ("%Y%m%d%H", 12)}
 """Each `query_dimension`: the `query_time` format, and how much of a minute names a series point."""

@@ -11,14 +11,14 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.gateway.auth import api_key
+from zenmux_emulator.core.gateway.limits import GatewayConfig
+from zenmux_emulator.core.journal.ledger import Ledger
+from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.platform import account, analytics
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.gateway.auth import api_key
-from zenmux_emulator.gateway.limits import GatewayConfig
-from zenmux_emulator.journal.ledger import Ledger
-from zenmux_emulator.pipeline.endpoint import Core
-from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 
 BASE = "/api/v1/management"

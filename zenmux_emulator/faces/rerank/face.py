@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import embed, relevance
 from zenmux_emulator.faces.rerank.models import MEDIA_TOKENS
 from zenmux_emulator.faces.rerank.request import RerankRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/rerank"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zenmux_emulator.neutral.recorded import InputsDecoder
+from zenmux_emulator.core.neutral.recorded import InputsDecoder
 
 
 def rerank(answer: dict[str, Any], texts: Sequence[str]) -> dict[str, Any] | None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zenmux_emulator.core.neutral.request import cached
 from zenmux_emulator.faces.common.inputs import InputsRequest, model_and_input
 from zenmux_emulator.faces.rerank.models import MEDIA_TOKENS, MULTIMODAL
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.neutral.request import cached
 
 MAX_DOCUMENTS = 500
 MEDIA = ("image", "video")

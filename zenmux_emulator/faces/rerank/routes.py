@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.rerank.face import RERANK, ROUTE
 from zenmux_emulator.faces.rerank.models import CATALOGUE
 from zenmux_emulator.faces.rerank.recorded import DECODER
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 from zenmux_emulator.scenario.faces import FaceTraits
 
 

@@ -1,7 +1,7 @@
 """Responses input items as the neutral conversation reads them, and as `input_items` lists them.
 
 Items become chat-shaped messages, so the facts rules match on (`turn`, `tool_result`, …) and the
-check of passed-back reasoning (`draft.passback`) read them exactly as on the chat face:
+check of passed-back reasoning (`core.draft.passback`) read them exactly as on the chat face:
 
 - a message item is a message of its role (text parts joined by newlines);
 - reasoning, assistant message and call items in a row are one assistant turn: its text, its
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from zenmux_emulator.draft.reasoning import OPENAI_FORMAT
+from zenmux_emulator.core.draft.reasoning import OPENAI_FORMAT
 from zenmux_emulator.foundation.ids import digest
 
 TEXT_PARTS = ("input_text", "output_text", "text")

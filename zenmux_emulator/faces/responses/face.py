@@ -6,7 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.state import ObjectStore
 from zenmux_emulator.faces.responses.conversation import listed
 from zenmux_emulator.faces.responses.output import failure, output_items, response_object, status_of, usage_of
 from zenmux_emulator.faces.responses.render import json_plan, stream_plan
@@ -15,10 +19,6 @@ from zenmux_emulator.faces.responses.store import StoredResponse
 from zenmux_emulator.faces.responses.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.gateway.auth import authenticate
-from zenmux_emulator.pipeline.endpoint import Core
-from zenmux_emulator.pipeline.face import FaceContext
-from zenmux_emulator.pipeline.state import ObjectStore
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 

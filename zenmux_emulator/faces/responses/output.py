@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from zenmux_emulator.draft.draft import Draft
-from zenmux_emulator.draft.reasoning import encrypted_id
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.draft.reasoning import encrypted_id
 from zenmux_emulator.faces.responses.request import ResponsesRequest
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.foundation.signatures import Signer

@@ -9,7 +9,15 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.draft.passback import reasoning_findings
+from zenmux_emulator.core.draft.passback import reasoning_findings
+from zenmux_emulator.core.neutral.request import (
+    JSON_OBJECT_SCHEMA,
+    NeutralRequest,
+    ReasoningAsk,
+    ToolOptions,
+    ToolResult,
+    cached,
+)
 from zenmux_emulator.faces.responses.conversation import as_items, to_messages
 from zenmux_emulator.faces.responses.validate import (
     AllowedToolsChoice,
@@ -24,14 +32,6 @@ from zenmux_emulator.faces.responses.validate import (
 )
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import (
-    JSON_OBJECT_SCHEMA,
-    NeutralRequest,
-    ReasoningAsk,
-    ToolOptions,
-    ToolResult,
-    cached,
-)
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 _CHAT_PATH = re.compile(r"^messages\.\d+\.content(\.\d+)?(\.[\w.]+)?: ")

@@ -8,15 +8,15 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.responses.face import ROUTE, ResponsesFace
 from zenmux_emulator.faces.responses.recorded import DECODER
 from zenmux_emulator.faces.responses.store import StoredResponse
 from zenmux_emulator.faces.responses.verdict import READERS
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 NOT_FOUND = "invalid_request_error"
 """OpenAI's type for an unknown response id (ZenMux's catalogue has no type of its own for it)."""

@@ -39,7 +39,7 @@ class StoredResponse:
 
 class ResponseStore(PerSession[StoredResponse]):
     """Responses by session and id, bounded as the in-process state bounds every face's stored
-    objects (`pipeline/state_local.py` `LocalObjects`: the same `PerSession`, measured by `encode`)."""
+    objects (`server/state_local.py` `LocalObjects`: the same `PerSession`, measured by `encode`)."""
 
     def __init__(self, per_session: int = PER_SESSION, sessions: int = SESSIONS, size: int = STORED_BYTES) -> None:
         super().__init__(lambda stored: len(stored.encode()), per_session, sessions, size)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import Call, Shapes, event_data, json_or_none
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.verdict import Call, Shapes, event_data, json_or_none
 
 CALLS = frozenset({"function_call", "custom_tool_call"})
 ANSWERS = frozenset({"function_call_output", "custom_tool_call_output"})

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from zenmux_emulator.core.side import SideAnswer
 from zenmux_emulator.faces.vertex.request import prompt_tokens
 from zenmux_emulator.faces.vertex.validate import CountTokensRequest, validate
-from zenmux_emulator.pipeline.side import SideAnswer
 
 
 def count_tokens(body: object, headers: Mapping[str, str]) -> SideAnswer:

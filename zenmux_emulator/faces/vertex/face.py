@@ -3,14 +3,14 @@ forms; the model and the action are in the URL, read from the route's parameters
 
 from __future__ import annotations
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.vertex.paths import Target, target
 from zenmux_emulator.faces.vertex.render import plan_reply, response_id
 from zenmux_emulator.faces.vertex.request import GeminiRequest
 from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.pipeline.face import FaceContext
 from zenmux_emulator.write.plan import ReplyPlan
 
 NAME = "vertex"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.keys import REGISTRY
 from zenmux_emulator.faces.vertex.paths import model_of
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.pipeline.keys import REGISTRY
 from zenmux_emulator.scenario.schema import ModelSpec
 
 METHODS = ["generateContent", "streamGenerateContent", "countTokens"]

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
+from zenmux_emulator.core.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
 
 FINISH = {
     "STOP": "stop",

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.draft.draft import Draft
+from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.faces.vertex import thought_signatures
 from zenmux_emulator.faces.vertex.request import GeminiRequest

@@ -13,12 +13,8 @@ from typing import Any, ClassVar
 
 import orjson
 
-from zenmux_emulator.draft.reasoning import EFFORT_TOKENS
-from zenmux_emulator.faces.vertex import thought_signatures
-from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig, json_schema
-from zenmux_emulator.foundation import tokens
-from zenmux_emulator.foundation.signatures import Signer
-from zenmux_emulator.neutral.request import (
+from zenmux_emulator.core.draft.reasoning import EFFORT_TOKENS
+from zenmux_emulator.core.neutral.request import (
     JSON_OBJECT_SCHEMA,
     NeutralRequest,
     ReasoningAsk,
@@ -26,6 +22,10 @@ from zenmux_emulator.neutral.request import (
     ToolResult,
     cached,
 )
+from zenmux_emulator.faces.vertex import thought_signatures
+from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig, json_schema
+from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.signatures import Signer
 
 LEVELS = {"minimal": "minimal", "low": "low", "medium": "medium", "high": "high"}
 CHOICES = {"ANY": "required", "NONE": "none"}

@@ -7,6 +7,9 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.side import SideRoute
+from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.vertex.client import gemini_client
 from zenmux_emulator.faces.vertex.count import count_tokens
 from zenmux_emulator.faces.vertex.face import NAME, VertexFace
@@ -14,9 +17,6 @@ from zenmux_emulator.faces.vertex.models import get_model, list_models
 from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
 from zenmux_emulator.faces.vertex.recorded import DECODER
 from zenmux_emulator.faces.vertex.verdict import READERS
-from zenmux_emulator.pipeline.endpoint import Core, Endpoint
-from zenmux_emulator.pipeline.side import SideRoute
-from zenmux_emulator.pipeline.spec import FaceSpec, Signpost
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 KEY_HEADER = "x-goog-api-key"

@@ -8,8 +8,8 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.verdict import Call, Shapes
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.verdict import Call, Shapes
 
 
 def calls(entry: JournalEntry) -> list[Call | None]:

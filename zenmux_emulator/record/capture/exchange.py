@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from zenmux_emulator.neutral.recorded import Event
+from zenmux_emulator.core.neutral.recorded import Event
 
 
 @dataclass(slots=True)

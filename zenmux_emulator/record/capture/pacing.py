@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from zenmux_emulator.neutral.recorded import Event
+from zenmux_emulator.core.neutral.recorded import Event
 
 
 def measured(events: Sequence[Event], paced: Callable[[Event], bool]) -> dict[str, float]:

@@ -13,8 +13,8 @@ from typing import Any
 
 import orjson
 
+from zenmux_emulator.core.neutral.recorded import Collected, Decoder, InputsDecoder, ReplyDecoder
 from zenmux_emulator.foundation.envelope import DEFAULT_TYPES
-from zenmux_emulator.neutral.recorded import Collected, Decoder, InputsDecoder, ReplyDecoder
 from zenmux_emulator.record.capture.exchange import Exchange
 from zenmux_emulator.record.capture.pacing import measured
 from zenmux_emulator.scenario.schema import HEADER_VALUE

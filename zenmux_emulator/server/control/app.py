@@ -1,5 +1,5 @@
 """The control API, a sub-application under `/_emulator/`: health, scenarios, the journal,
-sessions, the clock and its own OpenAPI description (`control/openapi.py`)."""
+sessions, the clock and its own OpenAPI description (`server/control/openapi.py`)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,23 @@ import os
 
 from aiohttp import web
 
-from zenmux_emulator.control.clock import get_clock, set_clock
-from zenmux_emulator.control.guard import control_guard
-from zenmux_emulator.control.journal import clear_journal, list_journal, list_unmatched
-from zenmux_emulator.control.match import would_match
-from zenmux_emulator.control.misbehave import list_misbehave, set_misbehave
-from zenmux_emulator.control.openapi import openapi
-from zenmux_emulator.control.scenarios import (
+from zenmux_emulator.core.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, STATE, WATCHER
+from zenmux_emulator.server.control.clock import get_clock, set_clock
+from zenmux_emulator.server.control.guard import control_guard
+from zenmux_emulator.server.control.journal import clear_journal, list_journal, list_unmatched
+from zenmux_emulator.server.control.match import would_match
+from zenmux_emulator.server.control.misbehave import list_misbehave, set_misbehave
+from zenmux_emulator.server.control.openapi import openapi
+from zenmux_emulator.server.control.scenarios import (
     add_scenario,
     list_scenarios,
     reload_scenarios,
     remove_scenario,
     replace_scenario,
 )
-from zenmux_emulator.control.sessions import reset_sessions
-from zenmux_emulator.control.wire import json_response, query
-from zenmux_emulator.pipeline import signposts
-from zenmux_emulator.pipeline.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, STATE, WATCHER
+from zenmux_emulator.server.control.sessions import reset_sessions
+from zenmux_emulator.server.control.wire import json_response, query
+from zenmux_emulator.server.edge import signposts
 from zenmux_emulator.settings import Settings
 
 
@@ -51,7 +51,7 @@ async def health(request: web.Request) -> web.Response:
                 "max_bytes": journal.max_bytes,
                 "file": None if writer is None else str(writer.path),
             },
-            # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/launch.py)
+            # the launcher pauses the collector for start-up; serving must have it back (zenmux_emulator/cli/launch.py)
             "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
         }
     )

@@ -6,10 +6,10 @@ import math
 
 from aiohttp import web
 
-from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
+from zenmux_emulator.core.keys import CLOCK, STATE
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.pipeline.keys import CLOCK, STATE
+from zenmux_emulator.server.control.wire import json_object, json_response, only_keys, query
 from zenmux_emulator.settings import LATEST_CLOCK, parse_clock
 
 LATEST = float(LATEST_CLOCK)

@@ -10,9 +10,9 @@ from ipaddress import ip_address
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from zenmux_emulator.core.keys import SETTINGS
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.header_text import header_text
-from zenmux_emulator.pipeline.keys import SETTINGS
 
 TOKEN_HEADER = "X-Emulator-Admin-Token"
 TOKEN_COOKIE = "zenmux_emulator_admin_token"

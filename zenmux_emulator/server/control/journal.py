@@ -7,10 +7,10 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.control.wire import count, flag, json_response, query
-from zenmux_emulator.journal.safe_json import dumps
-from zenmux_emulator.pipeline.keys import STATE
-from zenmux_emulator.pipeline.state import JournalQuery, Row
+from zenmux_emulator.core.journal.safe_json import dumps
+from zenmux_emulator.core.keys import STATE
+from zenmux_emulator.core.state import JournalQuery, Row
+from zenmux_emulator.server.control.wire import count, flag, json_response, query
 
 
 def listing(entries: list[bytes], **extra: object) -> web.Response:

@@ -8,9 +8,9 @@ from aiohttp import web
 from multidict import CIMultiDict
 from yarl import URL
 
-from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
+from zenmux_emulator.core.explain import Probe, endpoint_at, explain
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.pipeline.explain import Probe, endpoint_at, explain
+from zenmux_emulator.server.control.wire import json_object, json_response, only_keys, query
 
 DEFAULT_SESSION = "inspector"
 """The session a probe reads sequence positions from when it names none (and sends no session header)."""

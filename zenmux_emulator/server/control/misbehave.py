@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from zenmux_emulator.control.wire import json_object, json_response, only_keys, query
+from zenmux_emulator.core.keys import MISBEHAVING, SETTINGS
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.foundation.misbehaviours import HEADER, Ask, catalogue_json, check
-from zenmux_emulator.pipeline.keys import MISBEHAVING, SETTINGS
+from zenmux_emulator.server.control.wire import json_object, json_response, only_keys, query
 
 PRECEDENCE = ("header", "session", "rule", "server")
 """Which ask wins when several do, first first (docs/guide/misbehaviour.md)."""

@@ -8,10 +8,10 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.control.clock import LATEST
-from zenmux_emulator.control.scenarios import NAME, RESERVED, SCENARIO_TYPES
-from zenmux_emulator.control.wire import MAX_COUNT
 from zenmux_emulator.foundation.misbehaviours import CATALOGUE
+from zenmux_emulator.server.control.clock import LATEST
+from zenmux_emulator.server.control.scenarios import NAME, RESERVED, SCENARIO_TYPES
+from zenmux_emulator.server.control.wire import MAX_COUNT
 
 JSON = "application/json"
 

@@ -10,27 +10,27 @@ from typing import Any
 import yaml
 from aiohttp import web
 
-from zenmux_emulator.control.wire import (
-    json_response,
-    not_found,
-    problems_response,
-    query,
+from zenmux_emulator.core.body import read_body
+from zenmux_emulator.core.keys import ENTRY, REGISTRY, STATE
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.rules.compiled import ScenarioSet
+from zenmux_emulator.core.rules.registry import (
+    API_PREFIX,
+    LoadFailed,
+    ScenarioRegistry,
+    SourceExists,
+    UnknownSource,
 )
 from zenmux_emulator.foundation.errors import (
     RequestRejected,
     ScenarioError,
     invalid_params,
 )
-from zenmux_emulator.match.rule import CompiledRule
-from zenmux_emulator.pipeline.body import read_body
-from zenmux_emulator.pipeline.keys import ENTRY, REGISTRY, STATE
-from zenmux_emulator.rules.compiled import ScenarioSet
-from zenmux_emulator.rules.registry import (
-    API_PREFIX,
-    LoadFailed,
-    ScenarioRegistry,
-    SourceExists,
-    UnknownSource,
+from zenmux_emulator.server.control.wire import (
+    json_response,
+    not_found,
+    problems_response,
+    query,
 )
 from zenmux_emulator.state.sessions import Session
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from zenmux_emulator.control.wire import (
+from zenmux_emulator.core.keys import STATE
+from zenmux_emulator.foundation.errors import invalid_params
+from zenmux_emulator.server.control.wire import (
     json_object,
     json_response,
     not_found,
     only_keys,
     query,
 )
-from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.pipeline.keys import STATE
 
 
 async def reset_sessions(request: web.Request) -> web.Response:

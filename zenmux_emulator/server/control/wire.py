@@ -9,13 +9,13 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.body import read_body
 from zenmux_emulator.foundation.errors import (
     RequestRejected,
     ScenarioError,
     invalid_params,
 )
 from zenmux_emulator.foundation.nesting import nesting_problem
-from zenmux_emulator.pipeline.body import read_body
 
 TRUE, FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 

@@ -12,6 +12,12 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 from aiohttp.web_urldispatcher import MatchInfoError
 
+from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.journal.file import JournalFile
+from zenmux_emulator.core.journal.journal import Journal
+from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.core.spec import REGISTERED, ErrorBody, FaceSpec, envelope_for
+from zenmux_emulator.core.state import State
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import (
@@ -21,13 +27,7 @@ from zenmux_emulator.foundation.errors import (
     RequestRejected,
 )
 from zenmux_emulator.foundation.ids import request_id
-from zenmux_emulator.journal.entry import JournalEntry
-from zenmux_emulator.journal.file import JournalFile
-from zenmux_emulator.journal.journal import Journal
-from zenmux_emulator.pipeline.keys import ENTRY
-from zenmux_emulator.pipeline.signposts import main_app, not_found_message
-from zenmux_emulator.pipeline.spec import REGISTERED, ErrorBody, FaceSpec, envelope_for
-from zenmux_emulator.pipeline.state import State
+from zenmux_emulator.server.edge.signposts import main_app, not_found_message
 from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator")

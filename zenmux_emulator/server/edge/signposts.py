@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
-from zenmux_emulator.pipeline.spec import REGISTERED, FaceSpec
+from zenmux_emulator.core.spec import REGISTERED, FaceSpec
 
 CONTROL = "/_emulator"
 
@@ -41,7 +41,7 @@ class Group:
 GENERATION = Group(
     "generation", "Generation lookup", "/api/v1", ("/api/v1/management/generation", "/api/v1/generation")
 )
-"""The app's own generation lookup (`pipeline/generation.py`), listed before the Platform API."""
+"""The app's own generation lookup (`core/generation.py`), listed before the Platform API."""
 
 NOT_EMULATED = (
     ("/api/v1/images/", "ZenMux's Images API"),

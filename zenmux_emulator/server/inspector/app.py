@@ -11,18 +11,18 @@ from importlib import resources
 import orjson
 from aiohttp import web
 
-from zenmux_emulator.control.guard import TOKEN_COOKIE
-from zenmux_emulator.control.wire import count, json_response, query
+from zenmux_emulator.core.explain import face_routes
+from zenmux_emulator.core.keys import STATE, WAITS
+from zenmux_emulator.core.spec import REGISTERED
+from zenmux_emulator.core.state import Row
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.inspector.rows import row
-from zenmux_emulator.pipeline.explain import face_routes
-from zenmux_emulator.pipeline.keys import STATE, WAITS
-from zenmux_emulator.pipeline.spec import REGISTERED
-from zenmux_emulator.pipeline.state import Row
+from zenmux_emulator.server.control.guard import TOKEN_COOKIE
+from zenmux_emulator.server.control.wire import count, json_response, query
+from zenmux_emulator.server.inspector.rows import row
 
 PAGE = "index.html"
 ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css", PAGE: "text/html"}
-"""The files the page is made of, in `inspector/static/`: the only ones served."""
+"""The files the page is made of, in `server/inspector/static/`: the only ones served."""
 
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
@@ -53,7 +53,7 @@ FILES: web.AppKey[dict[str, bytes]] = web.AppKey("inspector_files")
 
 
 def read_files() -> dict[str, bytes]:
-    folder = resources.files("zenmux_emulator.inspector") / "static"
+    folder = resources.files("zenmux_emulator.server.inspector") / "static"
     return {name: (folder / name).read_bytes() for name in ASSETS}
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.journal.entry import NO_MATCH
+from zenmux_emulator.core.journal.entry import NO_MATCH
 
 PROMPT = ("prompt_tokens", "input_tokens", "promptTokenCount")
 COMPLETION = ("completion_tokens", "output_tokens", "candidatesTokenCount")

@@ -19,8 +19,8 @@ from tests.faces.chat.agent.helpers import serve
 from tests.faces.chat.contract.helpers import HEX32, RawResponse, assert_envelope, post
 from tests.support.clients import sdk
 from tests.support.openai_schema import assert_chat_chunk, assert_chat_completion
+from zenmux_emulator.core.headers import WARNINGS_HEADER
 from zenmux_emulator.foundation.errors import ScenarioError
-from zenmux_emulator.pipeline.headers import WARNINGS_HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 GPT5 = "openai/gpt-5"
