@@ -115,7 +115,7 @@ test-latest: redis-server
 screenshots: $(VENV)/.installed-test redis-server
 	INSPECTOR_SCREENSHOTS=docs/guide/img $(BIN)/python -m pytest -q -n 0 tests/inspector/test_page.py -k "lists or timeline or conversation"
 
-## lint: ruff (checks and format), mypy --strict and the import-linter contracts (.importlinter)
+## lint: ruff (checks, McCabe complexity <= 12, format), mypy --strict and the import-linter contracts (.importlinter)
 lint: $(VENV)/.installed-lint
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
