@@ -17,7 +17,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Generic
+from typing import Any, Generic, NamedTuple
 
 import orjson
 from aiohttp import web
@@ -132,16 +132,14 @@ class Core:
         return from_files.union(self.settings.api_keys)
 
 
-@dataclass(frozen=True, slots=True)
-class Caller:
+class Caller(NamedTuple):
     """Who asks: the key they authenticated with and the request as their face sees it."""
 
     key: str
     ctx: FaceContext
 
 
-@dataclass(frozen=True, slots=True)
-class Let:
+class Let(NamedTuple):
     """A request the state let in: its session, rate headers, scenarios in force, control headers,
     its chaos draw number, and the catalogue's entry of the model it asked for."""
 
@@ -154,8 +152,7 @@ class Let:
     window: ModelSpec | None
 
 
-@dataclass(frozen=True, slots=True)
-class Served:
+class Served(NamedTuple):
     """The route: the attempts, the model that served and its catalogue entry."""
 
     routed: Route
@@ -163,8 +160,7 @@ class Served:
     listed: ModelSpec | None
 
 
-@dataclass(frozen=True, slots=True)
-class Dressed:
+class Dressed(NamedTuple):
     """The reply's headers, its generation id and the rule that answers (None: the default reply)."""
 
     headers: dict[str, str]
@@ -172,8 +168,7 @@ class Dressed:
     rule: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Recorded(NamedTuple):
     """The generation record of a completion served (None: an error), and the stream's outcome."""
 
     record: Generation | None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -60,8 +60,7 @@ class ObjectStore(Protocol[S]):
         it across workers: always True there)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Admitted:
+class Admitted(NamedTuple):
     """A request the state let in: its session as it stands, the rate headers its answer carries,
     and the scenarios in force (a shared state may have brought newer ones)."""
 
