@@ -545,7 +545,7 @@ class Endpoint(Generic[R]):
 
     def chaos(self, selection: Selection | None, session: str, number: int) -> Failure | None:
         """The failure chaos strikes this request with (the rule's chaos, else the server's), or None.
-        Called only when some chaos is configured (the caller checks, saving the call otherwise)."""
+        Called only when some chaos is configured (the caller checks)."""
         settings = self.core.settings
         rules_chaos = selection.rule.rule.chaos if selection is not None else None
         rate = rules_chaos.rate if rules_chaos is not None else settings.chaos_rate

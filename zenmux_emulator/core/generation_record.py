@@ -26,18 +26,16 @@ def served_generation(
     the same request always reports the same. Only references to what is at hand are kept; the
     lookup works out the rest."""
     first = plan.schedule.first if stream is not None and plan.schedule is not None else 0.0
-    return Generation._make(
-        (
-            api,
-            generation,
-            draft.model,
-            created,
-            provider_s + first,
-            stream,
-            plan.usage if plan.usage is not None else draft.usage,
-            spec.pricing if spec is not None else None,
-            draft.finish_reason,
-            retries,
-            plan.reply_id,
-        )
+    return Generation(
+        api=api,
+        generation_id=generation,
+        model=draft.model,
+        created=created,
+        latency_s=provider_s + first,
+        stream=stream,
+        usage=plan.usage if plan.usage is not None else draft.usage,
+        pricing=spec.pricing if spec is not None else None,
+        finish_reason=draft.finish_reason,
+        retries=retries,
+        reply_id=plan.reply_id,
     )

@@ -26,7 +26,7 @@ Rates = tuple[float, float]
 class Generation(NamedTuple):
     """One completion as the lookup reports it: what was at hand when it was served (the reply's
     usage object, the catalogue's prices), worked into ZenMux's shape only when looked up. Made on
-    every completion (with `_make`, a tuple), so it holds references and counts nothing until read."""
+    every completion, it holds references and counts nothing until read."""
 
     api: str
     """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
