@@ -36,8 +36,9 @@ from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.verdict import Call, Shapes
 from zenmux_emulator.core.neutral.recorded import Collected, Event, ReplyDecoder
-from zenmux_emulator.core.neutral.request import NeutralRequest, ToolOptions, ToolResult, cached
+from zenmux_emulator.core.neutral.request import cached
 from zenmux_emulator.core.spec import FaceSpec
+from zenmux_emulator.faces.common.inputs import InputsRequest
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -52,7 +53,7 @@ from zenmux_emulator.write.plan import ReplyPlan
 # --- the toy face, as a third party would write it -------------------------------------------------
 
 
-class ToyRequest(NeutralRequest):
+class ToyRequest(InputsRequest):
     face = "toy"
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str]) -> None:
@@ -64,32 +65,8 @@ class ToyRequest(NeutralRequest):
         return self.said
 
     @cached
-    def system(self) -> str:
-        return ""
-
-    @cached
     def texts(self) -> tuple[str, ...]:
         return (self.said,)
-
-    @cached
-    def roles(self) -> tuple[str, ...]:
-        return ("user",)
-
-    @cached
-    def tool_options(self) -> ToolOptions:
-        return ToolOptions()
-
-    @cached
-    def stated_tool_choice(self) -> str | None:
-        return None
-
-    @cached
-    def last_tool_result(self) -> ToolResult | None:
-        return None
-
-    @cached
-    def metadata(self) -> Mapping[str, str]:
-        return {}
 
     @cached
     def prompt_tokens(self) -> int:
