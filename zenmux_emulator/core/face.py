@@ -36,6 +36,10 @@ class FaceContext:
     """The rule that answers, once matched (None: no rule did)."""
     warnings: list[str] = field(default_factory=list)
     """Warnings the face finds while rendering: the journal entry gets them."""
+    body_bytes: int | None = None
+    """The body's size in bytes as it arrived (inflated), once read (None: not known). A JSON array
+    of n items takes at least 2n + 1 bytes, so a face's caps on items (`faces/common/counts.py`)
+    need no count for a body too small to pass them."""
 
 
 class Face(Protocol[R]):

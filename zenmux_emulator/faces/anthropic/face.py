@@ -23,11 +23,11 @@ PREFIX = "/api/anthropic/v1"
 ROUTE = f"{PREFIX}/messages"
 
 
-def parse_request(body: object, headers: Mapping[str, str]) -> AnthropicRequest:
-    """Headers first (version, betas), then the whole body."""
+def parse_request(body: object, headers: Mapping[str, str], body_bytes: int | None = None) -> AnthropicRequest:
+    """Headers first (version, betas), then the whole body (of `body_bytes` bytes, when known)."""
     version_warnings = check_version(headers)
     asked, beta_warnings = betas(headers)
-    request, warnings = validate(body)
+    request, warnings = validate(body, body_bytes=body_bytes)
     checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
     return AnthropicRequest(checked, headers, request, version_warnings + beta_warnings + warnings, asked)
 
@@ -63,10 +63,10 @@ class AnthropicFace:
             assert isinstance(body, dict)
             session, previous = ctx.session, thread["previous_message_id"]
             turn = self.preloaded.pop((session, previous), None)
-            request = parse_request(continued(body, thread, turn), ctx.headers)
+            request = parse_request(continued(body, thread, turn), ctx.headers)  # longer than it came: counted
             once(self.threads, session, previous)
             return request
-        return parse_request(body, ctx.headers)
+        return parse_request(body, ctx.headers, ctx.body_bytes)
 
     def render(
         self,

@@ -408,11 +408,14 @@ def _overlong(overlong: Overlong) -> str:
     )
 
 
-def validate(body: object, model: type[MessagesRequest] = MessagesRequest) -> tuple[MessagesRequest, tuple[str, ...]]:
-    """The validated request and the warnings about fields the emulator does not know; 400 otherwise."""
+def validate(
+    body: object, model: type[MessagesRequest] = MessagesRequest, body_bytes: int | None = None
+) -> tuple[MessagesRequest, tuple[str, ...]]:
+    """The validated request and the warnings about fields the emulator does not know; 400 otherwise.
+    `body_bytes` is the size of the JSON the body came from (None: not known, or made up)."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
-    CAPS.refuse_overlong(body, _overlong)
+    CAPS.refuse_overlong(body, _overlong, body_bytes)
     try:
         request = model.model_validate(body)
     except ValidationError as exc:

@@ -22,7 +22,7 @@ class ChatFace:
     name = "chat"
 
     def parse(self, body: object, ctx: FaceContext) -> ChatRequest:
-        validated = validate_request(body)
+        validated = validate_request(body, ctx.body_bytes)
         checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate_request proved it a mapping
         return ChatRequest(checked, ctx.headers, validated.request, validated.warnings)
 

@@ -5,8 +5,9 @@ messages (or text parts) held the event loop two seconds, and no thread can take
 face counts first: the conversation's length (`messages`, `input`, `contents`) against its cap,
 then the parts of all its items together (content parts and blocks, tool calls, the blocks of tool
 results, a system prompt's blocks) against theirs. Counting reads list lengths and touches each
-item once, so even a refused body of millions of items costs milliseconds. Each face words the
-refusal its own way, naming the array and the limit (`Overlong`).
+item once, so even a refused body of millions of items costs milliseconds; a body too small to
+pass a cap (a JSON array of n items takes at least 2n + 1 bytes) is not counted at all. Each face
+words the refusal its own way, naming the array and the limit (`Overlong`).
 """
 
 from __future__ import annotations
@@ -55,8 +56,13 @@ class ConversationCaps:
     beside: tuple[tuple[str, ...], ...] = ()
     """Paths from the body's top to arrays of parts outside the conversation (a system prompt's)."""
 
-    def overlong(self, body: Mapping[str, Any]) -> Overlong | None:
-        """The first array past its cap, or None; anything not a list is left to validation."""
+    def overlong(self, body: Mapping[str, Any], body_bytes: int | None = None) -> Overlong | None:
+        """The first array past its cap, or None; anything not a list is left to validation.
+        `body_bytes` is the size of the JSON `body` came from (None: not known): every item and
+        part counted is an element of an array, and each takes a byte of its own and a comma or
+        closing bracket after it, so a body of at most twice the smaller cap passes neither."""
+        if body_bytes is not None and body_bytes <= 2 * min(self.items, self.all_parts):
+            return None
         items = body.get(self.field)
         if not isinstance(items, list):
             return None
@@ -76,9 +82,11 @@ class ConversationCaps:
                     return Overlong((self.field, index, key), self.all_parts, counted, parts=True)
         return None
 
-    def refuse_overlong(self, body: Mapping[str, Any], say: Callable[[Overlong], str]) -> None:
+    def refuse_overlong(
+        self, body: Mapping[str, Any], say: Callable[[Overlong], str], body_bytes: int | None = None
+    ) -> None:
         """The 400 `invalid_params` worded by `say` when an array is past its cap."""
-        overlong = self.overlong(body)
+        overlong = self.overlong(body, body_bytes)
         if overlong is not None:
             raise invalid_params(say(overlong))
 

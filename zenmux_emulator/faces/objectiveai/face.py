@@ -99,7 +99,7 @@ class QueryFace:
 
     def parse(self, body: object, ctx: FaceContext) -> QueryAsk:
         try:
-            query = parse(body, self.stored())
+            query = parse(body, self.stored(), ctx.body_bytes)
         except QueryRejected as exc:
             raise rejection(exc) from None
         return QueryAsk(query, ctx.headers)

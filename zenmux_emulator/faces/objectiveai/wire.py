@@ -167,12 +167,13 @@ def _deterministic(body: QueryBody, model: QueryModel) -> tuple[Any, ...]:
         raise invalid_request("", str(exc)) from None
 
 
-def parse(body: object, registry: QueryModelRegistry | None = None) -> QueryRequest:
-    """Validate a `POST /query/completions` body. A model given by name is looked up in `registry`;
-    a model given as an object is remembered there. Raises `QueryRejected` (400 / 404)."""
+def parse(body: object, registry: QueryModelRegistry | None = None, body_bytes: int | None = None) -> QueryRequest:
+    """Validate a `POST /query/completions` body (of `body_bytes` bytes of JSON, when known). A
+    model given by name is looked up in `registry`; a model given as an object is remembered
+    there. Raises `QueryRejected` (400 / 404)."""
     if not isinstance(body, dict):
         raise invalid_request("body", "expected a JSON object")
-    overlong = CAPS.overlong(body)
+    overlong = CAPS.overlong(body, body_bytes)
     if overlong is not None:
         text = (
             f"must have at most {overlong.limit} messages (the emulator's limit), not {overlong.count}"

@@ -59,7 +59,7 @@ class ResponsesFace:
         return session_name(headers, authenticate(headers, self.core.accepted_keys()))
 
     def parse(self, body: object, ctx: FaceContext) -> ResponsesRequest:
-        validated = validate(body)
+        validated = validate(body, ctx.body_bytes)
         checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
         earlier: list[Mapping[str, Any]] = []
         previous = validated.body.previous_response_id

@@ -524,15 +524,16 @@ def _overlong(overlong: Overlong) -> str:
     )
 
 
-def validate(body: object) -> Validated:
-    """Check the body; raise 400 `invalid_params` with OpenAI's wording when it is not a valid request."""
+def validate(body: object, body_bytes: int | None = None) -> Validated:
+    """Check the body (of `body_bytes` bytes, when known); raise 400 `invalid_params` with
+    OpenAI's wording when it is not a valid request."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
     model = body.get("model")
     if model is None or model == "":
         raise invalid_params("Missing required parameter: 'model'.")
     check_provider_routing(body)
-    CAPS.refuse_overlong(body, _overlong)
+    CAPS.refuse_overlong(body, _overlong, body_bytes)
     try:
         parsed = ResponsesBody.model_validate(body)
     except ValidationError as error:

@@ -19,7 +19,7 @@ NAME = "vertex"
 def gemini_request(body: object, ctx: FaceContext, where: Target | None = None) -> GeminiRequest:
     """The request the URL and the body make together; 400 naming the field when the body is wrong."""
     where = where or target(ctx.params, ctx.query)
-    request: GenerateContentRequest = validate(body)
+    request: GenerateContentRequest = validate(body, body_bytes=ctx.body_bytes)
     checked: dict[str, object] = body  # type: ignore[assignment]  # validate proved it a mapping
     return GeminiRequest(
         checked,

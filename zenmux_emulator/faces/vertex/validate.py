@@ -249,14 +249,15 @@ def _overlong(prefix: str) -> Callable[[Overlong], str]:
     return say
 
 
-def validate(body: object, model: type[Wire] = GenerateContentRequest) -> Any:
-    """The validated request; ZenMux's 400 naming the field otherwise."""
+def validate(body: object, model: type[Wire] = GenerateContentRequest, body_bytes: int | None = None) -> Any:
+    """The validated request (of `body_bytes` bytes of JSON, when known); ZenMux's 400 naming the
+    field otherwise."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
-    CAPS.refuse_overlong(body, _overlong(""))
+    CAPS.refuse_overlong(body, _overlong(""), body_bytes)
     inner = body.get("generateContentRequest", body.get("generate_content_request"))
     if isinstance(inner, dict):  # countTokens's whole request
-        CAPS.refuse_overlong(inner, _overlong("generateContentRequest."))
+        CAPS.refuse_overlong(inner, _overlong("generateContentRequest."), body_bytes)
     try:
         return model.model_validate(body)
     except ValidationError as exc:

@@ -42,7 +42,7 @@ def _lacks_content(message: dict[str, Any]) -> bool:
     return True
 
 
-def _check_messages(body: dict[str, Any]) -> bool:
+def _check_messages(body: dict[str, Any], body_bytes: int | None) -> bool:
     """The checks on `messages`, in one pass that also tells whether any message carries tool
     calls or a tool result: only then can the tool flow fail (`check_tool_flow`)."""
     messages = body.get("messages")
@@ -52,7 +52,7 @@ def _check_messages(body: dict[str, Any]) -> bool:
         raise invalid_params("Parameter messages is not valid: expected an array")
     if not messages:
         raise invalid_params("Parameter messages can not be empty")
-    CAPS.refuse_overlong(body, overlong_message)
+    CAPS.refuse_overlong(body, overlong_message, body_bytes)
     lacking = tooled = False
     for message in messages:  # one pass: a null element is reported before one without content
         if message is None:
@@ -96,9 +96,10 @@ _OPTIONS_CHECKED = frozenset(
 """The fields `_check_options` reads: a body with none of them (most) skips it."""
 
 
-def precheck(body: object) -> tuple[dict[str, Any], bool]:
+def precheck(body: object, body_bytes: int | None = None) -> tuple[dict[str, Any], bool]:
     """Apply ZenMux's documented 400 checks in order; return the body known to be an object, and
-    whether any message carries tool calls or a tool result (see `_check_messages`)."""
+    whether any message carries tool calls or a tool result (see `_check_messages`). `body_bytes`
+    is the size of the JSON it came from (None: not known; see `ConversationCaps.overlong`)."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
     model = body.get("model")
@@ -106,7 +107,7 @@ def precheck(body: object) -> tuple[dict[str, Any], bool]:
         raise invalid_params("Parameter model is required")
     if not isinstance(model, str):
         raise invalid_params("Parameter model is not valid: expected a string")
-    tooled = _check_messages(body)
+    tooled = _check_messages(body, body_bytes)
     if not _OPTIONS_CHECKED.isdisjoint(body):
         _check_options(body)
     return body, tooled

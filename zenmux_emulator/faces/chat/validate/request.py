@@ -120,9 +120,10 @@ class ValidatedRequest:
     warnings: tuple[str, ...]
 
 
-def validate_request(body: object) -> ValidatedRequest:
-    """Check a parsed JSON body against ZenMux's contract; raise the 400 `invalid_params` rejection if it fails."""
-    checked, tooled = precheck(body)
+def validate_request(body: object, body_bytes: int | None = None) -> ValidatedRequest:
+    """Check a parsed JSON body (of `body_bytes` bytes, when known) against ZenMux's contract;
+    raise the 400 `invalid_params` rejection if it fails."""
+    checked, tooled = precheck(body, body_bytes)
     try:  # the model's validator, without `model_validate`'s wrapper and its keyword arguments
         request: ChatCompletionRequest = ChatCompletionRequest.__pydantic_validator__.validate_python(checked)
     except ValidationError as error:
