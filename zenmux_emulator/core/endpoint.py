@@ -54,7 +54,7 @@ from zenmux_emulator.core.match.select import Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
-from zenmux_emulator.core.state import State, positional
+from zenmux_emulator.core.state import State
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import failure_error
 from zenmux_emulator.foundation.errors import (
@@ -207,16 +207,28 @@ class Endpoint(Generic[R]):
             return error_response(exc.status, self.face.error_body(exc.status, exc.type, exc.message), exc.headers)
 
     async def answer(self, request: web.Request, entry: JournalEntry) -> web.StreamResponse:
-        """The steps of the module's docstring, each taking and returning a small value."""
+        """The steps of the module's docstring, each taking and returning a small value. A step is
+        awaited only where the request may wait: the rest of its body, the state (in Redis), a
+        face's stored objects, the provider's latency, a sequence's position, a stream."""
         caller = self.authenticate_caller(request, entry)
-        body = await self.read(request, entry)
-        ask = await self.parse_body(body, caller.ctx, entry)
+        raw = arrived_body(request, self.core.settings.max_body_bytes)
+        if isinstance(raw, NotYet):  # the body is still arriving
+            raw = await read_body(request, self.core.settings.max_body_bytes)
+        body = self.read(raw, caller.ctx, entry)
+        if self.preload is not None:
+            await self.preload(body, caller.ctx)
+        ask = self.parse_body(body, caller.ctx, entry)
         if ask is None:  # the face refused it, and the upstream may read it: not recorded
             assert self.core.forward is not None
             return await self.core.forward(request, entry, self.face, None)
         let = await self.let_in(request, entry, caller.key, ask)
-        served = await self.route_model(entry, ask, let)
-        selection = await self.choose(entry, ask, let, served)
+        served = self.route_model(entry, ask, let)
+        if served.routed.delay_s > 0:
+            await self.provider_latency(served.routed.delay_s)
+        selection = self.choose(entry, ask, let, served)
+        if selection is not None and selection.rule.positional:  # the position is claimed in the state
+            again = partial(self.choose, entry, ask, let, served)
+            selection = await self.core.state.claim(let.session, selection, again)
         if selection is None and self.core.forward is not None:
             return await self.core.forward(request, entry, self.face, ask)
         drafted = await self.settle(request, entry, ask, let, served, selection)
@@ -226,7 +238,9 @@ class Endpoint(Generic[R]):
         plan = self.render_reply(entry, caller, ask, let, served, drafted, dressed)
         record = self.record(entry, caller.key, plan, drafted, served, dressed.generation)
         del ask, drafted  # the parsed request and the draft live on only in the events' generator, if it needs them
-        return await self.write(request, entry, let.session, plan, record)
+        if record.streamed is None:
+            return self.write(entry, plan)
+        return await self.stream(request, entry, let.session, plan, record)
 
     def authenticate_caller(self, request: web.Request, entry: JournalEntry) -> Caller:
         """authenticate: the caller's key (the face's own 401/403 otherwise) and session."""
@@ -236,13 +250,12 @@ class Endpoint(Generic[R]):
         self.core.state.visit(name)
         return Caller(key, FaceContext(name, headers, request.match_info, request.query))
 
-    async def read(self, request: web.Request, entry: JournalEntry) -> Any:
-        """The JSON body, bounded; the journal keeps its bytes (or, past the limit, its size and hash)."""
+    def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
+        """The JSON body (its bytes bounded when they arrived); the journal keeps its bytes (or,
+        past the limit, its size and hash), the face's context its size."""
         settings = self.core.settings
-        raw = arrived_body(request, settings.max_body_bytes)
-        if isinstance(raw, NotYet):
-            raw = await read_body(request, settings.max_body_bytes)
         body = decode(raw)
+        ctx.body_bytes = len(raw)
         if len(raw) <= settings.journal_body_bytes:
             entry.raw_body, entry.body_bytes = raw, len(raw)  # decoded again only if the journal is read
         else:  # kept as its size and hash: a large body must not stay in memory with the journal
@@ -250,10 +263,9 @@ class Endpoint(Generic[R]):
             entry.body_bytes = len(orjson.dumps(entry.body))
         return body
 
-    async def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
-        """face.parse: the neutral request (None: refused, and `--record-missing` forwards it)."""
-        if self.preload is not None:
-            await self.preload(body, ctx)
+    def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+        """face.parse (after its `preload`): the neutral request (None: refused, and
+        `--record-missing` forwards it)."""
         try:
             ask = self.face.parse(body, ctx)
         except RequestRejected:
@@ -283,8 +295,9 @@ class Endpoint(Generic[R]):
             await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), let.gate)
         return let
 
-    async def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
-        """route: the catalogue admits the model, a provider serves it (after its latency)."""
+    def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
+        """route: the catalogue admits the model, a provider serves it (`provider_latency` waits
+        the latency its attempts took)."""
         catalogue, closed = let.scenarios.catalogue, let.scenarios.catalogue_closed
         owner = self.core.model_faces.get(ask.model)
         if owner is not None and owner != self.face.name:  # an embedding model asked to chat, say
@@ -296,9 +309,6 @@ class Endpoint(Generic[R]):
         entry.routing = routed.attempts
         if routed.failure is not None:
             raise routed.failure
-        if routed.delay_s > 0:
-            with self.core.waits.interruptible():
-                await asyncio.sleep(routed.delay_s)
         served = routed.model
         if ask.reasoning.enabled or ask.carries_signatures:
             signer = self.core.signer_for(let.scenarios)
@@ -306,13 +316,15 @@ class Endpoint(Generic[R]):
         listed = let.window if served == ask.model else catalogue.get(served)
         return Served(routed, served, listed)
 
-    async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
-        """match: the rule that answers, its reply position (of a sequence) taken in the state."""
-        again = partial(self.match, ask, entry, let.scenarios, let.session, let.control.rule, served.model)
-        selection = again()
-        if selection is None or not positional(selection.rule):
-            return selection
-        return await self.core.state.claim(let.session, selection, again)
+    async def provider_latency(self, seconds: float) -> None:
+        """The time the route's attempts took, as the provider that served would."""
+        with self.core.waits.interruptible():
+            await asyncio.sleep(seconds)
+
+    def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
+        """match: the rule that answers, at the session's reply position (of a sequence, claimed
+        in the state after)."""
+        return self.match(ask, entry, let.scenarios, let.session, let.control.rule, served.model)
 
     async def settle(
         self,
@@ -472,14 +484,17 @@ class Endpoint(Generic[R]):
         core.state.keep_generation(record)
         return Recorded(record, streamed)
 
-    async def write(
+    def write(self, entry: JournalEntry, plan: ReplyPlan) -> web.Response:
+        """write: the JSON body."""
+        entry.response = plan.body
+        return json_response(plan)
+
+    async def stream(
         self, request: web.Request, entry: JournalEntry, session: Session, plan: ReplyPlan, recorded: Recorded
     ) -> web.StreamResponse:
-        """write: the JSON body, or the stream (the session's changes saved before its first byte)."""
+        """write: the stream (the session's changes saved before its first byte)."""
         streamed = recorded.streamed
-        if streamed is None:
-            entry.response = plan.body
-            return json_response(plan)
+        assert streamed is not None
         entry.response = plan.events
         state = self.core.state
         await state.save(session)  # the next request may come before the last byte

@@ -24,16 +24,9 @@ from aiohttp import web
 
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
-from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.state.sessions import Session
-
-
-def positional(rule: CompiledRule) -> bool:
-    """Whether which reply answers depends on the position: a sequence, or one reply that ends
-    (only such a selection is `claim`ed)."""
-    return len(rule.replies) > 1 or rule.rule.then in ("error", "fall_through")
 
 
 class Storable(Protocol):
@@ -126,7 +119,7 @@ class State(Protocol):
     async def claim(
         self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
     ) -> Selection | None:
-        """A `positional` selection once its reply position is the request's own (matched `again`
+        """A selection of a `positional` rule (`CompiledRule.positional`) once its reply position is the request's own (matched `again`
         while another request in flight took it first)."""
 
     async def save(self, session: Session) -> None:

@@ -23,7 +23,7 @@ from zenmux_emulator.core.journal.entry import NO_MATCH, JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
-from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S, positional
+from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import INTERNAL, RequestRejected
@@ -212,7 +212,7 @@ class SharedState:
         """When another request in flight took the position first, the request is matched `again`
         at the position stored now (issue 31)."""
         for _ in range(CLAIM_TRIES):
-            if selection is None or not positional(selection.rule):
+            if selection is None or not selection.rule.positional:
                 return selection
             if await self.store.claim(session, selection.rule.name, selection.hit) is None:
                 return selection

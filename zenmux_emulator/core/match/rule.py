@@ -23,9 +23,13 @@ class CompiledRule:
 
     name: str = field(init=False)
     """The rule's name (read on every request: a field, not a property)."""
+    positional: bool = field(init=False)
+    """Whether which reply answers depends on the position: a sequence, or one reply that ends
+    (only such a selection's position is claimed in the state). Worked out once, at load."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", self.rule.name)
+        object.__setattr__(self, "positional", len(self.replies) > 1 or self.rule.then in ("error", "fall_through"))
 
     @property
     def rank(self) -> tuple[int, int]:
