@@ -47,11 +47,12 @@ class GatewayConfig:
     balance_error: BalanceError = DEFAULT_BALANCE_ERROR
     account: Account | None = None
     """The Platform API's account (`settings.account`); None: the defaults."""
+    active: bool = field(init=False)
+    """Whether any limit or balance is set: without, a request has nothing to take or pay (read
+    on every request, worked out once)."""
 
-    @property
-    def active(self) -> bool:
-        """Whether any limit or balance is set: without, a request has nothing to take or pay."""
-        return self.limits is not None or bool(self.balances)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "active", self.limits is not None or bool(self.balances))
 
     def limit_for(self, key: str) -> KeyLimit | None:
         """The key's limits: the defaults, its override's given fields over them."""

@@ -78,9 +78,13 @@ class Generation(NamedTuple):
     def rates(self) -> Rates | None:
         """USD per prompt token and per completion token at the catalogue's prices for a prompt of
         this size; None for a model the catalogue does not list."""
+        return self.rates_for(self.tokens[0])
+
+    def rates_for(self, prompt: int) -> Rates | None:
+        """`rates` for a caller that has the prompt's tokens at hand."""
         if self.pricing is None:
             return None
-        prices = self.pricing.for_prompt(self.tokens[0])
+        prices = self.pricing.for_prompt(prompt)
         return prices.prompt / 1_000_000, prices.completion / 1_000_000
 
     @property

@@ -82,7 +82,7 @@ class Ledger:
         found.requests += 1
         found.prompt_tokens += prompt
         found.completion_tokens += completion
-        rates, cost = generation.rates, generation.cost
+        rates, cost = generation.rates_for(prompt), generation.cost  # the usage read once
         if cost is None and rates is not None:
             charged = prompt * rates[0] + completion * rates[1]  # what `Generation.charged` says, worked out once
             found.prompt_cost += prompt * rates[0]
