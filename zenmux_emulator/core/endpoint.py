@@ -340,10 +340,13 @@ class Endpoint(Generic[R]):
         used = selection if selection is not None and selection.reply is None else None
         try:
             outcome = outcome_of(selection)
-            if used is None:
-                await self.strike(request, entry, let, selection)
+            struck = self.struck(let, selection) if used is None else None
+            if struck is not None:
+                await self.fail(request, entry, struck, let.gate)
             used = selection
-            raw = await self.carry_out(request, entry, outcome)
+            if outcome.fault is not None:
+                await self.fault(request, entry, outcome.fault)
+            raw = self.carry_out(entry, outcome)
             if raw is not None:
                 return raw
             try:
@@ -355,18 +358,16 @@ class Endpoint(Generic[R]):
             if used is not None:
                 used.commit(let.session)
 
-    async def strike(self, request: web.Request, entry: JournalEntry, let: Let, selection: Selection | None) -> None:
-        """The configured chaos (the rule's, else the server's), unless the request asked for its own."""
+    def struck(self, let: Let, selection: Selection | None) -> Failure | None:
+        """The failure the configured chaos (the rule's, else the server's) strikes with, unless
+        the request asked for its own; None: no chaos, or it missed."""
         settings = self.core.settings
         if let.control.chaos_rate is None and (settings.chaos_rate or let.scenarios.chaotic):
-            struck = self.chaos(selection, let.session.name, let.number)
-            if struck is not None:
-                await self.fail(request, entry, struck, let.gate)
+            return self.chaos(selection, let.session.name, let.number)
+        return None
 
-    async def carry_out(self, request: web.Request, entry: JournalEntry, outcome: Outcome) -> web.Response | None:
-        """The outcome's fault, error or raw body (None: a reply to draft)."""
-        if outcome.fault is not None:
-            await self.fault(request, entry, outcome.fault)
+    def carry_out(self, entry: JournalEntry, outcome: Outcome) -> web.Response | None:
+        """The outcome's error or raw body, after its fault (None: a reply to draft)."""
         if outcome.error is not None:
             raise outcome.error
         if outcome.raw is None:
