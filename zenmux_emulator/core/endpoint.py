@@ -421,11 +421,16 @@ class Endpoint(Generic[R]):
         rule: str | None,
         draft: Draft,
     ) -> None:
+        """The fault of the misbehaviour catalogue this reply gets, if the request, its session, its
+        rule or the server asked for one."""
         settings = self.core.settings
+        standing = self.core.misbehaving.get(let.session.name)
         misbehaves = selection.rule.rule.misbehave if selection is not None else None
+        if let.asked is None and standing is None and misbehaves is None and not self.server_asks:
+            return  # nothing asked for a fault: nothing to draw
         chosen = choose(
             header=let.asked,
-            standing=self.core.misbehaving.get(let.session.name),
+            standing=standing,
             rule_ask=misbehaves.ask() if misbehaves else None,
             rule=rule,
             hit=selection.hit if selection is not None else 0,
