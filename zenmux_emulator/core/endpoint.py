@@ -17,7 +17,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Generic, NamedTuple
+from typing import Any, Generic
 
 import orjson
 from aiohttp import web
@@ -132,14 +132,22 @@ class Core:
         return from_files.union(self.settings.api_keys)
 
 
-class Caller(NamedTuple):
+# The steps' values are slotted dataclasses, made once a request and never changed after. Not
+# frozen: a frozen one sets each field through `object.__setattr__`; nor NamedTuples: Python 3.11
+# reads their fields through a descriptor it does not specialise. Either way they cost a plain
+# request about 5 % (20,000 instructions, docs/performance.md), the issue's bar for a shape.
+
+
+@dataclass(slots=True)
+class Caller:
     """Who asks: the key they authenticated with and the request as their face sees it."""
 
     key: str
     ctx: FaceContext
 
 
-class Let(NamedTuple):
+@dataclass(slots=True)
+class Let:
     """A request the state let in: its session, rate headers, scenarios in force, control headers,
     its chaos draw number, and the catalogue's entry of the model it asked for."""
 
@@ -152,7 +160,8 @@ class Let(NamedTuple):
     window: ModelSpec | None
 
 
-class Served(NamedTuple):
+@dataclass(slots=True)
+class Served:
     """The route: the attempts, the model that served and its catalogue entry."""
 
     routed: Route
@@ -160,7 +169,8 @@ class Served(NamedTuple):
     listed: ModelSpec | None
 
 
-class Dressed(NamedTuple):
+@dataclass(slots=True)
+class Dressed:
     """The reply's headers, its generation id and the rule that answers (None: the default reply)."""
 
     headers: dict[str, str]
@@ -168,7 +178,8 @@ class Dressed(NamedTuple):
     rule: str | None
 
 
-class Recorded(NamedTuple):
+@dataclass(slots=True)
+class Recorded:
     """The generation record of a completion served (None: an error), and the stream's outcome."""
 
     record: Generation | None

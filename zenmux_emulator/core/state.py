@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -53,9 +53,11 @@ class ObjectStore(Protocol[S]):
         it across workers: always True there)."""
 
 
-class Admitted(NamedTuple):
+@dataclass(slots=True)
+class Admitted:
     """A request the state let in: its session as it stands, the rate headers its answer carries,
-    and the scenarios in force (a shared state may have brought newer ones)."""
+    and the scenarios in force (a shared state may have brought newer ones). Slotted and not
+    frozen, as the endpoint's step values are (core/endpoint.py says why)."""
 
     session: Session
     gate: dict[str, str]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -220,8 +220,10 @@ def draft_calls(
     )
 
 
-class Cut(NamedTuple):
-    """The reply's parts after the request's stop sequences and token budget, and why it was cut."""
+@dataclass(slots=True)
+class Cut:
+    """The reply's parts after the request's stop sequences and token budget, and why it was cut.
+    Slotted and not frozen, as the endpoint's step values are (core/endpoint.py says why)."""
 
     content: str | None
     refusal: str | None
