@@ -236,9 +236,9 @@ class Endpoint(Generic[R]):
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
             await self.provider_latency(served.routed.delay_s)
-        selection = self.choose(entry, ask, let, served)
+        selection = self.match(entry, ask, let, served)
         if selection is not None and selection.rule.positional:  # the position is claimed in the state
-            again = partial(self.choose, entry, ask, let, served)
+            again = partial(self.match, entry, ask, let, served)
             selection = await self.core.state.claim(let.session, selection, again)
         if selection is None and self.core.forward is not None:
             return await self.core.forward(request, entry, self.face, ask)
@@ -331,11 +331,6 @@ class Endpoint(Generic[R]):
         """The time the route's attempts took, as the provider that served would."""
         with self.core.waits.interruptible():
             await asyncio.sleep(seconds)
-
-    def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
-        """match: the rule that answers, at the session's reply position (of a sequence, claimed
-        in the state after)."""
-        return self.match(ask, entry, let.scenarios, let.session, let.control.rule, served.model)
 
     async def settle(
         self,
@@ -524,18 +519,11 @@ class Endpoint(Generic[R]):
             if recorded.record is not None:  # its generation time, with the journal entry
                 state.keep_generation(recorded.record)
 
-    def match(
-        self,
-        ask: NeutralRequest,
-        entry: JournalEntry,
-        scenarios: ScenarioSet,
-        session: Session,
-        forced_rule: str | None,
-        served: str,
-    ) -> Selection | None:
-        """The rule that answers (or the one `X-Emulator-Rule` names); near misses, or the 404 of
+    def match(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
+        """match: the rule that answers (or the one `X-Emulator-Rule` names) at the session's reply
+        position (of a sequence: claimed in the state after); near misses, or the 404 of
         `--strict`, when none does."""
-        core = self.core
+        core, scenarios, session, forced_rule = self.core, let.scenarios, let.session, let.control.rule
         loaded = core.registry.current
         if forced_rule is not None:
             rule = scenarios.rule(forced_rule)
@@ -553,7 +541,7 @@ class Endpoint(Generic[R]):
         entry.rule, entry.reply_index = selection.rule.name, selection.hit
         if selection.rule.rule.expect is not None:
             entry.unmet_expectations = unmet_expectations(
-                selection.rule, ask, shape_of(served), core.signer_for(scenarios)
+                selection.rule, ask, shape_of(served.model), core.signer_for(scenarios)
             )
         return selection
 
