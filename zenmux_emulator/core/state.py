@@ -121,8 +121,8 @@ class State(Protocol):
     async def claim(
         self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
     ) -> Selection | None:
-        """A selection of a `positional` rule (`CompiledRule.positional`) once its reply position is the request's own (matched `again`
-        while another request in flight took it first)."""
+        """A selection of a `positional` rule (`CompiledRule.positional`) once its reply position is
+        the request's own (matched `again` while another request in flight took it first)."""
 
     async def save(self, session: Session) -> None:
         """Write the session's changes now (a stream does, before its first byte)."""
