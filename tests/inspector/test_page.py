@@ -86,10 +86,12 @@ def row(page: Page, seq: int) -> Any:
 
 
 def opened(server: EmulatorServer, visit: Any, session: str) -> tuple[dict[str, Any], Page]:
-    """The page, open on the one request of `session`."""
+    """The page, open on the one request of `session`, once its entry has loaded (a button of the
+    detail pane clicked before that has no entry to act on: a loaded machine lost that race)."""
     [entry] = journal(server, session=session)
     page = visit(server.origin).open()
     row(page, entry["seq"]).click()
+    expect(page.locator("#detail-title")).to_contain_text(f"#{entry['seq']} {entry['method']} {entry['path']}")
     return entry, page
 
 
