@@ -6,10 +6,17 @@ the app's handler (middlewares and endpoint) in one process, without sockets. Th
 valgrind's callgrind with a fixed hash seed, once with handling and once without. The
 difference divided by the number of requests is printed.
 
-    .venv/bin/python bench/instructions.py [--requests 300] [--server emulator|floor] [--source DIR]
+    .venv/bin/python bench/instructions.py [--requests 300] [--server emulator|floor] [--source DIR] [--served]
 
 `--source` measures the emulator package of another checkout (a `git worktree` of an older
 commit, say), to compare two commits on the same machine.
+
+`--served` counts what `make bench` measures instead: the whole server process answering over
+HTTP (aiohttp's parser, the handler, the write, the event loop). The server runs under callgrind
+with `serve`, a client sends the requests from `--concurrency` keep-alive connections (64, as
+`make bench`'s non-streamed load), and the count of a run with `--requests` fewer requests (only a
+warm-up) is subtracted, so start-up and shutdown cancel out. How many requests each wake of the
+event loop finds moves the count a little, as it moves the bench.
 
 It needs valgrind. Without it, it prints the wall time per request of the same loop, which is
 only comparable between runs on one quiet machine. A repeated run gives the same count to within
@@ -24,14 +31,16 @@ import asyncio
 import gc
 import os
 import re
+import signal
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from aiohttp import web
+from aiohttp import ClientSession, ClientTimeout, TCPConnector, web
 from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
 from gen_scenarios import PLAIN_PROMPT, write_scenarios
@@ -154,11 +163,92 @@ def count_instructions(server: str, requests: int, handle: bool, source: Path | 
     return collected(done.stderr)
 
 
+WARM_UP = 50
+"""Requests both `--served` runs send first (the first requests import and compile what a plain
+request needs)."""
+LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)/")
+
+
+def served_instructions(requests: int, concurrency: int, source: Path | None) -> int:
+    """Instructions the `serve` process executes from its start to its end, having answered
+    `requests` plain requests from `concurrency` connections."""
+    folder = write_scenarios(FOLDER, 10)
+    argv = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        "-m",
+        "zenmux_emulator",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--scenarios",
+        str(folder),
+        "--no-watch",
+        "--log-level",
+        "warning",
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if source is not None:
+        env["PYTHONPATH"] = str(source.resolve())
+    with tempfile.TemporaryFile() as errors:
+        server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, env=env)
+        assert server.stdout is not None
+        try:
+            port = listening_port(server.stdout.readline)
+            send_plain(port, requests, concurrency)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(600)
+            server.stdout.close()
+        errors.seek(0)
+        return collected(errors.read().decode(errors="replace"))
+
+
+def listening_port(readline: Callable[[], bytes]) -> int:
+    """The port from the server's first lines ("... listening on http://127.0.0.1:PORT/api/v1")."""
+    for _ in range(20):
+        found = LISTENING.search(readline())
+        if found:
+            return int(found.group(1))
+    raise RuntimeError("the server did not say where it listens")
+
+
+def send_plain(port: int, requests: int, concurrency: int) -> None:
+    """`requests` plain requests from `concurrency` keep-alive connections, each sending its next
+    request once its last is answered (as bench/load.py does); every answer must be 200."""
+    asyncio.run(_send_plain(port, requests, concurrency))
+
+
+async def _send_plain(port: int, requests: int, concurrency: int) -> None:
+    url = f"http://127.0.0.1:{port}/api/v1/chat/completions"
+    headers = {k: v for k, v in HEADERS.items() if k not in ("Host", "Content-Length")}
+    left = requests
+
+    async def connection(session: ClientSession) -> None:
+        nonlocal left
+        while left > 0:
+            left -= 1
+            async with session.post(url, data=BODY, headers=headers) as response:
+                body = await response.read()
+                if response.status != 200:
+                    raise RuntimeError(f"request answered {response.status}: {body!r}")
+
+    timeout = ClientTimeout(total=None)
+    async with ClientSession(connector=TCPConnector(limit=concurrency), timeout=timeout) as session:
+        await asyncio.gather(*(connection(session) for _ in range(concurrency)))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--server", choices=("emulator", "floor"), default="emulator")
     parser.add_argument("--source", type=Path, help="a checkout whose emulator package to measure")
+    parser.add_argument("--served", action="store_true", help="count the whole server answering over HTTP")
+    parser.add_argument("--concurrency", type=int, default=64, help="connections, with --served (make bench's: 64)")
     parser.add_argument("--drive", action="store_true", help=argparse.SUPPRESS)  # the run valgrind watches
     parser.add_argument("--no-handle", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -170,6 +260,14 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         _, seconds = asyncio.run(drive(args.server, args.requests))
         print(f"{args.server}: {seconds / args.requests * 1e6:,.1f} µs per request (wall time; valgrind not found)")
+        return 0
+    if args.served:
+        with_requests = served_instructions(WARM_UP + args.requests, args.concurrency, args.source)
+        warm_only = served_instructions(WARM_UP, args.concurrency, args.source)
+        print(
+            f"served: {(with_requests - warm_only) / args.requests:,.0f} instructions per request "
+            f"({args.requests} requests over HTTP from {args.concurrency} connections, whole server process)"
+        )
         return 0
     with_handling = count_instructions(args.server, args.requests, True, args.source)
     without = count_instructions(args.server, args.requests, False, args.source)
