@@ -259,7 +259,7 @@ class Endpoint(Generic[R]):
         key = self.authenticate(headers, self.core.accepted_keys())
         name = entry.session = session_name(headers, key)
         self.core.state.visit(name)
-        return Caller(key, FaceContext(name, headers, request.match_info, request.query))
+        return Caller(key, FaceContext(name, headers, request.match_info, request.rel_url))
 
     def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
         """The JSON body (its bytes bounded when they arrived); the journal keeps its bytes (or,

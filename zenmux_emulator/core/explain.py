@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
+from yarl import URL
 
 from zenmux_emulator.core.endpoint import Endpoint
 from zenmux_emulator.core.face import FaceContext
@@ -20,14 +21,14 @@ from zenmux_emulator.state.sessions import Session
 
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """A request as pasted: its face's endpoint, body, headers, URL parameters and query, and the
-    session whose sequence positions count."""
+    """A request as pasted: its face's endpoint, body, headers, URL parameters and URL (its path
+    and query), and the session whose sequence positions count."""
 
     endpoint: Endpoint[Any]
     body: object
     headers: Mapping[str, str]
     params: Mapping[str, str]
-    query: Mapping[str, str]
+    url: URL
     session: str
 
 
@@ -61,7 +62,7 @@ async def explain(probe: Probe) -> dict[str, Any]:
     the rule and reply index that would answer, or the three nearest rules field by field."""
     endpoint = probe.endpoint
     face, core = endpoint.face, endpoint.core
-    ctx = FaceContext(probe.session, probe.headers, probe.params, probe.query)
+    ctx = FaceContext(probe.session, probe.headers, probe.params, probe.url)
     verdict: dict[str, Any] = {
         "face": face.name,
         "session": probe.session,

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
+from yarl import URL
+
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.write.plan import ReplyPlan
@@ -30,8 +32,8 @@ class FaceContext:
     """The request's headers."""
     params: Mapping[str, str]
     """The route's URL parameters (`{model}` in a path, say)."""
-    query: Mapping[str, str]
-    """The URL's query."""
+    url: URL
+    """The request's URL, relative to the server (path and query)."""
     rule: str | None = None
     """The rule that answers, once matched (None: no rule did)."""
     warnings: list[str] = field(default_factory=list)
@@ -40,6 +42,11 @@ class FaceContext:
     """The body's size in bytes as it arrived (inflated), once read (None: not known). A JSON array
     of n items takes at least 2n + 1 bytes, so a face's caps on items (`faces/common/counts.py`)
     need no count for a body too small to pass them."""
+
+    @property
+    def query(self) -> Mapping[str, str]:
+        """The URL's query, parsed when a face first reads it (the URL keeps it): most faces never do."""
+        return self.url.query
 
 
 class Face(Protocol[R]):

@@ -50,5 +50,5 @@ async def would_match(request: web.Request) -> web.Response:
         raise invalid_params(f"Parameter path is not valid: no face answers POST {url.path}")
     endpoint, params = found
     name = session or headers.get("X-Emulator-Session") or DEFAULT_SESSION
-    probe = Probe(endpoint, given["body"], headers, params, url.query, name[:128])
+    probe = Probe(endpoint, given["body"], headers, params, url, name[:128])
     return json_response(await explain(probe))
