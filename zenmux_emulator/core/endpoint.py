@@ -54,7 +54,7 @@ from zenmux_emulator.core.match.select import Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
-from zenmux_emulator.core.state import State
+from zenmux_emulator.core.state import Admitted, State
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import failure_error
 from zenmux_emulator.foundation.errors import (
@@ -149,7 +149,8 @@ class Caller:
 @dataclass(slots=True)
 class Let:
     """A request the state let in: its session, rate headers, scenarios in force, control headers,
-    its chaos draw number, and the catalogue's entry of the model it asked for."""
+    its chaos draw number, the catalogue's entry of the model it asked for, and the failures its
+    own fault and chaos strike it with (most requests: none)."""
 
     session: Session
     gate: dict[str, str]
@@ -158,6 +159,7 @@ class Let:
     asked: Ask | None
     number: int
     window: ModelSpec | None
+    failures: tuple[Failure, ...]
 
 
 @dataclass(slots=True)
@@ -232,7 +234,11 @@ class Endpoint(Generic[R]):
         if ask is None:  # the face refused it, and the upstream may read it: not recorded
             assert self.core.forward is not None
             return await self.core.forward(request, entry, self.face, None)
-        let = await self.let_in(request, entry, caller.key, ask)
+        window = self.context_window(ask)
+        admitted = await self.core.state.admit(request, entry, caller.key, ask.prompt_tokens)
+        let = self.let_in(request, admitted, window)
+        for failure in let.failures:  # the request's own fault, then its chaos
+            await self.fail(request, entry, failure, let.gate)
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
             await self.provider_latency(served.routed.delay_s)
@@ -288,23 +294,27 @@ class Endpoint(Generic[R]):
         entry.stream = ask.stream
         return ask
 
-    async def let_in(self, request: web.Request, entry: JournalEntry, key: str, ask: NeutralRequest) -> Let:
-        """admit: the state opens the session and takes the request through the limits and balance;
-        the request's own fault or chaos (X-Emulator-Fault, X-Emulator-Chaos) strikes here."""
-        core, settings, headers = self.core, self.core.settings, request.headers
-        window = core.registry.current.scenarios.catalogue.get(ask.model)
+    def context_window(self, ask: NeutralRequest) -> ModelSpec | None:
+        """The catalogue's entry of the model asked for: its prompt is counted only as far as its
+        context window (a huge prompt's count stops once past it)."""
+        window = self.core.registry.current.scenarios.catalogue.get(ask.model)
         if window is not None:
-            ask.token_limit = window.context_length  # counting a huge prompt stops once past it
+            ask.token_limit = window.context_length
+        return window
+
+    def let_in(self, request: web.Request, admitted: Admitted, window: ModelSpec | None) -> Let:
+        """admit: what the state let in (the session, through the limits and balance), with the
+        request's control headers and the failures its own fault and chaos (X-Emulator-Fault,
+        X-Emulator-Chaos) strike it with, which `answer` carries out in that order."""
+        settings, headers = self.core.settings, request.headers
         control = read_control(headers) if settings.control_headers else NO_CONTROL
         asked = header_ask(headers) if settings.control_headers else None
-        admitted = await core.state.admit(request, entry, key, ask.prompt_tokens)
         session = admitted.session
-        let = Let(session, admitted.gate, admitted.scenarios, control, asked, session.gateway.arrivals, window)
-        if control.fault is not None:
-            await self.fail(request, entry, control.fault, let.gate)
-        if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, let.number):
-            await self.fail(request, entry, control.chaos_failure or parse_failure(settings.chaos_failure), let.gate)
-        return let
+        number = session.gateway.arrivals
+        struck: tuple[Failure, ...] = () if control.fault is None else (control.fault,)
+        if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
+            struck += (control.chaos_failure or parse_failure(settings.chaos_failure),)
+        return Let(session, admitted.gate, admitted.scenarios, control, asked, number, window, struck)
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
         """route: the catalogue admits the model, a provider serves it (`provider_latency` waits
