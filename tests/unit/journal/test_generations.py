@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from zenmux_emulator.core.journal.generations import Generation, Generations
 from zenmux_emulator.scenario.schema import PriceTier, Pricing
 from zenmux_emulator.write.sse import StreamOutcome
@@ -63,20 +65,18 @@ def test_a_record_works_out_tokens_and_the_tier_s_rates_when_read_and_survives_t
         "prompt_tokens_details": {"cached_tokens": 7},
     }
     pricing = Pricing(prompt=1.0, completion=2.0, tiers=[PriceTier(from_prompt_tokens=200, prompt=3.0, completion=4.0)])
-    served = Generation._make(
-        (
-            "messages",
-            "gen-1",
-            "anthropic/claude-sonnet-4.5",
-            1.5,
-            0.25,
-            StreamOutcome(waited=0.0),
-            usage,
-            pricing,
-            "stop",
-            1,
-            "msg_1",
-        )
+    served = Generation(
+        "messages",
+        "gen-1",
+        "anthropic/claude-sonnet-4.5",
+        1.5,
+        0.25,
+        StreamOutcome(waited=0.0),
+        usage,
+        pricing,
+        "stop",
+        1,
+        "msg_1",
     )
     assert served.tokens == (300, 20, 320, 5, 7)
     assert served.rates == (3.0 / 1_000_000, 4.0 / 1_000_000)  # the prompt reached the tier
@@ -94,7 +94,9 @@ def test_a_record_works_out_tokens_and_the_tier_s_rates_when_read_and_survives_t
 
 
 def test_a_face_s_own_cost_is_charged_instead_of_the_prices() -> None:
-    served = record("a")._replace(
-        usage={"prompt_tokens": 10, "completion_tokens": 1, "cost": 0.125}, pricing=Pricing(prompt=1.0, completion=1.0)
+    served = replace(
+        record("a"),
+        usage={"prompt_tokens": 10, "completion_tokens": 1, "cost": 0.125},
+        pricing=Pricing(prompt=1.0, completion=1.0),
     )
     assert served.charged == 0.125 and Generation.of_blob(served.blob()).charged == 0.125

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
@@ -23,10 +24,12 @@ each, so at most about 1.5 MB."""
 Rates = tuple[float, float]
 
 
-class Generation(NamedTuple):
+@dataclass(slots=True)
+class Generation:
     """One completion as the lookup reports it: what was at hand when it was served (the reply's
     usage object, the catalogue's prices), worked into ZenMux's shape only when looked up. Made on
-    every completion, it holds references and counts nothing until read."""
+    every completion, it holds references and counts nothing until read. Never changed once made;
+    slotted and not frozen, as the endpoint's step values are (core/endpoint.py says why)."""
 
     api: str
     """ZenMux's name of the face's API: `chat.completions`, `messages`, `responses`, …"""
