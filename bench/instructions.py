@@ -6,7 +6,8 @@ the app's handler (middlewares and endpoint) in one process, without sockets. Th
 valgrind's callgrind with a fixed hash seed, once with handling and once without. The
 difference divided by the number of requests is printed.
 
-    .venv/bin/python bench/instructions.py [--requests 300] [--server emulator|floor] [--source DIR] [--served]
+    .venv/bin/python bench/instructions.py [--requests 300] [--server emulator|floor] [--source DIR]
+    .venv/bin/python bench/instructions.py --served [--stream] [--concurrency 64] [--requests 1000] [--source DIR]
 
 `--source` measures the emulator package of another checkout (a `git worktree` of an older
 commit, say), to compare two commits on the same machine.
@@ -15,7 +16,8 @@ commit, say), to compare two commits on the same machine.
 HTTP (aiohttp's parser, the handler, the write, the event loop). The server runs under callgrind
 with `serve`, a client sends the requests from `--concurrency` keep-alive connections (64, as
 `make bench`'s non-streamed load), and the count of a run with `--requests` fewer requests (only a
-warm-up) is subtracted, so start-up and shutdown cancel out. How many requests each wake of the
+warm-up) is subtracted, so start-up and shutdown cancel out. `--stream` sends the bench's
+streamed request instead (50 chunks, read to the end). How many requests each wake of the
 event loop finds moves the count a little, as it moves the bench.
 
 It needs valgrind. Without it, it prints the wall time per request of the same loop, which is
@@ -31,8 +33,8 @@ import asyncio
 import gc
 import os
 import re
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,9 +45,12 @@ from pathlib import Path
 from aiohttp import ClientSession, ClientTimeout, TCPConnector, web
 from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
-from gen_scenarios import PLAIN_PROMPT, write_scenarios
+from gen_scenarios import PLAIN_PROMPT, STREAM_PROMPT, write_scenarios
 
 BODY = f'{{"model":"openai/gpt-5","messages":[{{"role":"user","content":"{PLAIN_PROMPT}"}}],"stream":false}}'.encode()
+STREAM_BODY = (
+    f'{{"model":"openai/gpt-5","messages":[{{"role":"user","content":"{STREAM_PROMPT}"}}],"stream":true}}'.encode()
+)
 HEADERS = {
     "Host": "127.0.0.1:8000",
     "Authorization": "Bearer sk-bench",
@@ -169,9 +174,10 @@ request needs)."""
 LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)/")
 
 
-def served_instructions(requests: int, concurrency: int, source: Path | None) -> int:
+def served_instructions(requests: int, concurrency: int, stream: bool, source: Path | None) -> int:
     """Instructions the `serve` process executes from its start to its end, having answered
-    `requests` plain requests from `concurrency` connections."""
+    `requests` requests from `concurrency` connections: plain ones, or (`stream`) the bench's
+    streamed one, whose 50 chunks the client reads to the end."""
     folder = write_scenarios(FOLDER, 10)
     argv = [
         "valgrind",
@@ -199,7 +205,7 @@ def served_instructions(requests: int, concurrency: int, source: Path | None) ->
         assert server.stdout is not None
         try:
             port = listening_port(server.stdout.readline)
-            send_plain(port, requests, concurrency)
+            send(port, requests, concurrency, STREAM_BODY if stream else BODY)
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(600)
@@ -217,13 +223,13 @@ def listening_port(readline: Callable[[], bytes]) -> int:
     raise RuntimeError("the server did not say where it listens")
 
 
-def send_plain(port: int, requests: int, concurrency: int) -> None:
-    """`requests` plain requests from `concurrency` keep-alive connections, each sending its next
-    request once its last is answered (as bench/load.py does); every answer must be 200."""
-    asyncio.run(_send_plain(port, requests, concurrency))
+def send(port: int, requests: int, concurrency: int, body: bytes) -> None:
+    """`requests` requests with `body` from `concurrency` keep-alive connections, each sending its
+    next request once its last is answered (as bench/load.py does); every answer must be 200."""
+    asyncio.run(_send(port, requests, concurrency, body))
 
 
-async def _send_plain(port: int, requests: int, concurrency: int) -> None:
+async def _send(port: int, requests: int, concurrency: int, body: bytes) -> None:
     url = f"http://127.0.0.1:{port}/api/v1/chat/completions"
     headers = {k: v for k, v in HEADERS.items() if k not in ("Host", "Content-Length")}
     left = requests
@@ -232,10 +238,10 @@ async def _send_plain(port: int, requests: int, concurrency: int) -> None:
         nonlocal left
         while left > 0:
             left -= 1
-            async with session.post(url, data=BODY, headers=headers) as response:
-                body = await response.read()
+            async with session.post(url, data=body, headers=headers) as response:
+                answer = await response.read()
                 if response.status != 200:
-                    raise RuntimeError(f"request answered {response.status}: {body!r}")
+                    raise RuntimeError(f"request answered {response.status}: {answer!r}")
 
     timeout = ClientTimeout(total=None)
     async with ClientSession(connector=TCPConnector(limit=concurrency), timeout=timeout) as session:
@@ -249,6 +255,7 @@ def main() -> int:
     parser.add_argument("--source", type=Path, help="a checkout whose emulator package to measure")
     parser.add_argument("--served", action="store_true", help="count the whole server answering over HTTP")
     parser.add_argument("--concurrency", type=int, default=64, help="connections, with --served (make bench's: 64)")
+    parser.add_argument("--stream", action="store_true", help="with --served: the bench's streamed request")
     parser.add_argument("--drive", action="store_true", help=argparse.SUPPRESS)  # the run valgrind watches
     parser.add_argument("--no-handle", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -262,10 +269,11 @@ def main() -> int:
         print(f"{args.server}: {seconds / args.requests * 1e6:,.1f} µs per request (wall time; valgrind not found)")
         return 0
     if args.served:
-        with_requests = served_instructions(WARM_UP + args.requests, args.concurrency, args.source)
-        warm_only = served_instructions(WARM_UP, args.concurrency, args.source)
+        with_requests = served_instructions(WARM_UP + args.requests, args.concurrency, args.stream, args.source)
+        warm_only = served_instructions(WARM_UP, args.concurrency, args.stream, args.source)
         print(
-            f"served: {(with_requests - warm_only) / args.requests:,.0f} instructions per request "
+            f"served: {(with_requests - warm_only) / args.requests:,.0f} instructions per "
+            f"{'streamed' if args.stream else 'plain'} request "
             f"({args.requests} requests over HTTP from {args.concurrency} connections, whole server process)"
         )
         return 0

@@ -1,5 +1,6 @@
 """bench/instructions.py counts the work of real requests: its driver sends them through the
-app's own handler and insists on 200s, and it reads callgrind's count right."""
+app's own handler and insists on 200s, its `--served` client sends them over HTTP and insists on
+200s too, and it reads callgrind's count and the server's port right."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
-from instructions import collected, drive  # noqa: E402
+from gen_scenarios import write_scenarios  # noqa: E402
+from instructions import BODY, STREAM_BODY, collected, drive, listening_port, send  # noqa: E402
+
+from zenmux_emulator.pytest_plugin.server import EmulatorServer  # noqa: E402
+from zenmux_emulator.settings import Settings  # noqa: E402
 
 
 @pytest.mark.parametrize("server", ["emulator", "floor"])
@@ -35,3 +40,32 @@ def test_callgrinds_count_is_read_from_its_report() -> None:
     assert collected(report) == 4_666_898_343
     with pytest.raises(RuntimeError, match="no instruction count"):
         collected("valgrind: command failed")
+
+
+@pytest.mark.parametrize(("body", "streamed"), [(BODY, False), (STREAM_BODY, True)])
+def test_the_served_client_sends_every_request_from_its_connections(
+    body: bytes, streamed: bool, tmp_path: Path
+) -> None:
+    folder = write_scenarios(tmp_path, 10)
+    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], watch=False)) as server:
+        send(server.port, 7, 3, body)
+        entries = server.state.journal.entries()
+    assert len(entries) == 7
+    assert {(entry.status, entry.stream, entry.rule) for entry in entries} == {
+        (200, streamed, "stream" if streamed else "plain")
+    }
+    assert len({entry.session for entry in entries}) == 1
+
+
+def test_the_served_client_refuses_an_answer_that_is_not_200(tmp_path: Path) -> None:
+    folder = write_scenarios(tmp_path, 10)
+    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], watch=False)) as server:
+        with pytest.raises(RuntimeError, match="answered 400"):
+            send(server.port, 1, 1, b'{"model": "openai/gpt-5", "messages": []}')
+
+
+def test_the_port_is_read_from_the_server_s_first_lines() -> None:
+    lines = iter([b"starting\n", b"ZenMux emulator listening on http://127.0.0.1:40123/api/v1\n"])
+    assert listening_port(lambda: next(lines)) == 40123
+    with pytest.raises(RuntimeError, match="did not say where it listens"):
+        listening_port(lambda: b"")
