@@ -8,7 +8,8 @@ the same content and usage.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -31,14 +32,17 @@ from zenmux_emulator.scenario.schema import Reply, StreamTiming
 if TYPE_CHECKING:
     from faker import Faker
 
+NO_HEADERS: Mapping[str, str] = MappingProxyType({})
+
 DEFAULT_EFFORT = "medium"
 """The effort a reasoning model reasons at when the request does not say (OpenAI's and ZenMux's default)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Draft:
     """Everything about a reply except its framing. Not frozen: a fault (`core.draft.misbehave`) edits
-    the draft it makes wrong."""
+    the draft it makes wrong. What the scripted reply alone says (its stream's timing, service
+    tier, fingerprint and headers) is read from it, not copied."""
 
     model: str
     content: str | None
@@ -48,10 +52,6 @@ class Draft:
     reasoning: str | None = None
     reasoning_details: list[dict[str, Any]] | None = None
     tool_calls: Sequence[dict[str, Any]] = ()
-    service_tier: str | None = None
-    system_fingerprint: str | None = None
-    headers: Mapping[str, str] = field(default_factory=dict)
-    timing: StreamTiming | None = None
     warnings: Sequence[str] = ()
     stop_sequence: str | None = None
     """The stop sequence the content was cut at (finish_reason `stop`); faces that name it read this."""
@@ -65,6 +65,24 @@ class Draft:
     spec: Reply | None = None
     """The scripted reply drafted (None for the default reply), for what a face reads beyond the
     neutral fields."""
+
+    @property
+    def timing(self) -> StreamTiming | None:
+        """The scripted stream's pacing (None: the face's defaults)."""
+        return self.spec.stream if self.spec is not None else None
+
+    @property
+    def service_tier(self) -> str | None:
+        return self.spec.service_tier if self.spec is not None else None
+
+    @property
+    def system_fingerprint(self) -> str | None:
+        return self.spec.system_fingerprint if self.spec is not None else None
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        """The headers the rule adds to its reply."""
+        return self.spec.headers if self.spec is not None and self.spec.headers else NO_HEADERS
 
 
 class Kit:
@@ -347,8 +365,4 @@ def draft_reply(
         stop_sequence=cut.stop_sequence,
         annotations=draft_annotations(cut.content, spec, facts, kit),
         spec=spec,
-        timing=spec.stream if spec is not None else None,
-        service_tier=spec.service_tier if spec is not None else None,
-        system_fingerprint=spec.system_fingerprint if spec is not None else None,
-        headers=dict(spec.headers) if spec is not None and spec.headers else {},
     )
