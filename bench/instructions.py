@@ -7,7 +7,7 @@ valgrind's callgrind with a fixed hash seed, once with handling and once without
 difference divided by the number of requests is printed.
 
     .venv/bin/python bench/instructions.py [--requests 300] [--server emulator|floor] [--source DIR]
-    .venv/bin/python bench/instructions.py --served [--stream] [--concurrency 64] [--requests 1000] [--source DIR]
+    .venv/bin/python bench/instructions.py --served [--stream] [--concurrency 64] [--requests 5000] [--source DIR]
 
 `--source` measures the emulator package of another checkout (a `git worktree` of an older
 commit, say), to compare two commits on the same machine.
@@ -23,7 +23,11 @@ event loop finds moves the count a little, as it moves the bench.
 It needs valgrind. Without it, it prints the wall time per request of the same loop, which is
 only comparable between runs on one quiet machine. A repeated run gives the same count to within
 0.01 %, but the memory layout (the environment's size, the package's path) moves it by up to 2 %:
-compare commits alternately, at a few layouts (docs/performance.md), with `--requests 1000`.
+compare commits alternately, at a few layouts (docs/performance.md), with `--requests 5000`.
+Fewer requests give a count that depends on where the cycle collector's rounds fall: each request
+leaves about eight objects for it, the youngest generation is walked every ~90 requests and the
+middle one every ~900, and one walk of the middle one more or less in a window of 1,000 requests
+moves that window's count by a few per cent (docs/performance.md, issue 25).
 """
 
 from __future__ import annotations
