@@ -280,6 +280,7 @@ def main() -> int:
             f"{'streamed' if args.stream else 'plain'} request "
             f"({args.requests} requests over HTTP from {args.concurrency} connections, whole server process)"
         )
+        print(f"start-up, {WARM_UP} requests and shutdown: {warm_only:,} instructions")
         return 0
     with_handling = count_instructions(args.server, args.requests, True, args.source)
     without = count_instructions(args.server, args.requests, False, args.source)
