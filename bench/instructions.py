@@ -26,7 +26,7 @@ only comparable between runs on one quiet machine. A repeated run gives the same
 0.01 %, but the memory layout (the environment's size, the package's path) moves it by up to 2 %:
 compare commits alternately, at a few layouts (docs/performance.md), with `--requests 5000`.
 Fewer requests give a count that depends on where the cycle collector's rounds fall: each request
-leaves about eight objects for it, the youngest generation is walked every ~90 requests and the
+leaves about seven objects for it, the youngest generation is walked every ~90 requests and the
 middle one every ~900, and one walk of the middle one more or less in a window of 1,000 requests
 moves that window's count by a few per cent (docs/performance.md, issue 25).
 """
