@@ -52,6 +52,7 @@ from aiohttp import ClientSession, ClientTimeout, TCPConnector, web
 from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
 from gen_scenarios import PLAIN_PROMPT, STREAM_PROMPT, write_scenarios
+from servers import serve_arguments
 
 BODY = f'{{"model":"openai/gpt-5","messages":[{{"role":"user","content":"{PLAIN_PROMPT}"}}],"stream":false}}'.encode()
 STREAM_BODY = (
@@ -199,24 +200,8 @@ def served_instructions(requests: int, concurrency: int, stream: bool, env: dict
     `requests` requests from `concurrency` connections: plain ones, or (`stream`) the bench's
     streamed one, whose 50 chunks the client reads to the end."""
     folder = write_scenarios(FOLDER, 10)
-    argv = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        "-m",
-        "zenmux_emulator",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--scenarios",
-        str(folder),
-        "--no-watch",
-        "--log-level",
-        "warning",
-    ]
+    argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "zenmux_emulator"]
+    argv += serve_arguments(folder)
     with tempfile.TemporaryFile() as errors:
         server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, env=env)
         assert server.stdout is not None

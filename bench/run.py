@@ -34,7 +34,7 @@ from gen_scenarios import (
     STREAM_PROMPT,
     write_scenarios,
 )
-from servers import Server
+from servers import Server, serve_arguments
 
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
@@ -144,19 +144,7 @@ def machine() -> dict[str, Any]:
 def emulator_argv(scenarios: Path) -> list[str]:
     exe = Path(PY).with_name("zenmux-emulator")
     head = [str(exe)] if exe.exists() else [PY, "-m", "zenmux_emulator"]
-    return [
-        *head,
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--scenarios",
-        str(scenarios),
-        "--no-watch",
-        "--log-level",
-        "warning",
-    ]
+    return [*head, *serve_arguments(scenarios)]
 
 
 def startups(name: str, argv: list[str], server_cores: set[int] | None, runs: int) -> list[float]:

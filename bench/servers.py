@@ -11,12 +11,30 @@ import subprocess
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import orjson
 
 #: "... listening on http://127.0.0.1:PORT/api/v1" (emulator, baseline, floor) or without the path (aimock);
 #: the line must be whole, or a port could be read before its last digits arrive.
 LISTEN = re.compile(r"listening on (http://127\.0\.0\.1:(\d+))(?:/api/v1)?\s")
+
+
+def serve_arguments(scenarios: Path) -> list[str]:
+    """`zenmux-emulator`'s arguments for a benchmark server: loopback, a free port, the rules of
+    `scenarios`, no file watching, warnings only."""
+    return [
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--scenarios",
+        str(scenarios),
+        "--no-watch",
+        "--log-level",
+        "warning",
+    ]
 
 
 def rss_kib(pid: int) -> int | None:
