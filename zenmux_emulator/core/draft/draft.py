@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from faker import Faker
 
 NO_HEADERS: Mapping[str, str] = MappingProxyType({})
+"""A draft's headers when its rule adds none (one read-only mapping, shared)."""
 
 DEFAULT_EFFORT = "medium"
 """The effort a reasoning model reasons at when the request does not say (OpenAI's and ZenMux's default)."""
@@ -73,10 +74,12 @@ class Draft:
 
     @property
     def service_tier(self) -> str | None:
+        """The tier the rule says served the reply (None: the face's default)."""
         return self.spec.service_tier if self.spec is not None else None
 
     @property
     def system_fingerprint(self) -> str | None:
+        """The rule's `system_fingerprint` (None: none is sent)."""
         return self.spec.system_fingerprint if self.spec is not None else None
 
     @property
