@@ -266,6 +266,9 @@ def main() -> int:
     if args.drive:
         asyncio.run(drive(args.server, args.requests, handle=not args.no_handle))
         return 0
+    if shutil.which("valgrind") is None and args.served:
+        print("--served counts instructions under valgrind, which is not installed", file=sys.stderr)
+        return 1
     if shutil.which("valgrind") is None:
         _, seconds = asyncio.run(drive(args.server, args.requests))
         print(f"{args.server}: {seconds / args.requests * 1e6:,.1f} µs per request (wall time; valgrind not found)")

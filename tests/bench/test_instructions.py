@@ -69,3 +69,14 @@ def test_the_port_is_read_from_the_server_s_first_lines() -> None:
     assert listening_port(lambda: next(lines)) == 40123
     with pytest.raises(RuntimeError, match="did not say where it listens"):
         listening_port(lambda: b"")
+
+
+def test_the_served_count_says_it_needs_valgrind(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import instructions
+
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
+    monkeypatch.setattr(sys, "argv", ["instructions.py", "--served"])
+    assert instructions.main() == 1
+    assert "valgrind, which is not installed" in capsys.readouterr().err
