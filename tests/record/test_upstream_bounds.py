@@ -24,6 +24,30 @@ from zenmux_emulator.record.store import FILENAME
 
 LOOKS = 100
 """How many times (a tenth of a second apart) the test looks for the connections to close."""
+SLOW_END_EVENTS = (
+    b"".join(
+        b"data: " + json.dumps(chunk).encode() + b"\n\n"
+        for chunk in (
+            {
+                "id": "gen-slow-end",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "openai/gpt-5.4-mini",
+                "choices": [{"index": 0, "delta": {"role": "assistant", "content": "all said"}, "finish_reason": None}],
+            },
+            {
+                "id": "gen-slow-end",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "openai/gpt-5.4-mini",
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7},
+            },
+        )
+    )
+    + b"data: [DONE]\n\n"
+)
+"""A chat stream's events, all of them, which the "slow end" upstream sends before it waits."""
 
 
 class Upstream:
@@ -56,6 +80,13 @@ class Upstream:
                 return web.Response(
                     body=self.bomb, headers={"Content-Type": "application/json", "Content-Encoding": "gzip"}
                 )
+            if "slow end" in said:  # every event at once, the end of the body 0.3 s later
+                response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+                await response.prepare(request)
+                await response.write(SLOW_END_EVENTS)
+                await asyncio.sleep(0.3)
+                await response.write_eof()
+                return response
             if "garbage stream" in said:
                 return web.Response(
                     body=b"data: not json\n\ndata: {broken\n\n", headers={"Content-Type": "text/event-stream"}
@@ -154,3 +185,31 @@ def chat_journal(port: int) -> bytes:
         return conn.getresponse().read()
     finally:
         conn.close()
+
+
+def test_a_stream_read_to_its_last_event_is_recorded_when_the_client_hangs_up_before_its_end(
+    bad_upstream: Upstream, tmp_path: Path
+) -> None:
+    """The SDKs close the connection once they read `[DONE]`; the upstream's end of the body comes
+    later. The recorder waits for it (within its grace) instead of cancelling the call."""
+    out = tmp_path / "out"
+    with recorder(bad_upstream, out) as server:  # type: ignore[arg-type]
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        body = json.dumps(
+            {"model": "openai/gpt-5.4-mini", "stream": True, "messages": [{"role": "user", "content": "slow end"}]}
+        )
+        conn.request("POST", "/api/v1/chat/completions", body, {"Authorization": "Bearer sk-record"})
+        response = conn.getresponse()
+        read = b""
+        while b"[DONE]" not in read:
+            read += response.read1()
+        conn.close()  # before the end of the body, as an SDK does
+        for _ in range(LOOKS):
+            if (out / FILENAME).exists():
+                break
+            time.sleep(0.1)
+    assert response.status == 200 and b"all said" in read
+    rules = recorded(out)["rules"]
+    assert [(rule["match"]["last_user"], rule["reply"]["content"]) for rule in rules] == [
+        ({"equals": "slow end"}, "all said")
+    ]

@@ -47,6 +47,9 @@ TOTAL_S = 900.0
 """An answer that is not a stream, whole."""
 CLIENT_CHECK_S = 0.25
 """How often a forwarded call looks whether its client is still there."""
+ENDING_GRACE_S = 0.5
+"""How long a forwarded call whose client left may still take to end before it is cancelled: a
+client that read a stream's last event hangs up before the upstream's end of the body arrives."""
 T = TypeVar("T")
 
 
@@ -170,8 +173,10 @@ class TooLarge(Exception):
 
 
 async def unless_client_leaves(request: web.Request, work: Awaitable[T]) -> T | None:
-    """`work`'s result, or None once the client's connection closed first (the work is then
-    cancelled: a forwarded call holds its upstream connection no longer than its client)."""
+    """`work`'s result, or None once the client's connection closed first and the work did not end
+    within `ENDING_GRACE_S` (it is then cancelled: a forwarded call holds its upstream connection
+    hardly longer than its client). A stream the client read to its last event ends in the grace,
+    and is recorded."""
     task = asyncio.ensure_future(work)
     while True:
         done, _ = await asyncio.wait({task}, timeout=CLIENT_CHECK_S)
@@ -179,6 +184,9 @@ async def unless_client_leaves(request: web.Request, work: Awaitable[T]) -> T | 
             return task.result()
         transport = request.transport
         if transport is None or transport.is_closing():
+            done, _ = await asyncio.wait({task}, timeout=ENDING_GRACE_S)
+            if done:
+                return task.result()
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
