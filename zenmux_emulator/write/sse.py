@@ -107,7 +107,10 @@ async def write_paced(
 async def write_sse(
     request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome, waits: Waits
 ) -> web.StreamResponse:
-    """Send the planned events; waits come from the plan (first event, then between events)."""
+    """Send the planned events; waits come from the plan (first event, then between events). The
+    end of the chunked body is not written here: aiohttp writes it once the handler and the
+    middleware are done, so the journal entry, in a shared state too, is whole before the client
+    sees the stream end."""
     response = web.StreamResponse(status=plan.status, headers={**plan.headers, **SSE_HEADERS})
     await response.prepare(request)
     try:
@@ -123,7 +126,6 @@ async def write_sse(
                 if request.transport is not None:
                     request.transport.close()
                 return response
-        await response.write_eof()
     except ConnectionResetError:
         outcome.client_gone = True
     return response
