@@ -86,13 +86,8 @@ class Recorder:
                 if not response.prepared:
                     raise ConnectionDropped("disconnect")
                 return response
-            try:
-                if not exchange.client_gone:
-                    await response.write_eof()
-            except ConnectionResetError:
-                exchange.client_gone = True
             entry.client_gone = exchange.client_gone
-        return response
+        return response  # a stream's end is written by aiohttp after the middleware, as `write_sse`'s is
 
     async def record(
         self,
