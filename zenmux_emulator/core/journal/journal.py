@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.summary import summarise
@@ -22,6 +23,8 @@ class Journal:
         """What the finished entries kept hold, as `JournalEntry.kept_bytes` counts it."""
         self.received = 0
         """Requests the server received, control API included: the next entry's `seq`."""
+        self.watchers: list[Callable[[JournalEntry], None]] = []
+        """Called with each entry the journal keeps once it is settled (the inspector's open live lists)."""
 
     def add(self, entry: JournalEntry) -> None:
         entries = self._entries
@@ -43,6 +46,8 @@ class Journal:
         self.bytes += entry.kept_bytes
         while self.bytes > self.max_bytes and len(self._entries) > 1:
             self._forget(self._entries.popleft())
+        for watch in self.watchers:
+            watch(entry)
 
     def _forget(self, entry: JournalEntry) -> None:
         entry.kept = False

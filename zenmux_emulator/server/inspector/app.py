@@ -5,20 +5,17 @@ guard lets the same callers in: the page and its assets, read from the package, 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
 from importlib import resources
 
-import orjson
 from aiohttp import web
 
 from zenmux_emulator.core.explain import face_routes
-from zenmux_emulator.core.keys import STATE, WAITS
+from zenmux_emulator.core.keys import JOURNAL, STATE, WAITS
 from zenmux_emulator.core.spec import REGISTERED
-from zenmux_emulator.core.state import Row
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.server.control.guard import TOKEN_COOKIE
 from zenmux_emulator.server.control.wire import count, json_response, query
-from zenmux_emulator.server.inspector.rows import row
+from zenmux_emulator.server.inspector.feed import Listener, LiveFeed, encoded, forget_oldest
 
 PAGE = "index.html"
 ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css", PAGE: "text/html"}
@@ -36,13 +33,10 @@ HEADERS = {
     "Cache-Control": "no-cache",
 }
 
-POLL_S = 0.25
-"""How often the live list looks for new journal entries (the shared store's journal is polled too)."""
 KEEPALIVE_S = 15.0
-RECENT = 100
-"""Under --state, the entries that finished last the live list reads on each look after the first."""
-SENT_KEPT = 20_000
-"""The `seq`s a live list remembers having sent, at most (then it keeps the newest half)."""
+GONE_CHECK_S = 1.0
+"""How often an idle live list checks its page is still there (aiohttp does not cancel a handler whose
+client left), so a closed tab gives its place back within a second."""
 STREAM_HEADERS = {
     "Content-Type": "text/event-stream; charset=utf-8",
     "Cache-Control": "no-cache",
@@ -50,6 +44,23 @@ STREAM_HEADERS = {
 }
 
 FILES: web.AppKey[dict[str, bytes]] = web.AppKey("inspector_files")
+FEED: web.AppKey[Feeds] = web.AppKey("inspector_feed")
+
+
+class Feeds:
+    """The process's one live feed, made when the first live list opens (it reads the root app's state)."""
+
+    def __init__(self) -> None:
+        self.feed: LiveFeed | None = None
+
+    def get(self, request: web.Request) -> LiveFeed:
+        if self.feed is None:
+            self.feed = LiveFeed(request.config_dict[STATE], request.config_dict[JOURNAL])
+        return self.feed
+
+    async def close(self, app: web.Application) -> None:
+        if self.feed is not None:
+            await self.feed.close()
 
 
 def read_files() -> dict[str, bytes]:
@@ -75,51 +86,66 @@ async def asset(request: web.Request) -> web.Response:
     return web.Response(body=request.app[FILES][name], content_type=ASSETS[name], charset="utf-8", headers=HEADERS)
 
 
-async def finished_entries(request: web.Request, first: bool) -> Iterable[Row]:
-    """The finished entries the journal holds, in arrival order: all of them (the first look), or
-    under --state only the `RECENT` that finished last (the store's journal may be large)."""
-    return await request.config_dict[STATE].recent(None if first else RECENT)
-
-
 async def events(request: web.Request) -> web.StreamResponse:
     """The live list: one `row` event per finished journal entry, those already there first, then
-    each new one as it finishes (with --workers and --state, whichever worker answered it). The
-    page keeps rows by `seq`, so an entry sent twice is shown once."""
+    each new one as it finishes (with --workers and --state, whichever worker answered it), from the
+    process's one feed (`feed.py`). The page keeps rows by `seq`, so an entry sent twice is shown once."""
     after = count(query(request, {"after"}), "after") or 0
-    response = web.StreamResponse(headers=STREAM_HEADERS)
-    await response.prepare(request)
-    waits = request.config_dict[WAITS]
-    sent: set[int] = set()
-    quiet, first = 0.0, True
+    feed = request.app[FEED].get(request)
+    listener = feed.join(after)  # before the backlog is read: nothing finishes unseen in between
     try:
-        while not waits.stopping:
-            written, fresh = [], 0
-            for entry in await finished_entries(request, first):
-                seq = entry.seq
-                if seq > after and seq not in sent:
-                    sent.add(seq)
-                    fresh += 1
-                    written.append(b"event: row\ndata: " + orjson.dumps(row(entry.as_dict())) + b"\n\n")
-            # every one of the store's newest was new: more may have finished in between, so look at all next time
-            first = fresh >= RECENT
-            if len(sent) > SENT_KEPT:  # forget the oldest: one the journal still holds may be sent again
-                sent = set(sorted(sent)[-SENT_KEPT // 2 :])
-            if written:
-                await response.write(b"".join(written))
-                quiet = 0.0
-            elif quiet >= KEEPALIVE_S:
-                await response.write(b": keep-alive\n\n")
-                quiet = 0.0
+        response = web.StreamResponse(headers=STREAM_HEADERS)
+        await response.prepare(request)
+        await stream(request, response, listener)
+    finally:
+        feed.leave(listener)
+    return response
+
+
+async def stream(request: web.Request, response: web.StreamResponse, listener: Listener) -> None:
+    """The backlog, then what the feed offers, until the page goes away or the server stops."""
+    waits = request.config_dict[WAITS]
+    backlog = await request.config_dict[STATE].recent(None)
+    first = [(entry.seq, encoded(entry)) for entry in backlog if entry.seq > listener.after]
+    sent: set[int] = set()
+    try:
+        await send(response, first, sent)
+        quiet = 0.0
+        while not waits.stopping and not listener.overrun and not gone(request):
             with waits.interruptible():
-                await asyncio.sleep(POLL_S)
-            quiet += POLL_S
+                try:
+                    await asyncio.wait_for(listener.ready.wait(), GONE_CHECK_S)
+                except TimeoutError:
+                    quiet += GONE_CHECK_S
+                    if quiet >= KEEPALIVE_S:
+                        await response.write(b": keep-alive\n\n")
+                        quiet = 0.0
+                    continue
+            quiet = 0.0
+            sent = forget_oldest(sent)
+            await send(response, listener.take(), sent)
     except asyncio.CancelledError:
         if not waits.stopping:
             raise
         asyncio.current_task().uncancel()  # type: ignore[union-attr]
     except ConnectionResetError:
         pass  # the page went away
-    return response
+
+
+def gone(request: web.Request) -> bool:
+    transport = request.transport
+    return transport is None or transport.is_closing()
+
+
+async def send(response: web.StreamResponse, rows: list[tuple[int, bytes]], sent: set[int]) -> None:
+    """The rows not sent yet, in one write."""
+    written = []
+    for seq, data in rows:
+        if seq not in sent:
+            sent.add(seq)
+            written.append(data)
+    if written:
+        await response.write(b"".join(written))
 
 
 async def faces(request: web.Request) -> web.Response:
@@ -141,6 +167,8 @@ def create_inspector_app() -> web.Application:
     """The page's sub-app; the control API mounts it at `/ui/` (its guard applies)."""
     app = web.Application()
     app[FILES] = read_files()
+    app[FEED] = Feeds()
+    app.on_shutdown.append(app[FEED].close)
     app.add_routes(
         [
             web.get("/", page),
