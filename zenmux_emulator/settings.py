@@ -136,6 +136,9 @@ class Settings(BaseModel):
     """Regular expressions whose matches are masked in everything recorded."""
     record_errors: bool = False
     """Record failed upstream calls (errors, broken streams, unreachable upstream) as error rules too."""
+    upstream_key: str | None = Field(default=None, repr=False)
+    """The key sent to `upstream` in place of the caller's (the pytest plugin's cassettes: the test's
+    own key is the emulator's); masked wherever it appears in a recording, never shown."""
 
     @field_validator("clock", mode="before")
     @classmethod

@@ -9,13 +9,16 @@ from pathlib import Path
 import pytest
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
+from zenmux_emulator.pytest_plugin.cassette import cassette_path
 
 MARKER = "zenmux"
 MARKER_HELP = (
     "zenmux(scenarios=[...], strict=None, seed=None, clock=None, misbehave=None): scenario files "
     "loaded for the test through the control API; strict/seed/clock that differ from the session's "
     "server give the test a dedicated emulator; misbehave='NAME[;variant]' (or a dict with fault, "
-    "variant, rate) gives every request of the test that fault of the misbehaviour catalogue"
+    "variant, rate) gives every request of the test that fault of the misbehaviour catalogue; "
+    "record='cassettes/NAME.yaml' records the test's exchanges through --zenmux-upstream into that "
+    "scenario file and replays them after (--zenmux-record-mode)"
 )
 SETTINGS_KEYS = ("strict", "seed", "clock")
 
@@ -35,6 +38,8 @@ class MarkerOptions:
     overrides: dict[str, object] = field(default_factory=dict)
     misbehave: dict[str, object] | None = None
     """The fault the test's session gets (`fault`, `variant`, `rate`), from the closest marker."""
+    record: Path | None = None
+    """The test's cassette (`record=`), from the closest marker."""
 
 
 def _resolve(path: str | Path, rootdir: Path, test_dir: Path) -> Path:
@@ -72,11 +77,14 @@ def read_markers(item: pytest.Item) -> MarkerOptions:
     for marker in reversed(markers):
         if marker.args:
             raise pytest.UsageError(f"zenmux marker takes keyword arguments only, got {marker.args!r}")
-        unknown = set(marker.kwargs) - {"scenarios", "misbehave", *SETTINGS_KEYS}
+        unknown = set(marker.kwargs) - {"scenarios", "misbehave", "record", *SETTINGS_KEYS}
         if unknown:
             raise pytest.UsageError(
-                f"zenmux marker: unknown option(s) {sorted(unknown)}; use scenarios, strict, seed, clock, misbehave"
+                f"zenmux marker: unknown option(s) {sorted(unknown)}; "
+                "use scenarios, strict, seed, clock, misbehave, record"
             )
+        if "record" in marker.kwargs:
+            options.record = cassette_path(marker.kwargs["record"], item.path.parent)
         if "misbehave" in marker.kwargs:
             options.misbehave = _misbehave(marker.kwargs["misbehave"])
         scenarios = marker.kwargs.get("scenarios", [])

@@ -8,11 +8,14 @@ test asks for a fixture."""
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from zenmux_emulator.foundation.ids import DEFAULT_SEED
+from zenmux_emulator.pytest_plugin.cassette import KEY_ENV, Cassette, RecordMode
 from zenmux_emulator.pytest_plugin.options import MARKER_HELP, ServerOptions, read_markers
 from zenmux_emulator.pytest_plugin.report import (
     PROPERTY,
@@ -46,6 +49,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--zenmux-strict", action="store_true", default=False, help="unmatched requests answer 404 emulator_no_match"
+    )
+    group.addoption(
+        "--zenmux-record-mode",
+        choices=[mode.value for mode in RecordMode],
+        default=RecordMode.NONE.value,
+        help="what a test with a cassette (zenmux marker's record=) does: none replays only (default), once "
+        "records a missing cassette, new_episodes records what it lacks, all records it again",
+    )
+    group.addoption(
+        "--zenmux-upstream",
+        metavar="URL",
+        default=None,
+        help="the gateway cassettes are recorded from (its root, e.g. https://zenmux.ai)",
+    )
+    group.addoption(
+        "--zenmux-upstream-key-env",
+        metavar="NAME",
+        default=KEY_ENV,
+        help=f"the environment variable holding the upstream's key for recording (default {KEY_ENV})",
     )
     group.addoption(
         "--zenmux-report",
@@ -111,11 +133,24 @@ def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
     marked = read_markers(request.node)
     base = base_options(config)
     wanted = wanted_options(base, marked.overrides)
+    cassette = Cassette(marked.record, RecordMode(config.getoption("zenmux_record_mode"))) if marked.record else None
+    recording: Path | None = None
+    if cassette is not None and not cassette.records:
+        cassette.check_replayable()
+        wanted = replace(wanted, strict=True)  # a request the cassette does not hold fails the test
     dedicated: EmulatorServer | None = None
-    if wanted == base:
+    if cassette is not None and cassette.records:  # a recording server for this test alone
+        recording = request.getfixturevalue("tmp_path_factory").mktemp("zenmux-cassette")
+        upstream, key_env = config.getoption("zenmux_upstream"), config.getoption("zenmux_upstream_key_env")
+        dedicated = EmulatorServer(
+            cassette.recording_settings(server_settings(config, wanted), recording, upstream, key_env)
+        )
+    elif wanted != base:  # strict/seed/clock of its own: a server for this test alone
+        dedicated = EmulatorServer(server_settings(config, wanted))
+    if dedicated is None:
         server: EmulatorServer = request.getfixturevalue("zenmux_server")
-    else:  # strict/seed/clock of its own: a server for this test alone
-        dedicated = server = EmulatorServer(server_settings(config, wanted))
+    else:
+        server = dedicated
         try:
             server.start()
         except BaseException:
@@ -127,6 +162,8 @@ def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
         handle.clear()  # a rerun of the same test id starts clean
         for path in marked.scenarios:
             handle.load(path)
+        if cassette is not None and recording is None:
+            handle.load(cassette.path)
         if marked.misbehave is not None:
             handle.misbehave(
                 str(marked.misbehave["fault"]),
@@ -145,6 +182,8 @@ def zenmux(request: pytest.FixtureRequest) -> Iterator[ZenmuxHandle]:
         finally:
             if dedicated is not None:
                 dedicated.stop()
+            if cassette is not None and recording is not None:  # written as VCR does: passed or failed
+                cassette.save(recording)
 
 
 def report_data(handle: ZenmuxHandle) -> dict[str, Any]:

@@ -48,10 +48,10 @@ class Recorder:
         folder = settings.recording_folder()
         assert folder is not None
         self.decoders = decoders
-        self.upstream = Upstream(settings.upstream, settings.max_body_bytes, base_paths)
+        self.upstream = Upstream(settings.upstream, settings.max_body_bytes, base_paths, settings.upstream_key)
         self.shown = shown(self.upstream.base)
         self.file = RecordingFile(folder, self.shown)
-        self.redactor = Redactor(settings.redact)
+        self.redactor = Redactor(settings.redact, [settings.upstream_key] if settings.upstream_key else ())
         self.record_errors = settings.record_errors
         self.registry = registry
         self.reload = bool(settings.scenarios)

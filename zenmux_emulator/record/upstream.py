@@ -85,9 +85,13 @@ def shown(url: URL) -> str:
 class Upstream:
     """One client session to one upstream; nothing else is ever contacted (no redirects followed)."""
 
-    def __init__(self, upstream: str, max_bytes: int, base_paths: Iterable[str] | None = None) -> None:
+    def __init__(
+        self, upstream: str, max_bytes: int, base_paths: Iterable[str] | None = None, key: str | None = None
+    ) -> None:
         self.base = base_of(upstream, base_paths)
         self.max_bytes = max_bytes
+        self.key = key
+        """Sent in place of the caller's credentials when given (`Settings.upstream_key`)."""
         self._session: aiohttp.ClientSession | None = None
 
     async def start(self) -> None:
@@ -108,12 +112,16 @@ class Upstream:
         answer is returned unsent. None when the upstream could not be reached."""
         assert self._session is not None, "Upstream.start() first"
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP}
+        path_qs = request.path_qs
+        if self.key is not None:
+            headers, keyed = with_key(headers, request.rel_url, self.key)
+            path_qs = keyed or path_qs
         loop = asyncio.get_running_loop()
         started = loop.time()
         exchange = Exchange()
         try:
             upstream = await self._session.post(
-                self.url_for(request.path_qs), data=body, headers=headers, allow_redirects=False
+                self.url_for(path_qs), data=body, headers=headers, allow_redirects=False
             )
         except (aiohttp.ClientError, TimeoutError, OSError) as exc:
             exchange.unreachable = type(exc).__name__
@@ -191,6 +199,30 @@ async def unless_client_leaves(request: web.Request, work: Awaitable[T]) -> T | 
             with suppress(asyncio.CancelledError):
                 await task
             return None
+
+
+KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key")
+"""Where a face's clients put their key (Gemini's may also come as `?key=`)."""
+
+
+def with_key(headers: dict[str, str], url: URL, key: str) -> tuple[dict[str, str], str | None]:
+    """The request's headers and path with `key` in place of whatever credentials the caller sent
+    (a Bearer `Authorization` when it sent none); the path and query only when a `?key=` was replaced."""
+    replaced = {}
+    for name, value in headers.items():
+        lowered = name.lower()
+        if lowered == "authorization":
+            scheme, _, _ = value.partition(" ")
+            replaced[name] = f"{scheme or 'Bearer'} {key}"
+        elif lowered in KEY_HEADERS:
+            replaced[name] = key
+        elif lowered != "proxy-authorization":
+            replaced[name] = value
+    if not any(name.lower() in KEY_HEADERS for name in replaced) and "key" not in url.query:
+        replaced["Authorization"] = f"Bearer {key}"
+    if "key" not in url.query:
+        return replaced, None
+    return replaced, url.update_query(key=key).raw_path_qs
 
 
 def passed_back(headers: Mapping[str, str]) -> dict[str, str]:
