@@ -7,6 +7,9 @@ force: the frozen clock and the control API's scenarios, with one loud warning o
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -77,3 +80,29 @@ def test_a_flushdb_is_found_and_re_asserted_on_the_next_request(
     answer = ask(server.origin, "s", "late")
     assert answer.status == 200 and content(answer) == "added late" and answer.json()["created"] == FROZEN
     assert len(warnings(caplog, "was emptied")) == 1
+
+
+def test_a_hung_redis_answers_503_within_the_state_timeout_with_one_warning(
+    make_server: MakeServer, own_redis: RedisServer, caplog: pytest.LogCaptureFixture
+):
+    """Issue 40, item 9: a Redis that accepts connections but never answers (here stopped with
+    SIGSTOP) held every request and the health check for as long as it hung, with nothing logged."""
+    caplog.set_level(logging.INFO, logger="emulator.state")
+    server = make_server(SCENARIO, state=own_redis.url, state_timeout=0.5)
+    assert content(ask(server.origin, "s", "step")) == "one"
+    assert own_redis.process is not None
+    pid = own_redis.process.pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        hung = [ask(server.origin, f"hung-{i}", "hello") for i in range(3)]
+        health = control(server.origin, "health")
+        waited = time.monotonic() - started
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert [answer.status for answer in [*hung, health]] == [503] * 4, [answer.text for answer in hung]
+    assert {answer.json()["error"]["type"] for answer in [*hung, health]} == {"emulator_state_unavailable"}
+    assert waited < 20, waited  # four operations of at most 0.5 s each; before, each waited for good
+    [warning] = warnings(caplog, "stopped answering")
+    assert "no answer within 0.5 s" in warning, warning
+    assert content(ask(server.origin, "s", "step")) == "two"  # Redis answers again: so does the session

@@ -12,11 +12,14 @@ the database as holding the emulator's state. API keys are never stored: a key i
 A dropped connection (Redis restarted) is retried on a new one; a database found emptied (a
 restart without persistence, a FLUSHDB: `epoch` is gone) is told to the request path, which
 re-asserts the clock and the control API's scenarios (`restore`). Any other failure of Redis is
-the outage's 503 (see `outage`), never a traceback per request.
+the outage's 503 (see `outage`), never a traceback per request; so is an operation that takes
+longer than `--state-timeout` (a Redis that accepts connections but never answers: stopped, or
+stuck in a long script), its connection dropped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from functools import lru_cache
@@ -212,9 +215,12 @@ def guarded(
 
     async def run(self: RedisStore, /, *args: P_.args, **kwargs: P_.kwargs) -> T:
         try:
-            result = await method(self, *args, **kwargs)
+            async with asyncio.timeout(self.timeout):
+                result = await method(self, *args, **kwargs)
         except redis.RedisError as exc:
             raise self.outage.failed(exc) from None
+        except TimeoutError:
+            raise self.outage.failed(self.timed_out()) from None
         self.outage.answered()
         return result
 
@@ -228,13 +234,17 @@ def session_key(name: str) -> str:
 class RedisStore:
     """The shared state in one Redis database (see the module's docstring for its keys)."""
 
-    def __init__(self, url: str, journal_size: int) -> None:
+    def __init__(self, url: str, journal_size: int, timeout: float = 2.0) -> None:
         self.url = url
         self.journal_size = journal_size
+        self.timeout = timeout
+        """Seconds an operation may take, its retries included (`--state-timeout`)."""
         self.scenarios_version = 0
         self.client: redis.Redis = redis.Redis.from_url(
             url,
             decode_responses=True,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
             retry=Retry(ExponentialBackoff(cap=0.25, base=0.02), RETRIES),
             retry_on_error=[RedisConnectionError, RedisTimeoutError, BusyLoadingError],
         )
@@ -250,9 +260,12 @@ class RedisStore:
         """Check the server answers (a wrong URL stops start-up) and take the scenarios' version;
         `--clock` freezes the shared clock unless it is frozen already (a worker started again)."""
         try:
-            await self.client.ping()
+            async with asyncio.timeout(self.timeout):
+                await self.client.ping()
         except redis.RedisError as exc:
             raise StateUnavailable(f"the shared state {shown(self.url)} does not answer: {exc}") from None
+        except TimeoutError:
+            raise StateUnavailable(f"the shared state {shown(self.url)} does not answer: {self.timed_out()}") from None
         if clock is not None:
             await self.client.set(CLOCK, repr(float(clock)), nx=True)
         await self.client.set(EPOCH, "1", nx=True)
@@ -260,6 +273,9 @@ class RedisStore:
 
     async def close(self) -> None:
         await self.client.aclose()
+
+    def timed_out(self) -> RedisTimeoutError:
+        return RedisTimeoutError(f"no answer within {self.timeout:g} s (--state-timeout)")
 
     @guarded
     async def restore(self, frozen_at: float | None, api: Mapping[str, str]) -> bool:
