@@ -16,6 +16,8 @@ import pytest
 import redis
 
 from tests.conftest import FROZEN, MakeServer
+from tests.faces.objectiveai.examples import REQUEST_A
+from tests.faces.objectiveai.wire_helpers import error_of, raw
 from tests.state.helpers import SCENARIO, ask, content, control
 from zenmux_emulator.state.redis_server import RedisServer, free_port
 
@@ -106,3 +108,12 @@ def test_a_hung_redis_answers_503_within_the_state_timeout_with_one_warning(
     [warning] = warnings(caplog, "stopped answering")
     assert "no answer within 0.5 s" in warning, warning
     assert content(ask(server.origin, "s", "step")) == "two"  # Redis answers again: so does the session
+
+
+def test_objectiveai_answers_the_outage_in_its_own_error_shape(make_server: MakeServer, own_redis: RedisServer):
+    """Issue 40, item 9: the Query Completions API's 503 during an outage came in ZenMux's envelope
+    (the store failed again while finishing the request, and its answer replaced the face's)."""
+    server = make_server(SCENARIO, state=own_redis.url)
+    own_redis.stop()
+    answer = raw(server, "s", REQUEST_A)
+    assert "does not answer" in error_of(answer, 503, "emulator_state_unavailable")

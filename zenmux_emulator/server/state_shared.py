@@ -23,6 +23,7 @@ from zenmux_emulator.core.journal.entry import NO_MATCH, JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.spec import REGISTERED, FaceSpec, envelope_for
 from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
@@ -128,18 +129,20 @@ class SharedState:
         self, request: web.Request, entry: JournalEntry, journaled: bool, response: web.StreamResponse
     ) -> web.StreamResponse:
         """Number the entry (unless `admit` did), then write the session's changes and the entry
-        before the answer leaves; a store that fails turns the answer into a 500."""
+        before the answer leaves; a store that fails turns the answer into its 503 (an outage) or a
+        500, in the envelope of the face the path is under."""
         try:
             await self._finish(request, entry, journaled, response)
         except RequestRejected as exc:  # the store's outage (warned of once, not per request)
             if response.prepared:
                 raise
-            return self._failed(entry, exc.status, exc.type, exc.message)
+            return self._failed(request, entry, exc.status, exc.type, exc.message)
         except Exception:
             log.exception("the shared state failed while finishing request %s", entry.request_id or "-")
             if response.prepared:
                 raise
-            return self._failed(entry, 500, INTERNAL, "The emulator's shared state (--state) failed; see its log")
+            message = "The emulator's shared state (--state) failed; see its log"
+            return self._failed(request, entry, 500, INTERNAL, message)
         return response
 
     async def dropped(self, request: web.Request, entry: JournalEntry, journaled: bool) -> None:
@@ -164,9 +167,11 @@ class SharedState:
         await self.store.finish(request.get(SHARED_SESSION), entry.as_dict() if journaled else None)
 
     @staticmethod
-    def _failed(entry: JournalEntry, status: int, type: str, message: str) -> web.StreamResponse:
+    def _failed(request: web.Request, entry: JournalEntry, status: int, type: str, message: str) -> web.StreamResponse:
         entry.error_type = type
-        response = error_response(status, error_body(status, type, message))
+        faces: tuple[FaceSpec, ...] = request.config_dict.get(REGISTERED, ())
+        envelope = envelope_for(faces, request.path) or error_body
+        response = error_response(status, envelope(status, type, message))
         entry.status = response.status
         return response
 
