@@ -31,7 +31,7 @@ from zenmux_emulator.foundation.errors import INTERNAL, RequestRejected
 from zenmux_emulator.foundation.ids import request_id
 from zenmux_emulator.server.edge.middlewares import REQUEST_ID_HEADER
 from zenmux_emulator.state.sessions import Session
-from zenmux_emulator.state.shared import Opened, SharedStore, StaleScenarios, StateLost
+from zenmux_emulator.state.shared import Opened, ScenariosBehind, SharedStore, StaleScenarios, StateLost
 from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator.state")
@@ -179,9 +179,14 @@ class SharedState:
         return None  # the store knows a session from its first `admit`
 
     async def sync(self) -> None:
-        """Take the control API's scenarios (and re-read the files) as the store has them now."""
-        version, api = await self.store.api_scenarios()
-        if version != self.store.scenarios_version:
+        """Take the control API's scenarios (and re-read the files) as the store has them now, or
+        put this worker's back when the store's are older (it was emptied meanwhile). A store at
+        this worker's version costs one small read."""
+        stored = await self.store.stored_version()
+        if stored < self.store.scenarios_version:
+            await self.store.reassert_scenarios(self.registry.api_sources)
+        elif stored != self.store.scenarios_version:
+            version, api = await self.store.api_scenarios()
             await self.registry.sync(api)
             self.store.scenarios_version = version
             log.info("scenarios synced to version %d of the shared state", version)
@@ -194,6 +199,8 @@ class SharedState:
                 return await self.store.open(name, ask, time.time())
             except StaleScenarios:
                 await self.sync()
+            except ScenariosBehind:  # emptied and restored by a worker that had older scenarios
+                await self.store.reassert_scenarios(self.registry.api_sources)
             except StateLost:  # Redis restarted empty, or flushed: what this worker has in force, again
                 await self.store.restore(self.clock.frozen_at, self.registry.api_sources)
         raise RuntimeError("the shared scenarios kept changing while a request was opened")

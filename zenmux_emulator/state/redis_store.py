@@ -41,6 +41,7 @@ from zenmux_emulator.state.shared import (
     Admission,
     AdmissionAsk,
     Opened,
+    ScenariosBehind,
     StaleScenarios,
     StateLost,
     StateUnavailable,
@@ -66,6 +67,7 @@ RETRIES = 3
 OPEN = """
 if redis.call('EXISTS', KEYS[6]) == 0 then return {'lost'} end
 local version = redis.call('GET', KEYS[1]) or '0'
+if tonumber(version) < tonumber(ARGV[1]) then return {'behind', version} end
 if version ~= ARGV[1] then return {'stale', version} end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('SADD', KEYS[3], ARGV[2])
@@ -130,6 +132,16 @@ return 1
 """
 """Mark an emptied database as the emulator's again, with the clock and the control API's
 scenarios (at the version the instances have in force) of the first instance to find it so."""
+
+REASSERT = """
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+"""
+"""Put an instance's control-API scenarios back at its version when the database holds an older
+one (emptied and restored by an instance that had not yet taken the newest, or restarted from an
+older snapshot): versions only move forward, so the newest set any instance holds wins."""
 
 CLEAR = """
 local items = redis.call('LRANGE', KEYS[1], 0, -1)
@@ -253,6 +265,7 @@ class RedisStore:
         self._restore = self.client.register_script(RESTORE)
         self._clear = self.client.register_script(CLEAR)
         self._claim = self.client.register_script(CLAIM)
+        self._reassert = self.client.register_script(REASSERT)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
 
@@ -317,6 +330,8 @@ class RedisStore:
             raise StateLost
         if found[0] == "stale":
             raise StaleScenarios(int(found[1]))
+        if found[0] == "behind":
+            raise ScenariosBehind(int(found[1]))
         verdict, seq, clock, levels, wait, fields = found
         admission = None
         if ask is not None:
@@ -444,6 +459,24 @@ class RedisStore:
         version, api = await pipe.execute()
         pairs = orjson.loads(api) if api else []
         return int(version or 0), {name: text for name, text in pairs}
+
+    @guarded
+    async def stored_version(self) -> int:
+        return int(await self.client.get(VERSION) or 0)
+
+    @guarded
+    async def reassert_scenarios(self, api: Mapping[str, str]) -> bool:
+        args: list[str | int] = [orjson.dumps(list(api.items())).decode(), self.scenarios_version]
+        reasserted = bool(await self._reassert(keys=[API, VERSION], args=args))
+        if reasserted:
+            log.warning(
+                "the shared state %s held the control API's scenarios at an older version than this "
+                "instance's %d (emptied, or restored from an older snapshot): re-asserted its %d control-API scenarios",
+                self.outage.url,
+                self.scenarios_version,
+                len(api),
+            )
+        return reasserted
 
     @guarded
     async def publish_scenarios(self, api: Mapping[str, str]) -> int:
