@@ -30,6 +30,7 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import INTERNAL, RequestRejected
 from zenmux_emulator.foundation.ids import request_id
 from zenmux_emulator.server.edge.middlewares import REQUEST_ID_HEADER
+from zenmux_emulator.state.outage import STATE_UNAVAILABLE
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import Opened, ScenariosBehind, SharedStore, StaleScenarios, StateLost
 from zenmux_emulator.write.json import error_response
@@ -130,7 +131,10 @@ class SharedState:
     ) -> web.StreamResponse:
         """Number the entry (unless `admit` did), then write the session's changes and the entry
         before the answer leaves; a store that fails turns the answer into its 503 (an outage) or a
-        500, in the envelope of the face the path is under."""
+        500, in the envelope of the face the path is under. A request already answered the
+        outage's 503 before it was numbered is not tried again: it would wait for Redis twice."""
+        if entry.error_type == STATE_UNAVAILABLE and not entry.seq:
+            return response
         try:
             await self._finish(request, entry, journaled, response)
         except RequestRejected as exc:  # the store's outage (warned of once, not per request)
