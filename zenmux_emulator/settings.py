@@ -108,6 +108,10 @@ class Settings(BaseModel):
     """Serving processes on the one port (`auto`: the cores this process may use)."""
     state: str | None = None
     """Where the state lives: None keeps it in the process, `redis://HOST:PORT/DB` shares it."""
+    state_timeout: float = Field(default=2.0, gt=0, le=3600)
+    """Seconds one operation on the shared state may take (retries included) before the request
+    answers 503 `emulator_state_unavailable`: a Redis that accepts connections but never answers
+    holds no request longer."""
 
     @field_validator("workers", mode="before")
     @classmethod

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 from tests.cli.test_cli import PYTHON_M, Served, clean_env
 from tests.state.helpers import SCENARIO, ask, content, control
@@ -187,3 +188,29 @@ def test_workers_auto_takes_the_cores_available():
     assert Settings(workers="auto").workers == available_cores() == len(os.sched_getaffinity(0))
     with pytest.raises(ValueError, match="state must be a Redis URL"):
         Settings(state="memcached://localhost")
+
+
+def test_after_a_control_api_change_every_worker_reports_and_serves_it(serve: Any, scenarios: Path, redis_url: str):
+    """Issue 40, item 9: a worker that had served no request since a control-API change reported
+    the old scenario set in its health, and when Redis was then emptied, the one that found it so
+    could put the old set back (the API's scenario lost in 2 runs of 5)."""
+    served = serve("--scenarios", str(scenarios), "--workers", "2", "--state", redis_url)
+    assert len(pids(served, 2)) == 2
+    added = control(
+        origin(served),
+        "scenarios?name=late",
+        b"rules: [{name: late, match: {last_user: late}, reply: {content: added late}}]",
+        **{"Content-Type": "application/yaml"},
+    )
+    assert added.status == 201, added.text
+    reported: dict[int, list[str]] = {}
+    for _ in range(LOOKS):  # each on a new connection, until both workers have answered
+        health = control(origin(served), "health").json()
+        reported[health["pid"]] = health["api_scenarios"]
+        if len(reported) == 2:
+            break
+    assert list(reported.values()) == [["late"], ["late"]], reported
+    with redis.Redis.from_url(redis_url) as client:
+        client.flushdb()  # Redis restarted empty: the first worker to find it so puts its scenarios back
+    answers = [ask(origin(served), f"late-{i}", "late") for i in range(LOOKS // 20)]  # new connections: both workers
+    assert {content(answer) for answer in answers} == {"added late"}

@@ -152,6 +152,12 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         help="keep sessions, limits, balances and the journal in Redis (redis://HOST:PORT/DB) "
         "so workers and instances act as one gateway (default: in this process)",
     )
+    p.add_argument(
+        "--state-timeout",
+        metavar="SECONDS",
+        help="how long one operation on the --state Redis may take before the request answers 503 "
+        "emulator_state_unavailable (default 2)",
+    )
     add_recording_options(p, missing=True)
 
 

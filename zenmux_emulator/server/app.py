@@ -118,7 +118,9 @@ def state_for(settings: Settings, registry: ScenarioRegistry, clock: Clock, jour
         return LocalState(registry, clock, journal, SessionStore())
     from zenmux_emulator.state.redis_store import RedisStore  # redis is imported only when it is used
 
-    return SharedState(RedisStore(settings.state, settings.journal_size), registry, clock, settings.seed)
+    return SharedState(
+        RedisStore(settings.state, settings.journal_size, settings.state_timeout), registry, clock, settings.seed
+    )
 
 
 def create_core(settings: Settings, journal: Journal, faces: Sequence[FaceSpec] = FACES) -> Core:

@@ -23,14 +23,16 @@ from zenmux_emulator.core.journal.entry import NO_MATCH, JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
+from zenmux_emulator.core.spec import REGISTERED, FaceSpec, envelope_for
 from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import INTERNAL, RequestRejected
 from zenmux_emulator.foundation.ids import request_id
 from zenmux_emulator.server.edge.middlewares import REQUEST_ID_HEADER
+from zenmux_emulator.state.outage import STATE_UNAVAILABLE
 from zenmux_emulator.state.sessions import Session
-from zenmux_emulator.state.shared import Opened, SharedStore, StaleScenarios, StateLost
+from zenmux_emulator.state.shared import Opened, ScenariosBehind, SharedStore, StaleScenarios, StateLost
 from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator.state")
@@ -128,18 +130,23 @@ class SharedState:
         self, request: web.Request, entry: JournalEntry, journaled: bool, response: web.StreamResponse
     ) -> web.StreamResponse:
         """Number the entry (unless `admit` did), then write the session's changes and the entry
-        before the answer leaves; a store that fails turns the answer into a 500."""
+        before the answer leaves; a store that fails turns the answer into its 503 (an outage) or a
+        500, in the envelope of the face the path is under. A request already answered the
+        outage's 503 before it was numbered is not tried again: it would wait for Redis twice."""
+        if entry.error_type == STATE_UNAVAILABLE and not entry.seq:
+            return response
         try:
             await self._finish(request, entry, journaled, response)
         except RequestRejected as exc:  # the store's outage (warned of once, not per request)
             if response.prepared:
                 raise
-            return self._failed(entry, exc.status, exc.type, exc.message)
+            return self._failed(request, entry, exc.status, exc.type, exc.message)
         except Exception:
             log.exception("the shared state failed while finishing request %s", entry.request_id or "-")
             if response.prepared:
                 raise
-            return self._failed(entry, 500, INTERNAL, "The emulator's shared state (--state) failed; see its log")
+            message = "The emulator's shared state (--state) failed; see its log"
+            return self._failed(request, entry, 500, INTERNAL, message)
         return response
 
     async def dropped(self, request: web.Request, entry: JournalEntry, journaled: bool) -> None:
@@ -164,9 +171,11 @@ class SharedState:
         await self.store.finish(request.get(SHARED_SESSION), entry.as_dict() if journaled else None)
 
     @staticmethod
-    def _failed(entry: JournalEntry, status: int, type: str, message: str) -> web.StreamResponse:
+    def _failed(request: web.Request, entry: JournalEntry, status: int, type: str, message: str) -> web.StreamResponse:
         entry.error_type = type
-        response = error_response(status, error_body(status, type, message))
+        faces: tuple[FaceSpec, ...] = request.config_dict.get(REGISTERED, ())
+        envelope = envelope_for(faces, request.path) or error_body
+        response = error_response(status, envelope(status, type, message))
         entry.status = response.status
         return response
 
@@ -174,9 +183,14 @@ class SharedState:
         return None  # the store knows a session from its first `admit`
 
     async def sync(self) -> None:
-        """Take the control API's scenarios (and re-read the files) as the store has them now."""
-        version, api = await self.store.api_scenarios()
-        if version != self.store.scenarios_version:
+        """Take the control API's scenarios (and re-read the files) as the store has them now, or
+        put this worker's back when the store's are older (it was emptied meanwhile). A store at
+        this worker's version costs one small read."""
+        stored = await self.store.stored_version()
+        if stored < self.store.scenarios_version:
+            await self.store.reassert_scenarios(self.registry.api_sources)
+        elif stored != self.store.scenarios_version:
+            version, api = await self.store.api_scenarios()
             await self.registry.sync(api)
             self.store.scenarios_version = version
             log.info("scenarios synced to version %d of the shared state", version)
@@ -189,6 +203,8 @@ class SharedState:
                 return await self.store.open(name, ask, time.time())
             except StaleScenarios:
                 await self.sync()
+            except ScenariosBehind:  # emptied and restored by a worker that had older scenarios
+                await self.store.reassert_scenarios(self.registry.api_sources)
             except StateLost:  # Redis restarted empty, or flushed: what this worker has in force, again
                 await self.store.restore(self.clock.frozen_at, self.registry.api_sources)
         raise RuntimeError("the shared scenarios kept changing while a request was opened")

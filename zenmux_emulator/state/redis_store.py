@@ -12,11 +12,14 @@ the database as holding the emulator's state. API keys are never stored: a key i
 A dropped connection (Redis restarted) is retried on a new one; a database found emptied (a
 restart without persistence, a FLUSHDB: `epoch` is gone) is told to the request path, which
 re-asserts the clock and the control API's scenarios (`restore`). Any other failure of Redis is
-the outage's 503 (see `outage`), never a traceback per request.
+the outage's 503 (see `outage`), never a traceback per request; so is an operation that takes
+longer than `--state-timeout` (a Redis that accepts connections but never answers: stopped, or
+stuck in a long script), its connection dropped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from functools import lru_cache
@@ -38,6 +41,7 @@ from zenmux_emulator.state.shared import (
     Admission,
     AdmissionAsk,
     Opened,
+    ScenariosBehind,
     StaleScenarios,
     StateLost,
     StateUnavailable,
@@ -63,6 +67,7 @@ RETRIES = 3
 OPEN = """
 if redis.call('EXISTS', KEYS[6]) == 0 then return {'lost'} end
 local version = redis.call('GET', KEYS[1]) or '0'
+if tonumber(version) < tonumber(ARGV[1]) then return {'behind', version} end
 if version ~= ARGV[1] then return {'stale', version} end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('SADD', KEYS[3], ARGV[2])
@@ -127,6 +132,16 @@ return 1
 """
 """Mark an emptied database as the emulator's again, with the clock and the control API's
 scenarios (at the version the instances have in force) of the first instance to find it so."""
+
+REASSERT = """
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+"""
+"""Put an instance's control-API scenarios back at its version when the database holds an older
+one (emptied and restored by an instance that had not yet taken the newest, or restarted from an
+older snapshot): versions only move forward, so the newest set any instance holds wins."""
 
 CLEAR = """
 local items = redis.call('LRANGE', KEYS[1], 0, -1)
@@ -212,9 +227,12 @@ def guarded(
 
     async def run(self: RedisStore, /, *args: P_.args, **kwargs: P_.kwargs) -> T:
         try:
-            result = await method(self, *args, **kwargs)
+            async with asyncio.timeout(self.timeout):
+                result = await method(self, *args, **kwargs)
         except redis.RedisError as exc:
             raise self.outage.failed(exc) from None
+        except TimeoutError:
+            raise self.outage.failed(self.timed_out()) from None
         self.outage.answered()
         return result
 
@@ -228,13 +246,17 @@ def session_key(name: str) -> str:
 class RedisStore:
     """The shared state in one Redis database (see the module's docstring for its keys)."""
 
-    def __init__(self, url: str, journal_size: int) -> None:
+    def __init__(self, url: str, journal_size: int, timeout: float = 2.0) -> None:
         self.url = url
         self.journal_size = journal_size
+        self.timeout = timeout
+        """Seconds an operation may take, its retries included (`--state-timeout`)."""
         self.scenarios_version = 0
         self.client: redis.Redis = redis.Redis.from_url(
             url,
             decode_responses=True,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
             retry=Retry(ExponentialBackoff(cap=0.25, base=0.02), RETRIES),
             retry_on_error=[RedisConnectionError, RedisTimeoutError, BusyLoadingError],
         )
@@ -243,6 +265,7 @@ class RedisStore:
         self._restore = self.client.register_script(RESTORE)
         self._clear = self.client.register_script(CLEAR)
         self._claim = self.client.register_script(CLAIM)
+        self._reassert = self.client.register_script(REASSERT)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
 
@@ -250,9 +273,12 @@ class RedisStore:
         """Check the server answers (a wrong URL stops start-up) and take the scenarios' version;
         `--clock` freezes the shared clock unless it is frozen already (a worker started again)."""
         try:
-            await self.client.ping()
+            async with asyncio.timeout(self.timeout):
+                await self.client.ping()
         except redis.RedisError as exc:
             raise StateUnavailable(f"the shared state {shown(self.url)} does not answer: {exc}") from None
+        except TimeoutError:
+            raise StateUnavailable(f"the shared state {shown(self.url)} does not answer: {self.timed_out()}") from None
         if clock is not None:
             await self.client.set(CLOCK, repr(float(clock)), nx=True)
         await self.client.set(EPOCH, "1", nx=True)
@@ -260,6 +286,9 @@ class RedisStore:
 
     async def close(self) -> None:
         await self.client.aclose()
+
+    def timed_out(self) -> RedisTimeoutError:
+        return RedisTimeoutError(f"no answer within {self.timeout:g} s (--state-timeout)")
 
     @guarded
     async def restore(self, frozen_at: float | None, api: Mapping[str, str]) -> bool:
@@ -301,6 +330,8 @@ class RedisStore:
             raise StateLost
         if found[0] == "stale":
             raise StaleScenarios(int(found[1]))
+        if found[0] == "behind":
+            raise ScenariosBehind(int(found[1]))
         verdict, seq, clock, levels, wait, fields = found
         admission = None
         if ask is not None:
@@ -428,6 +459,24 @@ class RedisStore:
         version, api = await pipe.execute()
         pairs = orjson.loads(api) if api else []
         return int(version or 0), {name: text for name, text in pairs}
+
+    @guarded
+    async def stored_version(self) -> int:
+        return int(await self.client.get(VERSION) or 0)
+
+    @guarded
+    async def reassert_scenarios(self, api: Mapping[str, str]) -> bool:
+        args: list[str | int] = [orjson.dumps(list(api.items())).decode(), self.scenarios_version]
+        reasserted = bool(await self._reassert(keys=[API, VERSION], args=args))
+        if reasserted:
+            log.warning(
+                "the shared state %s held the control API's scenarios at an older version than this "
+                "instance's %d (emptied, or restored from an older snapshot): re-asserted its %d control-API scenarios",
+                self.outage.url,
+                self.scenarios_version,
+                len(api),
+            )
+        return reasserted
 
     @guarded
     async def publish_scenarios(self, api: Mapping[str, str]) -> int:

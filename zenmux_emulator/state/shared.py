@@ -75,6 +75,16 @@ class StaleScenarios(Exception):
         self.version = version
 
 
+class ScenariosBehind(Exception):
+    """The store holds the control API's scenarios at an older version than this worker (emptied
+    and restored by a worker that had not taken the newest, or restarted from an older snapshot):
+    re-assert this worker's, then open again."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the store's scenarios are at version {version}")
+        self.version = version
+
+
 class SharedStore(Protocol):
     """The shared state's operations, one round trip each."""
 
@@ -87,8 +97,9 @@ class SharedStore(Protocol):
     async def close(self) -> None: ...
 
     async def open(self, name: str, ask: AdmissionAsk | None, now: float) -> Opened:
-        """Raises StaleScenarios (having changed nothing) when the scenarios moved on, StateLost
-        when the store was emptied."""
+        """Raises StaleScenarios (having changed nothing) when the scenarios moved on,
+        ScenariosBehind when the store's are older than this worker's, StateLost when the store was
+        emptied."""
 
     async def restore(self, frozen_at: float | None, api: Mapping[str, str]) -> bool:
         """Mark an emptied store as the emulator's again with this clock and these control-API
@@ -131,6 +142,13 @@ class SharedStore(Protocol):
     async def set_clock(self, frozen_at: float | None) -> None: ...
 
     async def api_scenarios(self) -> tuple[int, dict[str, str]]: ...
+
+    async def stored_version(self) -> int:
+        """The version of the control API's scenarios in the store (one small read)."""
+
+    async def reassert_scenarios(self, api: Mapping[str, str]) -> bool:
+        """Put these scenarios back at this worker's version if the store holds an older one;
+        whether it did (and logged so)."""
 
     async def publish_scenarios(self, api: Mapping[str, str]) -> int:
         """Put these API scenarios in force everywhere; the new version."""

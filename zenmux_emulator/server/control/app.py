@@ -33,6 +33,7 @@ async def health(request: web.Request) -> web.Response:
     registry, journal = request.config_dict[REGISTRY], request.config_dict[JOURNAL]
     writer = request.config_dict.get(JOURNAL_FILE)
     state = request.config_dict[STATE]
+    await state.read_scenarios()  # a worker that served no request since a control-API change takes it now
     entries = await state.journal_len()
     return json_response(
         {

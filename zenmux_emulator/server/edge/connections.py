@@ -13,13 +13,16 @@ after each response); `GuardedServer` adds to aiohttp's server:
   requests that do arrive.
 
 `ServerLog` logs what aiohttp answers 400 by itself (bytes that are not HTTP, a bad header line,
-a request line too long) on one line at info, where aiohttp logs a traceback at error.
+a request line too long) on one line at info, where aiohttp logs a traceback at error. The client's
+bytes in that line are an argument, never the format string (a `%` in them is shown as sent), and a
+credential in them (a secret header's value, a `Bearer` token, a `key=` in the query) is masked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import resource
 import time
 from collections.abc import MutableMapping
@@ -29,6 +32,8 @@ from typing import Any
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestHandler
+
+from zenmux_emulator.core.journal.redact import is_secret
 
 log = logging.getLogger("emulator.connections")
 
@@ -163,6 +168,28 @@ def report_accept_failures(loop: asyncio.AbstractEventLoop) -> None:
     loop.set_exception_handler(handler)
 
 
+_QUOTED = re.compile(r"""(b?['"])(.*?)(['"])""")
+_SCHEME_TOKEN = re.compile(r"(?i)\b(bearer|basic)\s+[^\s'\"]+")
+_SECRET_PARAM = re.compile(
+    r"(?i)([?&;](?:key|[^=&\s]*(?:token|secret|password|api-?key|auth|signature|credential)[^=&\s]*)=)[^&\s'\"]*"
+)
+
+
+def _masked_line(found: re.Match[str]) -> str:
+    """A quoted header line aiohttp refused, its value masked when its name is a credential's."""
+    opening, text, closing = found.groups()
+    name = re.split(r"[\s:]", text, maxsplit=1)[0]
+    return f"{opening}{name} ***{closing}" if is_secret(name.lower()) else found.group(0)
+
+
+def shown_detail(message: str) -> str:
+    """aiohttp's description of a malformed request on one line, at most 200 characters, with the
+    credentials the client's bytes may hold masked."""
+    detail = _QUOTED.sub(_masked_line, " ".join(message.split()))
+    detail = _SECRET_PARAM.sub(r"\1***", _SCHEME_TOKEN.sub(r"\1 ***", detail))
+    return detail[:200]
+
+
 class ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]  # generic only in typeshed
     """aiohttp's server logger, with its report of a request it answered 400 by itself (not HTTP,
     a bad header line, a line too long) turned into one line at info, without the traceback."""
@@ -170,9 +197,10 @@ class ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]  # generic onl
     def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
         exc = kwargs.get("exc_info")
         if isinstance(exc, HttpProcessingError):
-            detail = " ".join(str(exc.message).split())
             kwargs.pop("exc_info")
-            level, msg = logging.INFO, f"malformed HTTP request answered {exc.code}: {msg} ({detail[:200]})"
+            said = str(msg) % args if args else str(msg)  # aiohttp's own format and arguments
+            level, msg = logging.INFO, "malformed HTTP request answered %s: %s (%s)"
+            args = (exc.code, said, shown_detail(str(exc.message)))
         super().log(level, msg, *args, **kwargs)
 
     def process(self, msg: Any, kwargs: MutableMapping[str, Any]) -> tuple[Any, MutableMapping[str, Any]]:
