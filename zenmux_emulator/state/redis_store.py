@@ -1,7 +1,8 @@
 """`--state redis://HOST:PORT/DB`: the shared state in Redis, through redis-py's asyncio client.
 
 Keys (all under `zenmux:`): `session:<name>` a hash of one session's counters (`h:<rule>` reply
-positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `requests`, `arrivals`,
+positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `arrivals` the requests
+let in (each request's number, taken by the script that opens it: its ids are made from it),
 `s:<key id>` credits spent, `b:<key id>:<kind>:l|a` rate buckets); `sessions` the set of session
 names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
 faces' stored objects (Responses' stored responses, Anthropic's thread turns), deleted with the
@@ -151,7 +152,7 @@ class SharedSession(Session):
     """A session as `open` read it: the request changes it as it would an in-process one, and
     `changes` turns what moved into increments (so concurrent requests add up, never overwrite)."""
 
-    __slots__ = ("base_hits", "base_providers", "base_requests", "base_rotations", "base_spent", "key")
+    __slots__ = ("base_hits", "base_providers", "base_rotations", "base_spent", "key")
 
     def __init__(self, name: str, fields: Mapping[str, str], api_key: str | None) -> None:
         super().__init__(name)
@@ -167,8 +168,6 @@ class SharedSession(Session):
                 self.provider_requests[rest] = int(value)
             elif kind == "s" and rest == kid and api_key is not None:
                 self.gateway.spent[api_key] = float(value)
-            elif field == "requests":
-                self.requests = int(value)
             elif field == "arrivals":
                 self.gateway.arrivals = int(value)
         self.rebase()
@@ -178,7 +177,6 @@ class SharedSession(Session):
         self.base_hits = dict(self.hits)
         self.base_rotations = dict(self.rotations)
         self.base_providers = dict(self.provider_requests)
-        self.base_requests = self.requests
         self.base_spent = self.gateway.spent.get(self.key, 0.0) if self.key is not None else 0.0
 
     def changes(self) -> list[tuple[str, str, int | float]]:
@@ -192,8 +190,6 @@ class SharedSession(Session):
             for name, count in now.items():
                 if count != base.get(name, 0):
                     moved.append(("HINCRBY", prefix + name, count - base.get(name, 0)))
-        if self.requests != self.base_requests:
-            moved.append(("HINCRBY", "requests", self.requests - self.base_requests))
         if self.key is not None:
             spent = self.gateway.spent.get(self.key, 0.0)
             if spent != self.base_spent:
