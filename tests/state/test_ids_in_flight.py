@@ -8,13 +8,16 @@ continued someone else's conversation."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
+import redis
 
 from tests.cli.test_cli import clean_env
 from tests.conftest import MakeServer
@@ -154,3 +157,52 @@ def test_four_responses_posted_at_once_are_four_stored_conversations(
     origins = PLACES[place](make_server, redis_url)
     for attempt in range(5):  # each round on a session of its own: the four start at the same position
         assert_four_conversations(origins, f"four-{attempt}")
+
+
+def input_of(origin: str, session: str, rid: str) -> list[str]:
+    items = fetch(origin, session, rid + "/input_items")
+    assert items.status == 200, items.text
+    return [part["text"] for item in items.json()["data"] for part in item["content"]]
+
+
+def test_a_stored_response_is_never_overwritten_by_another_request(make_server: MakeServer, redis_url: str):
+    """Were a number ever made twice (here the session's count is gone from Redis, as a `maxmemory`
+    eviction or an operator's `HDEL` would do), the second request's response does not replace the
+    first's under their one id: the first conversation is still the one continued. Before, the
+    second write replaced it."""
+    at = make_server(ECHO, state=redis_url, seed=SEED).origin
+    first = respond(at, "lost", {"input": "first"}).json()["id"]
+    with redis.Redis.from_url(redis_url) as client:
+        assert client.hdel("zenmux:session:lost", "arrivals") == 1
+    second = respond(at, "lost", {"input": "second"})
+    assert said_text(second) == "began with second" and second.json()["id"] == first  # the one id, made again
+    assert input_of(at, "lost", first) == ["first"]
+    assert said_text(respond(at, "lost", {"previous_response_id": first, "input": "go on"})) == "began with first"
+
+
+async def forget(origin: str, count: int) -> None:
+    """`count` requests, each of a session of its own (bodies the face refuses: the session is known
+    once the key is checked)."""
+    headers = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
+    async with aiohttp.ClientSession(headers=headers) as client:
+
+        async def one(i: int) -> int:
+            async with client.post(origin + RESPONSES, data=b"{}", headers={SESSION_HEADER: f"other-{i}"}) as answer:
+                return answer.status
+
+        for start in range(0, count, 500):
+            statuses = await asyncio.gather(*(one(i) for i in range(start, min(start + 500, count))))
+            assert set(statuses) == {400}
+
+
+def test_a_session_forgotten_in_process_forgets_its_stored_responses(make_server: MakeServer):
+    """In one process a session past the 10,000 most recently used is forgotten and starts over,
+    as after a reset: its numbers make its old ids again, so its stored responses are forgotten
+    with it, and its new ones are stored (not refused as another request's)."""
+    at = make_server(ECHO, seed=SEED).origin
+    first = respond(at, "old", {"input": "first"}).json()["id"]
+    asyncio.run(forget(at, 10_000))
+    second = respond(at, "old", {"input": "second"})
+    assert said_text(second) == "began with second" and second.json()["id"] == first  # started over
+    assert input_of(at, "old", first) == ["second"]
+    assert said_text(respond(at, "old", {"previous_response_id": first, "input": "go on"})) == "began with second"

@@ -320,7 +320,9 @@ class RedisStore:
     async def next_seq(self) -> int:
         return int(await self.client.incr(SEQ))
 
-    def _write(self, pipe: Any, session: Session | None) -> None:
+    def _write(self, pipe: Any, session: Session | None) -> list[tuple[int, str, str]]:
+        """Queue the session's changes, the stored objects and generation records on `pipe`; where
+        each stored object's write is in it (its owner and id), to check it was not refused."""
         if isinstance(session, SharedSession):
             key = session_key(session.name)
             for command, field, amount in session.changes():
@@ -329,30 +331,39 @@ class RedisStore:
                 else:
                     pipe.hincrbyfloat(key, field, float(amount))
             session.rebase()
+        stored = []
         for owner, response_id, blob in self._responses:
-            pipe.hset(P + "responses:" + owner, response_id, blob)
+            stored.append((len(pipe), owner, response_id))
+            pipe.hsetnx(P + "responses:" + owner, response_id, blob)  # never over another request's
         self._responses.clear()
         for ids, blob in self._generations:
             for name in ids:
                 pipe.set(P + "generation:" + name, blob, ex=GENERATION_TTL_S)
         self._generations.clear()
+        return stored
+
+    @staticmethod
+    def _refused(results: list[Any], stored: list[tuple[int, str, str]]) -> None:
+        for at, owner, response_id in stored:
+            if not results[at]:
+                log.warning("not stored: %s of session %s is kept already, by another request", response_id, owner)
 
     @guarded
     async def save(self, session: Session) -> None:
         pipe = self.client.pipeline(transaction=False)
-        self._write(pipe, session)
+        stored = self._write(pipe, session)
         if len(pipe):
-            await pipe.execute()
+            self._refused(await pipe.execute(), stored)
 
     @guarded
     async def finish(self, session: Session | None, entry: Mapping[str, Any] | None) -> None:
         pipe = self.client.pipeline(transaction=False)
-        self._write(pipe, session)
+        stored = self._write(pipe, session)
         if entry is not None and self.journal_size:
             pipe.rpush(JOURNAL, orjson.dumps(entry, default=str))
             pipe.ltrim(JOURNAL, -self.journal_size, -1)
         if len(pipe):
-            await pipe.execute()
+            self._refused(await pipe.execute(), stored)
 
     @guarded
     async def journal(self, newest: int | None = None) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ parallel test workers sharing one server do not disturb each other.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -86,10 +86,12 @@ class Session:
 
 
 class SessionStore:
-    """Sessions by name, the least recently used dropped past `capacity`."""
+    """Sessions by name, the least recently used dropped past `capacity` (and told to `forgotten`:
+    a session that comes back starts over, as after a reset)."""
 
-    def __init__(self, capacity: int = 10_000) -> None:
+    def __init__(self, capacity: int = 10_000, forgotten: Callable[[str], None] | None = None) -> None:
         self.capacity = capacity
+        self.forgotten = forgotten
         self._sessions: OrderedDict[str, Session] = OrderedDict()
 
     def get(self, name: str) -> Session:
@@ -97,7 +99,9 @@ class SessionStore:
         if session is None:
             session = self._sessions[name] = Session(name)
             if len(self._sessions) > self.capacity:
-                self._sessions.popitem(last=False)
+                gone, _ = self._sessions.popitem(last=False)
+                if self.forgotten is not None:
+                    self.forgotten(gone)
         else:
             self._sessions.move_to_end(name)
         return session
