@@ -149,8 +149,9 @@ class Caller:
 @dataclass(slots=True)
 class Let:
     """A request the state let in: its session, rate headers, scenarios in force, control headers,
-    its chaos draw number, the catalogue's entry of the model it asked for, and the failures its
-    own fault and chaos strike it with (most requests: none)."""
+    its number in the session (which its ids and chaos draw are made from; the state takes it
+    atomically on admission, so requests in flight never share one), the catalogue's entry of the
+    model it asked for, and the failures its own fault and chaos strike it with (most requests: none)."""
 
     session: Session
     gate: dict[str, str]
@@ -416,8 +417,7 @@ class Endpoint(Generic[R]):
         self.apply_misbehaviour(entry, ask, let, selection, rule, draft)
         if let.scenarios.gateway.active:
             let.gate.update(charge(let.scenarios.gateway, session.gateway, key, draft.usage, served.listed))
-        session.requests += 1
-        generation = completion_id(self.core.settings.seed, session.name, session.requests)
+        generation = completion_id(self.core.settings.seed, session.name, let.number)
         sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
         if rule is None:  # a placeholder answer: say so, and where to read why
             sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))

@@ -5,6 +5,7 @@ at once."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from typing import Generic, Protocol
 
@@ -21,6 +22,8 @@ from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.state.per_session import PerSession
 from zenmux_emulator.state.sessions import Session, SessionStore
 
+log = logging.getLogger("emulator.state")
+
 CONTINUED_KEPT = 100_000
 """Ids asked for `once` that a store remembers; past it, it forgets them all (a bound, not an LRU)."""
 
@@ -34,28 +37,42 @@ class LocalObjects(Generic[S]):
 
     def __init__(self) -> None:
         self.kept: PerSession[S] = PerSession(lambda value: len(value.encode()))
-        self.asked: set[tuple[str, str]] = set()
+        self.asked: dict[str, set[str]] = {}
+        """The ids asked for `once`, by session (`CONTINUED_KEPT` in all at most; `asking` of them)."""
+        self.asking = 0
 
     async def get(self, session: str, key: str) -> S | None:
         return self.kept.get(session, key)
 
     def keep(self, session: str, key: str, value: S) -> None:
+        if self.kept.get(session, key) is not None:  # another request's: its id was not its own
+            log.warning("not stored: %s of session %s is kept already, by another request", key, session)
+            return
         self.kept.put(session, key, value)
 
     async def delete(self, session: str, key: str) -> bool:
         return self.kept.delete(session, key)
 
     def once(self, session: str, key: str) -> bool:
-        if (session, key) in self.asked:
+        keys = self.asked.get(session)
+        if keys is not None and key in keys:
             return False
-        if len(self.asked) > CONTINUED_KEPT:
+        if self.asking > CONTINUED_KEPT:
             self.asked.clear()
-        self.asked.add((session, key))
+            self.asking, keys = 0, None
+        if keys is None:
+            keys = self.asked[session] = set()
+        keys.add(key)
+        self.asking += 1
         return True
 
     def reset(self, session: str | None) -> None:
         self.kept.drop(session)
-        self.asked = set() if session is None else {pair for pair in self.asked if pair[0] != session}
+        if session is None:
+            self.asked.clear()
+            self.asking = 0
+        else:
+            self.asking -= len(self.asked.pop(session, ()))
 
 
 class LocalState:
@@ -69,6 +86,13 @@ class LocalState:
         self.ring = journal
         self.sessions = sessions
         self.stores: list[Resettable] = []
+        sessions.forgotten = self.forgotten
+
+    def forgotten(self, name: str) -> None:
+        """A session the store let go of starts over: its objects go too (kept under ids its
+        numbers, restarted, would make again)."""
+        for store in self.stores:
+            store.reset(name)
 
     async def start(self) -> None:
         return None
