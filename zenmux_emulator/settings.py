@@ -91,6 +91,9 @@ class Settings(BaseModel):
     journal_file: Path | None = None
     """Append every finished request to this file as one JSON line."""
     admin_token: str | None = None
+    allowed_hosts: CommaList = Field(default_factory=list)
+    """Host names (besides loopback ones and `host`) the control API answers under without an
+    admin token: a DNS-rebinding page names its own host, which is refused."""
     reasoning_secret: str | None = None
     """Key of the reasoning signatures; default: derived from the seed."""
     reasoning_check: Literal["strict", "warn", "off"] = "strict"

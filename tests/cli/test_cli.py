@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -501,3 +502,28 @@ def test_serve_help_lists_the_options():
         "ZENMUX_EMULATOR_",
     ):
         assert option in result.stdout, option
+
+
+def test_a_banner_on_every_address_says_the_inspector_answers_loopback_only(serve):
+    served = serve([*PYTHON_M, "serve", "--host", "0.0.0.0", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"])
+    listening, _, inspector = (served._lines.get(timeout=START_TIMEOUT) for _ in range(3))
+    assert listening.startswith("ZenMux emulator listening on http://0.0.0.0:"), served.stderr()
+    assert "http://0.0.0.0:" in inspector and "/_emulator/ui/" in inspector
+    assert "loopback clients only" in inspector and "403" in inspector and "--admin-token" in inspector
+    assert served.stop() == 0
+
+
+def test_an_allowed_host_opens_the_control_api_under_that_name(serve):
+    env = clean_env(ZENMUX_EMULATOR_ALLOWED_HOST="emulator.test,other.test")
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"], env=env)
+    served.wait_listening()
+    health = f"http://127.0.0.1:{served.port}/_emulator/health"
+    for name, status in (("emulator.test", 200), ("other.test:1", 200), ("evil.example", 403)):
+        request = urllib.request.Request(health, headers={"Host": name})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                got = answer.status
+        except urllib.error.HTTPError as refused:
+            got = refused.code
+        assert got == status, name
+    assert served.stop() == 0

@@ -109,6 +109,14 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--journal", dest="journal_file", metavar="FILE", help="append every finished request to FILE as one JSON line"
     )
     p.add_argument("--admin-token", help="token that opens the control API to non-loopback clients")
+    p.add_argument(
+        "--allowed-host",
+        dest="allowed_hosts",
+        action="append",
+        metavar="NAME",
+        help="a Host name the control API and inspector answer under without --admin-token, besides "
+        "localhost, loopback addresses and --host (repeatable)",
+    )
     p.add_argument("--reasoning-secret", help="key of reasoning signatures (default: derived from --seed)")
     p.add_argument(
         "--reasoning-check",

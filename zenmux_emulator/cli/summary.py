@@ -21,6 +21,7 @@ def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]
     return {
         "url": f"http://{host}:{port}/api/v1",
         "inspector": f"http://{host}:{port}/_emulator/ui/",
+        "control_access": control_access(settings),
         "faces": [face.name for face in app[REGISTERED]],
         "scenario_files": len(scenarios.files),
         "rules": len(scenarios.rules),
@@ -29,6 +30,14 @@ def facts(app: web.Application, settings: Settings, port: int) -> dict[str, Any]
         "catalogue": scenarios.catalogue_mode,
         "models": len(scenarios.listing()),
     }
+
+
+def control_access(settings: Settings) -> str:
+    """Who the inspector and the control API answer (server/control/guard.py), in words."""
+    if settings.admin_token:
+        return "every client that sends the admin token (open the page with ?token=…)"
+    names = ", ".join(["localhost", "127.0.0.1", *settings.allowed_hosts])
+    return f"loopback clients only, at {names}; other machines get a 403 (--admin-token opens them)"
 
 
 def _sentences(data: dict[str, Any]) -> tuple[str, str, str]:
@@ -42,7 +51,8 @@ def _sentences(data: dict[str, Any]) -> tuple[str, str, str]:
         f"ZenMux emulator listening on {data['url']}",
         f"serving {', '.join(data['faces'])}; {data['rules']} rules from {data['scenario_files']} "
         f"scenario files{warned}; API keys {keys}; catalogue {data['catalogue']} ({data['models']} models)",
-        f"inspector (the requests as they arrive, in a browser): {data['inspector']}",
+        f"inspector (the requests as they arrive, in a browser): {data['inspector']}, "
+        f"answering {data['control_access']}",
     )
 
 
@@ -58,7 +68,7 @@ def start_lines(app: web.Application, settings: Settings, port: int) -> list[str
     for message, fields in (
         (listening, {"url": data["url"]}),
         (summary, data),
-        (inspector, {"inspector": data["inspector"]}),
+        (inspector, {"inspector": data["inspector"], "control_access": data["control_access"]}),
     ):
         record = logging.LogRecord("emulator", logging.INFO, __file__, 0, message, None, None)
         record.__dict__.update(fields)

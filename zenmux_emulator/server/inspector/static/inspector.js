@@ -486,7 +486,13 @@ async function copy(text, what) {
   $("#tab-body").replaceChildren(el("pre", { id: "copied", text }));
 }
 
-function yamlString(text) { return JSON.stringify(String(text)); } // a JSON string is a YAML double-quoted scalar
+// A JSON string is a YAML double-quoted scalar, but for characters JSON leaves raw that YAML refuses
+// (DEL, the C1 controls, U+FFFE, U+FFFF) or reads as line breaks (U+0085, U+2028, U+2029), and the
+// byte-order mark: those are written as YAML's \u escapes, which read back as the same characters.
+const YAML_RAW = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+function yamlString(text) {
+  return JSON.stringify(String(text)).replace(YAML_RAW, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
 
 function lastUser(turns) {
   for (let i = turns.length - 1; i >= 0; i--) {
@@ -498,8 +504,10 @@ function lastUser(turns) {
   return null;
 }
 
-// A rule that matches this request (its face, model and last user message) and answers what it got.
+// A rule that matches this request (its face, model and last user message) and answers what it got;
+// null for a face rules cannot answer (the Platform API answers from the emulator's own state).
 function ruleOf(entry) {
+  if (state.faces.some((f) => f.name === entry.api && !f.rules)) return null;
   const turns = conversationOf(entry.body);
   const user = lastUser(turns);
   const model = rows.get(entry.seq)?.model;
@@ -674,7 +682,12 @@ function start() {
   $("#pause").addEventListener("click", togglePause);
   $("#close-detail").addEventListener("click", () => { $("#detail").hidden = true; state.selected = null; render(); });
   $("#copy-curl").addEventListener("click", () => state.entry && copy(curlOf(state.entry), "curl command"));
-  $("#make-rule").addEventListener("click", () => state.entry && copy(ruleOf(state.entry), "rule YAML"));
+  $("#make-rule").addEventListener("click", () => {
+    if (!state.entry) return;
+    const made = ruleOf(state.entry);
+    if (made === null) notice(`no rule made: rules do not answer the ${state.entry.api} face (it answers from the emulator's own state)`);
+    else copy(made, "rule YAML");
+  });
   $("#reset-session").addEventListener("click", resetSession);
   $("#refresh-rules").addEventListener("click", showRules);
   $("#match-form").addEventListener("submit", checkMatch);
