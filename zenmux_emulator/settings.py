@@ -99,7 +99,7 @@ class Settings(BaseModel):
     reasoning_check: Literal["strict", "warn", "off"] = "strict"
     """What an altered or missing signed reasoning block gets: a 400 `invalid_params`, a warning, or nothing."""
     control_headers: bool = True
-    """Obey the X-Emulator-Rule, -Fault and -Chaos request headers (off for shared deployments)."""
+    """Obey the X-Emulator-Rule, -Fault, -Chaos and -Time-Scale request headers (off for shared deployments)."""
     chaos_rate: float = Field(default=0.0, ge=0, le=1)
     """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
     chaos_failure: str = "error=503"
@@ -107,6 +107,10 @@ class Settings(BaseModel):
     misbehave: list[str] = Field(default_factory=list)
     """Faults of the misbehaviour catalogue a seeded share of every request gets: `NAME[;variant]:RATE`
     each, their rates adding up to 1 at most (rules, sessions and headers take precedence)."""
+    time_scale: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    """What every wait the emulator makes (first token, chunk gaps, keep-alives, delay faults, provider
+    latency) is multiplied by: 0 sends at once, 1 as scripted; None: the scenarios' `settings.time_scale`,
+    else 1. A request's `X-Emulator-Time-Scale` header comes first."""
     workers: int = Field(default=1, ge=1, le=256)
     """Serving processes on the one port (`auto`: the cores this process may use)."""
     state: str | None = None

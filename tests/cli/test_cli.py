@@ -527,3 +527,33 @@ def test_an_allowed_host_opens_the_control_api_under_that_name(serve):
             got = refused.code
         assert got == status, name
     assert served.stop() == 0
+
+
+# --- --time-scale ---------------------------------------------------------------------------------------
+
+SLOW_STREAM = """\
+rules:
+  - name: slow
+    match: {}
+    reply: {content: "one two three", stream: {first_token_ms: 3000, chunk_ms: 1000}}
+"""
+
+
+@pytest.mark.parametrize("given", ["flag", "variable"])
+def test_time_scale_0_from_the_flag_or_its_variable_sends_a_slow_stream_at_once(serve, tmp_path: Path, given: str):
+    (tmp_path / "slow.yaml").write_text(SLOW_STREAM, encoding="utf-8")
+    argv = [*PYTHON_M, "serve", "--port", "0", "--scenarios", str(tmp_path / "slow.yaml"), "--no-watch"]
+    env = clean_env(ZENMUX_EMULATOR_TIME_SCALE="0") if given == "variable" else clean_env()
+    served = serve([*argv, "--time-scale", "0"] if given == "flag" else argv, env=env).wait_listening()
+    with served.client(timeout=2.0) as client:  # a 6 s stream as scripted: a read timeout unless the scale is 0
+        stream = client.chat.completions.create(
+            model="openai/gpt-5", messages=[{"role": "user", "content": "x"}], stream=True
+        )
+        assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == "one two three"
+    assert served.stop() == 0
+
+
+def test_a_negative_time_scale_is_refused_naming_the_flag():
+    result = run([*PYTHON_M, "serve", "--port", "0", "--time-scale", "-1", "--scenarios", str(SHIPPED)])
+    assert result.returncode == 2
+    assert result.stderr.startswith("zenmux-emulator: --time-scale (time_scale): ")

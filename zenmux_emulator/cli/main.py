@@ -75,6 +75,14 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     p.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not reload on file changes")
     p.add_argument("--keepalive-ms", type=int, help="keep-alive comment interval during stream waits (default 10000)")
+    p.add_argument(
+        "--time-scale",
+        type=float,
+        metavar="F",
+        help="multiply every wait (first token, chunk gaps, keep-alives, delay faults, provider latency) by F: "
+        "0 sends at once, 0.1 ten times faster (default: the scenarios' settings.time_scale, else 1; "
+        "X-Emulator-Time-Scale per request)",
+    )
     p.add_argument("--max-body-bytes", type=int, help="largest accepted request body (default 32 MiB)")
     p.add_argument(
         "--header-timeout",
@@ -128,7 +136,7 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         dest="control_headers",
         action="store_const",
         const=False,
-        help="ignore the X-Emulator-Rule, -Fault and -Chaos request headers (shared deployments)",
+        help="ignore the X-Emulator-Rule, -Fault, -Chaos and -Time-Scale request headers (shared deployments)",
     )
     p.add_argument(
         "--chaos-rate",

@@ -80,7 +80,7 @@ from zenmux_emulator.state.sessions import Session, session_name
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import ReplyPlan, raw_plan
-from zenmux_emulator.write.sse import StreamOutcome, write_sse
+from zenmux_emulator.write.sse import Pace, StreamOutcome, write_sse
 
 Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest | None], Awaitable[web.StreamResponse]]
 """What answers a request no rule matched, instead of the default reply (`--record-missing`); also
@@ -161,6 +161,8 @@ class Let:
     number: int
     window: ModelSpec | None
     failures: tuple[Failure, ...]
+    scale: float
+    """What the request's waits are multiplied by: its header's time scale, the server's, the scenarios', else 1."""
 
 
 @dataclass(slots=True)
@@ -239,10 +241,10 @@ class Endpoint(Generic[R]):
         admitted = await self.core.state.admit(request, entry, caller.key, ask.prompt_tokens)
         let = self.let_in(request, admitted, window)
         for failure in let.failures:  # the request's own fault, then its chaos
-            await self.fail(request, entry, failure, let.gate)
+            await self.fail(request, entry, failure, let)
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
-            await self.provider_latency(served.routed.delay_s)
+            await self.provider_latency(entry, served.routed.delay_s, let.scale)
         selection = self.match(entry, ask, let, served)
         if selection is not None and selection.rule.positional:  # the position is claimed in the state
             again = partial(self.match, entry, ask, let, served)
@@ -258,7 +260,7 @@ class Endpoint(Generic[R]):
         del ask, drafted  # the parsed request and the draft live on only in the events' generator, if it needs them
         if record.streamed is None:
             return self.write(entry, plan)
-        return await self.stream(request, entry, let.session, plan, record)
+        return await self.stream(request, entry, let, plan, record)
 
     def authenticate_caller(self, request: web.Request, entry: JournalEntry) -> Caller:
         """authenticate: the caller's key (the face's own 401/403 otherwise) and session."""
@@ -315,7 +317,14 @@ class Endpoint(Generic[R]):
         struck: tuple[Failure, ...] = () if control.fault is None else (control.fault,)
         if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
             struck += (control.chaos_failure or parse_failure(settings.chaos_failure),)
-        return Let(session, admitted.gate, admitted.scenarios, control, asked, number, window, struck)
+        scale = control.time_scale
+        if scale is None:
+            scale = settings.time_scale
+        if scale is None:
+            scale = admitted.scenarios.gateway.time_scale
+        return Let(
+            session, admitted.gate, admitted.scenarios, control, asked, number, window, struck, 1.0 if scale is None else scale
+        )
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
         """route: the catalogue admits the model, a provider serves it (`provider_latency` waits
@@ -338,10 +347,12 @@ class Endpoint(Generic[R]):
         listed = let.window if served == ask.model else catalogue.get(served)
         return Served(routed, served, listed)
 
-    async def provider_latency(self, seconds: float) -> None:
-        """The time the route's attempts took, as the provider that served would."""
-        with self.core.waits.interruptible():
-            await asyncio.sleep(seconds)
+    async def provider_latency(self, entry: JournalEntry, seconds: float, scale: float) -> None:
+        """The time the route's attempts took, as the provider that served would (times the time scale)."""
+        entry.skipped += seconds * (1 - scale)
+        if scale:
+            with self.core.waits.interruptible():
+                await asyncio.sleep(seconds * scale)
 
     async def settle(
         self,
@@ -359,10 +370,10 @@ class Endpoint(Generic[R]):
             outcome = outcome_of(selection)
             struck = self.struck(let, selection) if used is None else None
             if struck is not None:
-                await self.fail(request, entry, struck, let.gate)
+                await self.fail(request, entry, struck, let)
             used = selection
             if outcome.fault is not None:
-                await self.fault(request, entry, outcome.fault)
+                await self.fault(request, entry, outcome.fault, let.scale)
             raw = self.carry_out(entry, outcome)
             if raw is not None:
                 return raw
@@ -512,16 +523,18 @@ class Endpoint(Generic[R]):
         return json_response(plan)
 
     async def stream(
-        self, request: web.Request, entry: JournalEntry, session: Session, plan: ReplyPlan, recorded: Recorded
+        self, request: web.Request, entry: JournalEntry, let: Let, plan: ReplyPlan, recorded: Recorded
     ) -> web.StreamResponse:
-        """write: the stream (the session's changes saved before its first byte)."""
+        """write: the stream (the session's changes saved before its first byte), its waits times the
+        time scale, its timeline the scripted one."""
         streamed = recorded.streamed
         assert streamed is not None
         entry.response = plan.events
         state = self.core.state
-        await state.save(session)  # the next request may come before the last byte
+        await state.save(let.session)  # the next request may come before the last byte
+        pace = Pace(self.core.settings.keepalive_ms / 1000, let.scale, entry.skipped)
         try:
-            return await write_sse(request, plan, self.core.settings.keepalive_ms / 1000, streamed, self.core.waits)
+            return await write_sse(request, plan, pace, streamed, self.core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
             entry.sent_at = streamed.sent_at
@@ -583,16 +596,19 @@ class Endpoint(Generic[R]):
             return None
         return of_rule(rules_chaos) if rules_chaos is not None else parse_failure(settings.chaos_failure)
 
-    async def fail(self, request: web.Request, entry: JournalEntry, failure: Failure, gate: dict[str, str]) -> None:
+    async def fail(self, request: web.Request, entry: JournalEntry, failure: Failure, let: Let) -> None:
         """An injected failure: raise its error (with the gate's headers), or carry its fault out."""
         if isinstance(failure, ErrorFailure):
-            raise failure_error(failure).with_headers(gate)
-        await self.fault(request, entry, failure)
+            raise failure_error(failure).with_headers(let.gate)
+        await self.fault(request, entry, failure, let.scale)
 
-    async def fault(self, request: web.Request, entry: JournalEntry, fault: FaultFailure) -> None:
-        """A transport fault before any response: returns after a delay, raises ConnectionDropped otherwise."""
+    async def fault(self, request: web.Request, entry: JournalEntry, fault: FaultFailure, scale: float) -> None:
+        """A transport fault before any response: returns after a delay (times the time scale), raises
+        ConnectionDropped otherwise."""
         entry.fault = fault.kind
+        if fault.kind == "delay":
+            entry.skipped += fault.delay_ms / 1000 * (1 - scale)
         with self.core.waits.interruptible():
-            gone = await before_response(request, fault)
+            gone = await before_response(request, fault, scale)
         if gone:
             raise ConnectionDropped(fault.kind)

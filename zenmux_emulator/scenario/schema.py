@@ -769,6 +769,12 @@ class FileSettings(BaseModel):
         None, description="the 402 type of a spent balance (default reject_no_credit)"
     )
     account: Account | None = Field(None, description="the account the Platform API reports (balance, plan, quotas)")
+    time_scale: float | None = Field(
+        None,
+        ge=0,
+        description="what every wait (first token, chunk gaps, keep-alives, delay faults, provider latency) is "
+        "multiplied by: 0 sends at once, 1 as scripted (--time-scale and X-Emulator-Time-Scale come first)",
+    )
 
 
 class ScenarioFile(BaseModel):

@@ -73,6 +73,7 @@ class JournalEntry:
         "sent_headers",
         "seq",
         "session",
+        "skipped",
         "started",
         "status",
         "stream",
@@ -139,7 +140,10 @@ class JournalEntry:
         self.first_byte: float | None = None
         """`time.perf_counter()` when the response's headers went (None: no response was sent)."""
         self.sent_at: Sequence[float] = _NONE
-        """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place)."""
+        """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place),
+        plus the scripted waits a time scale under 1 skipped until then: the timeline keeps the scripted offsets."""
+        self.skipped: float = 0.0
+        """Seconds of scripted waits (provider latency, a delay fault) a time scale did not wait before the answer."""
         self.body_bytes: int = 0
         """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
         self.kept_bytes: int = 0

@@ -1,9 +1,11 @@
 """The Platform API's routes and their registration: a Management key (`sk-mg-v1-…`) only, the
 answers in ZenMux's `{success, data}` shape, its errors in ZenMux's envelope; `/usage` and `/cost`
-share a limit of `account.usage_rpm` requests a minute (60), the next a 429 with `Retry-After: 60`."""
+share a limit of `account.usage_rpm` requests a minute (60), the next a 429 whose `Retry-After` says
+when the minute's oldest call leaves it on the emulator's clock (60 at most)."""
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -52,12 +54,13 @@ class Platform:
         calls = self.analytics_calls
         while calls and calls[0] <= now - WINDOW_S:
             calls.popleft()
-        if len(calls) >= limit:
+        if len(calls) >= limit:  # Retry-After: when the oldest call leaves the minute, on the emulator's clock
+            retry = max(1, math.ceil(round(calls[0] + WINDOW_S - now, 6)))
             raise RequestRejected(
                 429,
                 "rate_limit",
                 f"Usage and Cost share a limit of {limit} requests per minute",
-                {"Retry-After": str(int(WINDOW_S))},
+                {"Retry-After": str(retry)},
             )
         calls.append(now)
 
