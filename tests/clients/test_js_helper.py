@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, MakeServer
+from tests.conftest import FROZEN, REPO, MakeServer
 
 JS = Path(os.environ.get("ZENMUX_TEST_JS", REPO / ".venv/js"))
 """Where `make test` packs the helper (`zenmux-emulator.tgz`) and installs the project's `node_modules`."""
@@ -80,7 +80,7 @@ def jest(project: Path, folder: str, **extra: str) -> subprocess.CompletedProces
 def test_vitest_tests_get_a_session_each_on_the_emulator_the_helper_starts(project: Path) -> None:
     done = vitest(project, "vitest")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert re.search(r"Tests\s+2 passed \(2\)", done.stdout), done.stdout
+    assert re.search(r"Tests\s+3 passed \(3\)", done.stdout), done.stdout
 
 
 def test_a_vitest_failure_starts_with_the_unmatched_account(project: Path) -> None:
@@ -120,6 +120,10 @@ def test_the_helper_attaches_to_a_running_emulator(project: Path, make_server: M
     assert len({e.session for e in entries if e.api}) == 2, "each test had a key, so a session, of its own"
     with urllib.request.urlopen(f"{server.origin}/_emulator/scenarios", timeout=10) as answer:
         assert json.load(answer)["rules"] == [], "every rule a test loaded is removed after it"
+    with urllib.request.urlopen(f"{server.origin}/_emulator/clock", timeout=10) as answer:
+        assert json.load(answer) == {"now": FROZEN, "frozen": True}, "the clock is put back as the test found it"
+    with urllib.request.urlopen(f"{server.origin}/_emulator/misbehave", timeout=10) as answer:
+        assert not json.load(answer)["sessions"], "the test's fault stops with it"
 
 
 def test_without_a_command_start_emulator_names_how_to_install_one(project: Path) -> None:

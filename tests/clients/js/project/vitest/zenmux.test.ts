@@ -46,3 +46,21 @@ test("a second test sees none of the first's requests, nor its rule", async ({ z
   expect(unmatched.map((r) => r.body.messages[0].content)).toEqual(["hello there"]);
   expect((await zenmux.requests()).length).toBe(1);
 });
+
+test("the clock, a fault and clear() act for the test, and unused rules are named", async ({ zenmux }) => {
+  expect(await zenmux.freezeClock("2026-01-01T00:00:00Z")).toBe(1767225600);
+  expect(await zenmux.advanceClock(60)).toBe(1767225660);
+  await zenmux.misbehave("refusal");
+  const openai = new OpenAI({ baseURL: zenmux.baseUrl(), apiKey: zenmux.apiKey, maxRetries: 0 });
+  const chat = await openai.chat.completions.create({
+    model: "openai/gpt-5.4-mini",
+    messages: [{ role: "user", content: "hello there" }],
+  });
+  expect(chat.created).toBe(1767225660);
+  const [entry] = await zenmux.requests();
+  expect(entry.misbehaved).toMatchObject({ fault: "refusal" });
+  await zenmux.clear();
+  expect(await zenmux.requests()).toEqual([]);
+  await zenmux.load("rules:\n  - name: never-asked\n    match: {last_user: never}\n    reply: {content: x}\n");
+  await expect(zenmux.assertAllRulesUsed()).rejects.toThrow(/never-asked \(load at .*zenmux\.test\.ts:\d+, line 2 of its YAML\)/);
+});
