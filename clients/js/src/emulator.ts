@@ -28,7 +28,7 @@ export interface StartOptions {
   args?: string[];
   /** `--admin-token` of the emulator: sent on every control call (and passed to the one started). */
   adminToken?: string;
-  /** Milliseconds to wait for the server's first answer (default 30,000). */
+  /** Milliseconds to wait for the server's first answer (default 60,000). */
   startTimeout?: number;
 }
 
@@ -121,7 +121,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
   const kill = () => child.kill("SIGKILL");
   process.once("exit", kill);
   try {
-    const origin = await listening(child, command, options.startTimeout ?? 30_000);
+    const origin = await listening(child, command, options.startTimeout ?? 60_000);
     return new Emulator(origin, await readFaces(origin, adminToken), child, cleanup, adminToken);
   } catch (error) {
     child.kill("SIGKILL");

@@ -5,5 +5,5 @@ export default {
   globalTeardown: "zenmux-emulator/jest/global-teardown",
   testMatch: ["**/*.test.mjs"],
   transform: {},
-  testTimeout: 60_000,
+  testTimeout: 120_000,
 };
