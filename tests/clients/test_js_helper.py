@@ -136,3 +136,37 @@ def test_without_a_command_start_emulator_names_how_to_install_one(project: Path
     assert done.returncode == 3, done.stdout + done.stderr
     assert "no `zenmux-emulator` command on PATH" in done.stderr, done.stderr
     assert "pipx install" in done.stderr and "ZENMUX_EMULATOR_COMMAND" in done.stderr, done.stderr
+
+
+def test_start_options_pass_through_to_serve(project: Path, tmp_path: Path) -> None:
+    (tmp_path / "greet.yaml").write_text(
+        "rules:\n  - name: greet\n    match: {last_user: hello}\n    reply: {content: Hi}\n", encoding="utf-8"
+    )
+    script = """
+import { startEmulator } from "zenmux-emulator";
+const emulator = await startEmulator({ scenarios: process.argv[1], strict: true, seed: 7, clock: 1767225600 });
+const ask = (text) => fetch(emulator.baseUrl("chat") + "/chat/completions", {
+  method: "POST",
+  headers: { Authorization: "Bearer sk-options", "Content-Type": "application/json" },
+  body: JSON.stringify({ model: "openai/gpt-5", messages: [{ role: "user", content: text }] }),
+});
+const [hit, miss] = [await ask("hello"), await ask("bye")];
+const body = await hit.json();
+console.log(JSON.stringify({ hit: [hit.status, body.choices[0].message.content, body.created], miss: miss.status,
+  faces: emulator.faceNames, anthropic: emulator.baseUrl("anthropic").replace(/:\\d+/, ":PORT") }));
+await emulator.stop();
+"""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script, str(tmp_path / "greet.yaml")],
+        cwd=project,
+        env=node_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["hit"] == [200, "Hi", 1767225600] and got["miss"] == 404  # the scenario, --clock, --strict
+    assert {"chat", "anthropic", "responses", "vertex", "objectiveai"} <= set(got["faces"])
+    assert got["anthropic"] == "http://127.0.0.1:PORT/api/anthropic"
