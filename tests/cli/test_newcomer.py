@@ -220,6 +220,12 @@ def test_the_option_names_and_the_old_names_both_set_the_settings(tmp_path: Path
     assert from_env(REDACT="a, b").redact == ["a", "b"]
 
 
+def test_the_node_helpers_variables_are_left_to_it():
+    # issue 41: the GitHub Action exports ZENMUX_EMULATOR_URL for the Node helper, and a suite sets
+    # ZENMUX_EMULATOR_COMMAND; a server started later in the same job must not refuse them as unknown
+    assert from_env(URL="http://127.0.0.1:9000", COMMAND="python -m zenmux_emulator", PORT="9").port == 9
+
+
 @pytest.mark.parametrize(
     ("environ", "message"),
     [
