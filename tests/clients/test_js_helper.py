@@ -116,7 +116,9 @@ def test_the_helper_attaches_to_a_running_emulator(project: Path, make_server: M
     done = vitest(project, "vitest", ZENMUX_EMULATOR_URL=server.base_url, ZENMUX_EMULATOR_COMMAND="no-such-command")
     assert done.returncode == 0, done.stdout + done.stderr
     entries = server.state.journal.entries()
-    assert [e.rule for e in entries if e.api] == ["greet", "greet", "greet", None], [(e.path, e.rule) for e in entries]
+    assert [e.rule for e in entries if e.api] == ["greet", "greet", "greet", "call", None], [
+        (e.path, e.rule) for e in entries
+    ]
     assert len({e.session for e in entries if e.api}) == 2, "each test had a key, so a session, of its own"
     with urllib.request.urlopen(f"{server.origin}/_emulator/scenarios", timeout=10) as answer:
         assert json.load(answer)["rules"] == [], "every rule a test loaded is removed after it"

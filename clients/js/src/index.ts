@@ -3,4 +3,4 @@
 export { Control, ControlError } from "./control.js";
 export { Emulator, INSTALL_HINT, resolveCommand, startEmulator, type FaceInfo, type StartOptions } from "./emulator.js";
 export { isUnmatched, lastUser, whyFirst, type JournalEntry, type NearMiss } from "./report.js";
-export { Session, keyFor, sessionOfKey, type Rule } from "./session.js";
+export { Session, keyFor, sessionOfKey, type Finding, type Rule } from "./session.js";

@@ -18,6 +18,13 @@ export interface Rule {
   expect?: Record<string, unknown>;
 }
 
+/** One thing the client did wrong, with the journal entry (`seq`) where it shows. */
+export interface Finding {
+  check: string;
+  seq: number;
+  message: string;
+}
+
 interface Loaded {
   name: string;
   rules: string[];
@@ -132,6 +139,16 @@ export class Session {
   /** This session's requests no rule answered, each with its `near_misses`. */
   async unmatched(): Promise<JournalEntry[]> {
     return this.journal({ unmatched: true });
+  }
+
+  /** What this session's client did wrong, as the pytest handle's `verdict()`: signed reasoning not passed back
+   * intact, tool calls never answered, a retry before `Retry-After` ran out, a non-retryable error sent again,
+   * unmet expectations (`GET /_emulator/journal/verdict`). */
+  async verdict(): Promise<Finding[]> {
+    const answer = await this.control.call<{ findings: Finding[] }>("GET", "/journal/verdict", {
+      query: { session: this.session },
+    });
+    return answer.findings;
   }
 
   private async journal(filter: Record<string, string | boolean>): Promise<JournalEntry[]> {

@@ -7,9 +7,13 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.safe_json import dumps
+from zenmux_emulator.core.journal.verdict import verdict
 from zenmux_emulator.core.keys import STATE
+from zenmux_emulator.core.spec import REGISTERED, readers_of
 from zenmux_emulator.core.state import JournalQuery, Row
+from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.server.control.wire import count, flag, json_response, query
 
 
@@ -63,3 +67,18 @@ async def list_unmatched(request: web.Request) -> web.Response:
 async def clear_journal(request: web.Request) -> web.Response:
     q = query(request, {"session"})
     return json_response({"cleared": await request.config_dict[STATE].clear_journal(q.get("session"))})
+
+
+async def journal_verdict(request: web.Request) -> web.Response:
+    """`verdict()` over one session's journal (live entries, or the shared store's read as live ones)."""
+    session = query(request, {"session"}).get("session")
+    if not session:
+        raise invalid_params("session is required: the session whose requests are judged")
+    rows = await request.config_dict[STATE].journal(JournalQuery(session=session))
+    entries: list[JournalEntry] = rows  # type: ignore[assignment]  # a stored row reads as a live entry does
+    root = request.match_info.apps[0] if request.match_info.apps else request.app
+    faces = root[REGISTERED]
+    findings = verdict(entries, readers_of(faces))
+    return json_response(
+        {"session": session, "findings": [{"check": f.check, "seq": f.seq, "message": f.message} for f in findings]}
+    )

@@ -339,6 +339,49 @@ OPENAPI: dict[str, Any] = {
                 },
             }
         },
+        "/journal/verdict": {
+            "get": {
+                "operationId": "journalVerdict",
+                "summary": "What one session's client did wrong: signed reasoning not passed back intact, tool calls "
+                "never answered, a retry before Retry-After ran out, a non-retryable error sent again, unmet "
+                "expectations (the pytest handle's verdict())",
+                "parameters": [
+                    {
+                        "name": "session",
+                        "in": "query",
+                        "required": True,
+                        "description": "the session whose requests are judged",
+                        "schema": {"type": "string", "minLength": 1},
+                    }
+                ],
+                "responses": {
+                    "200": _json(
+                        "the findings, in the order of the requests they show in",
+                        {
+                            "type": "object",
+                            "required": ["session", "findings"],
+                            "properties": {
+                                "session": {"type": "string"},
+                                "findings": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["check", "seq", "message"],
+                                        "properties": {
+                                            "check": {"type": "string"},
+                                            "seq": {"type": "integer"},
+                                            "message": {"type": "string"},
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    ),
+                    "400": BAD_REQUEST,
+                    "403": FORBIDDEN,
+                },
+            }
+        },
         "/match": {
             "post": {
                 "operationId": "wouldMatch",

@@ -32,6 +32,12 @@ test("a rule answers chat, Anthropic and the AI SDK", async ({ zenmux }) => {
   ]);
   expect(await zenmux.unmatched()).toEqual([]);
   await zenmux.assertAllRulesUsed();
+  expect(await zenmux.verdict()).toEqual([]);
+  await zenmux.addRule({ name: "call", match: { last_user: "weather" }, reply: { tool_calls: [{ name: "get_weather", arguments: { city: "Paris" } }] } });
+  const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: { type: "object" } } }];
+  await openai.chat.completions.create({ model: "openai/gpt-5.4-mini", messages: [{ role: "user", content: "weather?" }], tools });
+  const [finding] = await zenmux.verdict();  // the tool call was never answered
+  expect(finding).toMatchObject({ check: "tool_calls", seq: expect.any(Number), message: expect.stringMatching(/get_weather/) });
 });
 
 test("a second test sees none of the first's requests, nor its rule", async ({ zenmux }) => {
