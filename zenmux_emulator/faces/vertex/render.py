@@ -111,6 +111,18 @@ def usage_metadata(draft: Draft, final: bool = True) -> dict[str, Any]:
     return metadata
 
 
+def reply_text(draft: Draft, request: GeminiRequest) -> str | None:
+    """The reply's text; under `text/x.enum` an unscripted value (a JSON string) bare, as Google sends it."""
+    text = draft.content
+    if text and request.enum_text and text.startswith('"'):
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return text
+        return value if isinstance(value, str) else text
+    return text
+
+
 def create_time(created: int) -> str:
     return datetime.fromtimestamp(created, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -122,6 +134,7 @@ class Rendered:
         self.draft, self.request = draft, request
         self.thoughts = draft.reasoning if request.include_thoughts and draft.reasoning else None
         self.calls = [] if draft.refusal else call_parts(draft, request, signer)
+        self.text = reply_text(draft, request)
         self.head = {
             "modelVersion": draft.model,
             "createTime": create_time(created),
@@ -143,8 +156,8 @@ class Rendered:
         parts: list[dict[str, Any]] = []
         if self.thoughts:
             parts.append({"text": self.thoughts, "thought": True})
-        if self.draft.content and not self.draft.refusal:
-            parts.append({"text": self.draft.content})
+        if self.text and not self.draft.refusal:
+            parts.append({"text": self.text})
         return parts + self.calls
 
     def body(self) -> dict[str, Any]:
@@ -155,8 +168,8 @@ class Rendered:
         if self.thoughts:
             for group in tokens.groups(self.thoughts, chunk_tokens):
                 yield [{"text": "".join(group), "thought": True}]
-        if self.draft.content and not self.draft.refusal:
-            for group in tokens.groups(self.draft.content, chunk_tokens):
+        if self.text and not self.draft.refusal:
+            for group in tokens.groups(self.text, chunk_tokens):
                 yield [{"text": "".join(group)}]
         for call in self.calls:
             yield [call]

@@ -23,12 +23,16 @@ from zenmux_emulator.core.neutral.request import (
     cached,
 )
 from zenmux_emulator.faces.vertex import thought_signatures
-from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig, json_schema
+from zenmux_emulator.faces.vertex.schema import json_schema
+from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer
 
 LEVELS = {"minimal": "minimal", "low": "low", "medium": "medium", "high": "high"}
 CHOICES = {"ANY": "required", "NONE": "none"}
+ENUM_TEXT = "text/x.enum"
+STRUCTURED = ("application/json", ENUM_TEXT)
+"""The MIME types whose reply is made from the schema: JSON, or one of an enum's values as bare text."""
 
 
 def parts_of(content: object) -> list[dict[str, Any]]:
@@ -179,11 +183,12 @@ class GeminiRequest(NeutralRequest):
         offered: dict[str, Mapping[str, Any]] = {}
         for tool in self.request.tools or ():
             for declared in tool.function_declarations or ():
-                schema = (
+                given = (
                     declared.parameters_json_schema
                     if declared.parameters_json_schema is not None
-                    else (json_schema(declared.parameters) if declared.parameters is not None else None)
+                    else declared.parameters
                 )
+                schema = json_schema(given) if given is not None else None
                 offered[declared.name] = {
                     "type": "function",
                     "name": declared.name,
@@ -222,14 +227,19 @@ class GeminiRequest(NeutralRequest):
     @cached
     def output_schema(self) -> Mapping[str, Any] | None:
         config = self.request.generation_config
-        if config is None or config.response_mime_type != "application/json":
+        if config is None or config.response_mime_type not in STRUCTURED:
             return None
-        if isinstance(config.response_json_schema, dict):
-            return config.response_json_schema
-        if config.response_schema is not None:
-            converted: Mapping[str, Any] = json_schema(config.response_schema)
+        given = config.response_json_schema if config.response_json_schema is not None else config.response_schema
+        if given is not None:
+            converted: Mapping[str, Any] = json_schema(given)
             return converted
         return JSON_OBJECT_SCHEMA
+
+    @cached
+    def enum_text(self) -> bool:
+        """`text/x.enum`: the reply is one of the schema's values, bare (not a JSON string)."""
+        config = self.request.generation_config
+        return config is not None and config.response_mime_type == ENUM_TEXT
 
     @cached
     def uses_call_ids(self) -> bool:

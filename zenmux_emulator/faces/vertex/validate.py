@@ -11,20 +11,12 @@ from pydantic import AfterValidator, ConfigDict, Field, JsonValue, ValidationErr
 from pydantic.alias_generators import to_camel
 
 from zenmux_emulator.faces.common.counts import ConversationCaps, Overlong
-from zenmux_emulator.faces.common.json_schema import JsonSchema, schema_problem
+from zenmux_emulator.faces.common.json_schema import schema_problem
 from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error, not_valid
+from zenmux_emulator.faces.vertex.schema import json_schema
 from zenmux_emulator.foundation.errors import invalid_params
 
 MAX_STOP_SEQUENCES = 5
-JSON_TYPES = {
-    "STRING": "string",
-    "NUMBER": "number",
-    "INTEGER": "integer",
-    "BOOLEAN": "boolean",
-    "ARRAY": "array",
-    "OBJECT": "object",
-    "NULL": "null",
-}
 PART_KINDS = (
     "text",
     "inlineData",
@@ -36,21 +28,6 @@ PART_KINDS = (
 )
 
 
-def json_schema(schema: Any) -> Any:
-    """Google's OpenAPI-subset schema (`type: OBJECT`, `nullable`) as JSON Schema."""
-    if isinstance(schema, list):
-        return [json_schema(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {key: json_schema(value) for key, value in schema.items() if key != "nullable"}
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        out["type"] = JSON_TYPES.get(kind.upper(), kind.lower())
-        if schema.get("nullable"):
-            out["type"] = [out["type"], "null"]
-    return out
-
-
 def _google_schema(schema: dict[str, Any]) -> dict[str, Any]:
     problem = schema_problem(json_schema(schema))
     if problem is not None:
@@ -59,7 +36,8 @@ def _google_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 GoogleSchema = Annotated[dict[str, Any], AfterValidator(_google_schema)]
-"""Google's schema (`parameters`, `responseSchema`), valid once read as JSON Schema."""
+"""A schema as Google takes it (`parameters`, `responseSchema`, and their `…JsonSchema` twins), valid
+once read as JSON Schema (see `schema`)."""
 
 
 class Wire(StrictModel):
@@ -121,9 +99,9 @@ class FunctionDeclaration(Wire):
     name: Annotated[str, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_.:-]*$")]
     description: str | None = None
     parameters: GoogleSchema | None = None
-    parameters_json_schema: JsonSchema | None = None
+    parameters_json_schema: GoogleSchema | None = None
     response: GoogleSchema | None = None
-    response_json_schema: JsonSchema | None = None
+    response_json_schema: GoogleSchema | None = None
 
 
 class Tool(Wire):
@@ -169,7 +147,7 @@ class GenerationConfig(Wire):
     seed: int | None = None
     response_mime_type: str | None = None
     response_schema: GoogleSchema | None = None
-    response_json_schema: JsonSchema | None = None
+    response_json_schema: GoogleSchema | None = None
     response_logprobs: bool | None = None
     logprobs: int | None = None
     response_modalities: list[str] | None = None
