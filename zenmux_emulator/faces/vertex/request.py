@@ -74,6 +74,40 @@ def reasoning_ask(config: ThinkingConfig | None) -> ReasoningAsk:
     return ReasoningAsk(True, _budget_effort(budget), budget)
 
 
+MARKS = frozenset({"thought", "thoughtSignature"})
+"""A part's flags that hold no data: a part of them alone (an empty thought passed back) counts nothing."""
+MODALITIES = {"image": "IMAGE", "audio": "AUDIO", "video": "VIDEO", "application/pdf": "DOCUMENT"}
+"""Google's media modality by the start of a MIME type; any other is TEXT."""
+
+
+def modality(part: Mapping[str, Any]) -> str | None:
+    """The modality a media part (`inlineData`, `fileData`) is counted under, None for other parts."""
+    media = part.get("inlineData") or part.get("fileData")
+    if not isinstance(media, dict):
+        return None
+    mime = str(media.get("mimeType", ""))
+    return next((name for start, name in MODALITIES.items() if mime.startswith(start)), "TEXT")
+
+
+def media_tokens(system: object, contents: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """The tokens of the prompt's media parts by modality (`prompt_tokens` counts each as one non-text part)."""
+    counted: dict[str, int] = {}
+    for content in ([system] if system else []) + list(contents):
+        for part in parts_of(content):
+            kind = modality(part)
+            if kind is not None and kind != "TEXT":
+                counted[kind] = counted.get(kind, 0) + tokens.TOKENS_PER_NON_TEXT_PART
+    return counted
+
+
+def by_modality(total: int, media: Mapping[str, int]) -> list[dict[str, Any]]:
+    """`…TokensDetails`: the media's tokens under their modalities, the rest as TEXT."""
+    text = max(total - sum(media.values()), 0)
+    return [{"modality": "TEXT", "tokenCount": text}] + [
+        {"modality": name, "tokenCount": count} for name, count in sorted(media.items())
+    ]
+
+
 def prompt_tokens(
     system: object, contents: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None
 ) -> int:
@@ -93,7 +127,7 @@ def prompt_tokens(
                 total += tokens.count(
                     orjson.dumps(part.get("functionCall") or part.get("functionResponse")).decode(), room()
                 )
-            elif "thoughtSignature" not in part or len(part) > 1:
+            elif not part.keys() <= MARKS:
                 total += tokens.TOKENS_PER_NON_TEXT_PART
     if tools:
         total += tokens.count(orjson.dumps(tools).decode(), room())
@@ -255,6 +289,11 @@ class GeminiRequest(NeutralRequest):
         return prompt_tokens(
             self.normal.get("systemInstruction"), self.contents, self.normal.get("tools"), self.token_limit
         )
+
+    @cached
+    def media_tokens(self) -> Mapping[str, int]:
+        """The prompt's image, audio, video and document tokens, by modality (the rest is TEXT)."""
+        return media_tokens(self.normal.get("systemInstruction"), self.contents)
 
     @cached
     def seed_material(self) -> bytes:

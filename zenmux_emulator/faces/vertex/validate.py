@@ -25,7 +25,11 @@ PART_KINDS = (
     "functionResponse",
     "executableCode",
     "codeExecutionResult",
+    "toolCall",
+    "toolResponse",
 )
+"""The kinds of data a part holds, one each (Gemini 3's `toolCall` / `toolResponse` are its built-in
+tools' calls and results, passed back in the history as they came)."""
 
 
 def _google_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -76,16 +80,22 @@ class Part(Wire):
     function_response: FunctionResponse | None = None
     executable_code: dict[str, JsonValue] | None = None
     code_execution_result: dict[str, JsonValue] | None = None
+    tool_call: dict[str, JsonValue] | None = None
+    tool_response: dict[str, JsonValue] | None = None
     thought: bool | None = None
     thought_signature: str | None = None
     video_metadata: dict[str, JsonValue] | None = None
+    media_resolution: dict[str, JsonValue] | None = None
+    part_metadata: dict[str, JsonValue] | None = None
 
     @model_validator(mode="after")
     def one_kind(self) -> Part:
         kinds = [kind for kind, field in _PART_FIELDS if getattr(self, field) is not None]
         if len(kinds) > 1:
             raise ValueError(f"a part holds one kind of data, this one holds {' and '.join(kinds)}")
-        if not kinds and self.thought_signature is None:
+        if (
+            not kinds and self.thought_signature is None and not self.thought
+        ):  # an empty thought: google-genai's chat sends it back
             raise ValueError(f"a part needs one of {', '.join(PART_KINDS)}")
         return self
 
