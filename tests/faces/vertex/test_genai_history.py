@@ -12,6 +12,7 @@ from google.genai import types
 
 from tests.conftest import served_yaml
 from tests.faces.vertex.helpers import GEMINI_3, MODEL, SCENARIO, client, post
+from tests.support.clients import http
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 FORMS = [pytest.param(True, id="vertexai"), pytest.param(False, id="gemini-api")]
@@ -78,3 +79,22 @@ def test_an_image_is_counted_as_image_and_the_reply_as_text(server: EmulatorServ
     assert candidates.token_count == usage.candidates_token_count
     counted = gemini.models.count_tokens(model=MODEL, contents=[image, "hello gemini"])
     assert counted.total_tokens == usage.prompt_token_count
+
+
+@pytest.mark.parametrize("vertexai", FORMS)
+def test_models_list_pages_by_page_size(server: EmulatorServer, vertexai: bool) -> None:
+    gemini = client(server, f"pages-{vertexai}", vertexai=vertexai)
+    whole = [model.name for model in gemini.models.list()]
+    size = 3 if vertexai else 10  # the Vertex form lists Google's models alone
+    assert len(whole) > size
+    pager = gemini.models.list(config={"page_size": size})
+    assert len(pager.page) == size and pager.page_size == size
+    paged = [model.name for model in pager]
+    assert paged == whole
+
+
+def test_a_wrong_page_size_or_token_is_a_400_naming_it(server: EmulatorServer) -> None:
+    base = server.url("vertex") + "/v1beta/models"
+    assert http(base + "?pageSize=ten").status == 400 and "pageSize" in http(base + "?pageSize=ten").text
+    wrong = http(base + "?pageSize=2&pageToken=nonsense")
+    assert wrong.status == 400 and "pageToken" in wrong.text
