@@ -28,7 +28,7 @@ from zenmux_emulator.core.draft.misbehave import NotApplicable, misbehave
 from zenmux_emulator.core.draft.passback import check_reasoning
 from zenmux_emulator.core.draft.reasoning import shape_of
 from zenmux_emulator.core.face import Face, FaceContext, R
-from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.gateway.auth import AcceptedKeys, authenticate
 from zenmux_emulator.core.gateway.catalogue import admit, admit_candidates
 from zenmux_emulator.core.gateway.chaos import of_rule, strikes
 from zenmux_emulator.core.gateway.control_headers import (
@@ -113,6 +113,7 @@ class Core:
     model_faces: dict[str, str] = field(default_factory=dict)
     """The face that alone serves each of the faces' own models (`FaceSpec.models`: embedding, rerank)."""
     _accepting: tuple[object, Signer] | None = None
+    _keys: tuple[frozenset[str], AcceptedKeys] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
         """The signer that checks passed-back reasoning: the server's, also accepting the upstream
@@ -125,11 +126,13 @@ class Core:
         return made[1]
 
     def accepted_keys(self) -> frozenset[str]:
-        """Keys from --api-key and from the scenario files; empty means any key is accepted."""
+        """Keys from --api-key and from the scenario files; empty means any key is accepted (made once
+        per scenario set, knowing which list each key came from)."""
         from_files = self.registry.current.scenarios.api_keys
-        if not self.settings.api_keys:
-            return from_files
-        return from_files.union(self.settings.api_keys)
+        made = self._keys
+        if made is None or made[0] is not from_files:
+            made = self._keys = (from_files, AcceptedKeys(self.settings.api_keys, from_files))
+        return made[1]
 
 
 # The steps' values are slotted dataclasses, made once a request and never changed after. Not

@@ -56,7 +56,7 @@ def json_schema(schema: Any) -> Any:
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        name = KEYWORDS.get(key, key)
+        name = KEYWORDS.get(str(key), str(key))
         if name == "nullable":
             continue
         if name in NAMED and isinstance(value, dict):
