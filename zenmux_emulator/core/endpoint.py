@@ -294,6 +294,8 @@ class Endpoint(Generic[R]):
             return None
         if ask.warnings:
             entry.warn(ask.warnings)
+        if self.core.registry.stale:  # a scenario file broken since the last good load
+            entry.warn(self.core.registry.stale)
         entry.stream = ask.stream
         return ask
 
