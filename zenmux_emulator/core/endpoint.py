@@ -14,7 +14,7 @@ middleware write the journal entry (the state numbers it).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Generic
@@ -50,6 +50,7 @@ from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.match.expect import unmet_expectations
 from zenmux_emulator.core.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.core.match.outcome import Outcome, outcome_of
+from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.core.match.select import Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
@@ -424,7 +425,7 @@ class Endpoint(Generic[R]):
         session.requests += 1
         generation = completion_id(self.core.settings.seed, session.name, session.requests)
         sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
-        if rule is None:  # a placeholder answer: say so, and where to read why
+        if rule is None and not entry.unscripted:  # a placeholder answer: say so, and where to read why
             sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
         if let.gate:
             sent.update(let.gate)
@@ -534,6 +535,13 @@ class Endpoint(Generic[R]):
             if recorded.record is not None:  # its generation time, with the journal entry
                 state.keep_generation(recorded.record)
 
+    def answers_alone(self, ask: NeutralRequest, rules: Sequence[CompiledRule]) -> bool:
+        """Whether the face answers without rules (embeddings) and, outside strict mode, none could answer it."""
+        traits = self.core.registry.faces.traits.get(ask.face)
+        if traits is None or not traits.answers_unscripted or self.core.settings.strict:
+            return False
+        return not any(all(p.test(ask) for p in rule.predicates if p.key == "api") for rule in rules)
+
     def match(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
         """match: the rule that answers (or the one `X-Emulator-Rule` names) at the session's reply
         position (of a sequence: claimed in the state after); near misses, or the 404 of
@@ -548,6 +556,9 @@ class Endpoint(Generic[R]):
         else:
             selection = select(loaded.index, ask, session)
         if selection is None:
+            if self.answers_alone(ask, scenarios.rules):
+                entry.unscripted = True  # the face's own answer, as when no rule is written for it: not a miss
+                return None
             misses = near_misses(scenarios.rules, ask)
             entry.near_misses = [m.as_dict() for m in misses]
             if core.settings.strict and core.forward is None:

@@ -19,7 +19,12 @@ USAGE = ("usage", "usageMetadata")
 
 def unmatched(entry: dict[str, Any]) -> bool:
     """`JournalEntry.unmatched`, read off the entry's JSON object."""
-    return entry.get("api") is not None and entry.get("rule") is None and entry.get("error_type") in (None, NO_MATCH)
+    return (
+        entry.get("api") is not None
+        and entry.get("rule") is None
+        and entry.get("error_type") in (None, NO_MATCH)
+        and not entry.get("unscripted")
+    )
 
 
 def _objects(response: Any) -> Iterator[dict[str, Any]]:
