@@ -40,6 +40,7 @@ ENTRY_KEYS = {
     "rule",
     "reply_index",
     "near_misses",
+    "unscripted",
     "warnings",
     "status",
     "error_type",

@@ -14,7 +14,7 @@ middleware write the journal entry (the state numbers it).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Generic
@@ -28,7 +28,7 @@ from zenmux_emulator.core.draft.misbehave import NotApplicable, misbehave
 from zenmux_emulator.core.draft.passback import check_reasoning
 from zenmux_emulator.core.draft.reasoning import shape_of
 from zenmux_emulator.core.face import Face, FaceContext, R
-from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.gateway.auth import AcceptedKeys, authenticate
 from zenmux_emulator.core.gateway.catalogue import admit, admit_candidates
 from zenmux_emulator.core.gateway.chaos import of_rule, strikes
 from zenmux_emulator.core.gateway.control_headers import (
@@ -50,6 +50,7 @@ from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.match.expect import unmet_expectations
 from zenmux_emulator.core.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.core.match.outcome import Outcome, outcome_of
+from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.core.match.select import Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
@@ -113,6 +114,7 @@ class Core:
     model_faces: dict[str, str] = field(default_factory=dict)
     """The face that alone serves each of the faces' own models (`FaceSpec.models`: embedding, rerank)."""
     _accepting: tuple[object, Signer] | None = None
+    _keys: tuple[frozenset[str], AcceptedKeys] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
         """The signer that checks passed-back reasoning: the server's, also accepting the upstream
@@ -125,11 +127,13 @@ class Core:
         return made[1]
 
     def accepted_keys(self) -> frozenset[str]:
-        """Keys from --api-key and from the scenario files; empty means any key is accepted."""
+        """Keys from --api-key and from the scenario files; empty means any key is accepted (made once
+        per scenario set, knowing which list each key came from)."""
         from_files = self.registry.current.scenarios.api_keys
-        if not self.settings.api_keys:
-            return from_files
-        return from_files.union(self.settings.api_keys)
+        made = self._keys
+        if made is None or made[0] is not from_files:
+            made = self._keys = (from_files, AcceptedKeys(self.settings.api_keys, from_files))
+        return made[1]
 
 
 # The steps' values are slotted dataclasses, made once a request and never changed after. Not
@@ -294,6 +298,8 @@ class Endpoint(Generic[R]):
             return None
         if ask.warnings:
             entry.warn(ask.warnings)
+        if self.core.registry.stale:  # a scenario file broken since the last good load
+            entry.warn(self.core.registry.stale)
         entry.stream = ask.stream
         return ask
 
@@ -430,7 +436,7 @@ class Endpoint(Generic[R]):
             let.gate.update(charge(let.scenarios.gateway, session.gateway, key, draft.usage, served.listed))
         generation = completion_id(self.core.settings.seed, session.name, let.number)
         sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
-        if rule is None:  # a placeholder answer: say so, and where to read why
+        if rule is None and not entry.unscripted:  # a placeholder answer: say so, and where to read why
             sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
         if let.gate:
             sent.update(let.gate)
@@ -542,6 +548,13 @@ class Endpoint(Generic[R]):
             if recorded.record is not None:  # its generation time, with the journal entry
                 state.keep_generation(recorded.record)
 
+    def answers_alone(self, ask: NeutralRequest, rules: Sequence[CompiledRule]) -> bool:
+        """Whether the face answers without rules (embeddings) and, outside strict mode, none could answer it."""
+        traits = self.core.registry.faces.traits.get(ask.face)
+        if traits is None or not traits.answers_unscripted or self.core.settings.strict:
+            return False
+        return not any(all(p.test(ask) for p in rule.predicates if p.key == "api") for rule in rules)
+
     def match(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
         """match: the rule that answers (or the one `X-Emulator-Rule` names) at the session's reply
         position (of a sequence: claimed in the state after); near misses, or the 404 of
@@ -556,6 +569,9 @@ class Endpoint(Generic[R]):
         else:
             selection = select(loaded.index, ask, session)
         if selection is None:
+            if self.answers_alone(ask, scenarios.rules):
+                entry.unscripted = True  # the face's own answer, as when no rule is written for it: not a miss
+                return None
             misses = near_misses(scenarios.rules, ask)
             entry.near_misses = [m.as_dict() for m in misses]
             if core.settings.strict and core.forward is None:

@@ -42,7 +42,8 @@ class Signpost:
     prefixes: tuple[str, ...] = ()
     """Route prefixes that are its own (empty: everything under its base path)."""
     beyond: tuple[tuple[str, str], ...] = ()
-    """Paths of its API it does not serve, by prefix, with what they are (the 404 names them)."""
+    """Paths of its API it does not serve, by prefix (or by a pattern, when it starts with `^`), with what
+    they are (the 404 says "<path> is <what>, which this emulator does not serve"); the first that fits."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,9 @@ class FaceTraits:
     scripted: bool = True
     """Rules answer it: False for a family of routes that answers from the emulator's own state
     (the Platform API), which rules cannot name."""
+    answers_unscripted: bool = False
+    """Its answer without a rule is a real one (embeddings' vectors, rerank's scores), not a
+    placeholder: a request of it that no rule could answer is not a miss (not UNMATCHED)."""
 
 
 ZENMUX_FACE = FaceTraits()

@@ -64,7 +64,12 @@ class StoredRow:
     def unmatched(self) -> bool:
         """`JournalEntry.unmatched`, read off the stored entry."""
         data = self.data
-        return data.get("api") is not None and data.get("rule") is None and data.get("error_type") in (None, NO_MATCH)
+        return (
+            data.get("api") is not None
+            and data.get("rule") is None
+            and data.get("error_type") in (None, NO_MATCH)
+            and not data.get("unscripted")
+        )
 
     @property
     def response(self) -> bytes | list[bytes] | None:

@@ -79,6 +79,7 @@ class JournalEntry:
         "stream",
         "time",
         "unmet_expectations",
+        "unscripted",
         "warnings",
     )
 
@@ -108,6 +109,8 @@ class JournalEntry:
         """What the request did that the emulator accepted but ignored or doubted (`warn` adds)."""
         self.near_misses: Sequence[dict[str, Any]] = _NONE
         """The rules that nearly answered an unmatched request (set, never changed in place)."""
+        self.unscripted = False
+        """Answered by a face that answers without rules (embeddings), none of which could answer it: not a miss."""
         self.unmet_expectations: Sequence[str] = _NONE
         """The answering rule's expectations the request did not meet (set, never changed in place)."""
         self.raw_body: bytes | None = None
@@ -220,8 +223,10 @@ class JournalEntry:
     @property
     def unmatched(self) -> bool:
         """A face's request that passed the checks but no rule answered: it got the default reply,
-        or 404 `emulator_no_match` in strict mode."""
-        return self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH)
+        or 404 `emulator_no_match` in strict mode (not a face's own answer: `unscripted`)."""
+        return (
+            self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH) and not self.unscripted
+        )
 
     def sent_events(self) -> list[bytes]:
         """The SSE events the client got, in order (none for a JSON reply)."""
@@ -252,6 +257,7 @@ class JournalEntry:
             "rule": self.rule,
             "reply_index": self.reply_index,
             "near_misses": list(self.near_misses),
+            "unscripted": self.unscripted,
             "warnings": self.warnings,
             "unmet_expectations": list(self.unmet_expectations),
             "status": self.status,

@@ -23,7 +23,7 @@ SPEC = FaceSpec(
     base_path="/api/v1",
     routes=routes,
     client=openai_client,
-    traits=FaceTraits(zenmux=False, unnamed_rules=False),
+    traits=FaceTraits(zenmux=False, unnamed_rules=False, answers_unscripted=True),
     models=CATALOGUE,
     decoder=DECODER,
     signpost=Signpost("Embeddings (OpenAI-compatible)", ("/api/v1/embeddings",)),

@@ -21,7 +21,7 @@ SPEC = FaceSpec(
     api_name="rerank",
     base_path="/api/v1",
     routes=routes,
-    traits=FaceTraits(zenmux=False, unnamed_rules=False),
+    traits=FaceTraits(zenmux=False, unnamed_rules=False, answers_unscripted=True),
     models=CATALOGUE,
     decoder=DECODER,
     signpost=Signpost("Rerank", ("/api/v1/rerank",)),

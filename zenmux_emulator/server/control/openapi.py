@@ -99,6 +99,7 @@ JOURNAL_FIELDS = [
     "rule",
     "reply_index",
     "near_misses",
+    "unscripted",
     "warnings",
     "unmet_expectations",
     "status",
@@ -792,6 +793,11 @@ OPENAPI: dict[str, Any] = {
                     "rule": {"type": ["string", "null"]},
                     "reply_index": {"type": ["integer", "null"]},
                     "near_misses": {"type": "array", "items": _ref("NearMiss")},
+                    "unscripted": {
+                        "type": "boolean",
+                        "description": "answered by a face that answers without rules (embeddings, rerank) when "
+                        "none of them could: not unmatched",
+                    },
                     "warnings": {"type": "array", "items": {"type": "string"}},
                     "status": {"type": ["integer", "null"]},
                     "error_type": {"type": ["string", "null"]},

@@ -124,6 +124,8 @@ def _candidates(path: str) -> Iterator[str]:
         yield each.replace("/api/anthropic/", "/api/anthropic/v1/", 1)  # /api/anthropic/messages
         yield each.replace("/api/", "/api/v1/", 1)  # /api/chat/completions
         yield re.sub(r"^/api/v1/(messages|models)", r"/api/anthropic/v1/\1", each)  # Anthropic's under ZenMux's base
+        yield re.sub(r"^/api/vertex-ai/(?=models/)", "/api/vertex-ai/v1beta/", each)  # the Gemini API's, unversioned
+        yield re.sub(r"^/api/vertex-ai/(?=publishers/)", "/api/vertex-ai/v1/", each)  # Vertex AI's, unversioned
 
 
 def nearest(path: str, served: list[Route]) -> str | None:
@@ -141,9 +143,16 @@ def not_emulated(path: str, faces: Sequence[FaceSpec] = ()) -> tuple[str, str] |
     prefixes = unserved(faces)
     for candidate in _candidates(path):
         for prefix, name in prefixes:
-            if candidate.startswith(prefix) or candidate == prefix.rstrip("/"):
+            if _under(candidate, prefix):
                 return candidate, name
     return None
+
+
+def _under(path: str, prefix: str) -> bool:
+    """Whether `path` is under `prefix`, or matches it when it is a pattern (`^…`, Gemini's `:action`s)."""
+    if prefix.startswith("^"):
+        return re.search(prefix, path) is not None
+    return path.startswith(prefix) or path == prefix.rstrip("/")
 
 
 def not_found_message(request: web.Request) -> str:

@@ -65,7 +65,7 @@ function matches(row) {
   if (status === "none" ? row.status !== null : status && String(row.status || "")[0] !== status) return false;
   if (session && row.session !== session) return false;
   if (text) {
-    const hay = [row.path, row.model, row.rule, row.error_type, row.fault, row.misbehaved, row.session, row.api, row.request_id,
+    const hay = [row.path, row.last_user, row.model, row.rule, row.error_type, row.fault, row.misbehaved, row.session, row.api, row.request_id,
       row.status].join(" ").toLowerCase();
     if (!hay.includes(text)) return false;
   }
@@ -88,7 +88,8 @@ function rowNode(row) {
   el("td", { class: "num", text: row.seq }),
   el("td", { text: clock(row.arrived) }),
   el("td", {}, el("span", { class: "chip", text: row.api || "—" })),
-  el("td", { class: "path", title: row.path }, `${row.method} ${row.path}`),
+  el("td", { class: "path", title: row.path }, `${row.method} ${row.path}`,
+    row.last_user ? el("div", { class: "last-user hint", title: row.last_user, text: row.last_user }) : null),
   el("td", { text: row.model || "" }),
   el("td", { text: row.session || "" }),
   el("td", { class: "rule" }, ruleCell(row)),
@@ -311,7 +312,31 @@ function conversationOf(body) {
   });
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   if (Array.isArray(input)) input.forEach((item, i) => turns.push(...itemTurns(item, `input.${i}`)));
+  const instruction = body.systemInstruction || body.system_instruction;
+  if (instruction) turns.unshift({ role: "system", parts: geminiParts(instruction.parts) });
+  (Array.isArray(body.contents) ? body.contents : []).forEach((c) => { if (c && typeof c === "object") turns.push(geminiTurn(c)); });
   return turns;
+}
+
+// Gemini's contents (generateContent): a model content is the assistant's, a user content of function responses a tool's
+function geminiTurn(content) {
+  const parts = geminiParts(content.parts);
+  const role = content.role === "model" ? "assistant" : parts.length && parts.every((p) => p.kind === "result") ? "tool" : "user";
+  return { role, parts };
+}
+
+function geminiParts(parts) {
+  return (Array.isArray(parts) ? parts : []).flatMap((p) => {
+    if (!p || typeof p !== "object") return [];
+    const call = p.functionCall || p.function_call, response = p.functionResponse || p.function_response;
+    if (call) return [{ kind: "call", title: call.id ? `${call.name} (${call.id})` : call.name, text: pretty(call.args ?? {}) }];
+    if (response) return [{ kind: "result", title: `result of ${response.name}`, text: pretty(response.response) }];
+    if (typeof p.text === "string") return p.thought ? (p.text ? [{ kind: "reasoning", text: p.text }] : []) : [{ kind: "text", text: p.text }];
+    const media = p.inlineData || p.inline_data || p.fileData || p.file_data;
+    if (media) return [{ kind: "text", text: `[${media.mimeType || media.mime_type || "media"}${media.fileUri || media.file_uri ? " " + (media.fileUri || media.file_uri) : ""}]` }];
+    if (p.thought) return [];
+    return [{ kind: "text", text: pretty(p) }];
+  });
 }
 
 function itemTurns(item, where) {
@@ -339,6 +364,7 @@ function replyOf(entry) {
   const events = response.map(parseEvent).filter((e) => e.json);
   const completed = events.find((e) => e.json.type === "response.completed" || e.json.type === "response.incomplete");
   if (completed) return replyFromBody(completed.json.response);
+  if (events.some((e) => Array.isArray(e.json.candidates))) return geminiReply(events.map((e) => e.json));
   const message = { role: "assistant", content: "", reasoning: "", tool_calls: [] };
   const blocks = [];
   for (const { json } of events) {
@@ -377,8 +403,22 @@ function replyFromBody(body) {
   if (body.error) return { role: "error", parts: [{ kind: "text", text: body.error.message || pretty(body.error) }] };
   if (body.choices) return { role: "assistant", parts: partsOf(body.choices[0]?.message || {}, "reply") };
   if (Array.isArray(body.content)) return { role: "assistant", parts: partsOf(body, "reply") };
+  if (Array.isArray(body.candidates)) return geminiReply([body]);
   if (Array.isArray(body.output)) return { role: "assistant", parts: body.output.flatMap((item, i) => itemTurns(item, `output.${i}`)).flatMap((t) => t.parts) };
   return { role: "assistant", parts: [{ kind: "text", text: pretty(body) }] };
+}
+
+// Gemini's answer: the candidate's parts of every response (a stream's text pieces joined, kind by kind)
+function geminiReply(responses) {
+  const parts = [];
+  for (const response of responses) {
+    for (const part of geminiParts(response.candidates?.[0]?.content?.parts)) {
+      const last = parts[parts.length - 1];
+      if (last && (part.kind === "text" || part.kind === "reasoning") && last.kind === part.kind) last.text += part.text;
+      else parts.push({ ...part });
+    }
+  }
+  return { role: "assistant", parts };
 }
 
 function signatureCheck(part, warnings) {
