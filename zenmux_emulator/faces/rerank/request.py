@@ -42,6 +42,8 @@ class RerankRequest(InputsRequest):
         self.return_documents = return_documents
         self.instruct = instruct
         """`parameters.instruct` (empty when not given)."""
+        self.computed: dict[str, float] | None = None
+        """Each distinct document's computed relevance, when made in advance (the face's `prepare`)."""
 
     @cached
     def last_user(self) -> str:
