@@ -72,6 +72,7 @@ from zenmux_emulator.foundation.failures import (
 )
 from zenmux_emulator.foundation.ids import completion_id
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, Ask, parse_server
+from zenmux_emulator.foundation.offload import Deferred, attempt, settle
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.scenario.schema import ModelSpec
@@ -238,6 +239,8 @@ class Endpoint(Generic[R]):
         if self.preload is not None:
             await self.preload(body, caller.ctx)
         ask = self.parse_body(body, caller.ctx, entry)
+        if isinstance(ask, Deferred):  # a costly part of the parse, done in a thread first
+            ask = await self.parse_body_later(ask, body, caller.ctx, entry)
         if ask is None:  # the face refused it, and the upstream may read it: not recorded
             assert self.core.forward is not None
             return await self.core.forward(request, entry, self.face, None)
@@ -287,15 +290,30 @@ class Endpoint(Generic[R]):
             entry.body_bytes = len(orjson.dumps(entry.body))
         return body
 
-    def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+    def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | Deferred | None:
         """face.parse (after its `preload`): the neutral request (None: refused, and
-        `--record-missing` forwards it)."""
+        `--record-missing` forwards it), or the costly part it deferred (a large JSON Schema's
+        check), which `parse_body_later` does in a thread, not on the loop (`foundation.offload`)."""
         try:
-            ask = self.face.parse(body, ctx)
+            outcome = attempt(partial(self.face.parse, body, ctx))
         except RequestRejected:
             if self.core.forward is None:
                 raise
             return None
+        return outcome if isinstance(outcome, Deferred) else self.parsed(outcome, entry)
+
+    async def parse_body_later(self, deferred: Deferred, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+        """`parse_body` once what it deferred has run in a thread."""
+        try:
+            ask = await settle(deferred, partial(self.face.parse, body, ctx))
+        except RequestRejected:
+            if self.core.forward is None:
+                raise
+            return None
+        return self.parsed(ask, entry)
+
+    def parsed(self, ask: R, entry: JournalEntry) -> R:
+        """The parsed request's warnings and streaming, noted in the journal entry."""
         if ask.warnings:
             entry.warn(ask.warnings)
         if self.core.registry.stale:  # a scenario file broken since the last good load
@@ -329,7 +347,15 @@ class Endpoint(Generic[R]):
         if scale is None:
             scale = admitted.scenarios.gateway.time_scale
         return Let(
-            session, admitted.gate, admitted.scenarios, control, asked, number, window, struck, 1.0 if scale is None else scale
+            session,
+            admitted.gate,
+            admitted.scenarios,
+            control,
+            asked,
+            number,
+            window,
+            struck,
+            1.0 if scale is None else scale,
         )
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
