@@ -1,4 +1,4 @@
-"""`zenmux-emulator serve`, `validate`, `record`, `init`, `wait` and `version`.
+"""`zenmux-emulator serve`, `validate`, `record`, `drift`, `init`, `wait` and `version`.
 
 The server (aiohttp, pydantic, the scenario compiler) is imported only by the commands that need it,
 so `--help`, `--version`, `init` and `wait` answer at once.
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zenmux_emulator.cli import environment
+from zenmux_emulator.cli.drift.command import add_drift_parser
 from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from zenmux_emulator.settings import Settings
 
 log = logging.getLogger("emulator")
-COMMANDS = ("serve", "validate", "record", "init", "wait", "version")
+COMMANDS = ("serve", "validate", "record", "drift", "init", "wait", "version")
 ENVIRONMENT = (
     "Every option also reads ZENMUX_EMULATOR_<OPTION>: --port reads ZENMUX_EMULATOR_PORT, --api-key "
     "ZENMUX_EMULATOR_API_KEY (comma-separated), --no-watch ZENMUX_EMULATOR_NO_WATCH=true; the flag wins. "
@@ -165,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
     add_record_parser(sub)
+    add_drift_parser(sub)
     v = sub.add_parser("validate", help="check scenario files; print file:line for every problem")
     v.add_argument("paths", nargs="*", default=["scenarios"], metavar="PATH", help="default: scenarios")
     i = sub.add_parser("init", help="write the example scenario files into a folder to start from")
@@ -337,6 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return wait(args.url, args.timeout, args.pid)
     if args.command == "validate":
         return validate(args.paths)
+    if args.command == "drift":
+        from zenmux_emulator.cli.drift.command import drift
+
+        return drift(args)
     return _serve(args)
 
 
