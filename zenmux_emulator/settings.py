@@ -126,6 +126,9 @@ class Settings(BaseModel):
             raise ValueError(f"state must be a Redis URL ({', '.join(STATE_SCHEMES)}…), got {text!r}")
         return text
 
+    catalogue: Path | None = None
+    """A catalogue file (`zenmux-emulator catalogue pull` writes one) served instead of the packaged
+    snapshot."""
     upstream: str | None = None
     """The gateway that `--record-missing` (and `record`) forwards to: the only address contacted."""
     record_missing: bool = False

@@ -1,4 +1,4 @@
-"""`zenmux-emulator serve`, `validate`, `record`, `drift`, `init`, `wait` and `version`.
+"""`zenmux-emulator serve`, `validate`, `record`, `drift`, `catalogue`, `init`, `wait` and `version`.
 
 The server (aiohttp, pydantic, the scenario compiler) is imported only by the commands that need it,
 so `--help`, `--version`, `init` and `wait` answer at once.
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zenmux_emulator.cli import environment
+from zenmux_emulator.cli.catalogue.command import add_catalogue_parser
 from zenmux_emulator.cli.drift.command import add_drift_parser
 from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from zenmux_emulator.settings import Settings
 
 log = logging.getLogger("emulator")
-COMMANDS = ("serve", "validate", "record", "drift", "init", "wait", "version")
+COMMANDS = ("serve", "validate", "record", "drift", "catalogue", "init", "wait", "version")
 ENVIRONMENT = (
     "Every option also reads ZENMUX_EMULATOR_<OPTION>: --port reads ZENMUX_EMULATOR_PORT, --api-key "
     "ZENMUX_EMULATOR_API_KEY (comma-separated), --no-watch ZENMUX_EMULATOR_NO_WATCH=true; the flag wins. "
@@ -153,6 +154,11 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         help="keep sessions, limits, balances and the journal in Redis (redis://HOST:PORT/DB) "
         "so workers and instances act as one gateway (default: in this process)",
     )
+    p.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        help="serve this catalogue file (`zenmux-emulator catalogue pull` writes one) instead of the packaged snapshot",
+    )
     add_recording_options(p, missing=True)
 
 
@@ -167,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     _serve_parser(sub)
     add_record_parser(sub)
     add_drift_parser(sub)
+    add_catalogue_parser(sub)
     v = sub.add_parser("validate", help="check scenario files; print file:line for every problem")
     v.add_argument("paths", nargs="*", default=["scenarios"], metavar="PATH", help="default: scenarios")
     i = sub.add_parser("init", help="write the example scenario files into a folder to start from")
@@ -235,7 +242,7 @@ async def serve(settings: Settings, sock: socket.socket | None = None, ready: in
 
     from aiohttp import web
 
-    from zenmux_emulator.cli.summary import start_lines
+    from zenmux_emulator.cli.summary import catalogue_facts, start_lines
     from zenmux_emulator.server.app import create_app, make_runner
 
     app = create_app(settings)
@@ -259,6 +266,9 @@ async def serve(settings: Settings, sock: socket.socket | None = None, ready: in
     else:
         for line in lines:
             print(line, flush=True)
+        hint = catalogue_facts(app)["catalogue_hint"]
+        if hint:
+            log.warning(hint)
     try:
         await stop.wait()
     finally:
@@ -343,6 +353,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from zenmux_emulator.cli.drift.command import drift
 
         return drift(args)
+    if args.command == "catalogue":
+        from zenmux_emulator.cli.catalogue.command import catalogue
+
+        return catalogue(args)
     return _serve(args)
 
 

@@ -6,7 +6,6 @@ but --budget stopped the run before every probe was sent."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -60,6 +59,11 @@ def add_drift_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
         "--known", type=Path, metavar="FILE", help="YAML allow-list of differences the emulator has on purpose"
     )
     p.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        help="the catalogue file (from `catalogue pull`) the started emulator serves and --budget prices from",
+    )
+    p.add_argument(
         "--report",
         type=Path,
         default=Path("drift-report.json"),
@@ -92,6 +96,10 @@ def drift(args: argparse.Namespace) -> int:
         known = read_known(args.known)
     except KnownFileProblem as exc:
         return _usage(f"--known {exc}")
+    if args.catalogue and not Path(args.catalogue).is_file():
+        return _usage(f"--catalogue {args.catalogue}: no such file")
+    import asyncio
+
     return asyncio.run(_live(args, faces, key, known))
 
 
@@ -104,12 +112,12 @@ async def _live(args: argparse.Namespace, faces: list[str], key: str, known: lis
     from zenmux_emulator.cli.drift.probes import probe_set
     from zenmux_emulator.cli.drift.run import Plan, emulator_at, run
     from zenmux_emulator.record.upstream import base_of, shown
-    from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
+    from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE, read_catalogue
 
-    catalogue = DEFAULT_CATALOGUE
+    catalogue = dict(read_catalogue(Path(args.catalogue)).models) if args.catalogue else DEFAULT_CATALOGUE
     upstream = base_of(args.upstream)
     plan = Plan(probe_set(faces, args.models, catalogue), upstream, key, catalogue, args.budget)
-    async with emulator_at(args.emulator) as emulator:
+    async with emulator_at(args.emulator, args.catalogue) as emulator:
         outcomes = await run(plan, emulator)
         header = {"upstream": shown(upstream), "emulator": shown(emulator), "spent_at_most_usd": round(plan.spent, 6)}
     return finish(outcomes, known, faces, header, args.report, [key])
