@@ -139,6 +139,9 @@ class Settings(BaseModel):
     """Regular expressions whose matches are masked in everything recorded."""
     record_errors: bool = False
     """Record failed upstream calls (errors, broken streams, unreachable upstream) as error rules too."""
+    record_exchanges: bool = False
+    """Also write each recorded exchange's wire answer to `exchanges.jsonl` (what `drift --recorded`
+    compares); `record` does, `--record-missing` keeps a scenario folder to its files."""
 
     @field_validator("clock", mode="before")
     @classmethod

@@ -36,6 +36,12 @@ def add_drift_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     p.add_argument(
         "--upstream", metavar="URL", help="the gateway's root, e.g. https://zenmux.ai (the only address contacted)"
     )
+    p.add_argument(
+        "--recorded",
+        type=Path,
+        metavar="DIR",
+        help="compare the exchanges `record --out DIR` wrote instead of asking an upstream (no key, no network)",
+    )
     p.add_argument("--key", help=f"the upstream's API key (better: leave it in ${KEY_ENV})")
     p.add_argument(
         "--key-env", default=KEY_ENV, metavar="NAME", help=f"the variable the key is read from (default {KEY_ENV})"
@@ -85,22 +91,53 @@ def drift(args: argparse.Namespace) -> int:
     unknown = [face for face in faces if face not in FACES]
     if unknown:
         return _usage(f"--faces: no probes for {', '.join(unknown)} (the faces probed: {', '.join(FACES)})")
-    if not args.upstream:
-        return _usage("--upstream URL is needed")
-    key = _key(args)
-    if key is None:
-        return _usage(f"no upstream key: set ${args.key_env} (or --key-env NAME, or --key KEY)")
-    if args.budget is not None and args.budget < 0:
-        return _usage("--budget must be 0 or more")
     try:
         known = read_known(args.known)
     except KnownFileProblem as exc:
         return _usage(f"--known {exc}")
     if args.catalogue and not Path(args.catalogue).is_file():
         return _usage(f"--catalogue {args.catalogue}: no such file")
+    if args.recorded is not None:
+        if args.upstream:
+            return _usage("--recorded DIR and --upstream URL: give one")
+        return _recorded(args, faces, known)
+    if not args.upstream:
+        return _usage("--upstream URL (or --recorded DIR) is needed")
+    key = _key(args)
+    if key is None:
+        return _usage(f"no upstream key: set ${args.key_env} (or --key-env NAME, or --key KEY)")
+    if args.budget is not None and args.budget < 0:
+        return _usage("--budget must be 0 or more")
     import asyncio
 
     return asyncio.run(_live(args, faces, key, known))
+
+
+def _recorded(args: argparse.Namespace, faces: list[str], known: list[Any]) -> int:
+    """`--recorded DIR`: the recorded answers against the emulator's now."""
+    import asyncio
+
+    from zenmux_emulator.cli.drift.recorded import RecordingProblem, read_recorded
+
+    try:
+        recorded = read_recorded(args.recorded)
+    except RecordingProblem as exc:
+        return _usage(f"--recorded {exc}")
+    chosen = [r for r in recorded if r.probe.face in faces or not args.faces]
+    chosen = [r for r in chosen if not args.models or r.probe.model in args.models]
+    return asyncio.run(_replay(args, chosen, known))
+
+
+async def _replay(args: argparse.Namespace, recorded: Any, known: list[Any]) -> int:
+    from zenmux_emulator.cli.drift.recorded import run_recorded
+    from zenmux_emulator.cli.drift.run import emulator_at
+    from zenmux_emulator.record.upstream import shown
+
+    async with emulator_at(args.emulator, args.catalogue) as emulator:
+        outcomes = await run_recorded(recorded, emulator)
+        header = {"recorded": str(args.recorded), "emulator": shown(emulator), "spent_at_most_usd": 0}
+    faces = list(dict.fromkeys(o.probe.face for o in outcomes))
+    return finish(outcomes, known, faces, header, args.report, [])
 
 
 def _usage(message: str) -> int:
