@@ -301,6 +301,15 @@ NO_SCENARIOS = (
 )
 
 
+def _not_started(exc: ScenarioError, settings: Settings) -> str:
+    """Why `serve` did not start: the --catalogue file, no scenarios, or the scenario files' problems."""
+    if settings.catalogue is not None and all(p.file == str(settings.catalogue) for p in exc.problems):
+        return f"zenmux-emulator: not started: the catalogue file {settings.catalogue} has problems"
+    if _missing_only(exc):
+        return NO_SCENARIOS
+    return "zenmux-emulator: not started: the scenario files have problems"
+
+
 def _missing_only(exc: ScenarioError) -> bool:
     return all(p.reason == "no such file or directory" for p in exc.problems)
 
@@ -387,14 +396,15 @@ def _serve(args: argparse.Namespace) -> int:
             from zenmux_emulator.faces.shipped import NAMES
 
             load_paths(settings.scenario_paths(), NAMES)  # a bad file stops start-up before any worker starts
+            if settings.catalogue is not None:
+                from zenmux_emulator.scenario.default_models import read_catalogue
+
+                read_catalogue(settings.catalogue)
             return run_workers(settings, worker)
         asyncio.run(serve(settings))
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
-        print(
-            NO_SCENARIOS if _missing_only(exc) else "zenmux-emulator: not started: the scenario files have problems",
-            file=sys.stderr,
-        )
+        print(_not_started(exc, settings), file=sys.stderr)
         return 1
     except StateUnavailable as exc:
         print(f"zenmux-emulator: not started: {exc}", file=sys.stderr)

@@ -60,17 +60,24 @@ def parse_catalogue(document: Any, path: str | None = None) -> Catalogue:
     """A catalogue from its JSON document: `source`, `snapshot` (YYYY-MM-DD) and `models` by id.
     Raises ScenarioError naming the file and the key that is wrong."""
     where = path or "catalogue.json"
+    if not isinstance(document, dict) or not isinstance(document.get("models"), dict):
+        problem = "expected an object with `source`, `snapshot` and `models` (an object by model id)"
+        raise ScenarioError([ScenarioProblem(where, None, None, "catalogue", problem)])
     try:
-        if not isinstance(document, dict) or not isinstance(document.get("models"), dict):
-            raise ValueError("expected an object with `source`, `snapshot` and `models` (an object by model id)")
         snapshot = datetime.date.fromisoformat(str(document.get("snapshot")))
-        models = {model_id: ModelSpec.model_validate(facts) for model_id, facts in sorted(document["models"].items())}
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        location = ".".join(str(part) for part in first["loc"])
-        raise ScenarioError([ScenarioProblem(where, None, None, f"models.{location}", first["msg"])]) from None
     except ValueError as exc:
-        raise ScenarioError([ScenarioProblem(where, None, None, "snapshot", str(exc))]) from None
+        raise ScenarioError([ScenarioProblem(where, None, None, "snapshot", f"{exc} (YYYY-MM-DD)")]) from None
+    models: dict[str, ModelSpec] = {}
+    problems: list[ScenarioProblem] = []
+    for model_id, facts in sorted(document["models"].items()):
+        try:
+            models[model_id] = ModelSpec.model_validate(facts)
+        except ValidationError as exc:
+            for error in exc.errors():
+                location = ".".join(str(part) for part in (model_id, *error["loc"]))
+                problems.append(ScenarioProblem(where, None, None, f"models.{location}", error["msg"]))
+    if problems:
+        raise ScenarioError(problems)
     return Catalogue(str(document.get("source") or ""), snapshot, models, path)
 
 

@@ -230,3 +230,14 @@ def test_diff_names_the_added_removed_and_repriced_models(gateways: Callable[...
     same = run([str(CONSOLE_SCRIPT), "catalogue", "diff", "packaged", str(old)])  # the listing read back whole
     assert same.returncode == 0, same.stdout
     assert "0 added, 0 removed, 0 repriced" in same.stdout
+
+
+def test_a_bad_catalogue_file_stops_serve_naming_the_model_and_key(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"snapshot": "2026-11-01", "models": {"acme/x": {"context_length": "big"}}}))
+    done = run([str(CONSOLE_SCRIPT), "serve", "--port", "0", "--catalogue", str(bad)])
+    assert done.returncode == 1
+    assert "models.acme/x.context_length" in done.stderr
+    assert f"not started: the catalogue file {bad} has problems" in done.stderr
+    missing = run([str(CONSOLE_SCRIPT), "catalogue", "diff", "packaged", str(tmp_path / "nope.json")])
+    assert missing.returncode == 2 and "nope.json" in missing.stderr
