@@ -124,3 +124,15 @@ def test_usage_problems_exit_2_and_name_what_is_wrong(tmp_path: Path) -> None:
     )
     assert bad_face.returncode == 2 and "nope" in bad_face.stderr
     assert KEY not in bad_face.stderr
+
+
+def test_faces_and_models_pick_what_is_probed(make_server: MakeServer, tmp_path: Path) -> None:
+    second = make_server()
+    done, report = drift(
+        tmp_path, "--upstream", second.origin, "--faces", "anthropic", "--models", "anthropic/claude-sonnet-4.5"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert {p["face"] for p in report["probes"]} == {"anthropic"}
+    paid = [p for p in report["probes"] if p["probe"] not in ("unknown-model", "bad-parameter")]
+    assert {p["model"] for p in paid} == {"anthropic/claude-sonnet-4.5"}
+    assert "reasoning" in {p["probe"] for p in paid}  # the model reasons, so it is probed
