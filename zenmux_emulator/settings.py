@@ -137,6 +137,9 @@ class Settings(BaseModel):
             raise ValueError(f"state must be a Redis URL ({', '.join(STATE_SCHEMES)}…), got {text!r}")
         return text
 
+    catalogue: Path | None = None
+    """A catalogue file (`zenmux-emulator catalogue pull` writes one) served instead of the packaged
+    snapshot."""
     upstream: str | None = None
     """The gateway that `--record-missing` (and `record`) forwards to: the only address contacted."""
     record_missing: bool = False
@@ -150,6 +153,9 @@ class Settings(BaseModel):
     upstream_key: str | None = Field(default=None, repr=False)
     """The key sent to `upstream` in place of the caller's (the pytest plugin's cassettes: the test's
     own key is the emulator's); masked wherever it appears in a recording, never shown."""
+    record_exchanges: bool = False
+    """Also write each recorded exchange's wire answer to `exchanges.jsonl` (what `drift --recorded`
+    compares); `record` does, `--record-missing` keeps a scenario folder to its files."""
 
     @field_validator("clock", mode="before")
     @classmethod

@@ -29,7 +29,8 @@ VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["
 GETTING_STARTED = page("getting-started.md")
 SUMMARY = re.compile(
     r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform; (\d+) rules from (\d+) scenario files; "
-    r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)"
+    r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\) "
+    r"of (\d{4}-\d\d-\d\d)"
 )
 
 

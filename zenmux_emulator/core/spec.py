@@ -98,11 +98,12 @@ def api_names(faces: Iterable[FaceSpec]) -> dict[str, str]:
     return {face.name: face.api_name for face in faces}
 
 
-def face_names(faces: Iterable[FaceSpec]) -> FaceNames:
-    """The faces the app's scenario files may name, with their traits."""
+def face_names(faces: Iterable[FaceSpec], catalogue: Any = None) -> FaceNames:
+    """The faces the app's scenario files may name, with their traits (and the catalogue served,
+    when it is not the packaged one)."""
     listed = tuple(faces)
     models = {model_id: spec for face in listed for model_id, spec in face.models.items()}
-    return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models)
+    return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models, catalogue)
 
 
 def unfaulted(faces: Iterable[FaceSpec]) -> frozenset[str]:

@@ -51,6 +51,9 @@ class FaceNames:
     """Models the faces serve beyond the packaged catalogue (the embedding and rerank models), as
     `ModelSpec`s (which are read with this module: not named here): admitted and priced like its
     models, but not in the model listings."""
+    catalogue: Any = None
+    """The catalogue served instead of the packaged snapshot (`serve --catalogue FILE`), a
+    `default_models.Catalogue`; None for the packaged one."""
 
     def names(self) -> tuple[str, ...]:
         """Every `api` a rule may give, `zenmux` last."""

@@ -13,6 +13,7 @@ or a route added to one is listed and suggested without more.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import html
 import re
@@ -22,7 +23,9 @@ from typing import Any
 
 from aiohttp import web
 
+from zenmux_emulator.core.keys import CLOCK, REGISTRY
 from zenmux_emulator.core.spec import REGISTERED, FaceSpec
+from zenmux_emulator.scenario.default_models import PACKAGED
 
 CONTROL = "/_emulator"
 
@@ -196,7 +199,16 @@ def index_document(request: web.Request) -> dict[str, Any]:
             "access": "loopback clients, or every client sending X-Emulator-Admin-Token under --admin-token",
         },
         "not_emulated": sorted({name for _, name in unserved(registered)}),
+        "catalogue": catalogue_document(request),
     }
+
+
+def catalogue_document(request: web.Request) -> dict[str, Any]:
+    """The served catalogue: its source, snapshot day, file, size, age by the emulator's clock, and
+    the hint to refresh it when it is older than 90 days."""
+    catalogue = request.config_dict[REGISTRY].faces.catalogue or PACKAGED
+    today = datetime.datetime.fromtimestamp(request.config_dict[CLOCK].now(), datetime.UTC).date()
+    return dict(catalogue.facts(today))
 
 
 def _items(items: list[str]) -> str:
