@@ -55,8 +55,8 @@ async def chat(request: web.Request) -> web.Response:
     prompt = chat_request.prompt_tokens
     admit(chat_request.requested_model, chat_request.model, SCENARIOS.catalogue, SCENARIOS.catalogue_closed, prompt)
     rule, content = REPLIES.get(chat_request.last_user or "", ("", ""))
-    session.requests += 1
-    cid = completion_id(0, session.name, session.requests)
+    session.gateway.arrivals += 1  # the request's number in its session, which its id is made from
+    cid = completion_id(0, session.name, session.gateway.arrivals)
     reply = orjson.dumps(
         {
             "id": cid,

@@ -3,6 +3,7 @@ reads it), the same findings in process and from the shared journal under `--sta
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import openai
@@ -62,7 +63,8 @@ def test_the_shared_journal_is_judged_as_the_live_one(make_server: MakeServer, r
     live, shared = make_server(SCENARIO), make_server(SCENARIO, state=redis_url)
     misbehave(live, "judged")
     misbehave(shared, "judged")
-    strip = lambda found: [(f["check"], f["message"].split("#")[0]) for f in found]  # noqa: E731
+    # the same findings; the seconds early depend on when each request came (not compared)
+    strip = lambda found: [(f["check"], re.sub(r"[\d.]+s", "Ns", f["message"].split("#")[0])) for f in found]  # noqa: E731
     assert strip(findings(shared, "judged")) == strip(findings(live, "judged")) != []
 
 
