@@ -44,7 +44,7 @@ from zenmux_emulator.core.generation_record import served_generation
 from zenmux_emulator.core.headers import ascii_header, reply_headers, unmatched_headers
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.generations import Generation, Generations
-from zenmux_emulator.core.journal.ledger import Ledger
+from zenmux_emulator.core.journal.ledger import spend_of
 from zenmux_emulator.core.journal.summary import body_summary
 from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.match.expect import unmet_expectations
@@ -75,7 +75,6 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.state.misbehaving import Misbehaving
 from zenmux_emulator.state.sessions import Session, session_name
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
@@ -100,12 +99,8 @@ class Core:
     waits: Waits
     generations: Generations = field(default_factory=Generations)
     """What each completion served, for the generation lookup."""
-    ledger: Ledger = field(default_factory=Ledger)
-    """The account's spend and usage by minute, model and key, for the Platform API."""
     forward: Forward | None = None
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
-    misbehaving: Misbehaving = field(default_factory=Misbehaving)
-    """The faults sessions asked for through the control API."""
     unfaulted: frozenset[str] = frozenset()
     """The faces whose render the misbehaviour catalogue does not reach (`FaceSpec.misbehaves`)."""
     api_names: dict[str, str] = field(default_factory=dict)
@@ -161,6 +156,8 @@ class Let:
     number: int
     window: ModelSpec | None
     failures: tuple[Failure, ...]
+    standing: Ask | None = None
+    """The fault the session asked for through the control API (`POST /_emulator/misbehave`)."""
 
 
 @dataclass(slots=True)
@@ -315,7 +312,9 @@ class Endpoint(Generic[R]):
         struck: tuple[Failure, ...] = () if control.fault is None else (control.fault,)
         if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
             struck += (control.chaos_failure or parse_failure(settings.chaos_failure),)
-        return Let(session, admitted.gate, admitted.scenarios, control, asked, number, window, struck)
+        return Let(
+            session, admitted.gate, admitted.scenarios, control, asked, number, window, struck, admitted.standing
+        )
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
         """route: the catalogue admits the model, a provider serves it (`provider_latency` waits
@@ -440,7 +439,7 @@ class Endpoint(Generic[R]):
         """The fault of the misbehaviour catalogue this reply gets, if the request, its session, its
         rule or the server asked for one."""
         settings = self.core.settings
-        standing = self.core.misbehaving.get(let.session.name)
+        standing = let.standing
         misbehaves = selection.rule.rule.misbehave if selection is not None else None
         if let.asked is None and standing is None and misbehaves is None and not self.server_asks:
             return  # nothing asked for a fault: nothing to draw
@@ -502,7 +501,7 @@ class Endpoint(Generic[R]):
             len(served.routed.attempts) - 1,
         )
         core.generations.add(record)
-        core.ledger.add(record, key)
+        core.state.count(spend_of(record, key))
         core.state.keep_generation(record)
         return Recorded(record, streamed)
 

@@ -6,7 +6,8 @@ at once."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from itertools import islice
 from typing import Generic, Protocol
 
 from aiohttp import web
@@ -15,12 +16,17 @@ from zenmux_emulator.core.gateway.admission import admit_key
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.core.journal.journal import Journal
+from zenmux_emulator.core.journal.ledger import Ledger
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
-from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
+from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S, Shelf, ShelfBounds
+from zenmux_emulator.foundation.bounded import Bounded
 from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.foundation.misbehaviours import Ask
+from zenmux_emulator.state.misbehaving import Misbehaving
 from zenmux_emulator.state.per_session import PerSession
 from zenmux_emulator.state.sessions import Session, SessionStore
+from zenmux_emulator.state.spend import Spend
 
 log = logging.getLogger("emulator.state")
 
@@ -53,7 +59,7 @@ class LocalObjects(Generic[S]):
     async def delete(self, session: str, key: str) -> bool:
         return self.kept.delete(session, key)
 
-    def once(self, session: str, key: str) -> bool:
+    async def once(self, session: str, key: str) -> bool:
         keys = self.asked.get(session)
         if keys is not None and key in keys:
             return False
@@ -75,6 +81,36 @@ class LocalObjects(Generic[S]):
             self.asking -= len(self.asked.pop(session, ()))
 
 
+class LocalShelf(Generic[S]):
+    """Objects by id for the whole server, bounded by count and bytes (`foundation.bounded`)."""
+
+    def __init__(self, bounds: ShelfBounds) -> None:
+        self.kept: Bounded[str, S] = Bounded(bounds.count, bounds.size)
+        self.marks: dict[str, str] = {}
+
+    async def get(self, key: str) -> S | None:
+        return self.kept.get(key)
+
+    def keep(self, key: str, value: S) -> None:
+        for gone in self.kept.put(key, value, len(value.encode())):
+            self.marks.pop(gone, None)
+
+    async def newest(self, offset: int, count: int) -> list[str]:
+        return [key for key, _ in islice(self.kept.newest_first(), max(offset, 0), max(offset, 0) + max(count, 0))]
+
+    async def names(self) -> list[str]:
+        return [key for key, _ in self.kept.newest_first()]
+
+    async def mark(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.marks.pop(key, None)
+        elif key in self.kept:
+            self.marks[key] = value
+
+    async def marked(self, key: str) -> str | None:
+        return self.marks.get(key)
+
+
 class LocalState:
     """Sessions, journal and stored objects of this process."""
 
@@ -87,6 +123,10 @@ class LocalState:
         self.sessions = sessions
         self.stores: list[Resettable] = []
         sessions.forgotten = self.forgotten
+        self.book = Ledger()
+        """The Platform API's ledger."""
+        self.standing = Misbehaving()
+        """The faults sessions asked for through the control API."""
 
     def forgotten(self, name: str) -> None:
         """A session the store let go of starts over: its objects go too (kept under ids its
@@ -126,7 +166,7 @@ class LocalState:
         else:
             gate = {}
             session.gateway.arrivals += 1
-        return Admitted(session, gate, scenarios)
+        return Admitted(session, gate, scenarios, self.standing.get(session.name))
 
     async def claim(
         self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
@@ -149,6 +189,27 @@ class LocalState:
         store: LocalObjects[S] = LocalObjects()
         self.stores.append(store)
         return store
+
+    def count(self, spend: Spend) -> None:
+        self.book.apply(spend)
+
+    async def ledger(self) -> Ledger:
+        return self.book
+
+    async def misbehave(self, session: str, ask: Ask | None) -> None:
+        self.standing.set(session, ask)
+
+    async def misbehaving(self) -> dict[str, Ask]:
+        return self.standing.asks()
+
+    def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
+        return LocalShelf(bounds)
+
+    def versions(self) -> dict[str, int]:
+        return {"scenarios": self.registry.generation}
+
+    def announcements(self) -> AsyncIterator[Row | None] | None:
+        return None  # the journal's watchers are told of each finished entry
 
     async def session(self, name: str) -> Session | None:
         return self.sessions.find(name)

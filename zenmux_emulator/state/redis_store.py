@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+import os
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Mapping
 from functools import lru_cache
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -47,6 +48,7 @@ from zenmux_emulator.state.shared import (
     StateLost,
     StateUnavailable,
 )
+from zenmux_emulator.state.spend import BUCKETS_KEPT, Spend, StoredBucket, StoredLedger
 
 log = logging.getLogger("emulator.state")
 
@@ -62,7 +64,27 @@ VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (
     P + "journal",
 )
 EPOCH = P + "epoch"
+MISBEHAVE = P + "misbehave"
+LEDGER, LEDGER_ORDER, LEDGER_METERED, LEDGER_SUBSCRIPTION = (
+    P + "ledger",
+    P + "ledger:order",
+    P + "ledger:metered",
+    P + "ledger:subscription",
+)
+ANNOUNCE = P + "journal:finished"
+"""The channel each finished journal entry is published on (the inspector's live lists listen)."""
+MISBEHAVING_KEPT = 10_000
+"""Sessions with a standing fault the store keeps (past it, one of them is forgotten)."""
+ONCE_KEPT = 10_000
+"""Ids a session asked for `once` that the store remembers; past it, it forgets them all."""
+SEP, FIELD = "\x1f", "\x1e"
+"""Between the parts of a ledger bucket's name, and between its name and one of its fields."""
+BUCKET_FIELDS = ("m", "n", "p", "c", "pc", "cc", "oc")
+"""A ledger bucket's fields, each `<slot>\x1e<field>` in the ledger's hash: its meta (stamp, model,
+key id, subscription), requests, prompt and completion tokens, prompt, completion and other cost."""
 RETRIES = 3
+RESUBSCRIBE_S = 0.5
+"""How long a dropped subscription to the journal's announcements waits before subscribing again."""
 """Tries again of a command whose connection dropped (Redis restarted), each on a new connection."""
 
 OPEN = """
@@ -108,7 +130,8 @@ if ARGV[4] == '1' then
   end
 end
 if verdict == 'ok' then redis.call('HINCRBY', h, 'arrivals', 1) end
-return {verdict, seq, clock or '', levels, string.format('%.17g', wait), redis.call('HGETALL', h)}
+local standing = redis.call('HGET', KEYS[7], ARGV[2]) or ''
+return {verdict, seq, clock or '', levels, string.format('%.17g', wait), redis.call('HGETALL', h), standing}
 """
 
 CLAIM = """
@@ -155,6 +178,80 @@ redis.call('DEL', KEYS[1])
 for i = 1, #kept, 1000 do redis.call('RPUSH', KEYS[1], unpack(kept, i, math.min(i + 999, #kept))) end
 return removed
 """
+
+
+LEDGER_ADD = """
+local h, slot = KEYS[1], ARGV[1]
+if redis.call('ZSCORE', KEYS[2], slot) == false then
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[13]) then
+    local gone = redis.call('ZPOPMIN', KEYS[2])[1]
+    for _, f in ipairs({'m', 'n', 'p', 'c', 'pc', 'cc', 'oc'}) do redis.call('HDEL', h, gone .. '\\30' .. f) end
+  end
+  redis.call('ZADD', KEYS[2], ARGV[2], slot)
+  redis.call('HSET', h, slot .. '\\30m', ARGV[3])
+end
+redis.call('HINCRBY', h, slot .. '\\30n', 1)
+redis.call('HINCRBY', h, slot .. '\\30p', ARGV[4])
+redis.call('HINCRBY', h, slot .. '\\30c', ARGV[5])
+redis.call('HINCRBYFLOAT', h, slot .. '\\30pc', ARGV[6])
+redis.call('HINCRBYFLOAT', h, slot .. '\\30cc', ARGV[7])
+redis.call('HINCRBYFLOAT', h, slot .. '\\30oc', ARGV[8])
+if ARGV[9] == '1' then
+  redis.call('ZADD', KEYS[4], ARGV[11], ARGV[12])
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. string.format('%.17g', tonumber(ARGV[11]) - 604800))
+else
+  redis.call('INCRBYFLOAT', KEYS[3], ARGV[10])
+end
+return 1
+"""
+"""Add one completion's spend to its minute bucket (a new bucket past the bound takes the place of
+the oldest minute's), and to the PAYG total or the subscription's spend times (a week kept)."""
+
+SHELF_KEEP = """
+local h, z, b, m = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local old = redis.call('HSTRLEN', h, ARGV[1])
+local bytes = redis.call('INCRBY', b, string.len(ARGV[2]) - old)
+redis.call('HSET', h, ARGV[1], ARGV[2])
+redis.call('ZADD', z, redis.call('INCR', KEYS[5]), ARGV[1])
+while redis.call('ZCARD', z) > 0 and (redis.call('ZCARD', z) > tonumber(ARGV[3]) or bytes > tonumber(ARGV[4])) do
+  local gone = redis.call('ZPOPMIN', z)[1]
+  bytes = redis.call('INCRBY', b, -redis.call('HSTRLEN', h, gone))
+  redis.call('HDEL', h, gone)
+  redis.call('HDEL', m, gone)
+end
+return bytes
+"""
+"""Keep an object on a shelf (in place of one under its id), then drop the oldest, marks and all,
+while the shelf holds more than its count or its bytes: the bounds of `foundation.bounded`."""
+
+MARK = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[2], ARGV[1]) else redis.call('HSET', KEYS[2], ARGV[1], ARGV[2]) end
+return 1
+"""
+
+SET_ASK = """
+if ARGV[2] == '' then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if redis.call('HLEN', KEYS[1]) > tonumber(ARGV[3]) then
+  local other = redis.call('HRANDFIELD', KEYS[1], 2)
+  for _, name in ipairs(other) do
+    if name ~= ARGV[1] then redis.call('HDEL', KEYS[1], name) break end
+  end
+end
+return 1
+"""
+
+ONCE = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+if redis.call('SCARD', KEYS[1]) > tonumber(ARGV[2]) then
+  redis.call('DEL', KEYS[1])
+  redis.call('SADD', KEYS[1], ARGV[1])
+end
+return 1
+"""
+"""Whether an id is asked for `once` the first time in its session (a session remembers
+`ONCE_KEPT` of them; past it, it forgets them all, as the state in process does)."""
 
 
 @lru_cache(maxsize=1024)
@@ -239,6 +336,73 @@ def session_key(name: str) -> str:
     return P + "session:" + name
 
 
+def queue(pipe: Any, script: Any, keys: list[str], args: list[Any]) -> None:
+    """A script's call on a pipeline (which loads it first if Redis does not know it)."""
+    pipe.scripts.add(script)
+    pipe.evalsha(script.sha, len(keys), *keys, *args)
+
+
+def once_key(name: str) -> str:
+    return P + "once:" + name
+
+
+def shelf_keys(shelf: str) -> list[str]:
+    """A shelf's objects by id, their order, their bytes, their marks and its counter."""
+    return [P + "shelf:" + shelf + ":" + part for part in ("objects", "order", "bytes", "marks", "n")]
+
+
+def spent(spend: Spend) -> list[str | int]:
+    """LEDGER_ADD's arguments for one completion's spend."""
+    slot = SEP.join((str(spend.minute), spend.model, spend.key_id))
+    meta = SEP.join((spend.stamp, spend.model, spend.key_id, "1" if spend.subscription else "0"))
+    member = SEP.join((spend.name, os.urandom(6).hex(), repr(spend.charged)))  # one per completion
+    return [
+        slot,
+        spend.minute,
+        meta,
+        spend.prompt_tokens,
+        spend.completion_tokens,
+        repr(spend.prompt_cost),
+        repr(spend.completion_cost),
+        repr(spend.other_cost),
+        "1" if spend.subscription else "0",
+        repr(spend.charged),
+        repr(spend.moment),
+        member,
+        BUCKETS_KEPT,
+    ]
+
+
+def stored_ledger(
+    order: list[tuple[str, float]], fields: Mapping[str, str], metered: str | None, times: list[tuple[str, float]]
+) -> StoredLedger:
+    """The ledger's keys as read, as a `StoredLedger` (a bucket whose fields are gone is skipped)."""
+    buckets = []
+    for slot, score in order:
+        meta = fields.get(slot + FIELD + "m")
+        if meta is None:
+            continue
+        stamp, model, kid, subscription = meta.split(SEP)
+        number = [fields.get(slot + FIELD + name, "0") for name in BUCKET_FIELDS[1:]]
+        buckets.append(
+            StoredBucket(
+                int(score),
+                stamp,
+                model,
+                kid,
+                subscription == "1",
+                int(number[0]),
+                int(number[1]),
+                int(number[2]),
+                float(number[3]),
+                float(number[4]),
+                float(number[5]),
+            )
+        )
+    spend = [(when, float(member.rsplit(SEP, 1)[1])) for member, when in times]
+    return StoredLedger(buckets, float(metered or 0.0), spend)
+
+
 class RedisStore:
     """The shared state in one Redis database (see the module's docstring for its keys)."""
 
@@ -262,8 +426,15 @@ class RedisStore:
         self._clear = self.client.register_script(CLEAR)
         self._claim = self.client.register_script(CLAIM)
         self._reassert = self.client.register_script(REASSERT)
+        self._ledger_add = self.client.register_script(LEDGER_ADD)
+        self._shelf_keep = self.client.register_script(SHELF_KEEP)
+        self._mark = self.client.register_script(MARK)
+        self._set_ask = self.client.register_script(SET_ASK)
+        self._once = self.client.register_script(ONCE)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
+        self._spends: list[Spend] = []
+        self._shelved: list[tuple[str, str, bytes, int, int]] = []
 
     async def start(self, clock: float | None) -> None:
         """Check the server answers (a wrong URL stops start-up) and take the scenarios' version;
@@ -321,21 +492,23 @@ class RedisStore:
             args += ["1", key_id(ask.key), "" if ask.balance is None else repr(ask.balance), len(ask.buckets)]
             for bucket in ask.buckets:
                 args += [bucket.kind, bucket.capacity, bucket.need, repr(bucket.window)]
-        found = await self._open(keys=[VERSION, SEQ, SESSIONS, session_key(name), CLOCK, EPOCH], args=args)
+        found = await self._open(keys=[VERSION, SEQ, SESSIONS, session_key(name), CLOCK, EPOCH, MISBEHAVE], args=args)
         if found[0] == "lost":
             raise StateLost
         if found[0] == "stale":
             raise StaleScenarios(int(found[1]))
         if found[0] == "behind":
             raise ScenariosBehind(int(found[1]))
-        verdict, seq, clock, levels, wait, fields = found
+        verdict, seq, clock, levels, wait, fields, standing = found
         admission = None
         if ask is not None:
             admission = Admission(
                 verdict, {b.kind: float(v) for b, v in zip(ask.buckets, levels, strict=True)}, float(wait)
             )
         flat = dict(zip(fields[::2], fields[1::2], strict=True))
-        return Opened(int(seq), SharedSession(name, flat, api_key), admission, float(clock) if clock else None)
+        opened = Opened(int(seq), SharedSession(name, flat, api_key), admission, float(clock) if clock else None)
+        opened.standing = standing or None
+        return opened
 
     @guarded
     async def claim(self, session: Session, rule: str, hit: int) -> int | None:
@@ -371,6 +544,12 @@ class RedisStore:
             for name in ids:
                 pipe.set(P + "generation:" + name, blob, ex=GENERATION_TTL_S)
         self._generations.clear()
+        for spend in self._spends:
+            queue(pipe, self._ledger_add, [LEDGER, LEDGER_ORDER, LEDGER_METERED, LEDGER_SUBSCRIPTION], spent(spend))
+        self._spends.clear()
+        for shelf, key, blob, count, size in self._shelved:
+            queue(pipe, self._shelf_keep, shelf_keys(shelf), [key, blob, count, size])
+        self._shelved.clear()
         return stored
 
     @staticmethod
@@ -391,8 +570,10 @@ class RedisStore:
         pipe = self.client.pipeline(transaction=False)
         stored = self._write(pipe, session)
         if entry is not None and self.journal_size:
-            pipe.rpush(JOURNAL, orjson.dumps(entry, default=str))
+            blob = orjson.dumps(entry, default=str)
+            pipe.rpush(JOURNAL, blob)
             pipe.ltrim(JOURNAL, -self.journal_size, -1)
+            pipe.publish(ANNOUNCE, blob)  # the inspector's live lists, on every instance
         if len(pipe):
             self._refused(await pipe.execute(), stored)
 
@@ -439,7 +620,9 @@ class RedisStore:
         names = list(map(str, await self.client.smembers(SESSIONS))) if name is None else [name]
         known = [n for n in names if name is None or await self.known(n)]
         if known:
-            await self.client.delete(*(session_key(n) for n in known), *(P + "responses:" + n for n in known))
+            await self.client.delete(
+                *(session_key(n) for n in known), *(P + "responses:" + n for n in known), *(once_key(n) for n in known)
+            )
         return len(known)
 
     @guarded
@@ -513,3 +696,73 @@ class RedisStore:
     async def generation(self, name: str) -> bytes | None:
         found = await self.client.get(P + "generation:" + name)
         return found.encode() if isinstance(found, str) else found
+
+    def keep_spend(self, spend: Spend) -> None:
+        self._spends.append(spend)
+
+    @guarded
+    async def ledger(self) -> StoredLedger:
+        pipe = self.client.pipeline(transaction=True)
+        pipe.zrange(LEDGER_ORDER, 0, -1, withscores=True)
+        pipe.hgetall(LEDGER)
+        pipe.get(LEDGER_METERED)
+        pipe.zrange(LEDGER_SUBSCRIPTION, 0, -1, withscores=True)
+        order, fields, metered, times = await pipe.execute()
+        return stored_ledger(order, fields, metered, times)
+
+    @guarded
+    async def set_ask(self, session: str, blob: bytes | None) -> None:
+        await self._set_ask(keys=[MISBEHAVE], args=[session, blob or b"", MISBEHAVING_KEPT])
+
+    @guarded
+    async def asks(self) -> dict[str, bytes]:
+        return {str(name): str(blob).encode() for name, blob in (await self.client.hgetall(MISBEHAVE)).items()}
+
+    @guarded
+    async def once(self, session: str, key: str) -> bool:
+        return bool(await self._once(keys=[once_key(session)], args=[key, ONCE_KEPT]))
+
+    def shelf_keep(self, shelf: str, key: str, blob: bytes, count: int, size: int) -> None:
+        self._shelved.append((shelf, key, blob, count, size))
+
+    @guarded
+    async def shelf_get(self, shelf: str, key: str) -> bytes | None:
+        found = await self.client.hget(shelf_keys(shelf)[0], key)
+        return found.encode() if isinstance(found, str) else found
+
+    @guarded
+    async def shelf_newest(self, shelf: str, offset: int, count: int) -> list[str]:
+        if count <= 0:
+            return []
+        start = max(offset, 0)
+        return [str(name) for name in await self.client.zrevrange(shelf_keys(shelf)[1], start, start + count - 1)]
+
+    @guarded
+    async def shelf_mark(self, shelf: str, key: str, mark: str | None) -> None:
+        objects, _, _, marks, _ = shelf_keys(shelf)
+        await self._mark(keys=[objects, marks], args=[key, mark or ""])
+
+    @guarded
+    async def shelf_marked(self, shelf: str, key: str) -> str | None:
+        found = await self.client.hget(shelf_keys(shelf)[3], key)
+        return None if found is None else str(found)
+
+    async def announcements(self) -> AsyncGenerator[bytes | None]:
+        """Subscribed on a connection of its own, with no read timeout (an idle subscription sends
+        nothing and waits): a dropped one is subscribed again after `RESUBSCRIBE_S`, and says so
+        with a None."""
+        while True:
+            listener: redis.Redis = redis.Redis.from_url(self.url, socket_connect_timeout=self.timeout)
+            pubsub = listener.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(ANNOUNCE)
+                yield None
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
+                        yield bytes(message["data"])
+            except (redis.RedisError, OSError) as exc:
+                log.debug("the journal's announcements stopped (%s): subscribing again", exc)
+            finally:
+                await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                await listener.aclose()
+            await asyncio.sleep(RESUBSCRIBE_S)

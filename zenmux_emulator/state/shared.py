@@ -11,11 +11,12 @@ first byte and its journal entry after its last.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from zenmux_emulator.state.sessions import Session
+from zenmux_emulator.state.spend import Spend, StoredLedger
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,8 @@ class Opened:
     session: Session
     admission: Admission | None
     frozen_at: float | None
+    standing: str | None = None
+    """The session's standing fault ask as the store keeps it (`state.misbehaving.encode_ask`)."""
 
 
 class StateUnavailable(RuntimeError):
@@ -167,3 +170,32 @@ class SharedStore(Protocol):
 
     async def generation(self, name: str) -> bytes | None:
         """A generation record by one of its ids, while it is kept."""
+
+    def keep_spend(self, spend: Spend) -> None:
+        """Queue a completion's spend for the ledger, written by the next `save` or `finish`."""
+
+    async def ledger(self) -> StoredLedger: ...
+
+    async def set_ask(self, session: str, blob: bytes | None) -> None:
+        """A session's standing fault ask (None: none), which `open` returns from now on."""
+
+    async def asks(self) -> dict[str, bytes]: ...
+
+    async def once(self, session: str, key: str) -> bool:
+        """Whether `key` is asked for once the first time in the session (reset with it)."""
+
+    def shelf_keep(self, shelf: str, key: str, blob: bytes, count: int, size: int) -> None:
+        """Queue an object for a shelf bounded by `count` and `size`, written by the next `save`
+        or `finish` (so it is there before the answer leaves)."""
+
+    async def shelf_get(self, shelf: str, key: str) -> bytes | None: ...
+
+    async def shelf_newest(self, shelf: str, offset: int, count: int) -> list[str]: ...
+
+    async def shelf_mark(self, shelf: str, key: str, mark: str | None) -> None: ...
+
+    async def shelf_marked(self, shelf: str, key: str) -> str | None: ...
+
+    def announcements(self) -> AsyncGenerator[bytes | None]:
+        """Each journal entry as it finishes, from any worker or instance (its JSON); None after
+        (re)subscribing, when some may have been missed."""

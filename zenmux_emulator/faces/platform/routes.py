@@ -29,7 +29,8 @@ Answer = Callable[[web.Request, GatewayConfig, Ledger], dict[str, Any]]
 
 class Platform:
     """The Platform API of one app: its key check, the shared `/usage` and `/cost` limit, and the
-    answers, read from the scenarios' `settings.account` and the ledger."""
+    answers, read from the scenarios' `settings.account` and the ledger (the state's: every worker's
+    and instance's completions counted)."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
@@ -61,14 +62,16 @@ class Platform:
             )
         calls.append(now)
 
-    def route(self, answer: Answer, limited: bool = False) -> Callable[[web.Request], Any]:
+    def route(self, answer: Answer, limited: bool = False, counted: bool = True) -> Callable[[web.Request], Any]:
+        """A route's handler; `counted`: its answer reads the ledger (a shared one is read from the store)."""
+
         async def handle(request: web.Request) -> web.Response:
             request[ENTRY].api = "platform"
             self.check_key(request)
             config = self.core.registry.current.scenarios.gateway
             if limited:
                 self.take_analytics_call(account.account_of(config).usage_rpm)
-            data = answer(request, config, self.core.ledger)
+            data = answer(request, config, await self.core.state.ledger() if counted else Ledger(size=0))
             return web.Response(body=orjson.dumps({"success": True, "data": data}), content_type="application/json")
 
         return handle
@@ -89,7 +92,9 @@ def routes(core: Core) -> list[web.RouteDef]:
     platform = Platform(core)
     return [
         web.get(f"{BASE}/payg/balance", platform.route(lambda r, config, ledger: account.balance(config, ledger))),
-        web.get(f"{BASE}/flow_rate", platform.route(lambda r, config, ledger: account.flow_rate(config))),
+        web.get(
+            f"{BASE}/flow_rate", platform.route(lambda r, config, ledger: account.flow_rate(config), counted=False)
+        ),
         web.get(f"{BASE}/subscription/detail", platform.route(platform.subscription)),
         web.get(f"{BASE}/usage", platform.route(_usage, limited=True)),
         web.get(f"{BASE}/cost", platform.route(_cost, limited=True)),

@@ -45,6 +45,8 @@ async def health(request: web.Request) -> web.Response:
             "last_reload_error": None if registry.last_error is None else str(registry.last_error),
             "pid": os.getpid(),  # which worker of --workers answered
             "state": state.kind,
+            # what this process holds of the state, by version: equal on every worker and instance once caught up
+            "versions": state.versions(),
             "watcher": request.config_dict[WATCHER].as_dict(),
             "journal": {
                 "entries": entries,

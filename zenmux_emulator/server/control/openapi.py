@@ -602,6 +602,13 @@ OPENAPI: dict[str, Any] = {
                         "description": "where sessions, limits, balances "
                         "and the journal live: this process, or the --state store",
                     },
+                    "versions": {
+                        "type": "object",
+                        "additionalProperties": {"type": "integer"},
+                        "description": "the versions of what this process holds of the state (scenarios: "
+                        "the control API's set in force): every worker and instance has caught up when "
+                        "each reports the same",
+                    },
                     "watcher": {
                         "type": "object",
                         "required": ["state"],
