@@ -179,3 +179,19 @@ def test_twenty_idle_tabs_send_the_store_nothing(make_server: MakeServer, redis_
         idle, shown = asyncio.run(run(client))
     assert idle == 0
     assert shown
+
+
+def test_the_platform_limit_and_the_plan_are_the_same_account_on_both_instances(
+    make_server: MakeServer, redis_url: str
+):
+    yaml = "settings:\n  account: {usage_rpm: 2}\n"
+    a = make_server(yaml, state=redis_url, clock=None)  # a running clock: each instance starts at its own time
+    time.sleep(0.05)
+    b = make_server(yaml, state=redis_url, clock=None)
+    usage = f"usage?type=usage&{MONTH.format(month='202601')}"
+    assert platform(b, "subscription/detail")["plan"] == platform(a, "subscription/detail")["plan"]
+    platform(a, usage)
+    platform(b, usage)
+    limited = http(f"{a.base_url}/management/{usage}", headers={"Authorization": f"Bearer {MANAGEMENT}"})
+    assert limited.status == 429, limited.text
+    assert limited.headers["retry-after"] == "60"

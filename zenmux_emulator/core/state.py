@@ -190,6 +190,13 @@ class State(Protocol):
         """Objects kept by id for the whole server (not per session), bounded by count and bytes
         (oldest out first); `name` tells one shelf from another in a shared store."""
 
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+        """Count a call in the `window` seconds to `now` of a limit shared by every worker and
+        instance (the Platform API's `/usage` and `/cost`); False, not counted, past `limit`."""
+
+    async def first_seen(self, name: str, now: float) -> float:
+        """When `name` was first seen by any worker or instance (`now`, if this is the first time)."""
+
     def versions(self) -> dict[str, int]:
         """The versions of what this process holds of the state (`/_emulator/health`): a test can
         tell every worker and instance has caught up."""

@@ -6,6 +6,7 @@ at once."""
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from itertools import islice
 from typing import Generic, Protocol
@@ -127,6 +128,10 @@ class LocalState:
         """The Platform API's ledger."""
         self.standing = Misbehaving()
         """The faults sessions asked for through the control API."""
+        self.calls: dict[str, deque[float]] = {}
+        self.seen: dict[str, float] = {}
+        """When each name `first_seen` was asked of was first seen."""
+        """When each call of a shared limit's last window came (`take_call`)."""
 
     def forgotten(self, name: str) -> None:
         """A session the store let go of starts over: its objects go too (kept under ids its
@@ -204,6 +209,18 @@ class LocalState:
 
     def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
         return LocalShelf(bounds)
+
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+        calls = self.calls.setdefault(name, deque())
+        while calls and calls[0] <= now - window:
+            calls.popleft()
+        if len(calls) >= limit:
+            return False
+        calls.append(now)
+        return True
+
+    async def first_seen(self, name: str, now: float) -> float:
+        return self.seen.setdefault(name, now)
 
     def versions(self) -> dict[str, int]:
         return {"scenarios": self.registry.generation}

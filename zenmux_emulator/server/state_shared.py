@@ -306,6 +306,12 @@ class SharedState:
     def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
         return SharedShelf(self.store, name, bounds, decode)
 
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+        return await self.store.take_call(name, limit, window, now)
+
+    async def first_seen(self, name: str, now: float) -> float:
+        return await self.store.first_seen(name, now)
+
     def versions(self) -> dict[str, int]:
         return {"scenarios": self.store.scenarios_version}
 

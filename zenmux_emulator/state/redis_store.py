@@ -242,6 +242,16 @@ end
 return 1
 """
 
+TAKE_CALL = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+"""Count a call in a limit's window (the calls of the window before it dropped): the Platform
+API's `/usage` and `/cost` limit, shared by every worker and instance."""
+
 ONCE = """
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 if redis.call('SCARD', KEYS[1]) > tonumber(ARGV[2]) then
@@ -431,6 +441,7 @@ class RedisStore:
         self._mark = self.client.register_script(MARK)
         self._set_ask = self.client.register_script(SET_ASK)
         self._once = self.client.register_script(ONCE)
+        self._take_call = self.client.register_script(TAKE_CALL)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
         self._spends: list[Spend] = []
@@ -746,6 +757,25 @@ class RedisStore:
     async def shelf_marked(self, shelf: str, key: str) -> str | None:
         found = await self.client.hget(shelf_keys(shelf)[3], key)
         return None if found is None else str(found)
+
+    @guarded
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+        args: list[str | int] = [
+            repr(now - window),
+            repr(now),
+            limit,
+            repr(now) + ":" + os.urandom(6).hex(),
+            max(1, int(window) * 2),
+        ]
+        return bool(await self._take_call(keys=[P + "calls:" + name], args=args))
+
+    @guarded
+    async def first_seen(self, name: str, now: float) -> float:
+        pipe = self.client.pipeline(transaction=True)
+        pipe.set(P + "seen:" + name, repr(now), nx=True)
+        pipe.get(P + "seen:" + name)
+        _, seen = await pipe.execute()
+        return float(seen)
 
     async def announcements(self) -> AsyncGenerator[bytes | None]:
         """Subscribed on a connection of its own, with no read timeout (an idle subscription sends

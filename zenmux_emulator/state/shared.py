@@ -196,6 +196,12 @@ class SharedStore(Protocol):
 
     async def shelf_marked(self, shelf: str, key: str) -> str | None: ...
 
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+        """Count a call of a shared limit in its window, atomically; False (not counted) past `limit`."""
+
+    async def first_seen(self, name: str, now: float) -> float:
+        """When `name` was first seen (`now` unless another worker or instance saw it first)."""
+
     def announcements(self) -> AsyncGenerator[bytes | None]:
         """Each journal entry as it finishes, from any worker or instance (its JSON); None after
         (re)subscribing, when some may have been missed."""

@@ -4,7 +4,6 @@ share a limit of `account.usage_rpm` requests a minute (60), the next a 429 with
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -34,9 +33,9 @@ class Platform:
 
     def __init__(self, core: Core) -> None:
         self.core = core
-        self.started = core.clock.now()
-        self.analytics_calls: deque[float] = deque()
-        """When each of the last minute's `/usage` and `/cost` requests came (the emulator's clock)."""
+        self.started: float | None = None
+        """When the account was first asked about, by any worker or instance (a plan without an
+        `expires_at` expires 30 days later)."""
 
     def check_key(self, request: web.Request) -> None:
         """401 without a key; 403 for a key that is not a Management key (or not an accepted one)."""
@@ -47,20 +46,16 @@ class Platform:
         if not key.startswith(MANAGEMENT_PREFIX) or (accepted and key not in accepted):
             raise RequestRejected(403, "access_denied", "This endpoint accepts a Management API Key (sk-mg-v1-…) only")
 
-    def take_analytics_call(self, limit: int) -> None:
-        """Count a `/usage` or `/cost` request in the shared minute; the one past `limit` is a 429."""
-        now = self.core.clock.now()
-        calls = self.analytics_calls
-        while calls and calls[0] <= now - WINDOW_S:
-            calls.popleft()
-        if len(calls) >= limit:
+    async def take_analytics_call(self, limit: int) -> None:
+        """Count a `/usage` or `/cost` request in the shared minute (every worker's and instance's);
+        the one past `limit` is a 429."""
+        if not await self.core.state.take_call("platform-analytics", limit, WINDOW_S, self.core.clock.now()):
             raise RequestRejected(
                 429,
                 "rate_limit",
                 f"Usage and Cost share a limit of {limit} requests per minute",
                 {"Retry-After": str(int(WINDOW_S))},
             )
-        calls.append(now)
 
     def route(self, answer: Answer, limited: bool = False, counted: bool = True) -> Callable[[web.Request], Any]:
         """A route's handler; `counted`: its answer reads the ledger (a shared one is read from the store)."""
@@ -69,14 +64,17 @@ class Platform:
             request[ENTRY].api = "platform"
             self.check_key(request)
             config = self.core.registry.current.scenarios.gateway
+            if self.started is None:
+                self.started = await self.core.state.first_seen("platform", self.core.clock.now())
             if limited:
-                self.take_analytics_call(account.account_of(config).usage_rpm)
+                await self.take_analytics_call(account.account_of(config).usage_rpm)
             data = answer(request, config, await self.core.state.ledger() if counted else Ledger(size=0))
             return web.Response(body=orjson.dumps({"success": True, "data": data}), content_type="application/json")
 
         return handle
 
     def subscription(self, request: web.Request, config: GatewayConfig, ledger: Ledger) -> dict[str, Any]:
+        assert self.started is not None  # taken before any answer
         return account.subscription(config, ledger, self.core.clock.now(), self.started)
 
 
