@@ -19,7 +19,7 @@ from tests.faces.anthropic.helpers import WEATHER_SCENARIO, WEATHER_TOOL, body, 
 from tests.faces.objectiveai.examples import REQUEST_A
 from tests.faces.objectiveai.wire_helpers import query, raw
 from tests.state.helpers import SCENARIO, ask, content, control
-from tests.support.clients import http
+from tests.support.clients import API_KEY, http
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -195,3 +195,40 @@ def test_the_platform_limit_and_the_plan_are_the_same_account_on_both_instances(
     limited = http(f"{a.base_url}/management/{usage}", headers={"Authorization": f"Bearer {MANAGEMENT}"})
     assert limited.status == 429, limited.text
     assert limited.headers["retry-after"] == "60"
+
+
+def stored_bytes(client: redis.Redis, pattern: str) -> int:
+    return sum(int(client.hstrlen(key, field)) for key in client.keys(pattern) for field in client.hkeys(key))
+
+
+def test_stored_objects_are_counted_by_bytes_in_redis_and_given_back_on_delete_and_reset(
+    make_server: MakeServer, redis_url: str
+):
+    """The store bounds them as the process does (1,000 a session, 64 MiB in all; ObjectiveAI's
+    completions 1,024 and 32 MiB): its byte counts follow every object kept, deleted and reset."""
+    a, b = pair(make_server, redis_url, SCENARIO)
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {API_KEY}", "X-Emulator-Session": "bytes"}
+    made = [
+        http(
+            server.origin + "/api/v1/responses",
+            json.dumps({"model": "openai/gpt-5.4-mini", "input": f"step {i}"}).encode(),
+            method="POST",
+            headers=headers,
+        )
+        for i, server in enumerate((a, b, a))
+    ]
+    assert [reply.status for reply in made] == [200] * 3
+    query(b, "bytes", REQUEST_A)
+    with redis.Redis.from_url(redis_url) as client:
+        counted = int(client.get("zenmux:objects:bytes") or 0)
+        assert counted == stored_bytes(client, "zenmux:responses:*") > 0
+        assert int(client.get("zenmux:shelf:query_completions:bytes") or 0) == stored_bytes(
+            client, "zenmux:shelf:query_completions:objects"
+        )
+        deleted = http(f"{b.origin}/api/v1/responses/{made[0].json()['id']}", method="DELETE", headers=headers)
+        assert deleted.status == 200
+        assert int(client.get("zenmux:objects:bytes") or 0) == stored_bytes(client, "zenmux:responses:*") < counted
+        assert client.zcard("zenmux:objects:order") == 2
+        assert control(a.origin, "sessions/reset", {"session": "bytes"}).status == 200
+        assert int(client.get("zenmux:objects:bytes") or 0) == 0
+        assert client.zcard("zenmux:objects:order") == client.zcard("zenmux:objects:order:bytes") == 0

@@ -5,8 +5,9 @@ positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `arriva
 let in (each request's number, taken by the script that opens it: its ids are made from it),
 `s:<key id>` credits spent, `b:<key id>:<kind>:l|a` rate buckets); `sessions` the set of session
 names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
-faces' stored objects (Responses' stored responses, Anthropic's thread turns), deleted with the
-session's counters by `reset`; `generation:<id>` a completion's generation record (kept an hour); `clock` the
+faces' stored objects (Responses' stored responses, Anthropic's thread turns), bounded as in
+process (`state.per_session`: 1,000 a session, 64 MiB in all, in order `objects:order…`) and
+deleted with the session's counters by `reset`; `generation:<id>` a completion's generation record (kept an hour); `clock` the
 frozen clock; `scenarios:api` and `scenarios:version` the control API's scenarios; `epoch` marks
 the database as holding the emulator's state. API keys are never stored: a key is known by a digest.
 
@@ -37,6 +38,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.state.outage import Outage
+from zenmux_emulator.state.per_session import PER_SESSION, STORED_BYTES
 from zenmux_emulator.state.redis_server import shown
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import (
@@ -65,6 +67,8 @@ VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (
 )
 EPOCH = P + "epoch"
 MISBEHAVE = P + "misbehave"
+OBJECTS, OBJECTS_ORDER = P + "responses:", P + "objects:order:"
+"""A session's stored objects by id (`responses:<session>`), and their order (`objects:order:<session>`)."""
 LEDGER, LEDGER_ORDER, LEDGER_METERED, LEDGER_SUBSCRIPTION = (
     P + "ledger",
     P + "ledger:order",
@@ -179,6 +183,54 @@ for i = 1, #kept, 1000 do redis.call('RPUSH', KEYS[1], unpack(kept, i, math.min(
 return removed
 """
 
+
+KEEP_OBJECT = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+local n = redis.call('INCR', KEYS[5])
+redis.call('ZADD', KEYS[2], n, ARGV[3] .. '\\31' .. ARGV[1])
+redis.call('ZADD', KEYS[4], n, ARGV[1])
+local bytes = redis.call('INCRBY', KEYS[3], string.len(ARGV[2]))
+while redis.call('ZCARD', KEYS[4]) > tonumber(ARGV[4]) do
+  local gone = redis.call('ZPOPMIN', KEYS[4])[1]
+  bytes = redis.call('DECRBY', KEYS[3], redis.call('HSTRLEN', KEYS[1], gone))
+  redis.call('HDEL', KEYS[1], gone)
+  redis.call('ZREM', KEYS[2], ARGV[3] .. '\\31' .. gone)
+end
+while bytes > tonumber(ARGV[5]) and redis.call('ZCARD', KEYS[2]) > 0 do
+  local gone = redis.call('ZPOPMIN', KEYS[2])[1]
+  local at = string.find(gone, '\\31', 1, true)
+  local owner, id = string.sub(gone, 1, at - 1), string.sub(gone, at + 1)
+  local h = ARGV[6] .. owner
+  bytes = redis.call('DECRBY', KEYS[3], redis.call('HSTRLEN', h, id))
+  redis.call('HDEL', h, id)
+  redis.call('ZREM', ARGV[7] .. owner, id)
+end
+return 1
+"""
+"""Keep a face's object in its session unless one is kept under its id (never replaced), then
+drop the session's oldest past `PER_SESSION` and the oldest of any session while all of them
+hold more than `STORED_BYTES`: the bounds of `state.per_session` in process."""
+
+DROP_OBJECTS = """
+local bytes = 0
+for _, id in ipairs(redis.call('HKEYS', KEYS[1])) do
+  bytes = bytes + redis.call('HSTRLEN', KEYS[1], id)
+  redis.call('ZREM', KEYS[2], ARGV[1] .. '\\31' .. id)
+end
+if bytes > 0 then redis.call('DECRBY', KEYS[3], bytes) end
+redis.call('DEL', KEYS[1], KEYS[4])
+return bytes
+"""
+"""Forget a session's objects (a reset), their bytes and places in the order with them."""
+
+DROP_OBJECT = """
+local size = redis.call('HSTRLEN', KEYS[1], ARGV[1])
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('DECRBY', KEYS[3], size)
+redis.call('ZREM', KEYS[2], ARGV[2] .. '\\31' .. ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+return 1
+"""
 
 LEDGER_ADD = """
 local h, slot = KEYS[1], ARGV[1]
@@ -352,6 +404,11 @@ def queue(pipe: Any, script: Any, keys: list[str], args: list[Any]) -> None:
     pipe.evalsha(script.sha, len(keys), *keys, *args)
 
 
+def object_keys(session: str) -> list[str]:
+    """A session's objects, the order of every session's, their bytes, the session's order, the counter."""
+    return [OBJECTS + session, P + "objects:order", P + "objects:bytes", OBJECTS_ORDER + session, P + "objects:n"]
+
+
 def once_key(name: str) -> str:
     return P + "once:" + name
 
@@ -442,6 +499,9 @@ class RedisStore:
         self._set_ask = self.client.register_script(SET_ASK)
         self._once = self.client.register_script(ONCE)
         self._take_call = self.client.register_script(TAKE_CALL)
+        self._keep_object = self.client.register_script(KEEP_OBJECT)
+        self._drop_objects = self.client.register_script(DROP_OBJECTS)
+        self._drop_object = self.client.register_script(DROP_OBJECT)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
         self._spends: list[Spend] = []
@@ -549,7 +609,8 @@ class RedisStore:
         stored = []
         for owner, response_id, blob in self._responses:
             stored.append((len(pipe), owner, response_id))
-            pipe.hsetnx(P + "responses:" + owner, response_id, blob)  # never over another request's
+            args = [response_id, blob, owner, PER_SESSION, STORED_BYTES, OBJECTS, OBJECTS_ORDER]
+            queue(pipe, self._keep_object, object_keys(owner), args)  # never over another request's
         self._responses.clear()
         for ids, blob in self._generations:
             for name in ids:
@@ -631,9 +692,11 @@ class RedisStore:
         names = list(map(str, await self.client.smembers(SESSIONS))) if name is None else [name]
         known = [n for n in names if name is None or await self.known(n)]
         if known:
-            await self.client.delete(
-                *(session_key(n) for n in known), *(P + "responses:" + n for n in known), *(once_key(n) for n in known)
-            )
+            pipe = self.client.pipeline(transaction=False)
+            for n in known:
+                queue(pipe, self._drop_objects, object_keys(n), [n])
+            pipe.delete(*(session_key(n) for n in known), *(once_key(n) for n in known))
+            await pipe.execute()
         return len(known)
 
     @guarded
@@ -693,12 +756,12 @@ class RedisStore:
 
     @guarded
     async def response(self, session: str, response_id: str) -> bytes | None:
-        found = await self.client.hget(P + "responses:" + session, response_id)
+        found = await self.client.hget(OBJECTS + session, response_id)
         return found.encode() if isinstance(found, str) else found
 
     @guarded
     async def delete_response(self, session: str, response_id: str) -> bool:
-        return bool(await self.client.hdel(P + "responses:" + session, response_id))
+        return bool(await self._drop_object(keys=object_keys(session), args=[response_id, session]))
 
     def keep_generation(self, ids: tuple[str, ...], blob: bytes) -> None:
         self._generations.append((ids, blob))
