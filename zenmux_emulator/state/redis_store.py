@@ -294,6 +294,15 @@ end
 return 1
 """
 
+JOURNAL_PUSH = """
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PUBLISH', ARGV[3], ARGV[1])
+return 1
+"""
+"""Journal an entry (the newest `--journal-size` kept) and announce it to the inspector's live
+lists on every instance: the entry's bytes go to Redis once for both."""
+
 TAKE_CALL = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
@@ -499,6 +508,7 @@ class RedisStore:
         self._set_ask = self.client.register_script(SET_ASK)
         self._once = self.client.register_script(ONCE)
         self._take_call = self.client.register_script(TAKE_CALL)
+        self._journal = self.client.register_script(JOURNAL_PUSH)
         self._keep_object = self.client.register_script(KEEP_OBJECT)
         self._drop_objects = self.client.register_script(DROP_OBJECTS)
         self._drop_object = self.client.register_script(DROP_OBJECT)
@@ -643,9 +653,7 @@ class RedisStore:
         stored = self._write(pipe, session)
         if entry is not None and self.journal_size:
             blob = orjson.dumps(entry, default=str)
-            pipe.rpush(JOURNAL, blob)
-            pipe.ltrim(JOURNAL, -self.journal_size, -1)
-            pipe.publish(ANNOUNCE, blob)  # the inspector's live lists, on every instance
+            queue(pipe, self._journal, [JOURNAL], [blob, self.journal_size, ANNOUNCE])
         if len(pipe):
             self._refused(await pipe.execute(), stored)
 
