@@ -25,6 +25,7 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 APPLIED = APPLIED_HEADER.lower()
 MANAGEMENT = "sk-mg-v1-test-management"
+SUBSCRIPTION = "sk-ss-v1-test-subscription"
 MONTH = "query_dimension=BIZ_MTH&query_time={month}"
 TABS = 20
 SHOWN_S = 1.0
@@ -60,6 +61,13 @@ def test_a_completion_on_one_instance_moves_the_account_the_other_reports(make_s
     assert str(tokens["prompt_tokens"]) in shown and str(tokens["completion_tokens"]) in shown
     total = float(cost["summary"]["totalCost"])
     assert total > 0 and abs(total - (before["total_credits"] - after["total_credits"])) < 1e-6
+    window = platform(b, "subscription/detail")["quota_5_hour"]
+    assert window["resets_at"] is None
+    assert content(ask(a.origin, "account", "step", key=SUBSCRIPTION)) == "two"  # spends Flows, not credits
+    window = platform(b, "subscription/detail")["quota_5_hour"]
+    assert window["used_flows"] > 0 and window["resets_at"] is not None
+    assert platform(a, "subscription/detail")["quota_5_hour"] == window
+    assert platform(b, "payg/balance") == after
 
 
 def test_a_fault_set_through_one_instance_is_applied_by_the_other(make_server: MakeServer, redis_url: str):
