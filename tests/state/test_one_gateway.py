@@ -15,7 +15,7 @@ import aiohttp
 import redis
 
 from tests.conftest import MakeServer
-from tests.faces.anthropic.helpers import WEATHER_SCENARIO, WEATHER_TOOL, body, post
+from tests.faces.anthropic.helpers import VERSION, WEATHER_SCENARIO, WEATHER_TOOL, body, post
 from tests.faces.objectiveai.examples import REQUEST_A
 from tests.faces.objectiveai.wire_helpers import query, raw
 from tests.state.helpers import SCENARIO, ask, content, control
@@ -240,3 +240,23 @@ def test_stored_objects_are_counted_by_bytes_in_redis_and_given_back_on_delete_a
         assert control(a.origin, "sessions/reset", {"session": "bytes"}).status == 200
         assert int(client.get("zenmux:objects:bytes") or 0) == 0
         assert client.zcard("zenmux:objects:order") == client.zcard("zenmux:objects:order:bytes") == 0
+
+
+def test_a_probe_of_a_continue_uses_nothing_up(make_server: MakeServer, redis_url: str):
+    """`POST /_emulator/match` changes nothing: probing a `continue` leaves its one use to the client
+    (before, the probe marked the message continued and the client's own `continue` was refused)."""
+    a, b = pair(make_server, redis_url, WEATHER_SCENARIO)
+    first = post(a, {**body("weather please"), "tools": [WEATHER_TOOL], "thread": {"type": "create"}}, "probe")
+    assert first.status == 200, first.text
+    use = first.json()["content"][-1]
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use["id"], "content": "foggy"}]}
+    follow = {
+        **body("x"),
+        "messages": [result],
+        "thread": {"type": "continue", "previous_message_id": first.json()["id"]},
+    }
+    probe = {"path": "/api/anthropic/v1/messages", "body": follow, "session": "probe", "headers": VERSION}
+    for server in (a, b):
+        verdict = control(server.origin, "match", probe).json()
+        assert verdict["accepted"] is True, verdict
+    assert post(b, follow, "probe").status == 200

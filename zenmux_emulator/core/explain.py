@@ -62,7 +62,7 @@ async def explain(probe: Probe) -> dict[str, Any]:
     the rule and reply index that would answer, or the three nearest rules field by field."""
     endpoint = probe.endpoint
     face, core = endpoint.face, endpoint.core
-    ctx = FaceContext(probe.session, probe.headers, probe.params, probe.url)
+    ctx = FaceContext(probe.session, probe.headers, probe.params, probe.url, probe=True)
     verdict: dict[str, Any] = {
         "face": face.name,
         "session": probe.session,

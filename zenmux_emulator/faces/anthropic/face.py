@@ -51,8 +51,8 @@ class AnthropicFace:
     async def preload(self, body: Any, ctx: FaceContext) -> None:
         """A `continue`: its thread's turn fetched, the whole request parsed, and (only when it is
         valid) the message it continues from marked continued, atomically in the state, so a second
-        `continue` from it is refused whichever worker or instance takes it. Kept for `parse`, which
-        follows with no wait in between."""
+        `continue` from it is refused whichever worker or instance takes it (a probe of `/match`
+        marks nothing). Kept for `parse`, which follows with no wait in between."""
         try:
             thread = thread_of(body) if isinstance(body, dict) else None
         except RequestRejected:
@@ -65,7 +65,7 @@ class AnthropicFace:
         try:
             turn = await self.threads.get(session, previous)
             outcome = parse_request(continued(body, thread, turn), ctx.headers)  # longer than it came: counted
-            if not await self.threads.once(session, previous):
+            if not ctx.probe and not await self.threads.once(session, previous):
                 outcome = continued_again(previous)
         except RequestRejected as exc:
             outcome = exc
