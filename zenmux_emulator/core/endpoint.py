@@ -50,7 +50,7 @@ from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.match.expect import unmet_expectations
 from zenmux_emulator.core.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.core.match.outcome import Outcome, outcome_of
-from zenmux_emulator.core.match.select import Selection, forced, select
+from zenmux_emulator.core.match.select import NO_STATES, Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
@@ -76,11 +76,15 @@ from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.misbehaving import Misbehaving
+from zenmux_emulator.state.scenario_states import SERVER_WIDE, START, STARTED, Standing
 from zenmux_emulator.state.sessions import Session, session_name
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import ReplyPlan, raw_plan
 from zenmux_emulator.write.sse import StreamOutcome, write_sse
+
+MOVE_TRIES = 64
+"""Scenario moves other requests may make first before a request gives up (each one answered another request)."""
 
 Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest | None], Awaitable[web.StreamResponse]]
 """What answers a request no rule matched, instead of the default reply (`--record-missing`); also
@@ -160,6 +164,8 @@ class Let:
     number: int
     window: ModelSpec | None
     failures: tuple[Failure, ...]
+    states: Mapping[str, str]
+    """Where each scenario stands for this request (read only when the rules name scenarios)."""
 
 
 @dataclass(slots=True)
@@ -242,10 +248,7 @@ class Endpoint(Generic[R]):
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
             await self.provider_latency(served.routed.delay_s)
-        selection = self.match(entry, ask, let, served)
-        if selection is not None and selection.rule.positional:  # the position is claimed in the state
-            again = partial(self.match, entry, ask, let, served)
-            selection = await self.core.state.claim(let.session, selection, again)
+        selection = await self.choose(entry, ask, let, served)
         if selection is None and self.core.forward is not None:
             return await self.core.forward(request, entry, self.face, ask)
         drafted = await self.settle(request, entry, ask, let, served, selection)
@@ -258,6 +261,57 @@ class Endpoint(Generic[R]):
         if record.streamed is None:
             return self.write(entry, plan)
         return await self.stream(request, entry, let.session, plan, record)
+
+    async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
+        """match, in the state: the rule that answers at the scenario states the request reads, its
+        reply position claimed and its scenario's move made there (matched again when another
+        request in flight moved the scenario first: exactly one request makes a move)."""
+        if let.scenarios.scenario_names:
+            let.states = await self.read_states(let)
+        for _ in range(MOVE_TRIES):
+            selection = self.match(entry, ask, let, served)
+            if selection is not None and selection.rule.positional:  # the position is claimed in the state
+                again = partial(self.match, entry, ask, let, served)
+                selection = await self.core.state.claim(let.session, selection, again)
+            if selection is None or selection.rule.scenario is None or await self.move(entry, let, selection):
+                return selection
+        raise RequestRejected(
+            503,
+            "emulator_state_busy",
+            f"{MOVE_TRIES} scenario moves were made by other requests while this one was matched",
+        )
+
+    async def read_states(self, let: Let) -> dict[str, str]:
+        """Where each scenario the rules name stands for this request, its timed move resolved now."""
+        scenarios, name = let.scenarios, let.session.name
+        owners = (name, SERVER_WIDE) if scenarios.server_wide else (name,)
+        stored = await self.core.state.standings(owners)
+        now = self.core.clock.now()
+        return {
+            scenario: stored[scenarios.owner(scenario, name)].get(scenario, START).at(now).state
+            for scenario in scenarios.scenario_names
+        }
+
+    async def move(self, entry: JournalEntry, let: Let, selection: Selection) -> bool:
+        """The answering rule's `set_state`, made in the state from the state it matched in; False
+        when another request moved the scenario first (`let.states` then holds where it stands). A
+        request chaos strikes moves nothing, nor does one refused before the match."""
+        rule = selection.rule
+        scenario = rule.scenario or ""
+        seen = let.states.get(scenario, STARTED)
+        entry.scenario, entry.state_before, entry.state_after = scenario, seen, seen
+        target = rule.rule.moves_to
+        if target is None or (selection.reply is not None and self.struck(let, selection) is not None):
+            return True
+        now = self.core.clock.now()
+        to = Standing(target.to, target.next, None if target.after_s is None else now + target.after_s)
+        owner = let.scenarios.owner(scenario, let.session.name)
+        current = await self.core.state.move_state(owner, scenario, seen, to, now)
+        if current is not None:
+            let.states = {**let.states, scenario: current}
+            return False
+        entry.state_after = to.state
+        return True
 
     def authenticate_caller(self, request: web.Request, entry: JournalEntry) -> Caller:
         """authenticate: the caller's key (the face's own 401/403 otherwise) and session."""
@@ -314,7 +368,7 @@ class Endpoint(Generic[R]):
         struck: tuple[Failure, ...] = () if control.fault is None else (control.fault,)
         if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
             struck += (control.chaos_failure or parse_failure(settings.chaos_failure),)
-        return Let(session, admitted.gate, admitted.scenarios, control, asked, number, window, struck)
+        return Let(session, admitted.gate, admitted.scenarios, control, asked, number, window, struck, NO_STATES)
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
         """route: the catalogue admits the model, a provider serves it (`provider_latency` waits
@@ -541,7 +595,7 @@ class Endpoint(Generic[R]):
                 raise no_match(f"No rule is named {forced_rule!r} ({RULE_HEADER})")
             selection: Selection | None = forced(rule, session)
         else:
-            selection = select(loaded.index, ask, session)
+            selection = select(loaded.index, ask, session, let.states)
         if selection is None:
             misses = near_misses(scenarios.rules, ask)
             entry.near_misses = [m.as_dict() for m in misses]

@@ -26,6 +26,7 @@ from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.compiled import ScenarioSet
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 
 
@@ -170,3 +171,20 @@ class State(Protocol):
 
     async def publish_scenarios(self) -> None:
         """After a change of the scenarios here: every other worker and instance takes it."""
+
+    # scenario states (`scenario`, `when_state`, `set_state`), by owner: a session, or `SERVER_WIDE`
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        """The stored standings of each owner (a scenario not listed stands at `started`)."""
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        """Move the scenario to `to` atomically if it stands at `seen` at `now` (None); else the
+        state it stands at, which another request moved it to (match again)."""
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        """Set a standing (the control API's jump); None puts it back to `started`."""
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        """Every owner's stored standings, for the control API and the inspector."""
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        """Put one scenario (None: all) of one owner (None: every one) back to `started`; how many moved."""

@@ -19,6 +19,7 @@ from zenmux_emulator.core.rules.registry import ScenarioRegistry
 from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.state.per_session import PerSession
+from zenmux_emulator.state.scenario_states import Standing, StateBook
 from zenmux_emulator.state.sessions import Session, SessionStore
 
 CONTINUED_KEPT = 100_000
@@ -69,6 +70,7 @@ class LocalState:
         self.ring = journal
         self.sessions = sessions
         self.stores: list[Resettable] = []
+        self.book = StateBook()
 
     async def start(self) -> None:
         return None
@@ -173,3 +175,18 @@ class LocalState:
 
     async def publish_scenarios(self) -> None:
         return None
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        return {owner: self.book.of(owner) for owner in owners}
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        return self.book.move(owner, scenario, seen, to, now)
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        self.book.put(owner, scenario, standing)
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        return self.book.everything()
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        return self.book.reset(owner, scenario)

@@ -31,6 +31,7 @@ from zenmux_emulator.foundation.errors import INTERNAL, RequestRejected
 from zenmux_emulator.foundation.ids import request_id
 from zenmux_emulator.server.edge.middlewares import REQUEST_ID_HEADER
 from zenmux_emulator.state.outage import STATE_UNAVAILABLE
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import Opened, ScenariosBehind, SharedStore, StaleScenarios, StateLost
 from zenmux_emulator.write.json import error_response
@@ -294,3 +295,18 @@ class SharedState:
 
     async def publish_scenarios(self) -> None:
         await self.store.publish_scenarios(self.registry.api_sources)
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        return await self.store.standings(owners)
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        return await self.store.move_state(owner, scenario, seen, to, now)
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        await self.store.put_state(owner, scenario, standing)
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        return await self.store.all_states()
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        return await self.store.reset_states(owner, scenario)

@@ -6,7 +6,9 @@ positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `reques
 names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
 faces' stored objects (Responses' stored responses, Anthropic's thread turns), deleted with the
 session's counters by `reset`; `generation:<id>` a completion's generation record (kept an hour); `clock` the
-frozen clock; `scenarios:api` and `scenarios:version` the control API's scenarios; `epoch` marks
+frozen clock; `states:<owner>` a hash of the scenario states of one session (or of `*`, the
+server-wide scenarios), `[state]` or `[state, then, due]` by scenario, and `state-owners` the set of
+owners that have one; `scenarios:api` and `scenarios:version` the control API's scenarios; `epoch` marks
 the database as holding the emulator's state. API keys are never stored: a key is known by a digest.
 
 A dropped connection (Redis restarted) is retried on a new one; a database found emptied (a
@@ -36,6 +38,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.state.outage import Outage
 from zenmux_emulator.state.redis_server import shown
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import (
     Admission,
@@ -61,6 +64,7 @@ VERSION, API, SEQ, SESSIONS, CLOCK, JOURNAL = (
     P + "journal",
 )
 EPOCH = P + "epoch"
+STATE_OWNERS = P + "state-owners"
 RETRIES = 3
 """Tries again of a command whose connection dropped (Redis restarted), each on a new connection."""
 
@@ -120,6 +124,23 @@ return now
 """
 """Take one position of a rule's reply sequence: it moves on only from the position the request
 read, so two requests in flight never both serve it (the second gets the position stored now)."""
+
+MOVE_STATE = """
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local state = 'started'
+if raw then
+  local s = cjson.decode(raw)
+  state = s[1]
+  if #s >= 3 and tonumber(ARGV[3]) >= tonumber(s[3]) then state = s[2] end
+end
+if state ~= ARGV[2] then return state end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[5])
+return false
+"""
+"""Move a scenario only from the state the request matched in (its pending timed move resolved at
+the emulator's `now`): of requests in flight at a transition, exactly one makes it, and the others
+get the state stored now, to match again."""
 
 RESTORE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') == false then return 0 end
@@ -243,6 +264,14 @@ def session_key(name: str) -> str:
     return P + "session:" + name
 
 
+def states_key(owner: str) -> str:
+    return P + "states:" + owner
+
+
+def _standings(fields: Mapping[str, str]) -> dict[str, Standing]:
+    return {str(scenario): Standing.decode(value) for scenario, value in fields.items()}
+
+
 class RedisStore:
     """The shared state in one Redis database (see the module's docstring for its keys)."""
 
@@ -266,6 +295,7 @@ class RedisStore:
         self._clear = self.client.register_script(CLEAR)
         self._claim = self.client.register_script(CLAIM)
         self._reassert = self.client.register_script(REASSERT)
+        self._move_state = self.client.register_script(MOVE_STATE)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
 
@@ -506,3 +536,53 @@ class RedisStore:
     async def generation(self, name: str) -> bytes | None:
         found = await self.client.get(P + "generation:" + name)
         return found.encode() if isinstance(found, str) else found
+
+    @guarded
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        pipe = self.client.pipeline(transaction=False)
+        for owner in owners:
+            pipe.hgetall(states_key(owner))
+        found = await pipe.execute()
+        return {owner: _standings(fields) for owner, fields in zip(owners, found, strict=True)}
+
+    @guarded
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        found = await self._move_state(
+            keys=[states_key(owner), STATE_OWNERS], args=[scenario, seen, repr(now), to.encode(), owner]
+        )
+        return None if found is None else str(found)
+
+    @guarded
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        if standing is None:
+            await self.client.hdel(states_key(owner), scenario)
+            return
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(states_key(owner), scenario, standing.encode())
+        pipe.sadd(STATE_OWNERS, owner)
+        await pipe.execute()
+
+    @guarded
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        owners = sorted(map(str, await self.client.smembers(STATE_OWNERS)))
+        pipe = self.client.pipeline(transaction=False)
+        for owner in owners:
+            pipe.hgetall(states_key(owner))
+        found = await pipe.execute() if owners else []
+        return {owner: _standings(fields) for owner, fields in zip(owners, found, strict=True) if fields}
+
+    @guarded
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        owners = sorted(map(str, await self.client.smembers(STATE_OWNERS))) if owner is None else [owner]
+        if not owners:
+            return 0
+        pipe = self.client.pipeline(transaction=True)
+        for name in owners:
+            if scenario is None:
+                pipe.hlen(states_key(name))
+                pipe.delete(states_key(name))
+            else:
+                pipe.hdel(states_key(name), scenario)
+                pipe.exists(states_key(name))
+        found = await pipe.execute()
+        return sum(int(n) for n in found[::2])

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 
 
@@ -166,3 +167,15 @@ class SharedStore(Protocol):
 
     async def generation(self, name: str) -> bytes | None:
         """A generation record by one of its ids, while it is kept."""
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        """Each owner's stored scenario standings, in one round trip."""
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        """Move a scenario to `to` atomically if it stands at `seen` at `now` (None); else where it stands."""
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None: ...
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]: ...
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int: ...

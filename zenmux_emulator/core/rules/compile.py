@@ -153,6 +153,7 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
     file_settings: list[tuple[str, FileSettings]] = []
     query_models: list[QueryModel] = []
     warnings: list[ScenarioProblem] = []
+    server_wide: set[str] = set()
     for filename, text in sources:
         files.append(filename)
         try:
@@ -174,6 +175,7 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
                 )
             models[model_id] = model
         keys.update(spec.settings.api_keys)
+        server_wide.update(spec.settings.server_wide_scenarios)
         if spec.settings.catalogue is not None:
             modes.add(spec.settings.catalogue)
         file_settings.append((filename, spec.settings))
@@ -202,6 +204,7 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
         warnings=(*shadowed(ranked, faces), *warnings),
         catalogue_mode=mode,
         unlisted=frozenset(faces.models).difference(models),
+        server_wide=frozenset(server_wide),
     )
 
 

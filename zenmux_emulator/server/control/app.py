@@ -23,6 +23,7 @@ from zenmux_emulator.server.control.scenarios import (
     replace_scenario,
 )
 from zenmux_emulator.server.control.sessions import reset_sessions
+from zenmux_emulator.server.control.states import delete_state, list_states, put_state
 from zenmux_emulator.server.control.wire import json_response, query
 from zenmux_emulator.server.edge import signposts
 from zenmux_emulator.settings import Settings
@@ -77,6 +78,9 @@ def create_control_app(settings: Settings) -> web.Application:
             web.get("/journal/unmatched", list_unmatched),
             web.post("/match", would_match),
             web.post("/sessions/reset", reset_sessions),
+            web.get("/states", list_states),
+            web.put("/states/{scenario}", put_state),
+            web.delete("/states/{scenario}", delete_state),
             web.get("/misbehave", list_misbehave),
             web.post("/misbehave", set_misbehave),
             web.get("/clock", get_clock),
