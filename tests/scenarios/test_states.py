@@ -3,12 +3,14 @@ moved on the emulator's clock, and steered through `/_emulator/states`."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import MakeServer
+from tests.conftest import SHIPPED, MakeServer
 from tests.state.helpers import ask, content, control
 from tests.support.shipped import build_set, load_paths
 from zenmux_emulator.foundation.errors import ScenarioError
@@ -186,3 +188,25 @@ def test_when_state_and_set_state_need_a_scenario(tmp_path: Path):
 
 def test_a_rule_matching_everything_in_one_state_hides_no_rule():
     assert not build_set([("outage.yaml", OUTAGE)]).warnings
+
+
+def test_validate_warns_of_a_when_state_no_rule_reaches_and_a_state_no_rule_leaves(tmp_path: Path):
+    path = tmp_path / "flow.yaml"
+    path.write_text(
+        FLOW
+        + """
+  - name: orphan
+    scenario: agent
+    when_state: lost
+    match: {last_user: {contains: lost}}
+    reply: {content: never reached}
+""",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "zenmux_emulator", "validate", str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok: 4 rules in 1 file, 2 warnings", done
+    assert f"{path}:21: rule 'orphan' matches in state 'lost' of scenario 'agent', which no rule" in done.stderr
+    assert f"{path}:9: no rule leaves state 'done' of scenario 'agent'" in done.stderr
+    assert not load_paths([SHIPPED / "states.yaml"]).warnings  # the shipped flows loop or time out
