@@ -820,9 +820,45 @@ OPENAPI: dict[str, Any] = {
                         "type": "object",
                         "additionalProperties": {
                             "type": "object",
-                            "required": ["server_wide", "sessions"],
+                            "required": ["server_wide", "sessions", "machine"],
                             "properties": {
                                 "server_wide": {"type": "boolean"},
+                                "machine": {
+                                    "type": "object",
+                                    "description": "the states and moves the rules draw",
+                                    "required": ["states", "moves", "matching", "unreachable", "dead_ends"],
+                                    "properties": {
+                                        "states": {"type": "array", "items": {"type": "string"}},
+                                        "moves": {
+                                            "type": "array",
+                                            "description": "from null: any state; after_s: a timed move's second leg",
+                                            "items": {
+                                                "type": "object",
+                                                "properties": {
+                                                    "from": {"type": ["string", "null"]},
+                                                    "to": {"type": "string"},
+                                                    "rule": {"type": "string"},
+                                                    "after_s": {"type": ["number", "null"]},
+                                                },
+                                            },
+                                        },
+                                        "matching": {
+                                            "type": "object",
+                                            "description": "the rules matching in each state (*: any)",
+                                            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                                        },
+                                        "unreachable": {
+                                            "type": "array",
+                                            "description": "when_states no move reaches from started",
+                                            "items": {"type": "string"},
+                                        },
+                                        "dead_ends": {
+                                            "type": "array",
+                                            "description": "states reached that no rule leaves",
+                                            "items": {"type": "string"},
+                                        },
+                                    },
+                                },
                                 "sessions": {
                                     "type": "object",
                                     "description": "by session (* for a server-wide scenario)",

@@ -9,6 +9,7 @@ from aiohttp import web
 
 from zenmux_emulator.core.keys import CLOCK, REGISTRY, STATE
 from zenmux_emulator.core.rules.compiled import ScenarioSet
+from zenmux_emulator.core.rules.machines import machines
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.server.control.wire import json_object, json_response, not_found, only_keys, query
 from zenmux_emulator.state.scenario_states import SERVER_WIDE, Standing
@@ -55,7 +56,8 @@ def _shown(standing: Standing, now: float) -> dict[str, Any]:
 
 async def list_states(request: web.Request) -> web.Response:
     """Every scenario the rules name, each session's state in it (a session not listed stands at
-    `started`), with a pending timed move and when it falls due; `?session=` for one session."""
+    `started`), with a pending timed move and when it falls due, and the machine its rules draw;
+    `?session=` for one session."""
     params = query(request, ("session",))
     session = _text(params.get("session"), "session", required=False)
     scenarios = await _scenarios(request)
@@ -63,6 +65,7 @@ async def list_states(request: web.Request) -> web.Response:
     await state.read_clock()
     now = request.config_dict[CLOCK].now()
     stored = await state.all_states()
+    drawn = machines(scenarios.rules)
     listed: dict[str, Any] = {}
     for scenario in scenarios.scenario_names:
         wide = scenario in scenarios.server_wide
@@ -71,7 +74,7 @@ async def list_states(request: web.Request) -> web.Response:
             for owner, kept in sorted(stored.items())
             if scenario in kept and (owner == SERVER_WIDE) == wide and (session is None or wide or owner == session)
         }
-        listed[scenario] = {"server_wide": wide, "sessions": sessions}
+        listed[scenario] = {"server_wide": wide, "sessions": sessions, "machine": drawn[scenario].as_dict()}
     return json_response({"now": now, "scenarios": listed})
 
 
