@@ -208,3 +208,16 @@ def test_validate_warns_of_a_when_state_no_rule_reaches_and_a_state_no_rule_leav
     assert f"{path}:21: rule 'orphan' matches in state 'lost' of scenario 'agent', which no rule" in done.stderr
     assert f"{path}:9: no rule leaves state 'done' of scenario 'agent'" in done.stderr
     assert not load_paths([SHIPPED / "states.yaml"]).warnings  # the shipped flows loop or time out
+
+
+def test_would_this_match_reads_the_sessions_state(make_server: MakeServer):
+    origin = make_server(FLOW).origin
+    probe = {
+        "path": "/api/v1/chat/completions",
+        "session": "probe",
+        "body": {"model": "openai/gpt-5", "messages": [{"role": "user", "content": "weather"}]},
+    }
+    assert control(origin, "match", probe).json()["rule"] == "call-tool"
+    control(origin, "states/agent", {"state": "tool_called", "session": "probe"}, method="PUT")
+    assert control(origin, "match", probe).json()["rule"] == "use-result"
+    assert state_of(origin, "agent", "probe") == "tool_called"  # asking moved nothing

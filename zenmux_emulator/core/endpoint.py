@@ -136,6 +136,18 @@ class Core:
         return from_files.union(self.settings.api_keys)
 
 
+async def states_of(core: Core, scenarios: ScenarioSet, name: str) -> dict[str, str]:
+    """Where each scenario the rules name stands for session `name`, a timed move resolved on the
+    emulator's clock now (the server's state for a server-wide scenario)."""
+    owners = (name, SERVER_WIDE) if scenarios.server_wide else (name,)
+    stored = await core.state.standings(owners)
+    now = core.clock.now()
+    return {
+        scenario: stored[scenarios.owner(scenario, name)].get(scenario, START).at(now).state
+        for scenario in scenarios.scenario_names
+    }
+
+
 # The steps' values are slotted dataclasses, made once a request and never changed after. Not
 # frozen: a frozen one sets each field through `object.__setattr__`; nor NamedTuples: Python 3.11
 # reads their fields through a descriptor it does not specialise. Either way they cost a plain
@@ -283,14 +295,7 @@ class Endpoint(Generic[R]):
 
     async def read_states(self, let: Let) -> dict[str, str]:
         """Where each scenario the rules name stands for this request, its timed move resolved now."""
-        scenarios, name = let.scenarios, let.session.name
-        owners = (name, SERVER_WIDE) if scenarios.server_wide else (name,)
-        stored = await self.core.state.standings(owners)
-        now = self.core.clock.now()
-        return {
-            scenario: stored[scenarios.owner(scenario, name)].get(scenario, START).at(now).state
-            for scenario in scenarios.scenario_names
-        }
+        return await states_of(self.core, let.scenarios, let.session.name)
 
     async def move(self, entry: JournalEntry, let: Let, selection: Selection) -> bool:
         """The answering rule's `set_state`, made in the state from the state it matched in; False
