@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 
+from tests.cli.test_cli import clean_env
 from tests.conftest import MakeServer
 from tests.state.helpers import ask, content, control
+from tests.state.test_workers import origin, pids, said, serve  # noqa: F401  (serve: the fixture)
 
 GATE = """
 rules:
@@ -27,12 +31,17 @@ rules:
 IN_FLIGHT = 40
 
 
+def knock(origins: list[str], session: str) -> Counter[str]:
+    """IN_FLIGHT requests of one session at once, spread over the origins in turn."""
+    with ThreadPoolExecutor(IN_FLIGHT) as pool:
+        return Counter(pool.map(lambda i: content(ask(origins[i % len(origins)], session, "knock")), range(IN_FLIGHT)))
+
+
 def test_forty_requests_at_a_transition_on_two_instances_move_the_state_once(make_server: MakeServer, redis_url: str):
     origins = [make_server(GATE, state=redis_url).origin for _ in range(2)]
     for session in ("first", "second"):
-        with ThreadPoolExecutor(IN_FLIGHT) as pool:
-            said = list(pool.map(lambda i, s=session: content(ask(origins[i % 2], s, "knock")), range(IN_FLIGHT)))
-        assert Counter(said) == Counter({"old": 1, "new": IN_FLIGHT - 1}), Counter(said)
+        answered = knock(origins, session)
+        assert answered == Counter({"old": 1, "new": IN_FLIGHT - 1}), answered
     listed = control(origins[1], "states").json()["scenarios"]["gate"]["sessions"]
     assert listed == {"first": {"state": "open", "pending": None}, "second": {"state": "open", "pending": None}}
     moved = [e for e in control(origins[0], "journal?session=first").json()["entries"] if e["state_after"] == "open"]
@@ -48,3 +57,20 @@ def test_the_control_api_steers_states_in_the_shared_state(make_server: MakeServ
     assert control(two, "sessions/reset", {}).status == 200
     assert control(one, "states").json()["scenarios"]["gate"]["sessions"] == {}
     assert content(ask(two, "s", "knock")) == "old"
+
+
+def test_forty_requests_at_a_transition_across_two_workers_move_the_state_once(
+    serve: Any,  # noqa: F811  (the fixture imported above)
+    tmp_path: Path,
+    redis_url: str,
+):
+    folder = tmp_path / "gate"
+    folder.mkdir()
+    (folder / "gate.yaml").write_text(GATE, encoding="utf-8")
+    served = serve(
+        "--scenarios", str(folder), env=clean_env(ZENMUX_EMULATOR_WORKERS="2", ZENMUX_EMULATOR_STATE=redis_url)
+    )
+    said(served)
+    assert len(pids(served, 2)) == 2
+    answered = knock([origin(served)], "workers")
+    assert answered == Counter({"old": 1, "new": IN_FLIGHT - 1}), answered
