@@ -43,6 +43,7 @@ ENTRY_KEYS = {
     "state_before",
     "state_after",
     "near_misses",
+    "unscripted",
     "warnings",
     "status",
     "error_type",

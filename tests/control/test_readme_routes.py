@@ -44,6 +44,6 @@ def test_every_example_answers_2xx(make_server: MakeServer, tmp_path: Path):
     chat = {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "hi"}]}
     assert post_chat(server, chat, {"X-Emulator-Session": "ci-42"}).status == 200  # the session the examples use
     outputs = [run_example(server, example, tmp_path) for _, _, example in ROWS]
-    assert len(outputs) == 20 and all(out.startswith("{") for out in outputs)
+    assert len(outputs) == 21 and all(out.startswith("{") for out in outputs)
     assert server.state.registry.api_names == []  # loaded, replaced, then removed
     assert server.state.clock.now() == 1_767_225_600  # frozen at the example's time

@@ -14,7 +14,7 @@ middleware write the journal entry (the state numbers it).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Generic
@@ -28,7 +28,7 @@ from zenmux_emulator.core.draft.misbehave import NotApplicable, misbehave
 from zenmux_emulator.core.draft.passback import check_reasoning
 from zenmux_emulator.core.draft.reasoning import shape_of
 from zenmux_emulator.core.face import Face, FaceContext, R
-from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.gateway.auth import AcceptedKeys, authenticate
 from zenmux_emulator.core.gateway.catalogue import admit, admit_candidates
 from zenmux_emulator.core.gateway.chaos import of_rule, strikes
 from zenmux_emulator.core.gateway.control_headers import (
@@ -50,6 +50,7 @@ from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.match.expect import unmet_expectations
 from zenmux_emulator.core.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.core.match.outcome import Outcome, outcome_of
+from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.core.match.select import NO_STATES, Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
@@ -71,6 +72,7 @@ from zenmux_emulator.foundation.failures import (
 )
 from zenmux_emulator.foundation.ids import completion_id
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, Ask, parse_server
+from zenmux_emulator.foundation.offload import Deferred, attempt, settle
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.scenario.schema import ModelSpec
@@ -81,7 +83,7 @@ from zenmux_emulator.state.sessions import Session, session_name
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import ReplyPlan, raw_plan
-from zenmux_emulator.write.sse import StreamOutcome, write_sse
+from zenmux_emulator.write.sse import Pace, StreamOutcome, write_sse
 
 MOVE_TRIES = 64
 """Scenario moves other requests may make first before a request gives up (each one answered another request)."""
@@ -117,6 +119,7 @@ class Core:
     model_faces: dict[str, str] = field(default_factory=dict)
     """The face that alone serves each of the faces' own models (`FaceSpec.models`: embedding, rerank)."""
     _accepting: tuple[object, Signer] | None = None
+    _keys: tuple[frozenset[str], AcceptedKeys] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
         """The signer that checks passed-back reasoning: the server's, also accepting the upstream
@@ -129,11 +132,13 @@ class Core:
         return made[1]
 
     def accepted_keys(self) -> frozenset[str]:
-        """Keys from --api-key and from the scenario files; empty means any key is accepted."""
+        """Keys from --api-key and from the scenario files; empty means any key is accepted (made once
+        per scenario set, knowing which list each key came from)."""
         from_files = self.registry.current.scenarios.api_keys
-        if not self.settings.api_keys:
-            return from_files
-        return from_files.union(self.settings.api_keys)
+        made = self._keys
+        if made is None or made[0] is not from_files:
+            made = self._keys = (from_files, AcceptedKeys(self.settings.api_keys, from_files))
+        return made[1]
 
 
 async def states_of(core: Core, scenarios: ScenarioSet, name: str) -> dict[str, str]:
@@ -165,8 +170,9 @@ class Caller:
 @dataclass(slots=True)
 class Let:
     """A request the state let in: its session, rate headers, scenarios in force, control headers,
-    its chaos draw number, the catalogue's entry of the model it asked for, and the failures its
-    own fault and chaos strike it with (most requests: none)."""
+    its number in the session (which its ids and chaos draw are made from; the state takes it
+    atomically on admission, so requests in flight never share one), the catalogue's entry of the
+    model it asked for, and the failures its own fault and chaos strike it with (most requests: none)."""
 
     session: Session
     gate: dict[str, str]
@@ -178,6 +184,8 @@ class Let:
     failures: tuple[Failure, ...]
     states: Mapping[str, str]
     """Where each scenario stands for this request (read only when the rules name scenarios)."""
+    scale: float
+    """What the request's waits are multiplied by: its header's time scale, the server's, the scenarios', else 1."""
 
 
 @dataclass(slots=True)
@@ -249,6 +257,8 @@ class Endpoint(Generic[R]):
         if self.preload is not None:
             await self.preload(body, caller.ctx)
         ask = self.parse_body(body, caller.ctx, entry)
+        if isinstance(ask, Deferred):  # a costly part of the parse, done in a thread first
+            ask = await self.parse_body_later(ask, body, caller.ctx, entry)
         if ask is None:  # the face refused it, and the upstream may read it: not recorded
             assert self.core.forward is not None
             return await self.core.forward(request, entry, self.face, None)
@@ -256,10 +266,10 @@ class Endpoint(Generic[R]):
         admitted = await self.core.state.admit(request, entry, caller.key, ask.prompt_tokens)
         let = self.let_in(request, admitted, window)
         for failure in let.failures:  # the request's own fault, then its chaos
-            await self.fail(request, entry, failure, let.gate)
+            await self.fail(request, entry, failure, let)
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
-            await self.provider_latency(served.routed.delay_s)
+            await self.provider_latency(entry, served.routed.delay_s, let.scale)
         selection = await self.choose(entry, ask, let, served)
         if selection is None and self.core.forward is not None:
             return await self.core.forward(request, entry, self.face, ask)
@@ -272,7 +282,7 @@ class Endpoint(Generic[R]):
         del ask, drafted  # the parsed request and the draft live on only in the events' generator, if it needs them
         if record.streamed is None:
             return self.write(entry, plan)
-        return await self.stream(request, entry, let.session, plan, record)
+        return await self.stream(request, entry, let, plan, record)
 
     async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
         """match, in the state: the rule that answers at the scenario states the request reads, its
@@ -339,17 +349,34 @@ class Endpoint(Generic[R]):
             entry.body_bytes = len(orjson.dumps(entry.body))
         return body
 
-    def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+    def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | Deferred | None:
         """face.parse (after its `preload`): the neutral request (None: refused, and
-        `--record-missing` forwards it)."""
+        `--record-missing` forwards it), or the costly part it deferred (a large JSON Schema's
+        check), which `parse_body_later` does in a thread, not on the loop (`foundation.offload`)."""
         try:
-            ask = self.face.parse(body, ctx)
+            outcome = attempt(partial(self.face.parse, body, ctx))
         except RequestRejected:
             if self.core.forward is None:
                 raise
             return None
+        return outcome if isinstance(outcome, Deferred) else self.parsed(outcome, entry)
+
+    async def parse_body_later(self, deferred: Deferred, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+        """`parse_body` once what it deferred has run in a thread."""
+        try:
+            ask = await settle(deferred, partial(self.face.parse, body, ctx))
+        except RequestRejected:
+            if self.core.forward is None:
+                raise
+            return None
+        return self.parsed(ask, entry)
+
+    def parsed(self, ask: R, entry: JournalEntry) -> R:
+        """The parsed request's warnings and streaming, noted in the journal entry."""
         if ask.warnings:
             entry.warn(ask.warnings)
+        if self.core.registry.stale:  # a scenario file broken since the last good load
+            entry.warn(self.core.registry.stale)
         entry.stream = ask.stream
         return ask
 
@@ -373,7 +400,23 @@ class Endpoint(Generic[R]):
         struck: tuple[Failure, ...] = () if control.fault is None else (control.fault,)
         if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
             struck += (control.chaos_failure or parse_failure(settings.chaos_failure),)
-        return Let(session, admitted.gate, admitted.scenarios, control, asked, number, window, struck, NO_STATES)
+        scale = control.time_scale
+        if scale is None:
+            scale = settings.time_scale
+        if scale is None:
+            scale = admitted.scenarios.gateway.time_scale
+        return Let(
+            session,
+            admitted.gate,
+            admitted.scenarios,
+            control,
+            asked,
+            number,
+            window,
+            struck,
+            NO_STATES,
+            1.0 if scale is None else scale,
+        )
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
         """route: the catalogue admits the model, a provider serves it (`provider_latency` waits
@@ -396,10 +439,12 @@ class Endpoint(Generic[R]):
         listed = let.window if served == ask.model else catalogue.get(served)
         return Served(routed, served, listed)
 
-    async def provider_latency(self, seconds: float) -> None:
-        """The time the route's attempts took, as the provider that served would."""
-        with self.core.waits.interruptible():
-            await asyncio.sleep(seconds)
+    async def provider_latency(self, entry: JournalEntry, seconds: float, scale: float) -> None:
+        """The time the route's attempts took, as the provider that served would (times the time scale)."""
+        entry.skipped += seconds * (1 - scale)
+        if scale:
+            with self.core.waits.interruptible():
+                await asyncio.sleep(seconds * scale)
 
     async def settle(
         self,
@@ -417,10 +462,10 @@ class Endpoint(Generic[R]):
             outcome = outcome_of(selection)
             struck = self.struck(let, selection) if used is None else None
             if struck is not None:
-                await self.fail(request, entry, struck, let.gate)
+                await self.fail(request, entry, struck, let)
             used = selection
             if outcome.fault is not None:
-                await self.fault(request, entry, outcome.fault)
+                await self.fault(request, entry, outcome.fault, let.scale)
             raw = self.carry_out(entry, outcome)
             if raw is not None:
                 return raw
@@ -475,10 +520,9 @@ class Endpoint(Generic[R]):
         self.apply_misbehaviour(entry, ask, let, selection, rule, draft)
         if let.scenarios.gateway.active:
             let.gate.update(charge(let.scenarios.gateway, session.gateway, key, draft.usage, served.listed))
-        session.requests += 1
-        generation = completion_id(self.core.settings.seed, session.name, session.requests)
+        generation = completion_id(self.core.settings.seed, session.name, let.number)
         sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
-        if rule is None:  # a placeholder answer: say so, and where to read why
+        if rule is None and not entry.unscripted:  # a placeholder answer: say so, and where to read why
             sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
         if let.gate:
             sent.update(let.gate)
@@ -571,22 +615,31 @@ class Endpoint(Generic[R]):
         return json_response(plan)
 
     async def stream(
-        self, request: web.Request, entry: JournalEntry, session: Session, plan: ReplyPlan, recorded: Recorded
+        self, request: web.Request, entry: JournalEntry, let: Let, plan: ReplyPlan, recorded: Recorded
     ) -> web.StreamResponse:
-        """write: the stream (the session's changes saved before its first byte)."""
+        """write: the stream (the session's changes saved before its first byte), its waits times the
+        time scale, its timeline the scripted one."""
         streamed = recorded.streamed
         assert streamed is not None
         entry.response = plan.events
         state = self.core.state
-        await state.save(session)  # the next request may come before the last byte
+        await state.save(let.session)  # the next request may come before the last byte
+        pace = Pace(self.core.settings.keepalive_ms / 1000, let.scale, entry.skipped)
         try:
-            return await write_sse(request, plan, self.core.settings.keepalive_ms / 1000, streamed, self.core.waits)
+            return await write_sse(request, plan, pace, streamed, self.core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
             entry.sent_at = streamed.sent_at
             entry.fault = streamed.fault or entry.fault
             if recorded.record is not None:  # its generation time, with the journal entry
                 state.keep_generation(recorded.record)
+
+    def answers_alone(self, ask: NeutralRequest, rules: Sequence[CompiledRule]) -> bool:
+        """Whether the face answers without rules (embeddings) and, outside strict mode, none could answer it."""
+        traits = self.core.registry.faces.traits.get(ask.face)
+        if traits is None or not traits.answers_unscripted or self.core.settings.strict:
+            return False
+        return not any(all(p.test(ask) for p in rule.predicates if p.key == "api") for rule in rules)
 
     def match(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
         """match: the rule that answers (or the one `X-Emulator-Rule` names) at the session's reply
@@ -602,6 +655,9 @@ class Endpoint(Generic[R]):
         else:
             selection = select(loaded.index, ask, session, let.states)
         if selection is None:
+            if self.answers_alone(ask, scenarios.rules):
+                entry.unscripted = True  # the face's own answer, as when no rule is written for it: not a miss
+                return None
             misses = near_misses(scenarios.rules, ask)
             entry.near_misses = [m.as_dict() for m in misses]
             if core.settings.strict and core.forward is None:
@@ -642,16 +698,19 @@ class Endpoint(Generic[R]):
             return None
         return of_rule(rules_chaos) if rules_chaos is not None else parse_failure(settings.chaos_failure)
 
-    async def fail(self, request: web.Request, entry: JournalEntry, failure: Failure, gate: dict[str, str]) -> None:
+    async def fail(self, request: web.Request, entry: JournalEntry, failure: Failure, let: Let) -> None:
         """An injected failure: raise its error (with the gate's headers), or carry its fault out."""
         if isinstance(failure, ErrorFailure):
-            raise failure_error(failure).with_headers(gate)
-        await self.fault(request, entry, failure)
+            raise failure_error(failure).with_headers(let.gate)
+        await self.fault(request, entry, failure, let.scale)
 
-    async def fault(self, request: web.Request, entry: JournalEntry, fault: FaultFailure) -> None:
-        """A transport fault before any response: returns after a delay, raises ConnectionDropped otherwise."""
+    async def fault(self, request: web.Request, entry: JournalEntry, fault: FaultFailure, scale: float) -> None:
+        """A transport fault before any response: returns after a delay (times the time scale), raises
+        ConnectionDropped otherwise."""
         entry.fault = fault.kind
+        if fault.kind == "delay":
+            entry.skipped += fault.delay_ms / 1000 * (1 - scale)
         with self.core.waits.interruptible():
-            gone = await before_response(request, fault)
+            gone = await before_response(request, fault, scale)
         if gone:
             raise ConnectionDropped(fault.kind)

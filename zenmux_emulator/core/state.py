@@ -45,7 +45,9 @@ class ObjectStore(Protocol[S]):
     async def get(self, session: str, key: str) -> S | None: ...
 
     def keep(self, session: str, key: str, value: S) -> None:
-        """Keep it (a shared state writes it with the request's session changes, before the answer leaves)."""
+        """Keep it (a shared state writes it with the request's session changes, before the answer
+        leaves), unless an object is kept under `key` already: another request's, never replaced
+        (logged; a request's number, which ids are made from, is its own)."""
 
     async def delete(self, session: str, key: str) -> bool: ...
 

@@ -7,7 +7,8 @@ test asks for a fixture."""
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+import re
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -206,8 +207,10 @@ def pytest_runtest_makereport(
     item: pytest.Item,
     call: pytest.CallInfo[None],
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    report = yield
     handle = item.stash.get(HANDLE, None)
+    if handle is not None and call.excinfo is not None:  # before the report is made of it
+        relocate(call.excinfo.value, handle.locate)
+    report = yield
     unmet_failed = False
     if handle is not None and report.passed and call.when == "call" and (unmet := handle.unmet_expectations()):
         report.outcome = "failed"  # a rule's `expect` is part of the test's assertions
@@ -222,6 +225,25 @@ def pytest_runtest_makereport(
     if call.when == "teardown" and REPORT_DATA in item.stash:
         report.user_properties.append((PROPERTY, item.stash[REPORT_DATA]))
     return report
+
+
+INTERNAL_WHERE = re.compile(r"api:[A-Za-z0-9._-]+:\d+")
+"""Where a rule the test loaded sits, as the server names it (`api:<scenario>:<line>`)."""
+
+
+def relocate(exc: BaseException, locate: Callable[[str], str]) -> None:
+    """The exception's text (a strict miss's 404, as the SDK raised it) naming each rule the test loaded at its
+    file and line, not at the scenario name the plugin gave it on the server."""
+
+    def fix(value: object) -> object:
+        return INTERNAL_WHERE.sub(lambda found: locate(found.group(0)), value) if isinstance(value, str) else value
+
+    try:
+        exc.args = tuple(fix(arg) for arg in exc.args)
+        if isinstance(getattr(exc, "message", None), str):  # the SDKs' own copy of the text
+            exc.message = fix(exc.message)  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):  # an exception that keeps its text read-only: left as it is
+        return
 
 
 class RunReport:

@@ -827,6 +827,12 @@ class FileSettings(BaseModel):
         default_factory=list,
         description="scenarios whose state every session shares (default: each session has its own)",
     )
+    time_scale: float | None = Field(
+        None,
+        ge=0,
+        description="what every wait (first token, chunk gaps, keep-alives, delay faults, provider latency) is "
+        "multiplied by: 0 sends at once, 1 as scripted (--time-scale and X-Emulator-Time-Scale come first)",
+    )
 
 
 class ScenarioFile(BaseModel):

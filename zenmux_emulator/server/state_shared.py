@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Generic
 
+import orjson
 from aiohttp import web
 
 from zenmux_emulator.core.gateway.admission import admission_ask, admitted
@@ -64,7 +65,30 @@ class StoredRow:
     def unmatched(self) -> bool:
         """`JournalEntry.unmatched`, read off the stored entry."""
         data = self.data
-        return data.get("api") is not None and data.get("rule") is None and data.get("error_type") in (None, NO_MATCH)
+        return (
+            data.get("api") is not None
+            and data.get("rule") is None
+            and data.get("error_type") in (None, NO_MATCH)
+            and not data.get("unscripted")
+        )
+
+    @property
+    def response(self) -> bytes | list[bytes] | None:
+        """The response as a live entry holds it: a JSON body's bytes (stored parsed, or as text when it was
+        not JSON), or the SSE events sent."""
+        response = self.data.get("response")
+        if isinstance(response, dict):  # a JSON body is stored parsed
+            return orjson.dumps(response)
+        if isinstance(response, str):
+            return response.encode()
+        if isinstance(response, list):
+            return [event.encode() for event in response if isinstance(event, str)]
+        return None
+
+    def sent_events(self) -> list[bytes]:
+        """The SSE events the client got (the store keeps only those), as `JournalEntry.sent_events`."""
+        response = self.response
+        return response if isinstance(response, list) else []
 
     def as_dict(self) -> dict[str, Any]:
         return self.data

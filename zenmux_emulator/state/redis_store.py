@@ -1,7 +1,8 @@
 """`--state redis://HOST:PORT/DB`: the shared state in Redis, through redis-py's asyncio client.
 
 Keys (all under `zenmux:`): `session:<name>` a hash of one session's counters (`h:<rule>` reply
-positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `requests`, `arrivals`,
+positions, `r:<model>` rotations, `p:<model>@<provider>` provider tries, `arrivals` the requests
+let in (each request's number, taken by the script that opens it: its ids are made from it),
 `s:<key id>` credits spent, `b:<key id>:<kind>:l|a` rate buckets); `sessions` the set of session
 names; `seq` the requests received; `journal` the newest entries as JSON; `responses:<session>` the
 faces' stored objects (Responses' stored responses, Anthropic's thread turns), deleted with the
@@ -187,7 +188,7 @@ class SharedSession(Session):
     """A session as `open` read it: the request changes it as it would an in-process one, and
     `changes` turns what moved into increments (so concurrent requests add up, never overwrite)."""
 
-    __slots__ = ("base_hits", "base_providers", "base_requests", "base_rotations", "base_spent", "key")
+    __slots__ = ("base_hits", "base_providers", "base_rotations", "base_spent", "key")
 
     def __init__(self, name: str, fields: Mapping[str, str], api_key: str | None) -> None:
         super().__init__(name)
@@ -203,8 +204,6 @@ class SharedSession(Session):
                 self.provider_requests[rest] = int(value)
             elif kind == "s" and rest == kid and api_key is not None:
                 self.gateway.spent[api_key] = float(value)
-            elif field == "requests":
-                self.requests = int(value)
             elif field == "arrivals":
                 self.gateway.arrivals = int(value)
         self.rebase()
@@ -214,7 +213,6 @@ class SharedSession(Session):
         self.base_hits = dict(self.hits)
         self.base_rotations = dict(self.rotations)
         self.base_providers = dict(self.provider_requests)
-        self.base_requests = self.requests
         self.base_spent = self.gateway.spent.get(self.key, 0.0) if self.key is not None else 0.0
 
     def changes(self) -> list[tuple[str, str, int | float]]:
@@ -228,8 +226,6 @@ class SharedSession(Session):
             for name, count in now.items():
                 if count != base.get(name, 0):
                     moved.append(("HINCRBY", prefix + name, count - base.get(name, 0)))
-        if self.requests != self.base_requests:
-            moved.append(("HINCRBY", "requests", self.requests - self.base_requests))
         if self.key is not None:
             spent = self.gateway.spent.get(self.key, 0.0)
             if spent != self.base_spent:
@@ -385,7 +381,9 @@ class RedisStore:
     async def next_seq(self) -> int:
         return int(await self.client.incr(SEQ))
 
-    def _write(self, pipe: Any, session: Session | None) -> None:
+    def _write(self, pipe: Any, session: Session | None) -> list[tuple[int, str, str]]:
+        """Queue the session's changes, the stored objects and generation records on `pipe`; where
+        each stored object's write is in it (its owner and id), to check it was not refused."""
         if isinstance(session, SharedSession):
             key = session_key(session.name)
             for command, field, amount in session.changes():
@@ -394,30 +392,39 @@ class RedisStore:
                 else:
                     pipe.hincrbyfloat(key, field, float(amount))
             session.rebase()
+        stored = []
         for owner, response_id, blob in self._responses:
-            pipe.hset(P + "responses:" + owner, response_id, blob)
+            stored.append((len(pipe), owner, response_id))
+            pipe.hsetnx(P + "responses:" + owner, response_id, blob)  # never over another request's
         self._responses.clear()
         for ids, blob in self._generations:
             for name in ids:
                 pipe.set(P + "generation:" + name, blob, ex=GENERATION_TTL_S)
         self._generations.clear()
+        return stored
+
+    @staticmethod
+    def _refused(results: list[Any], stored: list[tuple[int, str, str]]) -> None:
+        for at, owner, response_id in stored:
+            if not results[at]:
+                log.warning("not stored: %s of session %s is kept already, by another request", response_id, owner)
 
     @guarded
     async def save(self, session: Session) -> None:
         pipe = self.client.pipeline(transaction=False)
-        self._write(pipe, session)
+        stored = self._write(pipe, session)
         if len(pipe):
-            await pipe.execute()
+            self._refused(await pipe.execute(), stored)
 
     @guarded
     async def finish(self, session: Session | None, entry: Mapping[str, Any] | None) -> None:
         pipe = self.client.pipeline(transaction=False)
-        self._write(pipe, session)
+        stored = self._write(pipe, session)
         if entry is not None and self.journal_size:
             pipe.rpush(JOURNAL, orjson.dumps(entry, default=str))
             pipe.ltrim(JOURNAL, -self.journal_size, -1)
         if len(pipe):
-            await pipe.execute()
+            self._refused(await pipe.execute(), stored)
 
     @guarded
     async def journal(self, newest: int | None = None) -> list[dict[str, Any]]:

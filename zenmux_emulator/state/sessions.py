@@ -1,4 +1,5 @@
-"""Per-client state: each session has its own request count and reply-sequence positions.
+"""Per-client state: each session has its own request count (its ids' numbers) and reply-sequence
+positions.
 
 A session is named by the `X-Emulator-Session` header, else by a digest of the API key, so
 parallel test workers sharing one server do not disturb each other.
@@ -7,7 +8,7 @@ parallel test workers sharing one server do not disturb each other.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -37,7 +38,8 @@ class GatewayState:
     buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
     spent: dict[str, float] = field(default_factory=dict)
     arrivals: int = 0
-    """Requests that passed limits and balance: the number each chaos draw is seeded with."""
+    """Requests that passed limits and balance: the request's number in its session, which its ids
+    (`foundation.ids.completion_id`) and chaos draw are made from; taken atomically on admission."""
 
     def bucket(self, key: str, kind: str, capacity: int, now: float) -> Bucket:
         found = self.buckets.get((key, kind))
@@ -63,21 +65,20 @@ def _key_session(api_key: str) -> str:
 
 
 class Session:
-    """A client's state: how many requests it sent, how often each rule answered it, and the
-    routing counters (round-robin rotation per model, requests per model@provider)."""
+    """A client's state: how often each rule answered it, the routing counters (round-robin
+    rotation per model, requests per model@provider), and its gateway's (rate buckets, credits,
+    and `arrivals`, the requests it let in: each request's number, which its ids are made from)."""
 
-    __slots__ = ("gateway", "hits", "name", "provider_requests", "requests", "rotations")
+    __slots__ = ("gateway", "hits", "name", "provider_requests", "rotations")
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.requests = 0
         self.hits: dict[str, int] = {}
         self.rotations: dict[str, int] = {}
         self.provider_requests: dict[str, int] = {}
         self.gateway = GatewayState()  # rate buckets, spent credits, chaos draws (core.gateway.limits uses them)
 
     def reset(self) -> None:
-        self.requests = 0
         self.hits.clear()
         self.rotations.clear()
         self.provider_requests.clear()
@@ -85,10 +86,12 @@ class Session:
 
 
 class SessionStore:
-    """Sessions by name, the least recently used dropped past `capacity`."""
+    """Sessions by name, the least recently used dropped past `capacity` (and told to `forgotten`:
+    a session that comes back starts over, as after a reset)."""
 
-    def __init__(self, capacity: int = 10_000) -> None:
+    def __init__(self, capacity: int = 10_000, forgotten: Callable[[str], None] | None = None) -> None:
         self.capacity = capacity
+        self.forgotten = forgotten
         self._sessions: OrderedDict[str, Session] = OrderedDict()
 
     def get(self, name: str) -> Session:
@@ -96,7 +99,9 @@ class SessionStore:
         if session is None:
             session = self._sessions[name] = Session(name)
             if len(self._sessions) > self.capacity:
-                self._sessions.popitem(last=False)
+                gone, _ = self._sessions.popitem(last=False)
+                if self.forgotten is not None:
+                    self.forgotten(gone)
         else:
             self._sessions.move_to_end(name)
         return session

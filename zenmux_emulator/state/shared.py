@@ -155,7 +155,8 @@ class SharedStore(Protocol):
         """Put these API scenarios in force everywhere; the new version."""
 
     def keep_response(self, session: str, response_id: str, blob: bytes) -> None:
-        """Queue a stored response, written by the next `save` or `finish`."""
+        """Queue a stored response, written by the next `save` or `finish` unless one is stored
+        under that id already (never replaced)."""
 
     async def response(self, session: str, response_id: str) -> bytes | None: ...
 

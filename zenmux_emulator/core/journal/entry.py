@@ -74,6 +74,7 @@ class JournalEntry:
         "sent_headers",
         "seq",
         "session",
+        "skipped",
         "started",
         "state_after",
         "state_before",
@@ -81,6 +82,7 @@ class JournalEntry:
         "stream",
         "time",
         "unmet_expectations",
+        "unscripted",
         "warnings",
     )
 
@@ -110,6 +112,8 @@ class JournalEntry:
         """What the request did that the emulator accepted but ignored or doubted (`warn` adds)."""
         self.near_misses: Sequence[dict[str, Any]] = _NONE
         """The rules that nearly answered an unmatched request (set, never changed in place)."""
+        self.unscripted = False
+        """Answered by a face that answers without rules (embeddings), none of which could answer it: not a miss."""
         self.unmet_expectations: Sequence[str] = _NONE
         """The answering rule's expectations the request did not meet (set, never changed in place)."""
         self.raw_body: bytes | None = None
@@ -146,7 +150,10 @@ class JournalEntry:
         self.first_byte: float | None = None
         """`time.perf_counter()` when the response's headers went (None: no response was sent)."""
         self.sent_at: Sequence[float] = _NONE
-        """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place)."""
+        """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place),
+        plus the scripted waits a time scale under 1 skipped until then: the timeline keeps the scripted offsets."""
+        self.skipped: float = 0.0
+        """Seconds of scripted waits (provider latency, a delay fault) a time scale did not wait before the answer."""
         self.body_bytes: int = 0
         """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
         self.kept_bytes: int = 0
@@ -223,8 +230,10 @@ class JournalEntry:
     @property
     def unmatched(self) -> bool:
         """A face's request that passed the checks but no rule answered: it got the default reply,
-        or 404 `emulator_no_match` in strict mode."""
-        return self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH)
+        or 404 `emulator_no_match` in strict mode (not a face's own answer: `unscripted`)."""
+        return (
+            self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH) and not self.unscripted
+        )
 
     def sent_events(self) -> list[bytes]:
         """The SSE events the client got, in order (none for a JSON reply)."""
@@ -258,6 +267,7 @@ class JournalEntry:
             "state_before": self.state_before,
             "state_after": self.state_after,
             "near_misses": list(self.near_misses),
+            "unscripted": self.unscripted,
             "warnings": self.warnings,
             "unmet_expectations": list(self.unmet_expectations),
             "status": self.status,

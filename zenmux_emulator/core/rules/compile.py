@@ -189,7 +189,8 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
         raise ScenarioError(problems)
     # closed in any file: only the declared models; open in any other: every id answers; else
     # (zenmux) ZenMux's catalogue and the declared models, every other id refused
-    served = dict(models) if "closed" in modes else {**DEFAULT_CATALOGUE, **faces.models, **models}
+    catalogue = faces.catalogue.models if faces.catalogue is not None else DEFAULT_CATALOGUE
+    served = dict(models) if "closed" in modes else {**catalogue, **faces.models, **models}
     mode = "closed" if "closed" in modes else "open" if "open" in modes else "zenmux"
     ranked = tuple(sorted(rules, key=lambda r: r.rank))
     return ScenarioSet(

@@ -15,6 +15,7 @@ from zenmux_emulator.faces.anthropic.request import AnthropicRequest
 from zenmux_emulator.faces.anthropic.threads import ThreadTurn, continued, next_turn, once, thread_of
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.offload import Deferred
 from zenmux_emulator.write.plan import ReplyPlan
 
 PRELOADED = 1_000
@@ -62,8 +63,15 @@ class AnthropicFace:
         if thread is not None and thread["type"] == "continue":
             assert isinstance(body, dict)
             session, previous = ctx.session, thread["previous_message_id"]
-            turn = self.preloaded.pop((session, previous), None)
-            request = parse_request(continued(body, thread, turn), ctx.headers)  # longer than it came: counted
+            key = (session, previous)
+            try:
+                request = parse_request(continued(body, thread, self.preloaded.get(key)), ctx.headers)  # counted
+            except Deferred:  # parsed again once its costly check is done (foundation.offload): the turn stays
+                raise
+            except Exception:
+                self.preloaded.pop(key, None)
+                raise
+            self.preloaded.pop(key, None)
             once(self.threads, session, previous)
             return request
         return parse_request(body, ctx.headers, ctx.body_bytes)

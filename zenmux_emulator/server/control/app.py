@@ -11,7 +11,7 @@ from aiohttp import web
 from zenmux_emulator.core.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, STATE, WATCHER
 from zenmux_emulator.server.control.clock import get_clock, set_clock
 from zenmux_emulator.server.control.guard import control_guard
-from zenmux_emulator.server.control.journal import clear_journal, list_journal, list_unmatched
+from zenmux_emulator.server.control.journal import clear_journal, journal_verdict, list_journal, list_unmatched
 from zenmux_emulator.server.control.match import would_match
 from zenmux_emulator.server.control.misbehave import list_misbehave, set_misbehave
 from zenmux_emulator.server.control.openapi import openapi
@@ -76,6 +76,7 @@ def create_control_app(settings: Settings) -> web.Application:
             web.get("/journal", list_journal),
             web.delete("/journal", clear_journal),
             web.get("/journal/unmatched", list_unmatched),
+            web.get("/journal/verdict", journal_verdict),
             web.post("/match", would_match),
             web.post("/sessions/reset", reset_sessions),
             web.get("/states", list_states),

@@ -73,7 +73,13 @@ COUNT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}
 BAD_REQUEST = _error("a bad parameter or body (ZenMux's error envelope)")
 BAD_QUERY = _error("a query parameter this route does not take")
 TOO_LARGE = _error("the body is larger than the server's body limit (--max-body-bytes)")
-FORBIDDEN = _error("not a loopback client, or the admin token is missing or wrong")
+FORBIDDEN = _error(
+    "not a loopback client, or the admin token is missing or wrong; or an Origin that is not the emulator's "
+    "own, or (without an admin token) a Host that is not a loopback name, --host or an --allowed-host"
+)
+NOT_JSON = _error("a body, or a Content-Type, that is not application/json (as a form of another site sends)")
+JSON_ROUTES = ("/clock", "/match", "/sessions/reset", "/misbehave", "/scenarios/reload")
+"""The POST routes that read a JSON body (or, reload, none): each answers 415 for another Content-Type."""
 INVALID_SCENARIO = _json(
     "invalid_scenario: the scenario does not load (every problem located); or invalid_params: "
     "a bad name, or a body that is empty, null, not UTF-8 or nested too deeply",
@@ -96,6 +102,7 @@ JOURNAL_FIELDS = [
     "state_before",
     "state_after",
     "near_misses",
+    "unscripted",
     "warnings",
     "unmet_expectations",
     "status",
@@ -125,7 +132,10 @@ OPENAPI: dict[str, Any] = {
         "title": "ZenMux Emulator control API",
         "version": "1",
         "description": "Inspect and steer a running emulator. Loopback clients are allowed; when the server "
-        "has --admin-token, every client must send it in X-Emulator-Admin-Token. Errors use "
+        "has --admin-token, every client must send it in X-Emulator-Admin-Token. A request whose Origin is not "
+        "the emulator's own is refused, and without --admin-token one whose Host is not a loopback name or "
+        "address, --host or an --allowed-host; a JSON body must be sent as application/json and give each key "
+        "once. Errors use "
         'ZenMux\'s envelope {"error": {"code", "type", "message"}}.',
     },
     "servers": [{"url": "/_emulator"}],
@@ -206,7 +216,11 @@ OPENAPI: dict[str, Any] = {
                             },
                         },
                     ),
-                    "400": INVALID_SCENARIO,
+                    "400": _json(
+                        "invalid_scenario: the files do not load (the last good set stays); or invalid_params: "
+                        "a body other than nothing or {} (the route takes none)",
+                        {"anyOf": [_ref("InvalidScenario"), _ref("Error")]},
+                    ),
                     "403": FORBIDDEN,
                 },
             }
@@ -321,6 +335,49 @@ OPENAPI: dict[str, Any] = {
                             "properties": {
                                 "count": {"type": "integer"},
                                 "entries": {"type": "array", "items": _ref("Unmatched")},
+                            },
+                        },
+                    ),
+                    "400": BAD_REQUEST,
+                    "403": FORBIDDEN,
+                },
+            }
+        },
+        "/journal/verdict": {
+            "get": {
+                "operationId": "journalVerdict",
+                "summary": "What one session's client did wrong: signed reasoning not passed back intact, tool calls "
+                "never answered, a retry before Retry-After ran out, a non-retryable error sent again, unmet "
+                "expectations (the pytest handle's verdict())",
+                "parameters": [
+                    {
+                        "name": "session",
+                        "in": "query",
+                        "required": True,
+                        "description": "the session whose requests are judged",
+                        "schema": {"type": "string", "minLength": 1},
+                    }
+                ],
+                "responses": {
+                    "200": _json(
+                        "the findings, in the order of the requests they show in",
+                        {
+                            "type": "object",
+                            "required": ["session", "findings"],
+                            "properties": {
+                                "session": {"type": "string"},
+                                "findings": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["check", "seq", "message"],
+                                        "properties": {
+                                            "check": {"type": "string"},
+                                            "seq": {"type": "integer"},
+                                            "message": {"type": "string"},
+                                        },
+                                    },
+                                },
                             },
                         },
                     ),
@@ -903,6 +960,11 @@ OPENAPI: dict[str, Any] = {
                     "state_before": {"type": ["string", "null"], "description": "its state when the request matched"},
                     "state_after": {"type": ["string", "null"], "description": "its state once the rule answered"},
                     "near_misses": {"type": "array", "items": _ref("NearMiss")},
+                    "unscripted": {
+                        "type": "boolean",
+                        "description": "answered by a face that answers without rules (embeddings, rerank) when "
+                        "none of them could: not unmatched",
+                    },
                     "warnings": {"type": "array", "items": {"type": "string"}},
                     "status": {"type": ["integer", "null"]},
                     "error_type": {"type": ["string", "null"]},
@@ -1010,6 +1072,10 @@ OPENAPI: dict[str, Any] = {
         },
     },
 }
+
+for _path in JSON_ROUTES:
+    OPENAPI["paths"][_path]["post"]["responses"]["415"] = NOT_JSON
+OPENAPI["paths"]["/states/{scenario}"]["put"]["responses"]["415"] = NOT_JSON  # a JSON body too
 
 DOCUMENT = orjson.dumps(OPENAPI)
 
