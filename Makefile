@@ -16,6 +16,14 @@ GEMINI_CLI_VERSION := $(call pin,@google/gemini-cli)
 GEMINI := $(VENV)/gemini/node_modules/.bin/gemini
 # the AI SDK's Google provider, pinned in tests/faces/vertex/aisdk/package.json
 AISDK := $(VENV)/aisdk/node_modules/.installed
+# the TypeScript helper (clients/js): its devDependencies from its package-lock.json (npm ci), built with tsc and
+# packed into the venv's folder; next to it, the Node project its tests install the tarball into (vitest, jest, the
+# openai and anthropic Node SDKs, the AI SDK), from tests/clients/js/project's package-lock.json
+JS := $(VENV)/js
+JS_HELPER := $(JS)/zenmux-emulator.tgz
+JS_PROJECT := $(JS)/node_modules/.installed
+# npm's cache for these two kept in the venv too, not in the home folder
+NPM_JS = npm --cache $(abspath $(JS))/.npm-cache --no-audit --no-fund --loglevel=error
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
@@ -82,6 +90,17 @@ $(AISDK): tests/faces/vertex/aisdk/package.json | $(BIN)/python
 	npm install --prefix $(VENV)/aisdk --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(JS_HELPER): clients/js/package.json clients/js/package-lock.json clients/js/tsconfig.json $(wildcard clients/js/src/*.ts)
+	cd clients/js && $(NPM_JS) ci && npm run --silent build
+	mkdir -p $(JS) && rm -f $(JS)/zenmux-emulator-*.tgz
+	cd clients/js && $(NPM_JS) pack --silent --pack-destination $(abspath $(JS)) >/dev/null
+	mv $(JS)/zenmux-emulator-*.tgz $@
+
+$(JS_PROJECT): tests/clients/js/project/package.json tests/clients/js/project/package-lock.json
+	mkdir -p $(JS) && cp tests/clients/js/project/package.json tests/clients/js/project/package-lock.json $(JS)/
+	cd $(JS) && $(NPM_JS) ci
+	touch $@
+
 # aimock from npm, pinned in bench/aimock.py, into the venv's folder: `make bench` measures against it
 $(AIMOCK): bench/aimock.py | $(BIN)/python
 	cd bench && ../$(BIN)/python aimock.py --install
@@ -103,8 +122,8 @@ redis-server:
 	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
 	  else echo "make test needs $(APT_TOOLS) (Debian/Ubuntu: apt-get install $(APT_TOOLS))" >&2; exit 1; fi; }
 
-## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, Gemini CLI, the Node SDK, the AI SDK's Google provider and aimock from npm, redis-server and jq from apt), then run the whole suite against real servers
-test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(NODE_SDK) $(AISDK) $(AIMOCK) redis-server
+## test: install with the test extras and the clients pinned in clients.lock (Claude Code, Codex, Gemini CLI, the Node SDK, the AI SDK's Google provider and aimock from npm, redis-server and jq from apt), build and pack the TypeScript helper and install its test project from its lock, then run the whole suite against real servers
+test: $(VENV)/.installed-test $(CLAUDE) $(CODEX) $(GEMINI) $(NODE_SDK) $(AISDK) $(AIMOCK) $(JS_HELPER) $(JS_PROJECT) redis-server
 	$(BIN)/python -m pytest -q -n auto
 
 ## test-latest: the newest release of every client in clients.lock, in .venv-latest: runs their tests, prints the drift table (exit 0 on drift)
@@ -141,4 +160,4 @@ bench: $(VENV)/.installed $(AIMOCK)
 
 ## clean: remove the virtualenv and build files
 clean:
-	rm -rf $(VENV) .venv-latest .pytest_cache build dist site *.egg-info
+	rm -rf $(VENV) .venv-latest .pytest_cache build dist site *.egg-info clients/js/node_modules clients/js/dist

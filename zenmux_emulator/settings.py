@@ -91,12 +91,15 @@ class Settings(BaseModel):
     journal_file: Path | None = None
     """Append every finished request to this file as one JSON line."""
     admin_token: str | None = None
+    allowed_hosts: CommaList = Field(default_factory=list)
+    """Host names (besides loopback ones and `host`) the control API answers under without an
+    admin token: a DNS-rebinding page names its own host, which is refused."""
     reasoning_secret: str | None = None
     """Key of the reasoning signatures; default: derived from the seed."""
     reasoning_check: Literal["strict", "warn", "off"] = "strict"
     """What an altered or missing signed reasoning block gets: a 400 `invalid_params`, a warning, or nothing."""
     control_headers: bool = True
-    """Obey the X-Emulator-Rule, -Fault and -Chaos request headers (off for shared deployments)."""
+    """Obey the X-Emulator-Rule, -Fault, -Chaos and -Time-Scale request headers (off for shared deployments)."""
     chaos_rate: float = Field(default=0.0, ge=0, le=1)
     """The seeded share of requests that fail when neither the rule nor a header says otherwise."""
     chaos_failure: str = "error=503"
@@ -104,6 +107,10 @@ class Settings(BaseModel):
     misbehave: list[str] = Field(default_factory=list)
     """Faults of the misbehaviour catalogue a seeded share of every request gets: `NAME[;variant]:RATE`
     each, their rates adding up to 1 at most (rules, sessions and headers take precedence)."""
+    time_scale: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    """What every wait the emulator makes (first token, chunk gaps, keep-alives, delay faults, provider
+    latency) is multiplied by: 0 sends at once, 1 as scripted; None: the scenarios' `settings.time_scale`,
+    else 1. A request's `X-Emulator-Time-Scale` header comes first."""
     workers: int = Field(default=1, ge=1, le=256)
     """Serving processes on the one port (`auto`: the cores this process may use)."""
     state: str | None = None
@@ -130,6 +137,9 @@ class Settings(BaseModel):
             raise ValueError(f"state must be a Redis URL ({', '.join(STATE_SCHEMES)}…), got {text!r}")
         return text
 
+    catalogue: Path | None = None
+    """A catalogue file (`zenmux-emulator catalogue pull` writes one) served instead of the packaged
+    snapshot."""
     upstream: str | None = None
     """The gateway that `--record-missing` (and `record`) forwards to: the only address contacted."""
     record_missing: bool = False
@@ -143,6 +153,9 @@ class Settings(BaseModel):
     upstream_key: str | None = Field(default=None, repr=False)
     """The key sent to `upstream` in place of the caller's (the pytest plugin's cassettes: the test's
     own key is the emulator's); masked wherever it appears in a recording, never shown."""
+    record_exchanges: bool = False
+    """Also write each recorded exchange's wire answer to `exchanges.jsonl` (what `drift --recorded`
+    compares); `record` does, `--record-missing` keeps a scenario folder to its files."""
 
     @field_validator("clock", mode="before")
     @classmethod

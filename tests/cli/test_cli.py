@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -382,7 +383,7 @@ def test_an_invalid_setting_exits_2_naming_it(tmp_path: Path):
 def test_validate_accepts_the_shipped_scenarios():
     result = run([str(CONSOLE_SCRIPT), "validate", "scenarios"])
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok: 54 rules in 15 files"
+    assert result.stdout.strip() == "ok: 64 rules in 16 files"
 
 
 def test_validate_reports_file_line_and_snippet_for_a_broken_file(tmp_path: Path):
@@ -501,3 +502,58 @@ def test_serve_help_lists_the_options():
         "ZENMUX_EMULATOR_",
     ):
         assert option in result.stdout, option
+
+
+def test_a_banner_on_every_address_says_the_inspector_answers_loopback_only(serve):
+    served = serve([*PYTHON_M, "serve", "--host", "0.0.0.0", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"])
+    listening, _, inspector = (served._lines.get(timeout=START_TIMEOUT) for _ in range(3))
+    assert listening.startswith("ZenMux emulator listening on http://0.0.0.0:"), served.stderr()
+    assert "http://0.0.0.0:" in inspector and "/_emulator/ui/" in inspector
+    assert "loopback clients only" in inspector and "403" in inspector and "--admin-token" in inspector
+    assert served.stop() == 0
+
+
+def test_an_allowed_host_opens_the_control_api_under_that_name(serve):
+    env = clean_env(ZENMUX_EMULATOR_ALLOWED_HOST="emulator.test,other.test")
+    served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"], env=env)
+    served.wait_listening()
+    health = f"http://127.0.0.1:{served.port}/_emulator/health"
+    for name, status in (("emulator.test", 200), ("other.test:1", 200), ("evil.example", 403)):
+        request = urllib.request.Request(health, headers={"Host": name})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                got = answer.status
+        except urllib.error.HTTPError as refused:
+            got = refused.code
+        assert got == status, name
+    assert served.stop() == 0
+
+
+# --- --time-scale ---------------------------------------------------------------------------------------
+
+SLOW_STREAM = """\
+rules:
+  - name: slow
+    match: {}
+    reply: {content: "one two three", stream: {first_token_ms: 3000, chunk_ms: 1000}}
+"""
+
+
+@pytest.mark.parametrize("given", ["flag", "variable"])
+def test_time_scale_0_from_the_flag_or_its_variable_sends_a_slow_stream_at_once(serve, tmp_path: Path, given: str):
+    (tmp_path / "slow.yaml").write_text(SLOW_STREAM, encoding="utf-8")
+    argv = [*PYTHON_M, "serve", "--port", "0", "--scenarios", str(tmp_path / "slow.yaml"), "--no-watch"]
+    env = clean_env(ZENMUX_EMULATOR_TIME_SCALE="0") if given == "variable" else clean_env()
+    served = serve([*argv, "--time-scale", "0"] if given == "flag" else argv, env=env).wait_listening()
+    with served.client(timeout=2.0) as client:  # a 6 s stream as scripted: a read timeout unless the scale is 0
+        stream = client.chat.completions.create(
+            model="openai/gpt-5", messages=[{"role": "user", "content": "x"}], stream=True
+        )
+        assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == "one two three"
+    assert served.stop() == 0
+
+
+def test_a_negative_time_scale_is_refused_naming_the_flag():
+    result = run([*PYTHON_M, "serve", "--port", "0", "--time-scale", "-1", "--scenarios", str(SHIPPED)])
+    assert result.returncode == 2
+    assert result.stderr.startswith("zenmux-emulator: --time-scale (time_scale): ")

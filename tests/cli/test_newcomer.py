@@ -29,7 +29,8 @@ VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["
 GETTING_STARTED = page("getting-started.md")
 SUMMARY = re.compile(
     r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform; (\d+) rules from (\d+) scenario files; "
-    r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\)"
+    r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\) "
+    r"of (\d{4}-\d\d-\d\d)"
 )
 
 
@@ -220,6 +221,12 @@ def test_the_option_names_and_the_old_names_both_set_the_settings(tmp_path: Path
     assert from_env(REDACT="a, b").redact == ["a", "b"]
 
 
+def test_the_node_helpers_variables_are_left_to_it():
+    # issue 41: the GitHub Action exports ZENMUX_EMULATOR_URL for the Node helper, and a suite sets
+    # ZENMUX_EMULATOR_COMMAND; a server started later in the same job must not refuse them as unknown
+    assert from_env(URL="http://127.0.0.1:9000", COMMAND="python -m zenmux_emulator", PORT="9").port == 9
+
+
 @pytest.mark.parametrize(
     ("environ", "message"),
     [
@@ -283,7 +290,7 @@ def test_the_summary_line_names_faces_scenarios_keys_and_catalogue(serve):
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"]).wait_listening()
     summary = SUMMARY.fullmatch(second_line(served))
     assert summary is not None, served.stderr()
-    assert summary.group(1, 2, 4, 5) == ("54", "15", "zenmux", str(len(load_paths([SHIPPED]).catalogue)))
+    assert summary.group(1, 2, 4, 5) == ("55", "15", "zenmux", str(len(load_paths([SHIPPED]).catalogue)))
     assert int(summary.group(5)) > 112  # ZenMux's 112 and the shipped files' own
     assert summary.group(3) == "not restricted (any non-empty key; --api-key restricts them)"
     assert served.stop() == 0
@@ -307,7 +314,7 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
         summary["catalogue"],
     ) == (
         ["chat", "anthropic", "responses", "objectiveai", "vertex", "embeddings", "rerank", "platform"],
-        54,
+        55,
         15,
         0,
         "zenmux",

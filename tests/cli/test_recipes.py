@@ -148,3 +148,13 @@ def test_make_run_installs_what_the_readme_example_imports():
 def test_the_shipped_folder_is_what_the_package_carries():
     examples = REPO / "zenmux_emulator" / "examples"
     assert examples.resolve() == SHIPPED.resolve()  # one folder: the package's examples never drift
+
+
+def test_the_github_actions_job_has_no_placeholder_and_installs_this_versions_wheel():
+    """Issue 42: the install command named `github.com/<owner>/…`, which a copy could not run."""
+    steps = workflow()["jobs"]["test"]["steps"]  # type: ignore[index]
+    commands = [str(step.get("run", "")) for step in steps]
+    assert not any(re.search(r"<[a-z_-]+>", command) for command in commands), commands
+    [install] = [c for c in commands if c.startswith("pip install ")]
+    release = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert f"tools/zenmux_emulator-{release}-py3-none-any.whl" in install.split()

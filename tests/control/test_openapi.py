@@ -70,7 +70,9 @@ def test_every_route_is_described_and_every_description_is_a_route(server: Emula
         (method.upper(), path) for path, item in document["paths"].items() for method in item if method in METHODS
     }
     routes = control_routes(server)
-    assert len(routes) == 17  # issue 30 the index, GET /; issue 27 POST /match; issue 28 GET and POST /misbehave
+    assert (
+        len(routes) == 21
+    )  # issue 30 the index, GET /; issue 27 POST /match; issue 28 GET and POST /misbehave; issue 37 the states; issue 41 GET /journal/verdict
     assert described == routes
 
 

@@ -250,6 +250,39 @@ def test_a_rule_made_from_a_request_loads_and_matches_it(server, visit):
     assert http(f"{server.origin}/_emulator/scenarios/made", method="DELETE").status == 200
 
 
+def test_a_rule_made_from_text_yaml_refuses_raw_loads_and_matches_it(server, visit):
+    awkward = "del\x7f c1\x85\x9f sep\u2028\u2029 bom\ufeff end"  # YAML refuses or folds these raw
+    say(server, "make-awkward", awkward)
+    entry, page = opened(server, visit, "make-awkward")
+    page.click("#make-rule")
+    made = page.locator("#copied").inner_text()
+    assert "\x7f" not in made and "\\u007f" in made
+    loaded = http(
+        f"{server.origin}/_emulator/scenarios?name=made-awkward",
+        made.encode(),
+        method="POST",
+        headers={"Content-Type": "application/yaml"},
+    )
+    assert loaded.status == 201, loaded.text
+    say(server, "make-awkward-again", awkward)
+    [answered] = journal(server, session="make-awkward-again")
+    assert answered["rule"] == f"from-request-{entry['seq']}"  # the same text, read back from the escapes
+    assert http(f"{server.origin}/_emulator/scenarios/made-awkward", method="DELETE").status == 200
+
+
+def test_no_rule_is_made_for_a_face_rules_do_not_answer(server, visit):
+    headers = {"Authorization": "Bearer sk-mg-v1-inspector"}
+    assert http(f"{server.base_url}/management/payg/balance", headers=headers).status == 200
+    entry = journal(server, path="/api/v1/management/payg/balance")[-1]
+    assert entry["api"] == "platform"
+    page = visit(server.origin).open()
+    row(page, entry["seq"]).click()
+    expect(page.locator("#detail-title")).to_contain_text(f"#{entry['seq']} GET {entry['path']}")
+    page.click("#make-rule")
+    expect(page.locator("#notice")).to_contain_text("rules do not answer the platform face")
+    expect(page.locator("#copied")).to_have_count(0)
+
+
 def test_copy_as_curl_sends_the_same_request(server, visit):
     say(server, "curl", "hello from curl")
     _, page = opened(server, visit, "curl")

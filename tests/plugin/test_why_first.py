@@ -54,6 +54,9 @@ def test_a_strict_miss_says_why_above_the_traceback(pytester: pytest.Pytester, x
     sdk = next(i for i in range(start, len(out)) if "openai.NotFoundError" in out[i])
     assert ours < sdk  # the emulator's why before the SDK's traceback
     assert not any("api:" in line for line in out[ours : ours + len(summary)])
+    # the SDK's exception text names the rules at their file and line too (issue 42), not the plugin's scenario
+    error = next(line for line in out[sdk:] if line.startswith("E") and "No rule matched" in line)
+    assert "api:test_" not in error and f"{scenario}:{rule_line('weather-call-tool')}" in error, error
     result.stdout.fnmatch_lines(
         [
             "*_ test_an_unused_rule_of_yaml_text _*",

@@ -353,7 +353,7 @@ def test_a_manual_reload_works_after_the_folder_was_made_again(
 
 
 def requests_post(url: str) -> tuple[int, str]:
-    request = urllib.request.Request(url, method="POST", data=b"")
+    request = urllib.request.Request(url, method="POST")  # no body: a body other than JSON is refused
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
             return answer.status, answer.read().decode()

@@ -46,15 +46,14 @@ def test_strict_unmatched_is_404_naming_the_nearest_rules_and_what_they_missed(
     assert "admins" in message and "headers.X-Role: wanted equals 'admin', got absent" in message
 
 
-def test_strict_names_first_the_rules_that_missed_the_fewest_conditions(
-    make_server: MakeServer, session: str, open_client: OpenClient
-):
+def test_strict_names_first_the_nearest_rules(make_server: MakeServer, session: str, open_client: OpenClient):
     client = open_client(make_server(RULES, strict=True), session)
     with pytest.raises(openai.NotFoundError) as caught:
         ask(client, "bye", model="google/gemini-2.5-pro")
     message = caught.value.body["message"]  # type: ignore[index]
-    # Nearest = missed by the fewest conditions (near_miss.py's contract), ties to the better ranked rule:
-    # greet-gemini, greet and admins each missed one condition, tools-only missed two (stream, tools).
+    # Nearest = the smallest sum of the missed conditions' distances (near_miss.py's contract), then the fewest
+    # misses, the smallest share: greet-gemini and greet missed 'hello' alike (greet-gemini one of two),
+    # admins missed a header (a distance of 1), tools-only missed two (stream, tools).
     order = [name for name in ("greet-gemini (", "greet (", "admins (", "tools-only (") if name in message]
     assert order == ["greet-gemini (", "greet (", "admins ("]
     assert message.index("greet-gemini (") < message.index("greet (") < message.index("admins (")
@@ -142,3 +141,45 @@ def test_a_matched_request_has_no_near_misses(make_server: MakeServer, session: 
     ask(open_client(server, session), "hello")
     (entry,) = server.state.journal.entries(session=session)
     assert (entry.rule, entry.reply_index, entry.near_misses) == ("greet", 0, [])
+
+
+NEAR = """
+rules:
+  - name: hello-inspector
+    match: {model: "openai/gpt-5.4-mini", last_user: {contains: "hello inspector"}}
+    reply: {content: hi}
+  - name: weather-oslo
+    match: {last_user: {contains: "weather in Oslo"}}
+    reply: {content: sunny}
+"""
+
+
+def test_nearest_is_the_rule_whose_text_is_closest_not_the_first_that_missed_as_few(
+    make_server: MakeServer, session: str, open_client: OpenClient
+):
+    server = make_server(NEAR, strict=True)
+    with pytest.raises(openai.NotFoundError) as caught:
+        ask(open_client(server, session), "weather in Olso please")
+    message = caught.value.body["message"]  # type: ignore[index]
+    # each missed one condition (hello-inspector one of two, and it comes first in the file); the Oslo
+    # rule wanted a text much nearer "weather in Olso please"
+    assert message.index("weather-oslo (") < message.index("hello-inspector (")
+    [entry] = get_json(f"{server.origin}/_emulator/journal?session={session}")["entries"]
+    assert [m["rule"] for m in entry["near_misses"]] == ["weather-oslo", "hello-inspector"]
+
+
+def test_a_near_model_name_ranks_by_its_closeness_too(make_server: MakeServer, session: str, open_client: OpenClient):
+    rules = """
+rules:
+  - name: far-model
+    match: {model: "anthropic/claude-opus-4.1"}
+    reply: {content: a}
+  - name: near-model
+    match: {model: "openai/gpt-5.4-nano"}
+    reply: {content: b}
+"""
+    server = make_server(rules, strict=True)
+    with pytest.raises(openai.NotFoundError):
+        ask(open_client(server, session), "x", model="openai/gpt-5.4-mini")
+    [entry] = get_json(f"{server.origin}/_emulator/journal?session={session}")["entries"]
+    assert [m["rule"] for m in entry["near_misses"]] == ["near-model", "far-model"]

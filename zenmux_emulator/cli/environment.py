@@ -6,7 +6,8 @@ The names are derived from the `serve` parser, so every option added there gets 
 comma-separated one. The settings' own field names are accepted too
 (`ZENMUX_EMULATOR_API_KEYS`, `ZENMUX_EMULATOR_JOURNAL_FILE`, `ZENMUX_EMULATOR_WATCH=false`, the
 names of earlier versions). Any other `ZENMUX_EMULATOR_*` variable is refused, with the nearest
-name, so that a typo cannot silently leave a server open.
+name, so that a typo cannot silently leave a server open. The Node helper's own two
+(`ZENMUX_EMULATOR_URL`, `ZENMUX_EMULATOR_COMMAND`: where a test suite finds an emulator) are left to it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from dataclasses import dataclass
 PREFIX = "ZENMUX_EMULATOR_"
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off", ""})
+CLIENT_VARIABLES = frozenset({PREFIX + "URL", PREFIX + "COMMAND"})
+"""Read by the Node helper (clients/js) and exported by the GitHub Action, never by the server."""
 
 
 class EnvironmentProblem(ValueError):
@@ -89,7 +92,7 @@ def read(environ: Mapping[str, str], accepted: Mapping[str, Variable]) -> dict[s
     values: dict[str, object] = {}
     by: dict[str, str] = {}
     problems: list[str] = []
-    for name in sorted(k for k in environ if k.startswith(PREFIX)):
+    for name in sorted(k for k in environ if k.startswith(PREFIX) and k not in CLIENT_VARIABLES):
         variable = accepted.get(name)
         if variable is None:
             close = difflib.get_close_matches(name, list(accepted), n=1, cutoff=0.6)

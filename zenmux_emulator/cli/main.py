@@ -1,4 +1,4 @@
-"""`zenmux-emulator serve`, `validate`, `record`, `init`, `wait` and `version`.
+"""`zenmux-emulator serve`, `validate`, `record`, `drift`, `catalogue`, `init`, `wait` and `version`.
 
 The server (aiohttp, pydantic, the scenario compiler) is imported only by the commands that need it,
 so `--help`, `--version`, `init` and `wait` answer at once.
@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zenmux_emulator.cli import environment
+from zenmux_emulator.cli.catalogue.command import add_catalogue_parser
+from zenmux_emulator.cli.drift.command import add_drift_parser
 from zenmux_emulator.record.command import add_record_parser, add_recording_options, record_settings
 
 if TYPE_CHECKING:
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from zenmux_emulator.settings import Settings
 
 log = logging.getLogger("emulator")
-COMMANDS = ("serve", "validate", "record", "init", "wait", "version")
+COMMANDS = ("serve", "validate", "record", "drift", "catalogue", "init", "wait", "version")
 ENVIRONMENT = (
     "Every option also reads ZENMUX_EMULATOR_<OPTION>: --port reads ZENMUX_EMULATOR_PORT, --api-key "
     "ZENMUX_EMULATOR_API_KEY (comma-separated), --no-watch ZENMUX_EMULATOR_NO_WATCH=true; the flag wins. "
@@ -75,6 +77,14 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     p.add_argument("--no-watch", dest="watch", action="store_const", const=False, help="do not reload on file changes")
     p.add_argument("--keepalive-ms", type=int, help="keep-alive comment interval during stream waits (default 10000)")
+    p.add_argument(
+        "--time-scale",
+        type=float,
+        metavar="F",
+        help="multiply every wait (first token, chunk gaps, keep-alives, delay faults, provider latency) by F: "
+        "0 sends at once, 0.1 ten times faster (default: the scenarios' settings.time_scale, else 1; "
+        "X-Emulator-Time-Scale per request)",
+    )
     p.add_argument("--max-body-bytes", type=int, help="largest accepted request body (default 32 MiB)")
     p.add_argument(
         "--header-timeout",
@@ -109,6 +119,14 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--journal", dest="journal_file", metavar="FILE", help="append every finished request to FILE as one JSON line"
     )
     p.add_argument("--admin-token", help="token that opens the control API to non-loopback clients")
+    p.add_argument(
+        "--allowed-host",
+        dest="allowed_hosts",
+        action="append",
+        metavar="NAME",
+        help="a Host name the control API and inspector answer under without --admin-token, besides "
+        "localhost, loopback addresses and --host (repeatable)",
+    )
     p.add_argument("--reasoning-secret", help="key of reasoning signatures (default: derived from --seed)")
     p.add_argument(
         "--reasoning-check",
@@ -120,7 +138,7 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         dest="control_headers",
         action="store_const",
         const=False,
-        help="ignore the X-Emulator-Rule, -Fault and -Chaos request headers (shared deployments)",
+        help="ignore the X-Emulator-Rule, -Fault, -Chaos and -Time-Scale request headers (shared deployments)",
     )
     p.add_argument(
         "--chaos-rate",
@@ -158,6 +176,11 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         help="how long one operation on the --state Redis may take before the request answers 503 "
         "emulator_state_unavailable (default 2)",
     )
+    p.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        help="serve this catalogue file (`zenmux-emulator catalogue pull` writes one) instead of the packaged snapshot",
+    )
     add_recording_options(p, missing=True)
 
 
@@ -171,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
     add_record_parser(sub)
+    add_drift_parser(sub)
+    add_catalogue_parser(sub)
     v = sub.add_parser("validate", help="check scenario files; print file:line for every problem")
     v.add_argument("paths", nargs="*", default=["scenarios"], metavar="PATH", help="default: scenarios")
     i = sub.add_parser("init", help="write the example scenario files into a folder to start from")
@@ -239,7 +264,7 @@ async def serve(settings: Settings, sock: socket.socket | None = None, ready: in
 
     from aiohttp import web
 
-    from zenmux_emulator.cli.summary import start_lines
+    from zenmux_emulator.cli.summary import catalogue_facts, start_lines
     from zenmux_emulator.server.app import create_app, make_runner
 
     app = create_app(settings)
@@ -263,6 +288,9 @@ async def serve(settings: Settings, sock: socket.socket | None = None, ready: in
     else:
         for line in lines:
             print(line, flush=True)
+        hint = catalogue_facts(app)["catalogue_hint"]
+        if hint:
+            log.warning(hint)
     try:
         await stop.wait()
     finally:
@@ -293,6 +321,15 @@ NO_SCENARIOS = (
     "`zenmux-emulator init scenarios` (or `init DIR` and `--scenarios DIR`), or point --scenarios "
     "(ZENMUX_EMULATOR_SCENARIOS) at your own files."
 )
+
+
+def _not_started(exc: ScenarioError, settings: Settings) -> str:
+    """Why `serve` did not start: the --catalogue file, no scenarios, or the scenario files' problems."""
+    if settings.catalogue is not None and all(p.file == str(settings.catalogue) for p in exc.problems):
+        return f"zenmux-emulator: not started: the catalogue file {settings.catalogue} has problems"
+    if _missing_only(exc):
+        return NO_SCENARIOS
+    return "zenmux-emulator: not started: the scenario files have problems"
 
 
 def _missing_only(exc: ScenarioError) -> bool:
@@ -343,6 +380,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return wait(args.url, args.timeout, args.pid)
     if args.command == "validate":
         return validate(args.paths)
+    if args.command == "drift":
+        from zenmux_emulator.cli.drift.command import drift
+
+        return drift(args)
+    if args.command == "catalogue":
+        from zenmux_emulator.cli.catalogue.command import catalogue
+
+        return catalogue(args)
     return _serve(args)
 
 
@@ -373,14 +418,15 @@ def _serve(args: argparse.Namespace) -> int:
             from zenmux_emulator.faces.shipped import NAMES
 
             load_paths(settings.scenario_paths(), NAMES)  # a bad file stops start-up before any worker starts
+            if settings.catalogue is not None:
+                from zenmux_emulator.scenario.default_models import read_catalogue
+
+                read_catalogue(settings.catalogue)
             return run_workers(settings, worker)
         asyncio.run(serve(settings))
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
-        print(
-            NO_SCENARIOS if _missing_only(exc) else "zenmux-emulator: not started: the scenario files have problems",
-            file=sys.stderr,
-        )
+        print(_not_started(exc, settings), file=sys.stderr)
         return 1
     except StateUnavailable as exc:
         print(f"zenmux-emulator: not started: {exc}", file=sys.stderr)

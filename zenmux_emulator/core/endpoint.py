@@ -14,7 +14,7 @@ middleware write the journal entry (the state numbers it).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Generic
@@ -28,7 +28,7 @@ from zenmux_emulator.core.draft.misbehave import NotApplicable, misbehave
 from zenmux_emulator.core.draft.passback import check_reasoning
 from zenmux_emulator.core.draft.reasoning import shape_of
 from zenmux_emulator.core.face import Face, FaceContext, R
-from zenmux_emulator.core.gateway.auth import authenticate
+from zenmux_emulator.core.gateway.auth import AcceptedKeys, authenticate
 from zenmux_emulator.core.gateway.catalogue import admit, admit_candidates
 from zenmux_emulator.core.gateway.chaos import of_rule, strikes
 from zenmux_emulator.core.gateway.control_headers import (
@@ -50,7 +50,8 @@ from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.match.expect import unmet_expectations
 from zenmux_emulator.core.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.core.match.outcome import Outcome, outcome_of
-from zenmux_emulator.core.match.select import Selection, forced, select
+from zenmux_emulator.core.match.rule import CompiledRule
+from zenmux_emulator.core.match.select import NO_STATES, Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
@@ -71,15 +72,20 @@ from zenmux_emulator.foundation.failures import (
 )
 from zenmux_emulator.foundation.ids import completion_id
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER, Ask, parse_server
+from zenmux_emulator.foundation.offload import Deferred, attempt, settle
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.settings import Settings
+from zenmux_emulator.state.scenario_states import SERVER_WIDE, START, STARTED, Standing
 from zenmux_emulator.state.sessions import Session, session_name
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import ReplyPlan, raw_plan
-from zenmux_emulator.write.sse import StreamOutcome, write_sse
+from zenmux_emulator.write.sse import Pace, StreamOutcome, write_sse
+
+MOVE_TRIES = 64
+"""Scenario moves other requests may make first before a request gives up (each one answered another request)."""
 
 Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest | None], Awaitable[web.StreamResponse]]
 """What answers a request no rule matched, instead of the default reply (`--record-missing`); also
@@ -108,6 +114,7 @@ class Core:
     model_faces: dict[str, str] = field(default_factory=dict)
     """The face that alone serves each of the faces' own models (`FaceSpec.models`: embedding, rerank)."""
     _accepting: tuple[object, Signer] | None = None
+    _keys: tuple[frozenset[str], AcceptedKeys] | None = None
 
     def signer_for(self, scenarios: ScenarioSet) -> Signer:
         """The signer that checks passed-back reasoning: the server's, also accepting the upstream
@@ -120,11 +127,25 @@ class Core:
         return made[1]
 
     def accepted_keys(self) -> frozenset[str]:
-        """Keys from --api-key and from the scenario files; empty means any key is accepted."""
+        """Keys from --api-key and from the scenario files; empty means any key is accepted (made once
+        per scenario set, knowing which list each key came from)."""
         from_files = self.registry.current.scenarios.api_keys
-        if not self.settings.api_keys:
-            return from_files
-        return from_files.union(self.settings.api_keys)
+        made = self._keys
+        if made is None or made[0] is not from_files:
+            made = self._keys = (from_files, AcceptedKeys(self.settings.api_keys, from_files))
+        return made[1]
+
+
+async def states_of(core: Core, scenarios: ScenarioSet, name: str) -> dict[str, str]:
+    """Where each scenario the rules name stands for session `name`, a timed move resolved on the
+    emulator's clock now (the server's state for a server-wide scenario)."""
+    owners = (name, SERVER_WIDE) if scenarios.server_wide else (name,)
+    stored = await core.state.standings(owners)
+    now = core.clock.now()
+    return {
+        scenario: stored[scenarios.owner(scenario, name)].get(scenario, START).at(now).state
+        for scenario in scenarios.scenario_names
+    }
 
 
 # The steps' values are slotted dataclasses, made once a request and never changed after. Not
@@ -156,6 +177,10 @@ class Let:
     number: int
     window: ModelSpec | None
     failures: tuple[Failure, ...]
+    states: Mapping[str, str]
+    """Where each scenario stands for this request (read only when the rules name scenarios)."""
+    scale: float
+    """What the request's waits are multiplied by: its header's time scale, the server's, the scenarios', else 1."""
     standing: Ask | None = None
     """The fault the session asked for through the control API (`POST /_emulator/misbehave`)."""
 
@@ -229,6 +254,8 @@ class Endpoint(Generic[R]):
         if self.preload is not None:
             await self.preload(body, caller.ctx)
         ask = self.parse_body(body, caller.ctx, entry)
+        if isinstance(ask, Deferred):  # a costly part of the parse, done in a thread first
+            ask = await self.parse_body_later(ask, body, caller.ctx, entry)
         if ask is None:  # the face refused it, and the upstream may read it: not recorded
             assert self.core.forward is not None
             return await self.core.forward(request, entry, self.face, None)
@@ -236,14 +263,11 @@ class Endpoint(Generic[R]):
         admitted = await self.core.state.admit(request, entry, caller.key, ask.prompt_tokens)
         let = self.let_in(request, admitted, window)
         for failure in let.failures:  # the request's own fault, then its chaos
-            await self.fail(request, entry, failure, let.gate)
+            await self.fail(request, entry, failure, let)
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
-            await self.provider_latency(served.routed.delay_s)
-        selection = self.match(entry, ask, let, served)
-        if selection is not None and selection.rule.positional:  # the position is claimed in the state
-            again = partial(self.match, entry, ask, let, served)
-            selection = await self.core.state.claim(let.session, selection, again)
+            await self.provider_latency(entry, served.routed.delay_s, let.scale)
+        selection = await self.choose(entry, ask, let, served)
         if selection is None and self.core.forward is not None:
             return await self.core.forward(request, entry, self.face, ask)
         drafted = await self.settle(request, entry, ask, let, served, selection)
@@ -255,7 +279,51 @@ class Endpoint(Generic[R]):
         del ask, drafted  # the parsed request and the draft live on only in the events' generator, if it needs them
         if record.streamed is None:
             return self.write(entry, plan)
-        return await self.stream(request, entry, let.session, plan, record)
+        return await self.stream(request, entry, let, plan, record)
+
+    async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
+        """match, in the state: the rule that answers at the scenario states the request reads, its
+        reply position claimed and its scenario's move made there (matched again when another
+        request in flight moved the scenario first: exactly one request makes a move)."""
+        if let.scenarios.scenario_names:
+            let.states = await self.read_states(let)
+        for _ in range(MOVE_TRIES):
+            selection = self.match(entry, ask, let, served)
+            if selection is not None and selection.rule.positional:  # the position is claimed in the state
+                again = partial(self.match, entry, ask, let, served)
+                selection = await self.core.state.claim(let.session, selection, again)
+            if selection is None or selection.rule.scenario is None or await self.move(entry, let, selection):
+                return selection
+        raise RequestRejected(
+            503,
+            "emulator_state_busy",
+            f"{MOVE_TRIES} scenario moves were made by other requests while this one was matched",
+        )
+
+    async def read_states(self, let: Let) -> dict[str, str]:
+        """Where each scenario the rules name stands for this request, its timed move resolved now."""
+        return await states_of(self.core, let.scenarios, let.session.name)
+
+    async def move(self, entry: JournalEntry, let: Let, selection: Selection) -> bool:
+        """The answering rule's `set_state`, made in the state from the state it matched in; False
+        when another request moved the scenario first (`let.states` then holds where it stands). A
+        request chaos strikes moves nothing, nor does one refused before the match."""
+        rule = selection.rule
+        scenario = rule.scenario or ""
+        seen = let.states.get(scenario, STARTED)
+        entry.scenario, entry.state_before, entry.state_after = scenario, seen, seen
+        target = rule.rule.moves_to
+        if target is None or (selection.reply is not None and self.struck(let, selection) is not None):
+            return True
+        now = self.core.clock.now()
+        to = Standing(target.to, target.next, None if target.after_s is None else now + target.after_s)
+        owner = let.scenarios.owner(scenario, let.session.name)
+        current = await self.core.state.move_state(owner, scenario, seen, to, now)
+        if current is not None:
+            let.states = {**let.states, scenario: current}
+            return False
+        entry.state_after = to.state
+        return True
 
     def authenticate_caller(self, request: web.Request, entry: JournalEntry) -> Caller:
         """authenticate: the caller's key (the face's own 401/403 otherwise) and session."""
@@ -278,17 +346,34 @@ class Endpoint(Generic[R]):
             entry.body_bytes = len(orjson.dumps(entry.body))
         return body
 
-    def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+    def parse_body(self, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | Deferred | None:
         """face.parse (after its `preload`): the neutral request (None: refused, and
-        `--record-missing` forwards it)."""
+        `--record-missing` forwards it), or the costly part it deferred (a large JSON Schema's
+        check), which `parse_body_later` does in a thread, not on the loop (`foundation.offload`)."""
         try:
-            ask = self.face.parse(body, ctx)
+            outcome = attempt(partial(self.face.parse, body, ctx))
         except RequestRejected:
             if self.core.forward is None:
                 raise
             return None
+        return outcome if isinstance(outcome, Deferred) else self.parsed(outcome, entry)
+
+    async def parse_body_later(self, deferred: Deferred, body: Any, ctx: FaceContext, entry: JournalEntry) -> R | None:
+        """`parse_body` once what it deferred has run in a thread."""
+        try:
+            ask = await settle(deferred, partial(self.face.parse, body, ctx))
+        except RequestRejected:
+            if self.core.forward is None:
+                raise
+            return None
+        return self.parsed(ask, entry)
+
+    def parsed(self, ask: R, entry: JournalEntry) -> R:
+        """The parsed request's warnings and streaming, noted in the journal entry."""
         if ask.warnings:
             entry.warn(ask.warnings)
+        if self.core.registry.stale:  # a scenario file broken since the last good load
+            entry.warn(self.core.registry.stale)
         entry.stream = ask.stream
         return ask
 
@@ -312,8 +397,23 @@ class Endpoint(Generic[R]):
         struck: tuple[Failure, ...] = () if control.fault is None else (control.fault,)
         if control.chaos_rate is not None and strikes(control.chaos_rate, settings.seed, session.name, number):
             struck += (control.chaos_failure or parse_failure(settings.chaos_failure),)
+        scale = control.time_scale
+        if scale is None:
+            scale = settings.time_scale
+        if scale is None:
+            scale = admitted.scenarios.gateway.time_scale
         return Let(
-            session, admitted.gate, admitted.scenarios, control, asked, number, window, struck, admitted.standing
+            session,
+            admitted.gate,
+            admitted.scenarios,
+            control,
+            asked,
+            number,
+            window,
+            struck,
+            NO_STATES,
+            1.0 if scale is None else scale,
+            admitted.standing,
         )
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
@@ -337,10 +437,12 @@ class Endpoint(Generic[R]):
         listed = let.window if served == ask.model else catalogue.get(served)
         return Served(routed, served, listed)
 
-    async def provider_latency(self, seconds: float) -> None:
-        """The time the route's attempts took, as the provider that served would."""
-        with self.core.waits.interruptible():
-            await asyncio.sleep(seconds)
+    async def provider_latency(self, entry: JournalEntry, seconds: float, scale: float) -> None:
+        """The time the route's attempts took, as the provider that served would (times the time scale)."""
+        entry.skipped += seconds * (1 - scale)
+        if scale:
+            with self.core.waits.interruptible():
+                await asyncio.sleep(seconds * scale)
 
     async def settle(
         self,
@@ -358,10 +460,10 @@ class Endpoint(Generic[R]):
             outcome = outcome_of(selection)
             struck = self.struck(let, selection) if used is None else None
             if struck is not None:
-                await self.fail(request, entry, struck, let.gate)
+                await self.fail(request, entry, struck, let)
             used = selection
             if outcome.fault is not None:
-                await self.fault(request, entry, outcome.fault)
+                await self.fault(request, entry, outcome.fault, let.scale)
             raw = self.carry_out(entry, outcome)
             if raw is not None:
                 return raw
@@ -418,7 +520,7 @@ class Endpoint(Generic[R]):
             let.gate.update(charge(let.scenarios.gateway, session.gateway, key, draft.usage, served.listed))
         generation = completion_id(self.core.settings.seed, session.name, let.number)
         sent = reply_headers(generation, rule, entry.warnings, entry.unmet_expectations)
-        if rule is None:  # a placeholder answer: say so, and where to read why
+        if rule is None and not entry.unscripted:  # a placeholder answer: say so, and where to read why
             sent.update(unmatched_headers(entry.near_misses, f"{request.scheme}://{request.host}", entry.seq))
         if let.gate:
             sent.update(let.gate)
@@ -511,22 +613,31 @@ class Endpoint(Generic[R]):
         return json_response(plan)
 
     async def stream(
-        self, request: web.Request, entry: JournalEntry, session: Session, plan: ReplyPlan, recorded: Recorded
+        self, request: web.Request, entry: JournalEntry, let: Let, plan: ReplyPlan, recorded: Recorded
     ) -> web.StreamResponse:
-        """write: the stream (the session's changes saved before its first byte)."""
+        """write: the stream (the session's changes saved before its first byte), its waits times the
+        time scale, its timeline the scripted one."""
         streamed = recorded.streamed
         assert streamed is not None
         entry.response = plan.events
         state = self.core.state
-        await state.save(session)  # the next request may come before the last byte
+        await state.save(let.session)  # the next request may come before the last byte
+        pace = Pace(self.core.settings.keepalive_ms / 1000, let.scale, entry.skipped)
         try:
-            return await write_sse(request, plan, self.core.settings.keepalive_ms / 1000, streamed, self.core.waits)
+            return await write_sse(request, plan, pace, streamed, self.core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
             entry.sent_at = streamed.sent_at
             entry.fault = streamed.fault or entry.fault
             if recorded.record is not None:  # its generation time, with the journal entry
                 state.keep_generation(recorded.record)
+
+    def answers_alone(self, ask: NeutralRequest, rules: Sequence[CompiledRule]) -> bool:
+        """Whether the face answers without rules (embeddings) and, outside strict mode, none could answer it."""
+        traits = self.core.registry.faces.traits.get(ask.face)
+        if traits is None or not traits.answers_unscripted or self.core.settings.strict:
+            return False
+        return not any(all(p.test(ask) for p in rule.predicates if p.key == "api") for rule in rules)
 
     def match(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
         """match: the rule that answers (or the one `X-Emulator-Rule` names) at the session's reply
@@ -540,8 +651,11 @@ class Endpoint(Generic[R]):
                 raise no_match(f"No rule is named {forced_rule!r} ({RULE_HEADER})")
             selection: Selection | None = forced(rule, session)
         else:
-            selection = select(loaded.index, ask, session)
+            selection = select(loaded.index, ask, session, let.states)
         if selection is None:
+            if self.answers_alone(ask, scenarios.rules):
+                entry.unscripted = True  # the face's own answer, as when no rule is written for it: not a miss
+                return None
             misses = near_misses(scenarios.rules, ask)
             entry.near_misses = [m.as_dict() for m in misses]
             if core.settings.strict and core.forward is None:
@@ -582,16 +696,19 @@ class Endpoint(Generic[R]):
             return None
         return of_rule(rules_chaos) if rules_chaos is not None else parse_failure(settings.chaos_failure)
 
-    async def fail(self, request: web.Request, entry: JournalEntry, failure: Failure, gate: dict[str, str]) -> None:
+    async def fail(self, request: web.Request, entry: JournalEntry, failure: Failure, let: Let) -> None:
         """An injected failure: raise its error (with the gate's headers), or carry its fault out."""
         if isinstance(failure, ErrorFailure):
-            raise failure_error(failure).with_headers(gate)
-        await self.fault(request, entry, failure)
+            raise failure_error(failure).with_headers(let.gate)
+        await self.fault(request, entry, failure, let.scale)
 
-    async def fault(self, request: web.Request, entry: JournalEntry, fault: FaultFailure) -> None:
-        """A transport fault before any response: returns after a delay, raises ConnectionDropped otherwise."""
+    async def fault(self, request: web.Request, entry: JournalEntry, fault: FaultFailure, scale: float) -> None:
+        """A transport fault before any response: returns after a delay (times the time scale), raises
+        ConnectionDropped otherwise."""
         entry.fault = fault.kind
+        if fault.kind == "delay":
+            entry.skipped += fault.delay_ms / 1000 * (1 - scale)
         with self.core.waits.interruptible():
-            gone = await before_response(request, fault)
+            gone = await before_response(request, fault, scale)
         if gone:
             raise ConnectionDropped(fault.kind)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import orjson
@@ -24,6 +25,7 @@ from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.gateway.auth import authenticate
 from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.foundation.offload import parse_off_loop
 from zenmux_emulator.state.sessions import session_name
 
 
@@ -53,7 +55,7 @@ class SideRoute:
         authenticate(request.headers, self.core.accepted_keys())
         body = await read_json(request, self.core.settings.max_body_bytes)
         entry.body = body
-        answer = self.answer(body, request.headers)
+        answer = await parse_off_loop(partial(self.answer, body, request.headers))  # a large schema: off the loop
         if answer.warnings:
             entry.warn(answer.warnings)
         sent = entry.response = orjson.dumps(answer.body)

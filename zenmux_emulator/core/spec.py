@@ -42,7 +42,8 @@ class Signpost:
     prefixes: tuple[str, ...] = ()
     """Route prefixes that are its own (empty: everything under its base path)."""
     beyond: tuple[tuple[str, str], ...] = ()
-    """Paths of its API it does not serve, by prefix, with what they are (the 404 names them)."""
+    """Paths of its API it does not serve, by prefix (or by a pattern, when it starts with `^`), with what
+    they are (the 404 says "<path> is <what>, which this emulator does not serve"); the first that fits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +98,12 @@ def api_names(faces: Iterable[FaceSpec]) -> dict[str, str]:
     return {face.name: face.api_name for face in faces}
 
 
-def face_names(faces: Iterable[FaceSpec]) -> FaceNames:
-    """The faces the app's scenario files may name, with their traits."""
+def face_names(faces: Iterable[FaceSpec], catalogue: Any = None) -> FaceNames:
+    """The faces the app's scenario files may name, with their traits (and the catalogue served,
+    when it is not the packaged one)."""
     listed = tuple(faces)
     models = {model_id: spec for face in listed for model_id, spec in face.models.items()}
-    return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models)
+    return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models, catalogue)
 
 
 def unfaulted(faces: Iterable[FaceSpec]) -> frozenset[str]:

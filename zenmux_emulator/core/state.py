@@ -30,6 +30,7 @@ from zenmux_emulator.core.journal.ledger import Ledger
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.foundation.misbehaviours import Ask
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.spend import Spend
 
@@ -190,9 +191,10 @@ class State(Protocol):
         """Objects kept by id for the whole server (not per session), bounded by count and bytes
         (oldest out first); `name` tells one shelf from another in a shared store."""
 
-    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
         """Count a call in the `window` seconds to `now` of a limit shared by every worker and
-        instance (the Platform API's `/usage` and `/cost`); False, not counted, past `limit`."""
+        instance (the Platform API's `/usage` and `/cost`): None; past `limit`, not counted, the
+        seconds until the window's oldest call leaves it (on the emulator's clock)."""
 
     async def first_seen(self, name: str, now: float) -> float:
         """When `name` was first seen by any worker or instance (`now`, if this is the first time)."""
@@ -240,3 +242,20 @@ class State(Protocol):
 
     async def publish_scenarios(self) -> None:
         """After a change of the scenarios here: every other worker and instance takes it."""
+
+    # scenario states (`scenario`, `when_state`, `set_state`), by owner: a session, or `SERVER_WIDE`
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        """The stored standings of each owner (a scenario not listed stands at `started`)."""
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        """Move the scenario to `to` atomically if it stands at `seen` at `now` (None); else the
+        state it stands at, which another request moved it to (match again)."""
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        """Set a standing (the control API's jump); None puts it back to `started`."""
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        """Every owner's stored standings, for the control API and the inspector."""
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        """Put one scenario (None: all) of one owner (None: every one) back to `started`; how many moved."""

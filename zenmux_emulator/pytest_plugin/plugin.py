@@ -7,7 +7,8 @@ test asks for a fixture."""
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+import re
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -197,6 +198,7 @@ def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
         "shared": shared,
         "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()],
         "misbehaved": handle.misbehaved(),
+        "scenarios": handle.scenarios_moved(),
     }
 
 
@@ -205,8 +207,10 @@ def pytest_runtest_makereport(
     item: pytest.Item,
     call: pytest.CallInfo[None],
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    report = yield
     handle = item.stash.get(HANDLE, None)
+    if handle is not None and call.excinfo is not None:  # before the report is made of it
+        relocate(call.excinfo.value, handle.locate)
+    report = yield
     unmet_failed = False
     if handle is not None and report.passed and call.when == "call" and (unmet := handle.unmet_expectations()):
         report.outcome = "failed"  # a rule's `expect` is part of the test's assertions
@@ -223,6 +227,25 @@ def pytest_runtest_makereport(
     return report
 
 
+INTERNAL_WHERE = re.compile(r"api:[A-Za-z0-9._-]+:\d+")
+"""Where a rule the test loaded sits, as the server names it (`api:<scenario>:<line>`)."""
+
+
+def relocate(exc: BaseException, locate: Callable[[str], str]) -> None:
+    """The exception's text (a strict miss's 404, as the SDK raised it) naming each rule the test loaded at its
+    file and line, not at the scenario name the plugin gave it on the server."""
+
+    def fix(value: object) -> object:
+        return INTERNAL_WHERE.sub(lambda found: locate(found.group(0)), value) if isinstance(value, str) else value
+
+    try:
+        exc.args = tuple(fix(arg) for arg in exc.args)
+        if isinstance(getattr(exc, "message", None), str):  # the SDKs' own copy of the text
+            exc.message = fix(exc.message)  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):  # an exception that keeps its text read-only: left as it is
+        return
+
+
 class RunReport:
     """Gathers every test's report data (local or from xdist workers) for the terminal summary."""
 
@@ -233,6 +256,8 @@ class RunReport:
         self.shared: dict[str, list[Any]] = {}
         self.unmatched: list[tuple[str, dict[str, Any]]] = []
         self.misbehaved: list[tuple[str, list[str]]] = []
+        self.scenarios: dict[str, bool] = {}
+        """Each scenario in force in some test, and whether a rule moved it out of `started` in any."""
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, data in report.user_properties if report.when == "teardown" else ():
@@ -247,12 +272,15 @@ class RunReport:
             self.unmatched += [(report.nodeid, record) for record in data["unmatched"]]
             if data.get("misbehaved"):
                 self.misbehaved.append((report.nodeid, list(data["misbehaved"])))
+            for scenario, moved in data.get("scenarios", {}).items():
+                self.scenarios[scenario] = self.scenarios.get(scenario, False) or bool(moved)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         never = [(rule, where, "") for rule, (where, hits) in self.shared.items() if hits == 0]
         never += [(rule, where, _owners(tests)) for (rule, where), (hits, tests) in self.loaded.items() if hits == 0]
         terminalreporter.write_sep("=", "zenmux report")
-        for line in summary_lines(never, self.unmatched, self.misbehaved):
+        stuck = sorted(name for name, moved in self.scenarios.items() if not moved)
+        for line in summary_lines(never, self.unmatched, self.misbehaved, stuck):
             terminalreporter.write_line(line)
 
 

@@ -9,7 +9,9 @@ RECORD_HELP = "proxy to a real gateway and write what it answers as scenario fil
 RECORD_DESCRIPTION = """\
 Serve every face the emulator speaks, forward each request to UPSTREAM with the caller's own key,
 pass the answer back unchanged (streams as they arrive) and write each exchange as a scenario rule
-in DIR/recorded.yaml. Replay with: zenmux-emulator serve --scenarios DIR --strict.
+in DIR/recorded.yaml (and the answers as sent in DIR/exchanges.jsonl, which
+`zenmux-emulator drift --recorded DIR` compares with the emulator's). Replay with:
+zenmux-emulator serve --scenarios DIR --strict.
 Request headers (Authorization, x-api-key and every other) are never written."""
 
 
@@ -67,5 +69,6 @@ def record_settings(given: dict[str, Any]) -> dict[str, Any]:
         watch=False,
         reasoning_check="off",
         control_headers=False,
+        record_exchanges=True,
     )
     return settings

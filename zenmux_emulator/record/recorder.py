@@ -23,6 +23,7 @@ from zenmux_emulator.core.rules.registry import ScenarioRegistry
 from zenmux_emulator.foundation.errors import ConnectionDropped, RequestRejected
 from zenmux_emulator.record.capture.exchange import Exchange
 from zenmux_emulator.record.decode.reply import decode, unreachable
+from zenmux_emulator.record.exchanges import ExchangeLog, exchange_line
 from zenmux_emulator.record.facts import match_of, rule_name
 from zenmux_emulator.record.redact import Redactor, credentials
 from zenmux_emulator.record.store import RecordingFile
@@ -51,6 +52,7 @@ class Recorder:
         self.upstream = Upstream(settings.upstream, settings.max_body_bytes, base_paths, settings.upstream_key)
         self.shown = shown(self.upstream.base)
         self.file = RecordingFile(folder, self.shown)
+        self.exchanges = ExchangeLog(folder) if settings.record_exchanges else None
         self.redactor = Redactor(settings.redact, [settings.upstream_key] if settings.upstream_key else ())
         self.record_errors = settings.record_errors
         self.registry = registry
@@ -74,7 +76,7 @@ class Recorder:
         )
         if exchange.stream:
             entry.events_sent = len(exchange.events)
-        await self.record(entry, face, ask, exchange, request.headers)
+        await self.record(entry, face, ask, exchange, request)
         if response is None:
             kind, message = unreachable(self.shown, exchange.unreachable or "no answer")
             raise RequestRejected(502, kind, message)
@@ -95,7 +97,7 @@ class Recorder:
         face: Face[Any],
         ask: NeutralRequest | None,
         exchange: Exchange,
-        headers: Mapping[str, str],
+        request: web.Request,
     ) -> None:
         if ask is None:
             entry.warn(
@@ -112,9 +114,11 @@ class Recorder:
         if decoded.failed and not self.record_errors:
             entry.warn(("recording: the upstream call failed; not recorded (see --record-errors)",))
             return
-        redactor = self.redactor.with_secrets(credentials(headers))
+        redactor = self.redactor.with_secrets(credentials(request.headers))
         match = match_of(ask, redactor)
         name = await self.file.add(rule_name(match, redactor.text(ask.last_user)), match, redactor.deep(decoded.reply))
+        if self.exchanges is not None:
+            await self.exchanges.add(exchange_line(name, request.path, entry.body, exchange, redactor))
         entry.recorded = True
         entry.rule = name
         log.info("recorded %s into %s", name, self.file.path)

@@ -33,6 +33,9 @@ class FaceTraits:
     scripted: bool = True
     """Rules answer it: False for a family of routes that answers from the emulator's own state
     (the Platform API), which rules cannot name."""
+    answers_unscripted: bool = False
+    """Its answer without a rule is a real one (embeddings' vectors, rerank's scores), not a
+    placeholder: a request of it that no rule could answer is not a miss (not UNMATCHED)."""
 
 
 ZENMUX_FACE = FaceTraits()
@@ -48,6 +51,9 @@ class FaceNames:
     """Models the faces serve beyond the packaged catalogue (the embedding and rerank models), as
     `ModelSpec`s (which are read with this module: not named here): admitted and priced like its
     models, but not in the model listings."""
+    catalogue: Any = None
+    """The catalogue served instead of the packaged snapshot (`serve --catalogue FILE`), a
+    `default_models.Catalogue`; None for the packaged one."""
 
     def names(self) -> tuple[str, ...]:
         """Every `api` a rule may give, `zenmux` last."""

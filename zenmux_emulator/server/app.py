@@ -39,6 +39,7 @@ from zenmux_emulator.faces.shipped import FACES
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
+from zenmux_emulator.scenario.default_models import read_catalogue
 from zenmux_emulator.server.control.app import create_control_app
 from zenmux_emulator.server.edge import signposts
 from zenmux_emulator.server.edge.connections import (
@@ -124,7 +125,8 @@ def state_for(settings: Settings, registry: ScenarioRegistry, clock: Clock, jour
 
 def create_core(settings: Settings, journal: Journal, faces: Sequence[FaceSpec] = FACES) -> Core:
     """The holders every face's requests share."""
-    registry = ScenarioRegistry(settings.scenario_paths(), face_names(faces))
+    catalogue = read_catalogue(settings.catalogue) if settings.catalogue is not None else None
+    registry = ScenarioRegistry(settings.scenario_paths(), face_names(faces, catalogue))
     clock = Clock(settings.clock)
     return Core(
         settings=settings,

@@ -1,7 +1,7 @@
 """The state in this process (no `--state`): live sessions, the journal's ring of live entries, and
-each face's stored objects as the objects themselves, bounded per session, in count and in bytes
-(`state.per_session`). Nothing is serialised on the request path; the awaitable operations answer
-at once."""
+each face's stored objects as their JSON, bounded per session, in count and in bytes
+(`state.per_session`). Nothing else is serialised on the request path; the awaitable operations
+answer at once."""
 
 from __future__ import annotations
 
@@ -23,9 +23,11 @@ from zenmux_emulator.core.rules.registry import ScenarioRegistry
 from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S, Shelf, ShelfBounds
 from zenmux_emulator.foundation.bounded import Bounded
 from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.foundation.memory import fix_mmap_threshold
 from zenmux_emulator.foundation.misbehaviours import Ask
 from zenmux_emulator.state.misbehaving import Misbehaving
 from zenmux_emulator.state.per_session import PerSession
+from zenmux_emulator.state.scenario_states import Standing, StateBook
 from zenmux_emulator.state.sessions import Session, SessionStore
 from zenmux_emulator.state.spend import Spend
 
@@ -40,22 +42,27 @@ class Resettable(Protocol):
 
 
 class LocalObjects(Generic[S]):
-    """A face's objects kept as they are, bounded like the journal (`state.per_session`)."""
+    """A face's objects kept as their compact JSON (`encode`), read back with `decode`, bounded like
+    the journal (`state.per_session`): the bound in bytes is then what they hold. Kept as the
+    objects themselves, Anthropic threads of 16,383 messages held 710 MB under the 64 MiB bound."""
 
-    def __init__(self) -> None:
-        self.kept: PerSession[S] = PerSession(lambda value: len(value.encode()))
+    def __init__(self, decode: Callable[[bytes], S]) -> None:
+        fix_mmap_threshold()  # else the kept JSON, hundreds of kB each, fragments the heap (foundation.memory)
+        self.decode = decode
+        self.kept: PerSession[bytes] = PerSession(len)
         self.asked: dict[str, set[str]] = {}
         """The ids asked for `once`, by session (`CONTINUED_KEPT` in all at most; `asking` of them)."""
         self.asking = 0
 
     async def get(self, session: str, key: str) -> S | None:
-        return self.kept.get(session, key)
+        blob = self.kept.get(session, key)
+        return None if blob is None else self.decode(blob)
 
     def keep(self, session: str, key: str, value: S) -> None:
         if self.kept.get(session, key) is not None:  # another request's: its id was not its own
             log.warning("not stored: %s of session %s is kept already, by another request", key, session)
             return
-        self.kept.put(session, key, value)
+        self.kept.put(session, key, value.encode())
 
     async def delete(self, session: str, key: str) -> bool:
         return self.kept.delete(session, key)
@@ -123,15 +130,17 @@ class LocalState:
         self.ring = journal
         self.sessions = sessions
         self.stores: list[Resettable] = []
+        self.book = StateBook()
+        """The scenario states of every session (and the server-wide ones)."""
         sessions.forgotten = self.forgotten
-        self.book = Ledger()
+        self.account = Ledger()
         """The Platform API's ledger."""
         self.standing = Misbehaving()
         """The faults sessions asked for through the control API."""
         self.calls: dict[str, deque[float]] = {}
+        """When each call of a shared limit's last window came (`take_call`)."""
         self.seen: dict[str, float] = {}
         """When each name `first_seen` was asked of was first seen."""
-        """When each call of a shared limit's last window came (`take_call`)."""
 
     def forgotten(self, name: str) -> None:
         """A session the store let go of starts over: its objects go too (kept under ids its
@@ -191,15 +200,15 @@ class LocalState:
         return float(self.sessions.get(name).gateway.spent.get(api_key, 0.0))
 
     def objects(self, decode: Callable[[bytes], S]) -> ObjectStore[S]:
-        store: LocalObjects[S] = LocalObjects()
+        store: LocalObjects[S] = LocalObjects(decode)
         self.stores.append(store)
         return store
 
     def count(self, spend: Spend) -> None:
-        self.book.apply(spend)
+        self.account.apply(spend)
 
     async def ledger(self) -> Ledger:
-        return self.book
+        return self.account
 
     async def misbehave(self, session: str, ask: Ask | None) -> None:
         self.standing.set(session, ask)
@@ -210,14 +219,14 @@ class LocalState:
     def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
         return LocalShelf(bounds)
 
-    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
         calls = self.calls.setdefault(name, deque())
         while calls and calls[0] <= now - window:
             calls.popleft()
         if len(calls) >= limit:
-            return False
+            return calls[0] + window - now
         calls.append(now)
-        return True
+        return None
 
     async def first_seen(self, name: str, now: float) -> float:
         return self.seen.setdefault(name, now)
@@ -275,3 +284,18 @@ class LocalState:
 
     async def publish_scenarios(self) -> None:
         return None
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        return {owner: self.book.of(owner) for owner in owners}
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        return self.book.move(owner, scenario, seen, to, now)
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        self.book.put(owner, scenario, standing)
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        return self.book.everything()
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        return self.book.reset(owner, scenario)

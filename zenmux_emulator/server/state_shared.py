@@ -36,6 +36,7 @@ from zenmux_emulator.foundation.misbehaviours import Ask
 from zenmux_emulator.server.edge.middlewares import REQUEST_ID_HEADER
 from zenmux_emulator.state.misbehaving import decode_ask, encode_ask
 from zenmux_emulator.state.outage import STATE_UNAVAILABLE
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import Opened, ScenariosBehind, SharedStore, StaleScenarios, StateLost
 from zenmux_emulator.state.spend import Spend
@@ -69,7 +70,30 @@ class StoredRow:
     def unmatched(self) -> bool:
         """`JournalEntry.unmatched`, read off the stored entry."""
         data = self.data
-        return data.get("api") is not None and data.get("rule") is None and data.get("error_type") in (None, NO_MATCH)
+        return (
+            data.get("api") is not None
+            and data.get("rule") is None
+            and data.get("error_type") in (None, NO_MATCH)
+            and not data.get("unscripted")
+        )
+
+    @property
+    def response(self) -> bytes | list[bytes] | None:
+        """The response as a live entry holds it: a JSON body's bytes (stored parsed, or as text when it was
+        not JSON), or the SSE events sent."""
+        response = self.data.get("response")
+        if isinstance(response, dict):  # a JSON body is stored parsed
+            return orjson.dumps(response)
+        if isinstance(response, str):
+            return response.encode()
+        if isinstance(response, list):
+            return [event.encode() for event in response if isinstance(event, str)]
+        return None
+
+    def sent_events(self) -> list[bytes]:
+        """The SSE events the client got (the store keeps only those), as `JournalEntry.sent_events`."""
+        response = self.response
+        return response if isinstance(response, list) else []
 
     def as_dict(self) -> dict[str, Any]:
         return self.data
@@ -306,7 +330,7 @@ class SharedState:
     def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
         return SharedShelf(self.store, name, bounds, decode)
 
-    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
         return await self.store.take_call(name, limit, window, now)
 
     async def first_seen(self, name: str, now: float) -> float:
@@ -359,3 +383,18 @@ class SharedState:
 
     async def publish_scenarios(self) -> None:
         await self.store.publish_scenarios(self.registry.api_sources)
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        return await self.store.standings(owners)
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        return await self.store.move_state(owner, scenario, seen, to, now)
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        await self.store.put_state(owner, scenario, standing)
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        return await self.store.all_states()
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        return await self.store.reset_states(owner, scenario)

@@ -8,7 +8,9 @@ names; `seq` the requests received; `journal` the newest entries as JSON; `respo
 faces' stored objects (Responses' stored responses, Anthropic's thread turns), bounded as in
 process (`state.per_session`: 1,000 a session, 64 MiB in all, in order `objects:order…`) and
 deleted with the session's counters by `reset`; `generation:<id>` a completion's generation record (kept an hour); `clock` the
-frozen clock; `scenarios:api` and `scenarios:version` the control API's scenarios; `epoch` marks
+frozen clock; `states:<owner>` a hash of the scenario states of one session (or of `*`, the
+server-wide scenarios), `[state]` or `[state, then, due]` by scenario, and `state-owners` the set of
+owners that have one; `scenarios:api` and `scenarios:version` the control API's scenarios; `epoch` marks
 the database as holding the emulator's state. API keys are never stored: a key is known by a digest.
 
 A dropped connection (Redis restarted) is retried on a new one; a database found emptied (a
@@ -40,6 +42,7 @@ from zenmux_emulator.foundation.ids import digest
 from zenmux_emulator.state.outage import Outage
 from zenmux_emulator.state.per_session import PER_SESSION, STORED_BYTES
 from zenmux_emulator.state.redis_server import shown
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import (
     Admission,
@@ -86,6 +89,7 @@ SEP, FIELD = "\x1f", "\x1e"
 BUCKET_FIELDS = ("m", "n", "p", "c", "pc", "cc", "oc")
 """A ledger bucket's fields, each `<slot>\x1e<field>` in the ledger's hash: its meta (stamp, model,
 key id, subscription), requests, prompt and completion tokens, prompt, completion and other cost."""
+STATE_OWNERS = P + "state-owners"
 RETRIES = 3
 RESUBSCRIBE_S = 0.5
 """How long a dropped subscription to the journal's announcements waits before subscribing again."""
@@ -148,6 +152,23 @@ return now
 """
 """Take one position of a rule's reply sequence: it moves on only from the position the request
 read, so two requests in flight never both serve it (the second gets the position stored now)."""
+
+MOVE_STATE = """
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local state = 'started'
+if raw then
+  local s = cjson.decode(raw)
+  state = s[1]
+  if #s >= 3 and tonumber(ARGV[3]) >= tonumber(s[3]) then state = s[2] end
+end
+if state ~= ARGV[2] then return state end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[5])
+return false
+"""
+"""Move a scenario only from the state the request matched in (its pending timed move resolved at
+the emulator's `now`): of requests in flight at a transition, exactly one makes it, and the others
+get the state stored now, to match again."""
 
 RESTORE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') == false then return 0 end
@@ -305,13 +326,16 @@ lists on every instance: the entry's bytes go to Redis once for both."""
 
 TAKE_CALL = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
-return 1
+return false
 """
 """Count a call in a limit's window (the calls of the window before it dropped): the Platform
-API's `/usage` and `/cost` limit, shared by every worker and instance."""
+API's `/usage` and `/cost` limit, shared by every worker and instance; past the limit, not counted,
+the time of the window's oldest call (nil when counted)."""
 
 ONCE = """
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -479,6 +503,14 @@ def stored_ledger(
     return StoredLedger(buckets, float(metered or 0.0), spend)
 
 
+def states_key(owner: str) -> str:
+    return P + "states:" + owner
+
+
+def _standings(fields: Mapping[str, str]) -> dict[str, Standing]:
+    return {str(scenario): Standing.decode(value) for scenario, value in fields.items()}
+
+
 class RedisStore:
     """The shared state in one Redis database (see the module's docstring for its keys)."""
 
@@ -512,6 +544,7 @@ class RedisStore:
         self._keep_object = self.client.register_script(KEEP_OBJECT)
         self._drop_objects = self.client.register_script(DROP_OBJECTS)
         self._drop_object = self.client.register_script(DROP_OBJECT)
+        self._move_state = self.client.register_script(MOVE_STATE)
         self._responses: list[tuple[str, str, bytes]] = []
         self._generations: list[tuple[tuple[str, ...], bytes]] = []
         self._spends: list[Spend] = []
@@ -830,7 +863,7 @@ class RedisStore:
         return None if found is None else str(found)
 
     @guarded
-    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
         args: list[str | int] = [
             repr(now - window),
             repr(now),
@@ -838,7 +871,8 @@ class RedisStore:
             repr(now) + ":" + os.urandom(6).hex(),
             max(1, int(window) * 2),
         ]
-        return bool(await self._take_call(keys=[P + "calls:" + name], args=args))
+        oldest = await self._take_call(keys=[P + "calls:" + name], args=args)
+        return None if oldest is None else float(oldest) + window - now
 
     @guarded
     async def first_seen(self, name: str, now: float) -> float:
@@ -867,3 +901,53 @@ class RedisStore:
                 await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 await listener.aclose()
             await asyncio.sleep(RESUBSCRIBE_S)
+
+    @guarded
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        pipe = self.client.pipeline(transaction=False)
+        for owner in owners:
+            pipe.hgetall(states_key(owner))
+        found = await pipe.execute()
+        return {owner: _standings(fields) for owner, fields in zip(owners, found, strict=True)}
+
+    @guarded
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        found = await self._move_state(
+            keys=[states_key(owner), STATE_OWNERS], args=[scenario, seen, repr(now), to.encode(), owner]
+        )
+        return None if found is None else str(found)
+
+    @guarded
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        if standing is None:
+            await self.client.hdel(states_key(owner), scenario)
+            return
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(states_key(owner), scenario, standing.encode())
+        pipe.sadd(STATE_OWNERS, owner)
+        await pipe.execute()
+
+    @guarded
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        owners = sorted(map(str, await self.client.smembers(STATE_OWNERS)))
+        pipe = self.client.pipeline(transaction=False)
+        for owner in owners:
+            pipe.hgetall(states_key(owner))
+        found = await pipe.execute() if owners else []
+        return {owner: _standings(fields) for owner, fields in zip(owners, found, strict=True) if fields}
+
+    @guarded
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        owners = sorted(map(str, await self.client.smembers(STATE_OWNERS))) if owner is None else [owner]
+        if not owners:
+            return 0
+        pipe = self.client.pipeline(transaction=True)
+        for name in owners:
+            if scenario is None:
+                pipe.hlen(states_key(name))
+                pipe.delete(states_key(name))
+            else:
+                pipe.hdel(states_key(name), scenario)
+                pipe.exists(states_key(name))
+        found = await pipe.execute()
+        return sum(int(n) for n in found[::2])

@@ -15,6 +15,7 @@ from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.spend import Spend, StoredLedger
 
@@ -196,8 +197,9 @@ class SharedStore(Protocol):
 
     async def shelf_marked(self, shelf: str, key: str) -> str | None: ...
 
-    async def take_call(self, name: str, limit: int, window: float, now: float) -> bool:
-        """Count a call of a shared limit in its window, atomically; False (not counted) past `limit`."""
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
+        """Count a call of a shared limit in its window, atomically: None; past `limit` (not counted),
+        the seconds until the window's oldest call leaves it."""
 
     async def first_seen(self, name: str, now: float) -> float:
         """When `name` was first seen (`now` unless another worker or instance saw it first)."""
@@ -205,3 +207,15 @@ class SharedStore(Protocol):
     def announcements(self) -> AsyncGenerator[bytes | None]:
         """Each journal entry as it finishes, from any worker or instance (its JSON); None after
         (re)subscribing, when some may have been missed."""
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        """Each owner's stored scenario standings, in one round trip."""
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        """Move a scenario to `to` atomically if it stands at `seen` at `now` (None); else where it stands."""
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None: ...
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]: ...
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int: ...

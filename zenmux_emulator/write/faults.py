@@ -14,10 +14,12 @@ from zenmux_emulator.foundation.failures import FaultFailure
 HANG_POLL_S = 0.05
 
 
-async def before_response(request: web.Request, fault: FaultFailure) -> bool:
-    """Carry the fault out; True when the connection is gone and nothing may be sent."""
+async def before_response(request: web.Request, fault: FaultFailure, scale: float = 1.0) -> bool:
+    """Carry the fault out; True when the connection is gone and nothing may be sent. A delay lasts
+    its scripted time times `scale` (0: none); a hang lasts until the client leaves, whatever the scale."""
     if fault.kind == "delay":
-        await asyncio.sleep(fault.delay_ms / 1000)
+        if scale:
+            await asyncio.sleep(fault.delay_ms / 1000 * scale)
         return False
     transport = request.transport
     if transport is None:

@@ -39,20 +39,40 @@ class StreamOutcome:
     """`time.perf_counter()` as each event was written: the stream's timeline, for the journal."""
 
 
-async def pause(response: web.StreamResponse, seconds: float, keepalive_s: float) -> None:
-    """Wait, writing a keep-alive comment each time a full keep-alive interval passes."""
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How a stream's scripted waits are played: the keep-alive interval (scripted seconds), the time
+    scale the waits are multiplied by (0: none waited), and the scripted seconds already skipped
+    before the stream (the provider's latency, a delay fault), which its timeline adds back."""
+
+    keepalive_s: float
+    scale: float = 1.0
+    skipped: float = 0.0
+
+
+async def pause(response: web.StreamResponse, seconds: float, pace: Pace) -> None:
+    """Wait `seconds` of the schedule (each one `pace.scale` seconds of wall time), writing a keep-alive
+    comment each time a full keep-alive interval of it passes: the same comments at any scale."""
+    keepalive_s, scale = pace.keepalive_s, pace.scale
     while seconds > keepalive_s:
-        await asyncio.sleep(keepalive_s)
+        if scale:
+            await asyncio.sleep(keepalive_s * scale)
         await response.write(KEEPALIVE)
         seconds -= keepalive_s
-    if seconds > 0:
-        await asyncio.sleep(seconds)
+    if seconds > 0 and scale:
+        await asyncio.sleep(seconds * scale)
+
+
+def scripted_delay(due: float, wait: float, elapsed: float, scale: float) -> float:
+    """How many scripted seconds are left before an event due `due` seconds into the stream, `elapsed`
+    wall seconds into it: at scale 0 (nothing waited) its own wait, for its keep-alives."""
+    return due - elapsed / scale if scale else wait
 
 
 async def write_paced(
     response: web.StreamResponse,
     plan: ReplyPlan,
-    keepalive_s: float,
+    pace: Pace,
     outcome: StreamOutcome,
     stopping: Callable[[], bool],
 ) -> bool:
@@ -61,13 +81,16 @@ async def write_paced(
 
     The waits make a schedule counted from the start of the stream: an event sent late (a busy loop, a
     slow client) does not push back the ones after it, as an upstream's generation does not slow
-    down for a busy gateway, so a stream lasts what its scenario says."""
+    down for a busy gateway, so a stream lasts what its scenario says (times the time scale). Each
+    event's time in the timeline is the scripted one: when it went, plus the waits the scale skipped."""
     events = plan.events.marked() if plan.events is not None else iter(())
     waits = iter(plan.schedule) if plan.schedule is not None else None
     fault = plan.stream_fault
     hurry = False
     clock = asyncio.get_running_loop().time
-    due = clock()
+    scale, skew = pace.scale, pace.skipped
+    start = clock()
+    due = 0.0  # scripted seconds from the start of the stream
     for i, (event, paced) in enumerate(events):  # each event made just before it is due
         wait = next(waits) if paced and waits is not None else 0.0
         if fault is not None and i == plan.fault_at:
@@ -86,26 +109,26 @@ async def write_paced(
                 outcome.waited += wait
             outcome.paced += 1
         due += wait
-        delay = due - clock()
+        delay = scripted_delay(due, wait, clock() - start, scale)
         if delay > 0 and not hurry:
             try:
-                if delay <= keepalive_s:  # the usual case, without pause()'s extra coroutine per event
-                    await asyncio.sleep(delay)
+                if delay <= pace.keepalive_s:  # the usual case, without pause()'s extra coroutine per event
+                    await asyncio.sleep(delay * scale)  # at scale 0 a mere yield
                 else:
-                    await pause(response, delay, keepalive_s)
+                    await pause(response, delay, pace)
             except asyncio.CancelledError:
                 if not stopping():
                     raise
                 asyncio.current_task().uncancel()  # type: ignore[union-attr]
                 hurry = True
         await response.write(event)
-        outcome.sent_at.append(time.perf_counter())
+        outcome.sent_at.append(time.perf_counter() + skew + due * (1 - scale))
         outcome.events_sent = i + 1
     return True
 
 
 async def write_sse(
-    request: web.Request, plan: ReplyPlan, keepalive_s: float, outcome: StreamOutcome, waits: Waits
+    request: web.Request, plan: ReplyPlan, pace: Pace, outcome: StreamOutcome, waits: Waits
 ) -> web.StreamResponse:
     """Send the planned events; waits come from the plan (first event, then between events). The
     end of the chunked body is not written here: aiohttp writes it once the handler and the
@@ -117,11 +140,11 @@ async def write_sse(
         if plan.schedule is None and plan.stream_fault is None:  # nothing waits: one write
             events = list(plan.events or ())
             await response.write(b"".join(events))
-            outcome.sent_at.extend([time.perf_counter()] * len(events))
+            outcome.sent_at.extend([time.perf_counter() + pace.skipped] * len(events))
             outcome.events_sent = len(events)
         else:
             with waits.interruptible():
-                complete = await write_paced(response, plan, keepalive_s, outcome, lambda: waits.stopping)
+                complete = await write_paced(response, plan, pace, outcome, lambda: waits.stopping)
             if not complete:  # cut off: no [DONE], not even the end of the chunked body
                 if request.transport is not None:
                     request.transport.close()

@@ -136,6 +136,28 @@ def test_usage_and_cost_share_sixty_requests_a_minute(server: EmulatorServer) ->
     assert get(server, f"cost?{MONTH.format(kind='cost')}").status == 200
 
 
+def test_the_analytics_retry_after_counts_down_on_the_emulator_s_clock(make_server: MakeServer) -> None:
+    server = make_server(SCENARIO + "settings:\n  account: {usage_rpm: 2}\n")
+    assert get(server, f"usage?{MONTH.format(kind='usage')}").status == 200
+    advance(server, 20)
+    assert get(server, f"cost?{MONTH.format(kind='cost')}").status == 200
+    advance(server, 25)
+    limited = get(server, f"usage?{MONTH.format(kind='usage')}")
+    assert limited.status == 429
+    assert limited.headers["retry-after"] == "15"  # the first call leaves the minute in 15 s of the clock
+    advance(server, 15)
+    assert get(server, f"usage?{MONTH.format(kind='usage')}").status == 200
+
+
+def advance(server: EmulatorServer, seconds: float) -> None:
+    http(
+        f"{server.origin}/_emulator/clock",
+        json.dumps({"advance": seconds}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+
+
 def test_a_scenario_sets_the_account_and_subscription_keys_use_flows(make_server: MakeServer) -> None:
     server = make_server(
         SCENARIO

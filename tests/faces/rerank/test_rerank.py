@@ -24,6 +24,9 @@ rules:
   - name: pinned
     match: {api: rerank, last_user: {contains: pinned}}
     reply: {scores: {"Bananas are rich in potassium.": 0.99}}
+  - name: instructed
+    match: {api: rerank, system: {contains: "legal"}}
+    reply: {scores: {"Beijing is the capital of China.": 0.01}}
 """
 
 
@@ -101,3 +104,25 @@ def test_bad_requests_are_zenmuxs_400(server: EmulatorServer, body: object, mess
     reply = rerank(server, body)
     assert reply.status == 400
     assert reply.json()["error"]["message"].startswith(message)
+
+
+def test_null_parameters_are_absent_parameters(server: EmulatorServer) -> None:
+    """Issue 40, item 4: `parameters: null` was a 500 (the instruction read through None); null is
+    absent here, as each parameter's own null is."""
+    body = {"model": TEXT, "input": {"query": "capital of China", "documents": DOCUMENTS}}
+    absent = rerank(server, body)
+    reply = rerank(server, {**body, "parameters": None})
+    assert reply.status == 200, reply.text
+    assert reply.text == absent.text
+    instructed = rerank(server, {**body, "parameters": {"instruct": "rank legal texts"}})
+    assert instructed.headers["x-emulator-rule"] == "instructed"
+
+
+@pytest.mark.parametrize("parameters", [0, False, "", [], 7, "top_n", [1]], ids=repr)
+def test_parameters_that_are_not_an_object_are_a_400_naming_them(server: EmulatorServer, parameters: object) -> None:
+    """Issue 40, item 4: 0, false, "" and [] were read as no parameters, then a 500."""
+    body = {"model": TEXT, "input": {"query": "capital of China", "documents": DOCUMENTS}, "parameters": parameters}
+    reply = rerank(server, body)
+    assert reply.status == 400, reply.text
+    error = reply.json()["error"]
+    assert error["message"] == "Parameter parameters is not valid: expected an object", error

@@ -375,3 +375,13 @@ def test_the_store_keeps_the_newest_responses_of_each_session():
     store.put("c", "resp_c", StoredResponse({}, [], []))
     assert store.get("a", "resp_2") is None  # the least recently used session went
     assert store.delete("c", "resp_c") and not store.delete("c", "resp_c")
+
+
+def test_a_function_tool_is_echoed_whole_as_openai_fills_it(server, session):
+    """Issue 42: a tool sent without `strict` and `description` was echoed without them, and a validator
+    built from OpenAI's spec (which requires `strict` and `parameters`) refused the echo."""
+    bare = {"type": "function", "name": "get_weather", "parameters": WEATHER_TOOL["parameters"]}
+    answer = created(server, body("hello", tools=[bare]), session=session)  # checked against OpenAI's schema
+    assert answer["tools"] == [{**bare, "description": None, "strict": True}]
+    given = created(server, body("hello", tools=[{**WEATHER_TOOL, "strict": False}]), session=session)
+    assert given["tools"] == [{**WEATHER_TOOL, "strict": False}]

@@ -85,6 +85,16 @@ def test_a_retry_before_retry_after_is_found_and_a_patient_one_is_not() -> None:
     assert verdict([in_ms, entry(2, {"messages": [1]}, arrived=100.6)]) == []
 
 
+def test_a_retry_after_waited_on_the_emulator_s_clock_is_patient() -> None:
+    """A test with fake time advances the emulator's frozen clock instead of sleeping: the Retry-After
+    ran out on the emulator's clock, though a tenth of a second passed on the wall (issue 37 item 4)."""
+    limited = entry(1, {"messages": [1]}, status=429, arrived=100.0, time=1000, sent_headers={"Retry-After": "30"})
+    assert verdict([limited, entry(2, {"messages": [1]}, arrived=100.1, time=1030)]) == []
+    early = verdict([limited, entry(2, {"messages": [1]}, arrived=100.1, time=1010)])
+    assert [(f.check, f.seq) for f in early] == [("retry_after", 2)]
+    assert "sent 20.00s before" in early[0].message
+
+
 def test_repeating_a_request_that_got_a_non_retryable_error_is_found() -> None:
     bad = entry(1, {"model": "x"}, status=400)
     [finding] = verdict([bad, entry(2, {"model": "y"}), entry(3, {"model": "x"})])

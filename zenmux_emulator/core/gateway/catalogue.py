@@ -49,7 +49,8 @@ def unknown_model(requested: str, base: str) -> RequestRejected:
     hint = (
         f"model {base} is not in the emulator's catalogue (ZenMux's models as of {SNAPSHOT.isoformat()} and "
         "the scenario files' models:); if ZenMux lists it now, declare it under models: in a scenario file, "
-        "open the catalogue with settings: {catalogue: open}, or refresh it with tools/build_catalogue.py"
+        "open the catalogue with settings: {catalogue: open}, or serve a fresh one (zenmux-emulator catalogue pull "
+        "--out FILE, then serve --catalogue FILE; the packaged one is refreshed with tools/build_catalogue.py)"
     )
     return RequestRejected(400, "invalid_params", f"Model {requested} is not valid", {"X-Emulator-Warnings": hint})
 

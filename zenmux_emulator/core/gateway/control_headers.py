@@ -1,4 +1,5 @@
-"""Per-request control headers: `X-Emulator-Rule`, `X-Emulator-Fault`, `X-Emulator-Chaos`.
+"""Per-request control headers: `X-Emulator-Rule`, `X-Emulator-Fault`, `X-Emulator-Chaos`,
+`X-Emulator-Time-Scale`.
 
 `--no-control-headers` (setting `control_headers: false`) ignores the control headers; the
 `X-Emulator-Session` header is not one of them and always names the session.
@@ -6,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -15,6 +17,7 @@ from zenmux_emulator.foundation.failures import Failure, parse_failure
 RULE_HEADER = "X-Emulator-Rule"
 FAULT_HEADER = "X-Emulator-Fault"
 CHAOS_HEADER = "X-Emulator-Chaos"
+TIME_SCALE_HEADER = "X-Emulator-Time-Scale"
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,8 @@ class ControlHeaders:
     fault: Failure | None = None
     chaos_rate: float | None = None
     chaos_failure: Failure | None = None
+    time_scale: float | None = None
+    """What this request's waits are multiplied by (None: the server's `--time-scale`)."""
 
 
 NO_CONTROL = ControlHeaders()
@@ -35,7 +40,8 @@ def read_control(headers: Mapping[str, str]) -> ControlHeaders:
     rule = headers.get(RULE_HEADER)
     fault_text = headers.get(FAULT_HEADER)
     chaos_text = headers.get(CHAOS_HEADER)
-    if rule is None and fault_text is None and chaos_text is None:
+    scale_text = headers.get(TIME_SCALE_HEADER)
+    if rule is None and fault_text is None and chaos_text is None and scale_text is None:
         return NO_CONTROL
     fault = None
     if fault_text is not None:
@@ -55,4 +61,19 @@ def read_control(headers: Mapping[str, str]) -> ControlHeaders:
             raise invalid_params(
                 f"Header {CHAOS_HEADER} is not valid (expected e.g. '0.5' or '0.5; error=429'): {exc}"
             ) from None
-    return ControlHeaders(rule.strip() if rule is not None else None, fault, rate, chaos_failure)
+    scale = None if scale_text is None else read_time_scale(scale_text)
+    return ControlHeaders(rule.strip() if rule is not None else None, fault, rate, chaos_failure, scale)
+
+
+def read_time_scale(text: str) -> float:
+    """`X-Emulator-Time-Scale: F`, a finite number of at least 0; otherwise a 400 naming the header."""
+    try:
+        scale = float(text.strip())
+    except ValueError:
+        scale = math.nan
+    if not math.isfinite(scale) or scale < 0:
+        raise invalid_params(
+            f"Header {TIME_SCALE_HEADER} is not valid: expected a number of at least 0 (0: no waits, "
+            f"1: as scripted), got {text.strip()!r}"
+        )
+    return scale

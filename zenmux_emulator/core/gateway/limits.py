@@ -47,6 +47,8 @@ class GatewayConfig:
     balance_error: BalanceError = DEFAULT_BALANCE_ERROR
     account: Account | None = None
     """The Platform API's account (`settings.account`); None: the defaults."""
+    time_scale: float | None = None
+    """`settings.time_scale`: what the waits are multiplied by when neither the request nor the command line says."""
     active: bool = field(init=False)
     """Whether any limit or balance is set: without, a request has nothing to take or pay (read
     on every request, worked out once)."""
@@ -81,7 +83,16 @@ def merge_settings(files: list[tuple[str, FileSettings]]) -> tuple[GatewayConfig
     error_from = ""
     account: Account | None = None
     account_from = ""
+    scale: tuple[float, str] | None = None
     for filename, spec in files:
+        if spec.time_scale is not None:
+            if scale is not None and scale[0] != spec.time_scale:
+                problems.append(
+                    ScenarioProblem(
+                        filename, None, None, "settings.time_scale", f"time_scale is already {scale[0]:g} in {scale[1]}"
+                    )
+                )
+            scale = (spec.time_scale, filename)
         if spec.account is not None:
             if account is not None:
                 problems.append(
@@ -120,7 +131,8 @@ def merge_settings(files: list[tuple[str, FileSettings]]) -> tuple[GatewayConfig
                     )
                 )
             error, error_from = spec.balance_error, filename
-    return GatewayConfig(limits, balances, error or DEFAULT_BALANCE_ERROR, account), problems
+    time_scale = None if scale is None else scale[0]
+    return GatewayConfig(limits, balances, error or DEFAULT_BALANCE_ERROR, account, time_scale), problems
 
 
 def _rate_headers(limit: KeyLimit, levels: dict[str, float]) -> dict[str, str]:

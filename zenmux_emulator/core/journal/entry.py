@@ -38,7 +38,7 @@ class JournalEntry:
     with what is known at arrival, and the rest is set as the request goes.
 
     Its fields are slots: one entry is made per request and the journal keeps thousands, and
-    37 fields are more than CPython keeps beside an instance without a dict of its own (30), so
+    40 fields are more than CPython keeps beside an instance without a dict of its own (30), so
     without slots every entry carried a dict that each insert grew and each collection walked."""
 
     __slots__ = (
@@ -69,15 +69,20 @@ class JournalEntry:
         "response",
         "routing",
         "rule",
+        "scenario",
         "sent_at",
         "sent_headers",
         "seq",
         "session",
+        "skipped",
         "started",
+        "state_after",
+        "state_before",
         "status",
         "stream",
         "time",
         "unmet_expectations",
+        "unscripted",
         "warnings",
     )
 
@@ -107,6 +112,8 @@ class JournalEntry:
         """What the request did that the emulator accepted but ignored or doubted (`warn` adds)."""
         self.near_misses: Sequence[dict[str, Any]] = _NONE
         """The rules that nearly answered an unmatched request (set, never changed in place)."""
+        self.unscripted = False
+        """Answered by a face that answers without rules (embeddings), none of which could answer it: not a miss."""
         self.unmet_expectations: Sequence[str] = _NONE
         """The answering rule's expectations the request did not meet (set, never changed in place)."""
         self.raw_body: bytes | None = None
@@ -115,6 +122,10 @@ class JournalEntry:
         tree of them, and most entries are never read."""
         self.rule: str | None = None
         self.reply_index: int | None = None
+        self.scenario: str | None = None
+        """The answering rule's scenario (`scenario`), with its state before and after the answer."""
+        self.state_before: str | None = None
+        self.state_after: str | None = None
         self.sent_headers: Mapping[str, str] | None = None
         """The response's headers as they went; `response_headers` is their JSON-ready copy."""
         self.status: int | None = None
@@ -139,7 +150,10 @@ class JournalEntry:
         self.first_byte: float | None = None
         """`time.perf_counter()` when the response's headers went (None: no response was sent)."""
         self.sent_at: Sequence[float] = _NONE
-        """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place)."""
+        """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place),
+        plus the scripted waits a time scale under 1 skipped until then: the timeline keeps the scripted offsets."""
+        self.skipped: float = 0.0
+        """Seconds of scripted waits (provider latency, a delay fault) a time scale did not wait before the answer."""
         self.body_bytes: int = 0
         """The request body's JSON bytes as received (or its summary's, past the journal's limit)."""
         self.kept_bytes: int = 0
@@ -216,8 +230,10 @@ class JournalEntry:
     @property
     def unmatched(self) -> bool:
         """A face's request that passed the checks but no rule answered: it got the default reply,
-        or 404 `emulator_no_match` in strict mode."""
-        return self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH)
+        or 404 `emulator_no_match` in strict mode (not a face's own answer: `unscripted`)."""
+        return (
+            self.api is not None and self.rule is None and self.error_type in (None, NO_MATCH) and not self.unscripted
+        )
 
     def sent_events(self) -> list[bytes]:
         """The SSE events the client got, in order (none for a JSON reply)."""
@@ -247,7 +263,11 @@ class JournalEntry:
             "body": self.body,
             "rule": self.rule,
             "reply_index": self.reply_index,
+            "scenario": self.scenario,
+            "state_before": self.state_before,
+            "state_after": self.state_after,
             "near_misses": list(self.near_misses),
+            "unscripted": self.unscripted,
             "warnings": self.warnings,
             "unmet_expectations": list(self.unmet_expectations),
             "status": self.status,

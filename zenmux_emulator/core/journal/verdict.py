@@ -4,7 +4,8 @@ SDK wrapper gets wrong that a scripted reply alone does not reveal.
 - `reasoning`: signed reasoning not passed back intact on a tool turn;
 - `expectations`: a rule's `expect` block not met;
 - `tool_calls`: a tool call the emulator returned that no later request answered;
-- `retry_after`: a request sent before the `Retry-After` (or `retry-after-ms`) of the answer before it;
+- `retry_after`: a request sent before the `Retry-After` (or `retry-after-ms`) of the answer before it
+  ran out, in wall time and on the emulator's clock alike (a test that advances a frozen clock waits on it);
 - `non_retryable`: the same request sent again after a non-retryable error (400, 402, 403, 404, 413, 422).
 
 The tool calls are read by each face's own readers (`Shapes`, registered on its `FaceSpec` and
@@ -115,6 +116,12 @@ def _retry_delay(entry: JournalEntry) -> float | None:
     return None
 
 
+def _waited(entry: JournalEntry, after: JournalEntry) -> float:
+    """How long the client waited between two requests: in wall time, or on the emulator's clock when
+    that moved further (a frozen clock advanced through the control API, as a test with fake time does)."""
+    return max(after.arrived - entry.arrived, after.time - entry.time)
+
+
 def verdict(entries: Iterable[JournalEntry], readers: Mapping[str, Shapes]) -> list[Finding]:
     """Every finding over the face requests of one session, in arrival order; `readers` read each
     face's tool calls (the app's registered faces give theirs: `FaceSpec.readers`, `readers_of`)."""
@@ -135,8 +142,8 @@ def verdict(entries: Iterable[JournalEntry], readers: Mapping[str, Shapes]) -> l
                 if call_id not in answered
             )
         delay = _retry_delay(entry) if entry.status in (429, 503) else None
-        if delay is not None and later and later[0].arrived < entry.arrived + delay:
-            early = entry.arrived + delay - later[0].arrived
+        early = delay - _waited(entry, later[0]) if delay is not None and later else 0.0
+        if early > 0:
             findings.append(
                 Finding(
                     "retry_after",

@@ -45,15 +45,27 @@ def misses(predicates: Iterable[Predicate], facts: NeutralRequest) -> tuple[Miss
     return tuple(Miss(p.key, p.expected, p.actual(facts)) for p in predicates if not p.test(facts))
 
 
+def distance(predicate: Predicate, facts: NeutralRequest) -> float:
+    """How far `facts` are from a condition they miss: its own distance (texts: 1 less their
+    similarity), else 1."""
+    return 1.0 if predicate.distance is None else predicate.distance(facts)
+
+
 def near_misses(rules: tuple[CompiledRule, ...], facts: NeutralRequest, limit: int = 3) -> list[NearMiss]:
-    """The `limit` rules that missed by the fewest conditions (ties: the better ranked rule)."""
+    """The `limit` rules nearest to `facts`: the smallest sum of the distances of the conditions
+    they missed (`core/match/distance.py`), then the fewest misses, the smallest share of its
+    conditions missed, and the better ranked rule."""
     scored = []
     for rule in rules:
-        missed = misses(rule.predicates, facts)
+        missed = [p for p in rule.predicates if not p.test(facts)]
         if missed:
-            scored.append((len(missed), len(missed) / max(len(rule.predicates), 1), rule.rank, rule, missed))
-    scored.sort(key=lambda s: s[:3])  # fewest misses, then the smallest share missed, then rank
-    return [NearMiss(rule.name, rule.where, missed) for *_, rule, missed in scored[:limit]]
+            far = round(sum(distance(p, facts) for p in missed), 9)
+            scored.append((far, len(missed), len(missed) / len(rule.predicates), rule.rank, rule, missed))
+    scored.sort(key=lambda s: s[:4])
+    return [
+        NearMiss(rule.name, rule.where, tuple(Miss(p.key, p.expected, p.actual(facts)) for p in missed))
+        for *_, rule, missed in scored[:limit]
+    ]
 
 
 def no_match_message(index: RuleIndex, facts: NeutralRequest, nearest: list[NearMiss]) -> str:

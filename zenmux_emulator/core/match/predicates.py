@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from zenmux_emulator.core.match.distance import equals_distance, nearest, text_distance
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.schema import (
@@ -21,6 +22,8 @@ from zenmux_emulator.scenario.schema import (
 )
 
 TextTest = Callable[[str], bool]
+Far = Callable[[NeutralRequest], float]
+"""How far a request is from a condition, 0 to 1 (`core/match/distance.py`); near misses rank by it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,8 @@ class Predicate:
     expected: str
     test: Callable[[NeutralRequest], bool]
     actual: Callable[[NeutralRequest], str]
+    distance: Far | None = None
+    """How far a request that misses it is: None for a condition that holds or not (a miss is 1)."""
 
 
 def _clip(text: str, limit: int = 60) -> str:
@@ -105,6 +110,10 @@ def _value_test(spec: str | TextMatch) -> tuple[TextTest, str]:
     return text_test(spec)
 
 
+def _value_distance(spec: str | TextMatch) -> Callable[[str], float]:
+    return equals_distance(spec) if isinstance(spec, str) else text_distance(spec)
+
+
 def model_regex(globs: list[str]) -> re.Pattern[str]:
     """One compiled pattern for a list of model globs."""
     return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs))
@@ -153,12 +162,14 @@ def _tool_result(spec: bool | ToolResultMatch) -> list[Predicate]:
         )
     if spec.content is not None:
         test, words = text_test(spec.content)
+        far = text_distance(spec.content)
         found.append(
             Predicate(
                 "tool_result.content",
                 words,
                 lambda f: f.last_tool_result is not None and test(f.last_tool_result[1]),
                 actual,
+                lambda f: 1.0 if f.last_tool_result is None else far(f.last_tool_result[1]),
             )
         )
     for path, expected in (spec.json_fields or {}).items():
@@ -184,12 +195,15 @@ def json_at(document: Any, path: str) -> Any:
 
 def json_field(key: str, path: str, expected: object, document: Callable[[NeutralRequest], Any]) -> Predicate:
     """`<key>.<path>` in a JSON document of the request: equal to a scalar, or (as text) passing a text match."""
+    far: Callable[[str], float] | None = None
     if isinstance(expected, TextMatch):
         test, words = text_test(expected)
+        far = text_distance(expected)
 
         def holds(value: Any) -> bool:
             return value is not _MISSING and test(value if isinstance(value, str) else orjson.dumps(value).decode())
     else:
+        far = equals_distance(expected) if isinstance(expected, str) else None
         words = f"equals {orjson.dumps(expected).decode()}"
 
         def holds(value: Any) -> bool:
@@ -202,7 +216,13 @@ def json_field(key: str, path: str, expected: object, document: Callable[[Neutra
         text = orjson.dumps(value).decode()  # shown as JSON, as the request had it
         return text if len(text) <= 60 else text[:59] + "…"
 
-    return Predicate(f"{key}.{path}", words, lambda f: holds(json_at(document(f), path)), actual)
+    def distance(f: NeutralRequest) -> float:
+        value = json_at(document(f), path)
+        if far is None or value is _MISSING or (not isinstance(value, str) and not isinstance(expected, TextMatch)):
+            return 1.0
+        return far(value if isinstance(value, str) else orjson.dumps(value).decode())
+
+    return Predicate(f"{key}.{path}", words, lambda f: holds(json_at(document(f), path)), actual, distance)
 
 
 def compile_expect(expect: Expect, faces: FaceNames) -> tuple[Predicate, ...]:
@@ -217,6 +237,7 @@ def _mapping(
     found = []
     for name, spec in specs.items():
         test, words = _value_test(spec)
+        far = _value_distance(spec)
 
         def holds(f: NeutralRequest, n: str = name, t: TextTest = test) -> bool:
             return (v := read(f, n)) is not None and t(v)
@@ -224,7 +245,10 @@ def _mapping(
         def actual(f: NeutralRequest, n: str = name) -> str:
             return "absent" if (v := read(f, n)) is None else _clip(v)
 
-        found.append(Predicate(f"{key}.{name}", words, holds, actual))
+        def distance(f: NeutralRequest, n: str = name, d: Callable[[str], float] = far) -> float:
+            return 1.0 if (v := read(f, n)) is None else d(v)
+
+        found.append(Predicate(f"{key}.{name}", words, holds, actual, distance))
     return found
 
 
@@ -290,12 +314,14 @@ def _request_predicates(match: Match) -> list[Predicate]:
     if match.model is not None:
         globs = [match.model] if isinstance(match.model, str) else list(match.model)
         pattern = model_regex(globs)
+        wanted = [equals_distance(glob) for glob in globs]  # a glob's own text: "openai/*" is near "openai/gpt-5"
         found.append(
             Predicate(
                 "model",
                 " or ".join(repr(g) for g in globs),
                 lambda f: pattern.match(f.model) is not None,
                 lambda f: repr(f.model),
+                lambda f: min(d(f.model) for d in wanted),
             )
         )
     if match.turn is not None:
@@ -337,23 +363,47 @@ def _mapping_predicates(match: Match) -> list[Predicate]:
     return found
 
 
+MESSAGES_COMPARED = 16
+"""The last messages an `any_message` near miss compares (a near miss costs the same for a long conversation)."""
+
+
 def _text_predicates(match: Match) -> list[Predicate]:
     """Conditions on the conversation's texts, the dearest to test, so they come last."""
     found: list[Predicate] = []
     if match.last_user is not None:
         user_test, words = text_test(match.last_user)
-        found.append(Predicate("last_user", words, lambda f: user_test(f.last_user), lambda f: _clip(f.last_user)))
+        user_far = text_distance(match.last_user)
+        found.append(
+            Predicate(
+                "last_user",
+                words,
+                lambda f: user_test(f.last_user),
+                lambda f: _clip(f.last_user),
+                lambda f: user_far(f.last_user),
+            )
+        )
     if match.system is not None:
         system_test, words = text_test(match.system)
-        found.append(Predicate("system", words, lambda f: system_test(f.system), lambda f: _clip(f.system)))
+        system_far = text_distance(match.system)
+        found.append(
+            Predicate(
+                "system",
+                words,
+                lambda f: system_test(f.system),
+                lambda f: _clip(f.system),
+                lambda f: system_far(f.system),
+            )
+        )
     if match.any_message is not None:
         any_test, words = text_test(match.any_message)
+        any_far = text_distance(match.any_message)
         found.append(
             Predicate(
                 "any_message",
                 words,
                 lambda f: any(any_test(t) for t in f.texts),
                 lambda f: f"{len(f.texts)} messages, none matching",
+                lambda f: nearest(any_far, f.texts[-MESSAGES_COMPARED:]),
             )
         )
     return found

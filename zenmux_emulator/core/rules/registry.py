@@ -78,6 +78,9 @@ class ScenarioRegistry:
         self.last_error: ScenarioError | LoadFailed | None = None
         """Why the last file reload failed (the files' problems, or a fault of the emulator's own),
         None once the files load again."""
+        self.stale: tuple[str, ...] = ()
+        """While `last_error` stands, the warning every answer carries (`X-Emulator-Warnings`): the
+        rules in force are the last good ones, not the files as they are."""
         self.generation = 0
         self._files: tuple[Source, ...] = ()
         self._api: dict[str, str] = {}
@@ -105,14 +108,29 @@ class ScenarioRegistry:
                 files = tuple(await asyncio.to_thread(read_sources, self.paths))
                 scenarios = await self._build(files, api)
                 self._files, self._api = files, dict(api)
-                self.last_error = None
+                self.last_error, self.stale = None, ()
                 self.replace(scenarios)
         except ScenarioError as exc:
-            self.last_error = exc
-            log.error("shared scenarios did not load; keeping the last good scenarios:\n%s", exc.render())
+            self.failed(exc, "shared scenarios did not load; keeping the last good scenarios")
             return False
         self._log_loaded()
         return True
+
+    def failed(self, error: ScenarioError | LoadFailed, said: str | None = None) -> None:
+        """A reload that failed: kept as `last_error` and said in every answer until the files load;
+        logged (when `said`) with each line of the problems and their code frames as a line of its own."""
+        self.last_error = error
+        first = str(error.problems[0]) if isinstance(error, ScenarioError) and error.problems else str(error)
+        more = len(error.problems) - 1 if isinstance(error, ScenarioError) else 0
+        self.stale = (
+            f"the scenario files did not load ({first}{f', and {more} more' if more > 0 else ''}); "
+            "answering with the last good rules until they are fixed",
+        )
+        if said is not None and isinstance(error, ScenarioError):
+            first_line, *frames = error.render().splitlines() or [""]
+            log.error("%s: %s", said, first_line)
+            for line in frames:
+                log.error("  %s", line)
 
     def replace(self, scenarios: ScenarioSet) -> None:
         """Put `scenarios` in force (the file and API sources kept are not changed)."""
@@ -138,12 +156,11 @@ class ScenarioRegistry:
         try:
             await self._reload_files()
         except ScenarioError as exc:
-            self.last_error = exc
-            log.error("scenario reload failed; keeping the last good scenarios:\n%s", exc.render())
+            self.failed(exc, "scenario reload failed; keeping the last good scenarios")
             return False
         except Exception:
-            self.last_error = LoadFailed()
             log.exception("scenario reload failed unexpectedly; keeping the last good scenarios")
+            self.failed(LoadFailed())
             return False
         self._log_loaded()
         return True
@@ -153,7 +170,7 @@ class ScenarioRegistry:
             files = tuple(await asyncio.to_thread(read_sources, self.paths))
             scenarios = await self._build(files, self._api)
             self._files = files
-            self.last_error = None
+            self.last_error, self.stale = None, ()
             self.replace(scenarios)
 
     async def add(self, name: str, text: str, *, replace: bool = False) -> ScenarioSet:

@@ -16,6 +16,7 @@ from zenmux_emulator.faces.anthropic.threads import ThreadTurn, continued, conti
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.offload import parse_off_loop
 from zenmux_emulator.write.plan import ReplyPlan
 
 PRELOADED = 1_000
@@ -64,7 +65,8 @@ class AnthropicFace:
         outcome: AnthropicRequest | RequestRejected
         try:
             turn = await self.threads.get(session, previous)
-            outcome = parse_request(continued(body, thread, turn), ctx.headers)  # longer than it came: counted
+            # longer than it came: counted; a costly schema check of its tools done in a thread (foundation.offload)
+            outcome = await parse_off_loop(lambda: parse_request(continued(body, thread, turn), ctx.headers))
             if not ctx.probe and not await self.threads.once(session, previous):
                 outcome = continued_again(previous)
         except RequestRejected as exc:

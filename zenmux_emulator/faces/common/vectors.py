@@ -40,13 +40,24 @@ def features(text: str) -> Iterator[tuple[str, float]]:
 @lru_cache(maxsize=2048)
 def embed(model: str, text: str, dimensions: int, seed: int) -> tuple[float, ...]:
     """The unit vector of `text` in `dimensions` dimensions (memoised: a retriever embeds its
-    documents and queries again and again)."""
+    documents and queries again and again). Only the dimensions a feature lands on are summed and
+    scaled (`math.fsum` is exact, so the zeros left out change no bit of the norm)."""
     salt = f"{seed}:{model}:{dimensions}:"
-    vector = [0.0] * dimensions
+    landed: dict[int, float] = {}
+    get = landed.get
+    digest = xxhash.xxh64_intdigest
     for feature, weight in features(text):
-        hashed = xxhash.xxh64_intdigest((salt + feature).encode())
-        vector[hashed % dimensions] += weight if hashed >> 63 else -weight
-    return unit(vector, fallback=xxhash.xxh64_intdigest((salt + text).encode()) % dimensions)
+        hashed = digest((salt + feature).encode())
+        at = hashed % dimensions
+        landed[at] = get(at, 0.0) + (weight if hashed >> 63 else -weight)
+    norm = math.sqrt(math.fsum(value * value for value in landed.values()))
+    if norm == 0.0:
+        fallback = xxhash.xxh64_intdigest((salt + text).encode()) % dimensions
+        return tuple(1.0 if i == fallback else 0.0 for i in range(dimensions))
+    vector = [0.0] * dimensions
+    for at, value in landed.items():
+        vector[at] = value / norm
+    return tuple(vector)
 
 
 def unit(vector: Sequence[float], fallback: int = 0) -> tuple[float, ...]:

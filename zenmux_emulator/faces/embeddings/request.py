@@ -15,6 +15,9 @@ from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
 
 MAX_INPUTS = 2048
+MAX_VALUES = MAX_INPUTS * 1536
+"""The most numbers one reply carries (inputs × dimensions): 2,048 inputs at text-embedding-3-small's
+1,536 dimensions. Past it, a 400: 2,048 × "hi" at 3,072 dimensions, a 16 kB request, answered 25 MB."""
 ENCODINGS = ("float", "base64")
 FIELDS = frozenset({"input", "model", "encoding_format", "dimensions", "user"})
 
@@ -39,6 +42,8 @@ class EmbeddingsRequest(InputsRequest):
         """Each input's tokens."""
         self.dimensions = dimensions
         self.encoding = encoding
+        self.prepared: dict[str, Any] | None = None
+        """Each distinct input's computed vector as the reply writes it, when made in advance (the face's `prepare`)."""
 
     @cached
     def last_user(self) -> str:
@@ -109,6 +114,13 @@ def parse_request(body: object, headers: Mapping[str, str]) -> EmbeddingsRequest
     dimensions = full if dimensions is None else dimensions
     if isinstance(dimensions, bool) or not isinstance(dimensions, int) or not 1 <= dimensions <= full:
         raise invalid_params(f"Parameter dimensions is not valid: expected an integer between 1 and {full}")
+    if len(inputs) * dimensions > MAX_VALUES:
+        where = "dimensions" if body.get("dimensions") is not None else "input"
+        raise invalid_params(
+            f"Parameter {where} is not valid: {len(inputs)} inputs of {dimensions} dimensions are "
+            f"{len(inputs) * dimensions} numbers, more than the {MAX_VALUES} ({MAX_INPUTS} x 1536) the "
+            "emulator answers at once; send fewer inputs or ask for fewer dimensions"
+        )
     user = body.get("user")
     if user is not None and not isinstance(user, str):
         raise invalid_params("Parameter user is not valid: expected a string")

@@ -7,14 +7,14 @@ from aiohttp import web
 from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
-from zenmux_emulator.faces.embeddings.face import EMBEDDINGS, ROUTE
+from zenmux_emulator.faces.embeddings.face import ROUTE, EmbeddingsFace
 from zenmux_emulator.faces.embeddings.models import CATALOGUE
 from zenmux_emulator.faces.embeddings.recorded import DECODER
 from zenmux_emulator.scenario.faces import FaceTraits
 
 
 def routes(core: Core) -> list[web.RouteDef]:
-    return [web.post(ROUTE, Endpoint(EMBEDDINGS, core).handle)]
+    return [web.post(ROUTE, Endpoint(EmbeddingsFace(core.settings.seed), core).handle)]
 
 
 SPEC = FaceSpec(
@@ -23,7 +23,7 @@ SPEC = FaceSpec(
     base_path="/api/v1",
     routes=routes,
     client=openai_client,
-    traits=FaceTraits(zenmux=False, unnamed_rules=False),
+    traits=FaceTraits(zenmux=False, unnamed_rules=False, answers_unscripted=True),
     models=CATALOGUE,
     decoder=DECODER,
     signpost=Signpost("Embeddings (OpenAI-compatible)", ("/api/v1/embeddings",)),

@@ -33,10 +33,15 @@ class Query:
     models: frozenset[str]
     bills: frozenset[str]
 
-    def selected(self, ledger: Ledger) -> list[Bucket]:
+    def period(self, ledger: Ledger) -> list[Bucket]:
+        """The ledger's buckets of the period asked for, taken on the event loop (the ledger changes
+        there); the answer is made from them in a thread (`routes`)."""
+        return list(ledger.buckets(self.prefix))
+
+    def selected(self, buckets: Iterable[Bucket]) -> list[Bucket]:
         return [
             bucket
-            for bucket in ledger.buckets(self.prefix)
+            for bucket in buckets
             if (not self.keys or bucket.key_id in self.keys)
             and (not self.models or bucket.model in self.models)
             and (not self.bills or ("subscription" if bucket.subscription else "metered") in self.bills)
@@ -146,8 +151,8 @@ def _provider(buckets: list[Bucket], model: str) -> dict[str, Any]:
     }
 
 
-def usage_body(query: Query, ledger: Ledger) -> dict[str, Any]:
-    buckets = query.selected(ledger)
+def usage_body(query: Query, period: list[Bucket]) -> dict[str, Any]:
+    buckets = query.selected(period)
     if query.type == "provider":
         return _provider(buckets, next(iter(query.models)))
     if query.type == "performance":
@@ -217,8 +222,8 @@ def _summary(buckets: list[Bucket]) -> dict[str, Any]:
     }
 
 
-def cost_body(query: Query, ledger: Ledger) -> dict[str, Any]:
-    buckets = query.selected(ledger)
+def cost_body(query: Query, period: list[Bucket]) -> dict[str, Any]:
+    buckets = query.selected(period)
     if query.type == "provider_cost":
         return {"summary": _summary(buckets), "analysis": _provider(buckets, next(iter(query.models)))}
     point = query.point

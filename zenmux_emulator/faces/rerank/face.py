@@ -13,6 +13,7 @@ from zenmux_emulator.faces.common.vectors import embed, relevance
 from zenmux_emulator.faces.rerank.models import MEDIA_TOKENS
 from zenmux_emulator.faces.rerank.request import RerankRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.offload import defer
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/rerank"
@@ -20,15 +21,30 @@ DIMENSIONS = 1024
 """The dimensions of the vectors scores are made from."""
 
 
-def scores_of(request: RerankRequest, draft: Draft, seed: int) -> list[float]:
-    """Each document's relevance: the rule's scripted score for its exact text, else computed."""
-    scripted = draft.spec.scores if draft.spec is not None and draft.spec.scores is not None else {}
+HEAVY_DOCUMENTS = 16
+"""A request of more documents than this is prepared in a thread (500 of new words held the loop
+a quarter of a second)."""
+HEAVY_BYTES = 32 * 1024
+"""A body larger than this is prepared in a thread, whatever its documents."""
+PREPARED = 64
+"""Prepared requests kept for the parse that takes them (see the embeddings face's)."""
+
+
+def computed(request: RerankRequest, seed: int) -> dict[str, float]:
+    """Each distinct document's computed relevance to the query."""
     query = embed(request.model, request.query, DIMENSIONS, seed)
-    made = []
-    for text in request.documents:
-        given = scripted.get(text)
-        made.append(given if given is not None else relevance(query, embed(request.model, text, DIMENSIONS, seed)))
-    return made
+    return {
+        text: relevance(query, embed(request.model, text, DIMENSIONS, seed))
+        for text in dict.fromkeys(request.documents)
+    }
+
+
+def scores_of(request: RerankRequest, draft: Draft, seed: int, made: dict[str, float] | None = None) -> list[float]:
+    """Each document's relevance: the rule's scripted score for its exact text, else computed (or
+    taken from `made`, computed in advance with this seed)."""
+    scripted = draft.spec.scores if draft.spec is not None and draft.spec.scores is not None else {}
+    made = made if made is not None else computed(request, seed)
+    return [given if (given := scripted.get(text)) is not None else made[text] for text in request.documents]
 
 
 class RerankFace:
@@ -36,8 +52,33 @@ class RerankFace:
 
     name = "rerank"
 
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        """The server's seed, which the scores made in `parse` are made with (render is given it too)."""
+        self.ready: dict[int, tuple[object, RerankRequest]] = {}
+        """Requests prepared in a thread, by their body's identity, for the parse that runs again."""
+
     def parse(self, body: object, ctx: FaceContext) -> RerankRequest:
-        return parse_request(body, ctx.headers)
+        made = self.ready.pop(id(body), None)
+        if made is not None and made[0] is body:
+            return made[1]
+        given = body.get("input") if isinstance(body, dict) else None
+        documents = given.get("documents") if isinstance(given, dict) else None
+        if (ctx.body_bytes or 0) <= HEAVY_BYTES and not (
+            isinstance(documents, list) and len(documents) > HEAVY_DOCUMENTS
+        ):
+            return parse_request(body, ctx.headers)
+        return defer(lambda: self.prepare(body, ctx))
+
+    def prepare(self, body: object, ctx: FaceContext) -> RerankRequest:
+        """The request read and its scores computed (in a thread, while the endpoint parses), kept
+        for the parse that runs once it is done."""
+        request = parse_request(body, ctx.headers)
+        request.computed = computed(request, self.seed)
+        if len(self.ready) >= PREPARED:
+            self.ready.clear()
+        self.ready[id(body)] = (body, request)
+        return request
 
     def render(
         self,
@@ -49,7 +90,7 @@ class RerankFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        scores = scores_of(request, draft, seed)
+        scores = scores_of(request, draft, seed, request.computed if seed == self.seed else None)
         ranked = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: request.top_n]
         results: list[dict[str, Any]] = []
         for index in ranked:
@@ -66,6 +107,3 @@ class RerankFace:
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)
-
-
-RERANK = RerankFace()

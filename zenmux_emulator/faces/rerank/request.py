@@ -28,6 +28,7 @@ class RerankRequest(InputsRequest):
         top_n: int,
         return_documents: bool,
         warnings: tuple[str, ...],
+        instruct: str = "",
     ) -> None:
         super().__init__(body, headers, model=body["model"], warnings=warnings)
         self.kinds = kinds
@@ -39,6 +40,10 @@ class RerankRequest(InputsRequest):
         """How many images and videos the query and documents hold."""
         self.top_n = top_n
         self.return_documents = return_documents
+        self.instruct = instruct
+        """`parameters.instruct` (empty when not given)."""
+        self.computed: dict[str, float] | None = None
+        """Each distinct document's computed relevance, when made in advance (the face's `prepare`)."""
 
     @cached
     def last_user(self) -> str:
@@ -46,7 +51,7 @@ class RerankRequest(InputsRequest):
 
     @cached
     def system(self) -> str:
-        return str(self.body.get("parameters", {}).get("instruct") or "")
+        return self.instruct
 
     @cached
     def texts(self) -> tuple[str, ...]:
@@ -91,22 +96,31 @@ def parse_request(body: object, headers: Mapping[str, str]) -> RerankRequest:
         raise invalid_params(f"Parameter input.documents is not valid: at most {MAX_DOCUMENTS} documents")
     kinds = [_content(given["query"], "input.query", multimodal)]
     kinds.extend(_content(doc, f"input.documents[{i}]", multimodal) for i, doc in enumerate(documents))
-    parameters = body.get("parameters") or {}
-    if not isinstance(parameters, dict):
+    top_n, returned, instruct, warnings = _parameters(body.get("parameters"), len(documents))
+    return RerankRequest(body, headers, tuple(kinds), top_n, returned, warnings, instruct)
+
+
+def _parameters(parameters: object, documents: int) -> tuple[int, bool, str, tuple[str, ...]]:
+    """`parameters`, checked: top_n (at most the documents), return_documents, instruct, and the
+    warnings of the names that are not rerank parameters."""
+    if parameters is None:  # null is absent, as each parameter's own null is
+        parameters = {}
+    elif not isinstance(parameters, dict):  # not `or {}`: 0, false, "" and [] are not objects either
         raise invalid_params("Parameter parameters is not valid: expected an object")
     top_n = parameters.get("top_n")
     if top_n is None:
-        top_n = len(documents)
+        top_n = documents
     if isinstance(top_n, bool) or not isinstance(top_n, int) or top_n < 1:
         raise invalid_params("Parameter parameters.top_n is not valid: expected a positive integer")
     returned = parameters.get("return_documents", False)
     if not isinstance(returned, bool):
         raise invalid_params("Parameter parameters.return_documents is not valid: expected a boolean")
-    if not isinstance(parameters.get("instruct", ""), str):
+    instruct = parameters.get("instruct")
+    if instruct is not None and not isinstance(instruct, str):
         raise invalid_params("Parameter parameters.instruct is not valid: expected a string")
     fps = parameters.get("fps")
     if fps is not None and (isinstance(fps, bool) or not isinstance(fps, (int, float)) or fps <= 0):
         raise invalid_params("Parameter parameters.fps is not valid: expected a positive number")
     unknown = sorted(set(parameters) - PARAMETERS)
     warnings = tuple(f"parameters.{name}: not a rerank parameter; ignored" for name in unknown)
-    return RerankRequest(body, headers, tuple(kinds), min(top_n, len(documents)), returned, warnings)
+    return min(top_n, documents), returned, instruct or "", warnings

@@ -6,14 +6,14 @@ from aiohttp import web
 
 from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.core.spec import FaceSpec, Signpost
-from zenmux_emulator.faces.rerank.face import RERANK, ROUTE
+from zenmux_emulator.faces.rerank.face import ROUTE, RerankFace
 from zenmux_emulator.faces.rerank.models import CATALOGUE
 from zenmux_emulator.faces.rerank.recorded import DECODER
 from zenmux_emulator.scenario.faces import FaceTraits
 
 
 def routes(core: Core) -> list[web.RouteDef]:
-    return [web.post(ROUTE, Endpoint(RERANK, core).handle)]
+    return [web.post(ROUTE, Endpoint(RerankFace(core.settings.seed), core).handle)]
 
 
 SPEC = FaceSpec(
@@ -21,7 +21,7 @@ SPEC = FaceSpec(
     api_name="rerank",
     base_path="/api/v1",
     routes=routes,
-    traits=FaceTraits(zenmux=False, unnamed_rules=False),
+    traits=FaceTraits(zenmux=False, unnamed_rules=False, answers_unscripted=True),
     models=CATALOGUE,
     decoder=DECODER,
     signpost=Signpost("Rerank", ("/api/v1/rerank",)),

@@ -169,7 +169,7 @@ def response_object(
         "temperature": parsed.temperature if parsed.temperature is not None else 1.0,
         "text": {"format": {"type": "text"}, "verbosity": "medium", **text},
         "tool_choice": body.get("tool_choice", "auto"),
-        "tools": body.get("tools") or [],
+        "tools": echoed_tools(body.get("tools")),
         "top_p": parsed.top_p if parsed.top_p is not None else 1.0,
         "truncation": parsed.truncation or "disabled",
         "metadata": {},
@@ -177,6 +177,23 @@ def response_object(
     if usage is not None:  # absent, not null, while the response is in progress or when it failed
         answer["usage"] = usage
     return answer
+
+
+FUNCTION_DEFAULTS = {"description": None, "parameters": None, "strict": True}
+"""What OpenAI's echo of a function tool fills in when the request leaves it out (its schema requires
+`strict` and `parameters`; function tools are strict by default in the Responses API)."""
+
+
+def echoed_tools(tools: object) -> list[Any]:
+    """The request's tools as `response.tools` shows them: each function tool whole."""
+    if not isinstance(tools, list):
+        return []
+    return [
+        {**tool, **{key: tool.get(key, value) for key, value in FUNCTION_DEFAULTS.items()}}
+        if isinstance(tool, dict) and tool.get("type") == "function"
+        else tool
+        for tool in tools
+    ]
 
 
 def failure(code: str, message: str) -> dict[str, str]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from zenmux_emulator.core.side import SideAnswer
-from zenmux_emulator.faces.vertex.request import prompt_tokens
+from zenmux_emulator.faces.vertex.request import by_modality, media_tokens, prompt_tokens
 from zenmux_emulator.faces.vertex.validate import CountTokensRequest, validate
 
 
@@ -17,5 +17,6 @@ def count_tokens(body: object, headers: Mapping[str, str]) -> SideAnswer:
     counted: CountTokensRequest = validate(body, CountTokensRequest)
     inner = counted.generate_content_request
     normal: dict[str, Any] = (inner if inner is not None else counted).model_dump(by_alias=True, exclude_none=True)
-    total = prompt_tokens(normal.get("systemInstruction"), normal.get("contents") or [], normal.get("tools"))
-    return SideAnswer({"totalTokens": total, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": total}]})
+    system, contents = normal.get("systemInstruction"), normal.get("contents") or []
+    total = prompt_tokens(system, contents, normal.get("tools"))
+    return SideAnswer({"totalTokens": total, "promptTokensDetails": by_modality(total, media_tokens(system, contents))})

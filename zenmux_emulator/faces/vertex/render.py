@@ -15,7 +15,7 @@ with a blocked safety rating; the other faults show as the parts they leave.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,7 +24,7 @@ import orjson
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.faces.vertex import thought_signatures
-from zenmux_emulator.faces.vertex.request import GeminiRequest
+from zenmux_emulator.faces.vertex.request import GeminiRequest, by_modality
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.ids import digest, seed_int
@@ -90,8 +90,9 @@ def call_parts(draft: Draft, request: GeminiRequest, signer: Signer) -> list[dic
     return parts
 
 
-def usage_metadata(draft: Draft, final: bool = True) -> dict[str, Any]:
-    """Google's usage: the thoughts counted apart from the candidates and within the total."""
+def usage_metadata(draft: Draft, final: bool = True, media: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """Google's usage: the thoughts counted apart from the candidates and within the total; each
+    count of the prompt and the candidates by modality."""
     usage = draft.usage
     prompt = int(usage["prompt_tokens"])
     if not final:
@@ -107,8 +108,21 @@ def usage_metadata(draft: Draft, final: bool = True) -> dict[str, Any]:
         metadata["thoughtsTokenCount"] = thoughts
     if cached:
         metadata["cachedContentTokenCount"] = cached
-    metadata["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": prompt}]
+    metadata["promptTokensDetails"] = by_modality(prompt, media or {})
+    metadata["candidatesTokensDetails"] = by_modality(metadata["candidatesTokenCount"], {})
     return metadata
+
+
+def reply_text(draft: Draft, request: GeminiRequest) -> str | None:
+    """The reply's text; under `text/x.enum` an unscripted value (a JSON string) bare, as Google sends it."""
+    text = draft.content
+    if text and request.enum_text and text.startswith('"'):
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return text
+        return value if isinstance(value, str) else text
+    return text
 
 
 def create_time(created: int) -> str:
@@ -122,6 +136,7 @@ class Rendered:
         self.draft, self.request = draft, request
         self.thoughts = draft.reasoning if request.include_thoughts and draft.reasoning else None
         self.calls = [] if draft.refusal else call_parts(draft, request, signer)
+        self.text = reply_text(draft, request)
         self.head = {
             "modelVersion": draft.model,
             "createTime": create_time(created),
@@ -137,14 +152,18 @@ class Rendered:
                 candidate["finishMessage"] = message
             if self.draft.misbehaved is not None and self.draft.misbehaved.fault == "content-filter":
                 candidate["safetyRatings"] = [BLOCKED_RATING]
-        return {"candidates": [candidate], "usageMetadata": usage_metadata(self.draft, final), **self.head}
+        return {
+            "candidates": [candidate],
+            "usageMetadata": usage_metadata(self.draft, final, self.request.media_tokens),
+            **self.head,
+        }
 
     def parts(self) -> list[dict[str, Any]]:
         parts: list[dict[str, Any]] = []
         if self.thoughts:
             parts.append({"text": self.thoughts, "thought": True})
-        if self.draft.content and not self.draft.refusal:
-            parts.append({"text": self.draft.content})
+        if self.text and not self.draft.refusal:
+            parts.append({"text": self.text})
         return parts + self.calls
 
     def body(self) -> dict[str, Any]:
@@ -155,8 +174,8 @@ class Rendered:
         if self.thoughts:
             for group in tokens.groups(self.thoughts, chunk_tokens):
                 yield [{"text": "".join(group), "thought": True}]
-        if self.draft.content and not self.draft.refusal:
-            for group in tokens.groups(self.draft.content, chunk_tokens):
+        if self.text and not self.draft.refusal:
+            for group in tokens.groups(self.text, chunk_tokens):
                 yield [{"text": "".join(group)}]
         for call in self.calls:
             yield [call]

@@ -23,12 +23,16 @@ from zenmux_emulator.core.neutral.request import (
     cached,
 )
 from zenmux_emulator.faces.vertex import thought_signatures
-from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig, json_schema
+from zenmux_emulator.faces.vertex.schema import json_schema
+from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, ThinkingConfig
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.signatures import Signer
 
 LEVELS = {"minimal": "minimal", "low": "low", "medium": "medium", "high": "high"}
 CHOICES = {"ANY": "required", "NONE": "none"}
+ENUM_TEXT = "text/x.enum"
+STRUCTURED = ("application/json", ENUM_TEXT)
+"""The MIME types whose reply is made from the schema: JSON, or one of an enum's values as bare text."""
 
 
 def parts_of(content: object) -> list[dict[str, Any]]:
@@ -70,6 +74,40 @@ def reasoning_ask(config: ThinkingConfig | None) -> ReasoningAsk:
     return ReasoningAsk(True, _budget_effort(budget), budget)
 
 
+MARKS = frozenset({"thought", "thoughtSignature"})
+"""A part's flags that hold no data: a part of them alone (an empty thought passed back) counts nothing."""
+MODALITIES = {"image": "IMAGE", "audio": "AUDIO", "video": "VIDEO", "application/pdf": "DOCUMENT"}
+"""Google's media modality by the start of a MIME type; any other is TEXT."""
+
+
+def modality(part: Mapping[str, Any]) -> str | None:
+    """The modality a media part (`inlineData`, `fileData`) is counted under, None for other parts."""
+    media = part.get("inlineData") or part.get("fileData")
+    if not isinstance(media, dict):
+        return None
+    mime = str(media.get("mimeType", ""))
+    return next((name for start, name in MODALITIES.items() if mime.startswith(start)), "TEXT")
+
+
+def media_tokens(system: object, contents: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """The tokens of the prompt's media parts by modality (`prompt_tokens` counts each as one non-text part)."""
+    counted: dict[str, int] = {}
+    for content in ([system] if system else []) + list(contents):
+        for part in parts_of(content):
+            kind = modality(part)
+            if kind is not None and kind != "TEXT":
+                counted[kind] = counted.get(kind, 0) + tokens.TOKENS_PER_NON_TEXT_PART
+    return counted
+
+
+def by_modality(total: int, media: Mapping[str, int]) -> list[dict[str, Any]]:
+    """`…TokensDetails`: the media's tokens under their modalities, the rest as TEXT."""
+    text = max(total - sum(media.values()), 0)
+    return [{"modality": "TEXT", "tokenCount": text}] + [
+        {"modality": name, "tokenCount": count} for name, count in sorted(media.items())
+    ]
+
+
 def prompt_tokens(
     system: object, contents: Sequence[Mapping[str, Any]], tools: object, limit: int | None = None
 ) -> int:
@@ -89,7 +127,7 @@ def prompt_tokens(
                 total += tokens.count(
                     orjson.dumps(part.get("functionCall") or part.get("functionResponse")).decode(), room()
                 )
-            elif "thoughtSignature" not in part or len(part) > 1:
+            elif not part.keys() <= MARKS:
                 total += tokens.TOKENS_PER_NON_TEXT_PART
     if tools:
         total += tokens.count(orjson.dumps(tools).decode(), room())
@@ -179,11 +217,12 @@ class GeminiRequest(NeutralRequest):
         offered: dict[str, Mapping[str, Any]] = {}
         for tool in self.request.tools or ():
             for declared in tool.function_declarations or ():
-                schema = (
+                given = (
                     declared.parameters_json_schema
                     if declared.parameters_json_schema is not None
-                    else (json_schema(declared.parameters) if declared.parameters is not None else None)
+                    else declared.parameters
                 )
+                schema = json_schema(given) if given is not None else None
                 offered[declared.name] = {
                     "type": "function",
                     "name": declared.name,
@@ -222,14 +261,19 @@ class GeminiRequest(NeutralRequest):
     @cached
     def output_schema(self) -> Mapping[str, Any] | None:
         config = self.request.generation_config
-        if config is None or config.response_mime_type != "application/json":
+        if config is None or config.response_mime_type not in STRUCTURED:
             return None
-        if isinstance(config.response_json_schema, dict):
-            return config.response_json_schema
-        if config.response_schema is not None:
-            converted: Mapping[str, Any] = json_schema(config.response_schema)
+        given = config.response_json_schema if config.response_json_schema is not None else config.response_schema
+        if given is not None:
+            converted: Mapping[str, Any] = json_schema(given)
             return converted
         return JSON_OBJECT_SCHEMA
+
+    @cached
+    def enum_text(self) -> bool:
+        """`text/x.enum`: the reply is one of the schema's values, bare (not a JSON string)."""
+        config = self.request.generation_config
+        return config is not None and config.response_mime_type == ENUM_TEXT
 
     @cached
     def uses_call_ids(self) -> bool:
@@ -245,6 +289,11 @@ class GeminiRequest(NeutralRequest):
         return prompt_tokens(
             self.normal.get("systemInstruction"), self.contents, self.normal.get("tools"), self.token_limit
         )
+
+    @cached
+    def media_tokens(self) -> Mapping[str, int]:
+        """The prompt's image, audio, video and document tokens, by modality (the rest is TEXT)."""
+        return media_tokens(self.normal.get("systemInstruction"), self.contents)
 
     @cached
     def seed_material(self) -> bytes:

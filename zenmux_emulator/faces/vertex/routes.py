@@ -61,9 +61,20 @@ SPEC = FaceSpec(
     signpost=Signpost(
         "Vertex AI / Gemini (Google's generateContent)",
         beyond=(
+            (rf"^{BASE}/.*:predict$", "ZenMux's Vertex AI Imagen route (:predict makes images)"),
+            (
+                rf"^{BASE}/.*:(predictLongRunning|fetchPredictOperation)$",
+                "ZenMux's Vertex AI Veo route (:predictLongRunning submits a video, :fetchPredictOperation polls it)",
+            ),
+            (
+                rf"^{BASE}/.*:(embedContent|batchEmbedContents)$",
+                "Gemini's embeddings route, which ZenMux's Vertex AI API does not document "
+                "(ZenMux serves embeddings at /api/v1/embeddings, in OpenAI's shape, and so does the emulator)",
+            ),
             (
                 f"{BASE}/",
-                "ZenMux's Vertex AI routes beyond generateContent (Imagen's :predict, Veo's :predictLongRunning)",
+                "a Vertex AI route ZenMux's docs do not list (they list generateContent, streamGenerateContent, "
+                "countTokens and the model lists, all served here, and Imagen's :predict and Veo's :predictLongRunning)",
             ),
         ),
     ),

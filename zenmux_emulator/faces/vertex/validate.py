@@ -11,20 +11,12 @@ from pydantic import AfterValidator, ConfigDict, Field, JsonValue, ValidationErr
 from pydantic.alias_generators import to_camel
 
 from zenmux_emulator.faces.common.counts import ConversationCaps, Overlong
-from zenmux_emulator.faces.common.json_schema import JsonSchema, schema_problem
+from zenmux_emulator.faces.common.json_schema import schema_problem
 from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error, not_valid
+from zenmux_emulator.faces.vertex.schema import json_schema
 from zenmux_emulator.foundation.errors import invalid_params
 
 MAX_STOP_SEQUENCES = 5
-JSON_TYPES = {
-    "STRING": "string",
-    "NUMBER": "number",
-    "INTEGER": "integer",
-    "BOOLEAN": "boolean",
-    "ARRAY": "array",
-    "OBJECT": "object",
-    "NULL": "null",
-}
 PART_KINDS = (
     "text",
     "inlineData",
@@ -33,22 +25,11 @@ PART_KINDS = (
     "functionResponse",
     "executableCode",
     "codeExecutionResult",
+    "toolCall",
+    "toolResponse",
 )
-
-
-def json_schema(schema: Any) -> Any:
-    """Google's OpenAPI-subset schema (`type: OBJECT`, `nullable`) as JSON Schema."""
-    if isinstance(schema, list):
-        return [json_schema(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {key: json_schema(value) for key, value in schema.items() if key != "nullable"}
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        out["type"] = JSON_TYPES.get(kind.upper(), kind.lower())
-        if schema.get("nullable"):
-            out["type"] = [out["type"], "null"]
-    return out
+"""The kinds of data a part holds, one each (Gemini 3's `toolCall` / `toolResponse` are its built-in
+tools' calls and results, passed back in the history as they came)."""
 
 
 def _google_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +40,8 @@ def _google_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 GoogleSchema = Annotated[dict[str, Any], AfterValidator(_google_schema)]
-"""Google's schema (`parameters`, `responseSchema`), valid once read as JSON Schema."""
+"""A schema as Google takes it (`parameters`, `responseSchema`, and their `…JsonSchema` twins), valid
+once read as JSON Schema (see `schema`)."""
 
 
 class Wire(StrictModel):
@@ -98,16 +80,22 @@ class Part(Wire):
     function_response: FunctionResponse | None = None
     executable_code: dict[str, JsonValue] | None = None
     code_execution_result: dict[str, JsonValue] | None = None
+    tool_call: dict[str, JsonValue] | None = None
+    tool_response: dict[str, JsonValue] | None = None
     thought: bool | None = None
     thought_signature: str | None = None
     video_metadata: dict[str, JsonValue] | None = None
+    media_resolution: dict[str, JsonValue] | None = None
+    part_metadata: dict[str, JsonValue] | None = None
 
     @model_validator(mode="after")
     def one_kind(self) -> Part:
         kinds = [kind for kind, field in _PART_FIELDS if getattr(self, field) is not None]
         if len(kinds) > 1:
             raise ValueError(f"a part holds one kind of data, this one holds {' and '.join(kinds)}")
-        if not kinds and self.thought_signature is None:
+        if (
+            not kinds and self.thought_signature is None and not self.thought
+        ):  # an empty thought: google-genai's chat sends it back
             raise ValueError(f"a part needs one of {', '.join(PART_KINDS)}")
         return self
 
@@ -121,9 +109,9 @@ class FunctionDeclaration(Wire):
     name: Annotated[str, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_.:-]*$")]
     description: str | None = None
     parameters: GoogleSchema | None = None
-    parameters_json_schema: JsonSchema | None = None
+    parameters_json_schema: GoogleSchema | None = None
     response: GoogleSchema | None = None
-    response_json_schema: JsonSchema | None = None
+    response_json_schema: GoogleSchema | None = None
 
 
 class Tool(Wire):
@@ -169,7 +157,7 @@ class GenerationConfig(Wire):
     seed: int | None = None
     response_mime_type: str | None = None
     response_schema: GoogleSchema | None = None
-    response_json_schema: JsonSchema | None = None
+    response_json_schema: GoogleSchema | None = None
     response_logprobs: bool | None = None
     logprobs: int | None = None
     response_modalities: list[str] | None = None

@@ -11,7 +11,7 @@ from aiohttp import web
 from zenmux_emulator.core.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, STATE, WATCHER
 from zenmux_emulator.server.control.clock import get_clock, set_clock
 from zenmux_emulator.server.control.guard import control_guard
-from zenmux_emulator.server.control.journal import clear_journal, list_journal, list_unmatched
+from zenmux_emulator.server.control.journal import clear_journal, journal_verdict, list_journal, list_unmatched
 from zenmux_emulator.server.control.match import would_match
 from zenmux_emulator.server.control.misbehave import list_misbehave, set_misbehave
 from zenmux_emulator.server.control.openapi import openapi
@@ -23,6 +23,7 @@ from zenmux_emulator.server.control.scenarios import (
     replace_scenario,
 )
 from zenmux_emulator.server.control.sessions import reset_sessions
+from zenmux_emulator.server.control.states import delete_state, list_states, put_state
 from zenmux_emulator.server.control.wire import json_response, query
 from zenmux_emulator.server.edge import signposts
 from zenmux_emulator.settings import Settings
@@ -77,8 +78,12 @@ def create_control_app(settings: Settings) -> web.Application:
             web.get("/journal", list_journal),
             web.delete("/journal", clear_journal),
             web.get("/journal/unmatched", list_unmatched),
+            web.get("/journal/verdict", journal_verdict),
             web.post("/match", would_match),
             web.post("/sessions/reset", reset_sessions),
+            web.get("/states", list_states),
+            web.put("/states/{scenario}", put_state),
+            web.delete("/states/{scenario}", delete_state),
             web.get("/misbehave", list_misbehave),
             web.post("/misbehave", set_misbehave),
             web.get("/clock", get_clock),

@@ -73,7 +73,13 @@ COUNT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}
 BAD_REQUEST = _error("a bad parameter or body (ZenMux's error envelope)")
 BAD_QUERY = _error("a query parameter this route does not take")
 TOO_LARGE = _error("the body is larger than the server's body limit (--max-body-bytes)")
-FORBIDDEN = _error("not a loopback client, or the admin token is missing or wrong")
+FORBIDDEN = _error(
+    "not a loopback client, or the admin token is missing or wrong; or an Origin that is not the emulator's "
+    "own, or (without an admin token) a Host that is not a loopback name, --host or an --allowed-host"
+)
+NOT_JSON = _error("a body, or a Content-Type, that is not application/json (as a form of another site sends)")
+JSON_ROUTES = ("/clock", "/match", "/sessions/reset", "/misbehave", "/scenarios/reload")
+"""The POST routes that read a JSON body (or, reload, none): each answers 415 for another Content-Type."""
 INVALID_SCENARIO = _json(
     "invalid_scenario: the scenario does not load (every problem located); or invalid_params: "
     "a bad name, or a body that is empty, null, not UTF-8 or nested too deeply",
@@ -92,7 +98,11 @@ JOURNAL_FIELDS = [
     "body",
     "rule",
     "reply_index",
+    "scenario",
+    "state_before",
+    "state_after",
     "near_misses",
+    "unscripted",
     "warnings",
     "unmet_expectations",
     "status",
@@ -122,7 +132,10 @@ OPENAPI: dict[str, Any] = {
         "title": "ZenMux Emulator control API",
         "version": "1",
         "description": "Inspect and steer a running emulator. Loopback clients are allowed; when the server "
-        "has --admin-token, every client must send it in X-Emulator-Admin-Token. Errors use "
+        "has --admin-token, every client must send it in X-Emulator-Admin-Token. A request whose Origin is not "
+        "the emulator's own is refused, and without --admin-token one whose Host is not a loopback name or "
+        "address, --host or an --allowed-host; a JSON body must be sent as application/json and give each key "
+        "once. Errors use "
         'ZenMux\'s envelope {"error": {"code", "type", "message"}}.',
     },
     "servers": [{"url": "/_emulator"}],
@@ -203,7 +216,11 @@ OPENAPI: dict[str, Any] = {
                             },
                         },
                     ),
-                    "400": INVALID_SCENARIO,
+                    "400": _json(
+                        "invalid_scenario: the files do not load (the last good set stays); or invalid_params: "
+                        "a body other than nothing or {} (the route takes none)",
+                        {"anyOf": [_ref("InvalidScenario"), _ref("Error")]},
+                    ),
                     "403": FORBIDDEN,
                 },
             }
@@ -326,6 +343,49 @@ OPENAPI: dict[str, Any] = {
                 },
             }
         },
+        "/journal/verdict": {
+            "get": {
+                "operationId": "journalVerdict",
+                "summary": "What one session's client did wrong: signed reasoning not passed back intact, tool calls "
+                "never answered, a retry before Retry-After ran out, a non-retryable error sent again, unmet "
+                "expectations (the pytest handle's verdict())",
+                "parameters": [
+                    {
+                        "name": "session",
+                        "in": "query",
+                        "required": True,
+                        "description": "the session whose requests are judged",
+                        "schema": {"type": "string", "minLength": 1},
+                    }
+                ],
+                "responses": {
+                    "200": _json(
+                        "the findings, in the order of the requests they show in",
+                        {
+                            "type": "object",
+                            "required": ["session", "findings"],
+                            "properties": {
+                                "session": {"type": "string"},
+                                "findings": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["check", "seq", "message"],
+                                        "properties": {
+                                            "check": {"type": "string"},
+                                            "seq": {"type": "integer"},
+                                            "message": {"type": "string"},
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    ),
+                    "400": BAD_REQUEST,
+                    "403": FORBIDDEN,
+                },
+            }
+        },
         "/match": {
             "post": {
                 "operationId": "wouldMatch",
@@ -374,7 +434,7 @@ OPENAPI: dict[str, Any] = {
         "/sessions/reset": {
             "post": {
                 "operationId": "resetSessions",
-                "summary": "Restart the request count and reply sequences of one session, or of all",
+                "summary": "Restart the request count, reply sequences and scenario states of one session, or of all",
                 "requestBody": {
                     "required": False,
                     "content": {
@@ -403,6 +463,94 @@ OPENAPI: dict[str, Any] = {
                     "413": TOO_LARGE,
                 },
             }
+        },
+        "/states": {
+            "get": {
+                "operationId": "listStates",
+                "summary": "Where each scenario (scenario, when_state, set_state) stands, per session",
+                "parameters": [_query("session", "only this session's states (and the server-wide ones)")],
+                "responses": {
+                    "200": _json(
+                        "every scenario the rules name; a session not listed stands at started", _ref("States")
+                    ),
+                    "400": BAD_QUERY,
+                    "403": FORBIDDEN,
+                },
+            }
+        },
+        "/states/{scenario}": {
+            "parameters": [
+                {
+                    "name": "scenario",
+                    "in": "path",
+                    "required": True,
+                    "description": "A scenario a rule names (`scenario:`).",
+                    "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+                }
+            ],
+            "put": {
+                "operationId": "setState",
+                "summary": "Jump a session (any, for a server-wide scenario) into a state of the scenario",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        JSON: {
+                            "schema": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["state"],
+                                "properties": {
+                                    "state": {"type": "string", "minLength": 1, "maxLength": 128},
+                                    "session": {
+                                        "type": ["string", "null"],
+                                        "minLength": 1,
+                                        "maxLength": 128,
+                                        "description": "required unless the scenario is server-wide",
+                                    },
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json(
+                        "the state set (no timed move pending)",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "scenario": {"type": "string"},
+                                "session": {"type": "string", "description": "* for a server-wide scenario"},
+                                "state": {"type": "string"},
+                            },
+                        },
+                    ),
+                    "400": BAD_REQUEST,
+                    "403": FORBIDDEN,
+                    "404": _error("unknown_scenario"),
+                    "413": TOO_LARGE,
+                },
+            },
+            "delete": {
+                "operationId": "resetState",
+                "summary": "Put the scenario back to started: for every session, or one",
+                "parameters": [_query("session", "only this session")],
+                "responses": {
+                    "200": _json(
+                        "how many states were put back",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "scenario": {"type": "string"},
+                                "session": {"type": ["string", "null"]},
+                                "reset": {"type": "integer"},
+                            },
+                        },
+                    ),
+                    "400": BAD_QUERY,
+                    "403": FORBIDDEN,
+                    "404": _error("unknown_scenario"),
+                },
+            },
         },
         "/misbehave": {
             "get": {
@@ -727,6 +875,79 @@ OPENAPI: dict[str, Any] = {
                 "required": ["now", "frozen"],
                 "properties": {"now": {"type": "number", "description": "unix seconds"}, "frozen": {"type": "boolean"}},
             },
+            "States": {
+                "type": "object",
+                "required": ["now", "scenarios"],
+                "properties": {
+                    "now": {"type": "number", "description": "the emulator's clock, unix seconds"},
+                    "scenarios": {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "object",
+                            "required": ["server_wide", "sessions", "machine"],
+                            "properties": {
+                                "server_wide": {"type": "boolean"},
+                                "machine": {
+                                    "type": "object",
+                                    "description": "the states and moves the rules draw",
+                                    "required": ["states", "moves", "matching", "unreachable", "dead_ends"],
+                                    "properties": {
+                                        "states": {"type": "array", "items": {"type": "string"}},
+                                        "moves": {
+                                            "type": "array",
+                                            "description": "from null: any state; after_s: a timed move's second leg",
+                                            "items": {
+                                                "type": "object",
+                                                "properties": {
+                                                    "from": {"type": ["string", "null"]},
+                                                    "to": {"type": "string"},
+                                                    "rule": {"type": "string"},
+                                                    "after_s": {"type": ["number", "null"]},
+                                                },
+                                            },
+                                        },
+                                        "matching": {
+                                            "type": "object",
+                                            "description": "the rules matching in each state (*: any)",
+                                            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                                        },
+                                        "unreachable": {
+                                            "type": "array",
+                                            "description": "when_states no move reaches from started",
+                                            "items": {"type": "string"},
+                                        },
+                                        "dead_ends": {
+                                            "type": "array",
+                                            "description": "states reached that no rule leaves",
+                                            "items": {"type": "string"},
+                                        },
+                                    },
+                                },
+                                "sessions": {
+                                    "type": "object",
+                                    "description": "by session (* for a server-wide scenario)",
+                                    "additionalProperties": {
+                                        "type": "object",
+                                        "required": ["state", "pending"],
+                                        "properties": {
+                                            "state": {"type": "string"},
+                                            "pending": {
+                                                "type": ["object", "null"],
+                                                "description": "a timed move (set_state's after_s) not yet due",
+                                                "properties": {
+                                                    "to": {"type": "string"},
+                                                    "due": {"type": "number", "description": "unix seconds"},
+                                                    "due_in_s": {"type": "number"},
+                                                },
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
             "JournalEntry": {
                 "type": "object",
                 "required": JOURNAL_FIELDS,
@@ -742,7 +963,15 @@ OPENAPI: dict[str, Any] = {
                     "body": {},
                     "rule": {"type": ["string", "null"]},
                     "reply_index": {"type": ["integer", "null"]},
+                    "scenario": {"type": ["string", "null"], "description": "the answering rule's scenario"},
+                    "state_before": {"type": ["string", "null"], "description": "its state when the request matched"},
+                    "state_after": {"type": ["string", "null"], "description": "its state once the rule answered"},
                     "near_misses": {"type": "array", "items": _ref("NearMiss")},
+                    "unscripted": {
+                        "type": "boolean",
+                        "description": "answered by a face that answers without rules (embeddings, rerank) when "
+                        "none of them could: not unmatched",
+                    },
                     "warnings": {"type": "array", "items": {"type": "string"}},
                     "status": {"type": ["integer", "null"]},
                     "error_type": {"type": ["string", "null"]},
@@ -850,6 +1079,10 @@ OPENAPI: dict[str, Any] = {
         },
     },
 }
+
+for _path in JSON_ROUTES:
+    OPENAPI["paths"][_path]["post"]["responses"]["415"] = NOT_JSON
+OPENAPI["paths"]["/states/{scenario}"]["put"]["responses"]["415"] = NOT_JSON  # a JSON body too
 
 DOCUMENT = orjson.dumps(OPENAPI)
 

@@ -27,6 +27,7 @@ from zenmux_emulator.foundation.errors import (
     invalid_params,
 )
 from zenmux_emulator.server.control.wire import (
+    json_object,
     json_response,
     not_found,
     problems_response,
@@ -247,7 +248,14 @@ async def remove_scenario(request: web.Request) -> web.Response:
 
 
 async def reload_scenarios(request: web.Request) -> web.Response:
+    """No body (or `{}`): it re-reads the files `--scenarios` names, and takes nothing else."""
     query(request, ())
+    body = await json_object(request, required=False)
+    if body:
+        raise invalid_params(
+            f"Parameter {next(iter(body))} is not supported here: POST /_emulator/scenarios/reload takes no "
+            "body (it re-reads the scenario files; POST or PUT /_emulator/scenarios loads a scenario sent to it)"
+        )
     registry = request.config_dict[REGISTRY]
     state = request.config_dict[STATE]
     await state.read_scenarios()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -57,9 +58,46 @@ def count(params: Mapping[str, str], name: str) -> int | None:
     return int(value)
 
 
+JSON_TYPE = "application/json"
+
+
+def json_content_type(request: web.Request, raw: bytes) -> None:
+    """A JSON route's body must say it is JSON: a page on another site can post a form
+    (`text/plain`, `application/x-www-form-urlencoded`, `multipart/form-data`) without asking, never
+    `application/json`. A request without a body and without a `Content-Type` is fine."""
+    if (raw.strip() or "Content-Type" in request.headers) and request.content_type != JSON_TYPE:
+        raise RequestRejected(
+            415, "invalid_params", f"Content-Type must be {JSON_TYPE}, got {request.content_type or 'none'}"
+        )
+
+
+def duplicate_key(raw: bytes) -> str | None:
+    """The first key an object of the JSON text gives twice (JSON parsers keep the last one
+    silently, so a body could say one thing to a reader and another to the emulator), or None."""
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        made = dict(items)
+        if len(made) != len(items) and not found:
+            seen: set[str] = set()
+            for key, _ in items:
+                if key in seen:
+                    found.append(key)
+                    break
+                seen.add(key)
+        return made
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # orjson read it: nothing the stdlib refuses matters here
+        return None
+    return found[0] if found else None
+
+
 async def json_object(request: web.Request, *, required: bool) -> dict[str, Any] | None:
-    """The body as a JSON object; None for an empty body when it is optional."""
+    """The body as a JSON object, sent as `application/json`; None for an empty body when it is optional."""
     raw = await read_body(request, request.client_max_size)
+    json_content_type(request, raw)
     if not raw.strip():
         if required:
             raise invalid_params("Request body is empty: expected a JSON object")
@@ -73,6 +111,9 @@ async def json_object(request: web.Request, *, required: bool) -> dict[str, Any]
     problem = nesting_problem(raw, data)
     if problem is not None:
         raise invalid_params(problem)
+    duplicate = duplicate_key(raw)
+    if duplicate is not None:
+        raise invalid_params(f"Request body is not valid: key {duplicate!r} is given twice in one object")
     return data
 
 

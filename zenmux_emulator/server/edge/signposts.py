@@ -13,6 +13,7 @@ or a route added to one is listed and suggested without more.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import html
 import re
@@ -22,7 +23,9 @@ from typing import Any
 
 from aiohttp import web
 
+from zenmux_emulator.core.keys import CLOCK, REGISTRY
 from zenmux_emulator.core.spec import REGISTERED, FaceSpec
+from zenmux_emulator.scenario.default_models import PACKAGED
 
 CONTROL = "/_emulator"
 
@@ -124,6 +127,8 @@ def _candidates(path: str) -> Iterator[str]:
         yield each.replace("/api/anthropic/", "/api/anthropic/v1/", 1)  # /api/anthropic/messages
         yield each.replace("/api/", "/api/v1/", 1)  # /api/chat/completions
         yield re.sub(r"^/api/v1/(messages|models)", r"/api/anthropic/v1/\1", each)  # Anthropic's under ZenMux's base
+        yield re.sub(r"^/api/vertex-ai/(?=models/)", "/api/vertex-ai/v1beta/", each)  # the Gemini API's, unversioned
+        yield re.sub(r"^/api/vertex-ai/(?=publishers/)", "/api/vertex-ai/v1/", each)  # Vertex AI's, unversioned
 
 
 def nearest(path: str, served: list[Route]) -> str | None:
@@ -141,9 +146,16 @@ def not_emulated(path: str, faces: Sequence[FaceSpec] = ()) -> tuple[str, str] |
     prefixes = unserved(faces)
     for candidate in _candidates(path):
         for prefix, name in prefixes:
-            if candidate.startswith(prefix) or candidate == prefix.rstrip("/"):
+            if _under(candidate, prefix):
                 return candidate, name
     return None
+
+
+def _under(path: str, prefix: str) -> bool:
+    """Whether `path` is under `prefix`, or matches it when it is a pattern (`^…`, Gemini's `:action`s)."""
+    if prefix.startswith("^"):
+        return re.search(prefix, path) is not None
+    return path.startswith(prefix) or path == prefix.rstrip("/")
 
 
 def not_found_message(request: web.Request) -> str:
@@ -187,7 +199,16 @@ def index_document(request: web.Request) -> dict[str, Any]:
             "access": "loopback clients, or every client sending X-Emulator-Admin-Token under --admin-token",
         },
         "not_emulated": sorted({name for _, name in unserved(registered)}),
+        "catalogue": catalogue_document(request),
     }
+
+
+def catalogue_document(request: web.Request) -> dict[str, Any]:
+    """The served catalogue: its source, snapshot day, file, size, age by the emulator's clock, and
+    the hint to refresh it when it is older than 90 days."""
+    catalogue = request.config_dict[REGISTRY].faces.catalogue or PACKAGED
+    today = datetime.datetime.fromtimestamp(request.config_dict[CLOCK].now(), datetime.UTC).date()
+    return dict(catalogue.facts(today))
 
 
 def _items(items: list[str]) -> str:

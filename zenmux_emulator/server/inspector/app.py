@@ -149,15 +149,21 @@ async def send(response: web.StreamResponse, rows: list[tuple[int, bytes]], sent
 
 
 async def faces(request: web.Request) -> web.Response:
-    """The registered faces (the face registry), each with the POST paths its endpoint serves:
-    the page's face filter and the "would this match?" box's paths."""
+    """The registered faces (the face registry), each with the POST paths its endpoint serves and
+    whether rules answer it: the page's face filter, the "would this match?" box's paths and "make a rule"."""
     query(request, ())
     root = request.match_info.apps[0] if request.match_info.apps else request.app
     paths: dict[str, list[str]] = {}
     for endpoint, path, _ in face_routes(root):
         paths.setdefault(endpoint.face.name, []).append(path)
     listed = [
-        {"name": face.name, "api_name": face.api_name, "base_path": face.base_path, "paths": paths.get(face.name, [])}
+        {
+            "name": face.name,
+            "api_name": face.api_name,
+            "base_path": face.base_path,
+            "paths": paths.get(face.name, []),
+            "rules": face.traits.scripted,  # whether scenario rules answer it ("make a rule" needs them)
+        }
         for face in root[REGISTERED]
     ]
     return json_response(listed)

@@ -19,7 +19,12 @@ USAGE = ("usage", "usageMetadata")
 
 def unmatched(entry: dict[str, Any]) -> bool:
     """`JournalEntry.unmatched`, read off the entry's JSON object."""
-    return entry.get("api") is not None and entry.get("rule") is None and entry.get("error_type") in (None, NO_MATCH)
+    return (
+        entry.get("api") is not None
+        and entry.get("rule") is None
+        and entry.get("error_type") in (None, NO_MATCH)
+        and not entry.get("unscripted")
+    )
 
 
 def _objects(response: Any) -> Iterator[dict[str, Any]]:
@@ -80,6 +85,49 @@ def tokens(response: Any) -> dict[str, int | None]:
     return found
 
 
+LAST_USER_CHARS = 120
+"""How much of the last user text a row carries (the detail pane has it all)."""
+
+
+def _text(content: Any) -> str:
+    """The text of a message's content, a Gemini content's parts or a Responses input item."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        return _text(content.get("parts", content.get("content", content.get("text"))))
+    if isinstance(content, list):
+        return " ".join(text for part in content if (text := _part_text(part)))
+    return ""
+
+
+def _part_text(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict) or part.get("thought") or "functionResponse" in part or "function_response" in part:
+        return ""
+    text = part.get("text", part.get("input_text"))
+    return text if isinstance(text, str) else ""
+
+
+def _turns(body: dict[str, Any]) -> list[Any]:
+    """The body's conversation, in order: chat's and Anthropic's messages, Gemini's contents, Responses' input."""
+    given = body.get("messages", body.get("contents", body.get("input")))
+    if isinstance(given, str):
+        return [{"role": "user", "content": given}]
+    return given if isinstance(given, list) else []
+
+
+def last_user(entry: dict[str, Any]) -> str:
+    """The request's last user text on any face (a row's way to tell requests apart), cut to LAST_USER_CHARS."""
+    body = entry.get("body")
+    if not isinstance(body, dict):
+        return ""
+    for turn in reversed(_turns(body)):
+        if isinstance(turn, dict) and turn.get("role", "user") == "user" and (text := " ".join(_text(turn).split())):
+            return text if len(text) <= LAST_USER_CHARS else text[: LAST_USER_CHARS - 1] + "…"
+    return ""
+
+
 def model_of(entry: dict[str, Any]) -> str | None:
     """The model asked for: the body's `model`, else a `models/{model}` part of the path."""
     body = entry.get("body")
@@ -109,6 +157,7 @@ def row(entry: dict[str, Any]) -> dict[str, Any]:
         "path": entry.get("path"),
         "model": model_of(entry),
         "session": entry.get("session"),
+        "last_user": last_user(entry),
         "rule": entry.get("rule"),
         "reply_index": entry.get("reply_index"),
         "unmatched": unmatched(entry),

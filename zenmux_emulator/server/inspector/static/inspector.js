@@ -65,7 +65,7 @@ function matches(row) {
   if (status === "none" ? row.status !== null : status && String(row.status || "")[0] !== status) return false;
   if (session && row.session !== session) return false;
   if (text) {
-    const hay = [row.path, row.model, row.rule, row.error_type, row.fault, row.misbehaved, row.session, row.api, row.request_id,
+    const hay = [row.path, row.last_user, row.model, row.rule, row.error_type, row.fault, row.misbehaved, row.session, row.api, row.request_id,
       row.status].join(" ").toLowerCase();
     if (!hay.includes(text)) return false;
   }
@@ -88,7 +88,8 @@ function rowNode(row) {
   el("td", { class: "num", text: row.seq }),
   el("td", { text: clock(row.arrived) }),
   el("td", {}, el("span", { class: "chip", text: row.api || "—" })),
-  el("td", { class: "path", title: row.path }, `${row.method} ${row.path}`),
+  el("td", { class: "path", title: row.path }, `${row.method} ${row.path}`,
+    row.last_user ? el("div", { class: "last-user hint", title: row.last_user, text: row.last_user }) : null),
   el("td", { text: row.model || "" }),
   el("td", { text: row.session || "" }),
   el("td", { class: "rule" }, ruleCell(row)),
@@ -311,7 +312,31 @@ function conversationOf(body) {
   });
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   if (Array.isArray(input)) input.forEach((item, i) => turns.push(...itemTurns(item, `input.${i}`)));
+  const instruction = body.systemInstruction || body.system_instruction;
+  if (instruction) turns.unshift({ role: "system", parts: geminiParts(instruction.parts) });
+  (Array.isArray(body.contents) ? body.contents : []).forEach((c) => { if (c && typeof c === "object") turns.push(geminiTurn(c)); });
   return turns;
+}
+
+// Gemini's contents (generateContent): a model content is the assistant's, a user content of function responses a tool's
+function geminiTurn(content) {
+  const parts = geminiParts(content.parts);
+  const role = content.role === "model" ? "assistant" : parts.length && parts.every((p) => p.kind === "result") ? "tool" : "user";
+  return { role, parts };
+}
+
+function geminiParts(parts) {
+  return (Array.isArray(parts) ? parts : []).flatMap((p) => {
+    if (!p || typeof p !== "object") return [];
+    const call = p.functionCall || p.function_call, response = p.functionResponse || p.function_response;
+    if (call) return [{ kind: "call", title: call.id ? `${call.name} (${call.id})` : call.name, text: pretty(call.args ?? {}) }];
+    if (response) return [{ kind: "result", title: `result of ${response.name}`, text: pretty(response.response) }];
+    if (typeof p.text === "string") return p.thought ? (p.text ? [{ kind: "reasoning", text: p.text }] : []) : [{ kind: "text", text: p.text }];
+    const media = p.inlineData || p.inline_data || p.fileData || p.file_data;
+    if (media) return [{ kind: "text", text: `[${media.mimeType || media.mime_type || "media"}${media.fileUri || media.file_uri ? " " + (media.fileUri || media.file_uri) : ""}]` }];
+    if (p.thought) return [];
+    return [{ kind: "text", text: pretty(p) }];
+  });
 }
 
 function itemTurns(item, where) {
@@ -339,6 +364,7 @@ function replyOf(entry) {
   const events = response.map(parseEvent).filter((e) => e.json);
   const completed = events.find((e) => e.json.type === "response.completed" || e.json.type === "response.incomplete");
   if (completed) return replyFromBody(completed.json.response);
+  if (events.some((e) => Array.isArray(e.json.candidates))) return geminiReply(events.map((e) => e.json));
   const message = { role: "assistant", content: "", reasoning: "", tool_calls: [] };
   const blocks = [];
   for (const { json } of events) {
@@ -377,8 +403,22 @@ function replyFromBody(body) {
   if (body.error) return { role: "error", parts: [{ kind: "text", text: body.error.message || pretty(body.error) }] };
   if (body.choices) return { role: "assistant", parts: partsOf(body.choices[0]?.message || {}, "reply") };
   if (Array.isArray(body.content)) return { role: "assistant", parts: partsOf(body, "reply") };
+  if (Array.isArray(body.candidates)) return geminiReply([body]);
   if (Array.isArray(body.output)) return { role: "assistant", parts: body.output.flatMap((item, i) => itemTurns(item, `output.${i}`)).flatMap((t) => t.parts) };
   return { role: "assistant", parts: [{ kind: "text", text: pretty(body) }] };
+}
+
+// Gemini's answer: the candidate's parts of every response (a stream's text pieces joined, kind by kind)
+function geminiReply(responses) {
+  const parts = [];
+  for (const response of responses) {
+    for (const part of geminiParts(response.candidates?.[0]?.content?.parts)) {
+      const last = parts[parts.length - 1];
+      if (last && (part.kind === "text" || part.kind === "reasoning") && last.kind === part.kind) last.text += part.text;
+      else parts.push({ ...part });
+    }
+  }
+  return { role: "assistant", parts };
 }
 
 function signatureCheck(part, warnings) {
@@ -486,7 +526,13 @@ async function copy(text, what) {
   $("#tab-body").replaceChildren(el("pre", { id: "copied", text }));
 }
 
-function yamlString(text) { return JSON.stringify(String(text)); } // a JSON string is a YAML double-quoted scalar
+// A JSON string is a YAML double-quoted scalar, but for characters JSON leaves raw that YAML refuses
+// (DEL, the C1 controls, U+FFFE, U+FFFF) or reads as line breaks (U+0085, U+2028, U+2029), and the
+// byte-order mark: those are written as YAML's \u escapes, which read back as the same characters.
+const YAML_RAW = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+function yamlString(text) {
+  return JSON.stringify(String(text)).replace(YAML_RAW, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
 
 function lastUser(turns) {
   for (let i = turns.length - 1; i >= 0; i--) {
@@ -498,8 +544,10 @@ function lastUser(turns) {
   return null;
 }
 
-// A rule that matches this request (its face, model and last user message) and answers what it got.
+// A rule that matches this request (its face, model and last user message) and answers what it got;
+// null for a face rules cannot answer (the Platform API answers from the emulator's own state).
 function ruleOf(entry) {
+  if (state.faces.some((f) => f.name === entry.api && !f.rules)) return null;
   const turns = conversationOf(entry.body);
   const user = lastUser(turns);
   const model = rows.get(entry.seq)?.model;
@@ -608,9 +656,73 @@ async function showRules() {
             el("td", { text: rule.then }), el("td", { class: "num", text: rule.hits.total || "never" }),
             el("td", { text: [...perSession.entries()].filter(([, hits]) => hits.get(rule.name))
               .map(([name, hits]) => `${name}: ${Math.min(hits.get(rule.name), rule.replies)}/${rule.replies}`).join(", ") }))))))));
+    box.append(...(await scenariosView()));
   } catch (error) {
     box.replaceChildren(el("p", { class: "bad", text: error.message }));
   }
+}
+
+// ---- the scenarios' states --------------------------------------------------------------------------------------
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== null && value !== undefined) node.setAttribute(key, value);
+  for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+async function scenariosView() {
+  const listed = await call("/states");
+  const names = Object.keys(listed.scenarios);
+  if (!names.length) return [];
+  const seen = [...new Set([...rows.values()].map((r) => r.session).filter(Boolean))].slice(-SESSIONS_SHOWN);
+  return [el("h3", { text: `Scenario states (${names.length})` }),
+    el("p", { class: "hint", text: "Each scenario's states and the rules that move it; where each session stands (one never moved stands at started). Red: a when_state no move reaches; amber: a state no rule leaves." }),
+    ...names.map((name) => machineView(name, listed.scenarios[name], seen))];
+}
+
+function machineView(name, scenario, seen) {
+  const machine = scenario.machine;
+  const at = new Map(machine.states.map((s) => [s, []]));
+  for (const [session, standing] of Object.entries(scenario.sessions)) {
+    if (!at.has(standing.state)) at.set(standing.state, []);
+    const pending = standing.pending ? ` → ${standing.pending.to} in ${Math.max(0, Math.round(standing.pending.due_in_s))} s` : "";
+    at.get(standing.state).push(session + pending);
+  }
+  if (!scenario.server_wide) for (const session of seen) if (!(session in scenario.sessions)) at.get("started").push(session);
+  const states = [...at.keys()];
+  const mark = (state) => (machine.unreachable.includes(state) ? "unreachable" : machine.dead_ends.includes(state) ? "dead-end" : "");
+  const W = 150, H = 44, GAP = 90, TOP = 80;
+  const x = (state) => 10 + states.indexOf(state) * (W + GAP);
+  const moves = machine.moves.filter((m) => m.from !== null && m.from !== m.to);
+  const drawing = svg("svg", { class: "machine", width: states.length * (W + GAP), height: TOP * 2 + H, "data-scenario": name },
+    svg("defs", {}, svg("marker", { id: `arrow-${name}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" },
+      svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2f5bd3" }))),
+    moves.map((move, i) => {
+      const from = x(move.from) + W / 2, to = x(move.to) + W / 2, ahead = to > from;
+      const y = ahead ? TOP : TOP + H, bend = ahead ? TOP - 40 - (i % 3) * 8 : TOP + H + 40 + (i % 3) * 8;
+      const label = move.after_s ? `${move.rule} (after ${move.after_s} s)` : move.rule;
+      return svg("g", { class: "move", "data-from": move.from, "data-to": move.to },
+        svg("path", { d: `M${from},${y} C${from},${bend} ${to},${bend} ${to},${y}`, fill: "none", stroke: move.after_s ? "#9a6700" : "#2f5bd3",
+          "stroke-dasharray": move.after_s ? "5 3" : null, "marker-end": `url(#arrow-${name})` }),
+        svg("text", { x: (from + to) / 2, y: ahead ? bend + 4 : bend - 2, "text-anchor": "middle", "font-size": 11 }, label));
+    }),
+    states.map((state) => svg("g", { class: `state ${mark(state)}`.trim(), "data-state": state },
+      svg("rect", { x: x(state), y: TOP, width: W, height: H, rx: 8, fill: mark(state) === "unreachable" ? "#fde7e4" : mark(state) ? "#fff5da" : "#fff",
+        stroke: mark(state) === "unreachable" ? "#b3261e" : mark(state) ? "#9a6700" : "#6b7385" }),
+      svg("text", { x: x(state) + W / 2, y: TOP + 18, "text-anchor": "middle", "font-weight": 600 }, state),
+      svg("text", { x: x(state) + W / 2, y: TOP + 34, "text-anchor": "middle", "font-size": 11, fill: "#6b7385" },
+        `${at.get(state).length} session(s)`))));
+  const anywhere = machine.moves.filter((m) => m.from === null).map((m) => `${m.rule}: any state → ${m.to}`);
+  return el("div", { class: "scenario", "data-scenario": name },
+    el("h4", { text: `${name}${scenario.server_wide ? " (server-wide)" : ""}` }),
+    el("div", { class: "drawing" }, drawing),
+    anywhere.length ? el("p", { class: "hint", text: anywhere.join("; ") }) : null,
+    el("table", {}, el("thead", {}, el("tr", {}, ["state", "sessions there", "rules matching", "note"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, states.map((state) => el("tr", { "data-state": state, class: mark(state) || null },
+        el("td", { text: state }), el("td", { class: "sessions", text: at.get(state).join(", ") }),
+        el("td", { text: (machine.matching[state] || []).join(", ") }),
+        el("td", { class: "note", text: mark(state) === "unreachable" ? "no rule moves here" : mark(state) ? "no rule leaves" : "" }))))));
 }
 
 // ---- would this match? -----------------------------------------------------------------------------------------
@@ -674,7 +786,12 @@ function start() {
   $("#pause").addEventListener("click", togglePause);
   $("#close-detail").addEventListener("click", () => { $("#detail").hidden = true; state.selected = null; render(); });
   $("#copy-curl").addEventListener("click", () => state.entry && copy(curlOf(state.entry), "curl command"));
-  $("#make-rule").addEventListener("click", () => state.entry && copy(ruleOf(state.entry), "rule YAML"));
+  $("#make-rule").addEventListener("click", () => {
+    if (!state.entry) return;
+    const made = ruleOf(state.entry);
+    if (made === null) notice(`no rule made: rules do not answer the ${state.entry.api} face (it answers from the emulator's own state)`);
+    else copy(made, "rule YAML");
+  });
   $("#reset-session").addEventListener("click", resetSession);
   $("#refresh-rules").addEventListener("click", showRules);
   $("#match-form").addEventListener("submit", checkMatch);

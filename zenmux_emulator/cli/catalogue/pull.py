@@ -1,0 +1,107 @@
+"""The gateway's model listings made into a catalogue document (the packaged `catalogue.json`'s
+shape): `GET /api/v1/models` (ids, limits, modalities, reasoning and `pricings`, tiered by prompt
+size under `conditions`), and the Anthropic face's `GET /api/anthropic/v1/models` for models that
+only it lists. What the listings do not say (output limit, tool calls, attachments, the face clients
+use) is kept from the packaged snapshot for a model it has, and guessed from the vendor otherwise."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from zenmux_emulator.scenario.default_models import PACKAGED
+
+ITEMS = ("prompt", "completion", "input_cache_read", "input_cache_write", "internal_reasoning")
+ALIASES = {"input_cache_write_5_min": "input_cache_write"}
+"""A pricings item read as another when the listing has no item of that name."""
+MODALITIES = frozenset({"text", "image", "audio", "video", "file"})
+LISTINGS = ("/api/v1/models", "/api/anthropic/v1/models")
+NOTE = (
+    "ZenMux's catalogue as its model listings said on the snapshot date; written by `zenmux-emulator "
+    "catalogue pull`, served by `zenmux-emulator serve --catalogue FILE`."
+)
+
+
+def lower_bound(conditions: Any) -> int:
+    """The first prompt size (tokens) an item's `conditions` price; 0 without a lower bound."""
+    window = conditions.get("prompt_tokens") if isinstance(conditions, dict) else None
+    if not isinstance(window, dict):
+        return 0
+    scale = 1000 if window.get("unit", "kTokens") == "kTokens" else 1
+    if isinstance(window.get("gte"), int | float):
+        return int(window["gte"] * scale)
+    if isinstance(window.get("gt"), int | float):
+        return int(window["gt"] * scale) + 1
+    return 0
+
+
+def pricing(pricings: Any) -> dict[str, Any]:
+    """`pricings` (each item a list of {value, unit, conditions?}) as the catalogue's `pricing`:
+    the base prices and, for each larger prompt size priced apart, a tier (its missing items
+    at the base's prices)."""
+    if not isinstance(pricings, dict):
+        return {}
+    levels: dict[int, dict[str, float]] = {}
+    for name, entries in pricings.items():
+        item = name if name in ITEMS else ALIASES.get(name)
+        if item is None or not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict) or entry.get("unit", "perMTokens") != "perMTokens":
+                continue
+            if isinstance(entry.get("value"), int | float) and not isinstance(entry["value"], bool):
+                levels.setdefault(lower_bound(entry.get("conditions")), {}).setdefault(item, float(entry["value"]))
+    base = levels.pop(0, {})
+    tiers = [{"from_prompt_tokens": start, **base, **items} for start, items in sorted(levels.items())]
+    return {**base, **({"tiers": tiers} if tiers else {})}
+
+
+def _face(model_id: str) -> str:
+    vendor = model_id.split("/", 1)[0]
+    return "anthropic" if vendor == "anthropic" else "responses" if vendor == "openai" else "chat"
+
+
+def model_facts(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """One listing entry as a catalogue entry (over the packaged snapshot's facts of it)."""
+    model_id = str(entry["id"])
+    known = PACKAGED.models.get(model_id)
+    facts: dict[str, Any] = known.model_dump(mode="json", exclude_defaults=True) if known else {}
+    facts.setdefault("preferred_face", _face(model_id))
+    if isinstance(entry.get("display_name"), str):
+        facts["display_name"] = entry["display_name"]
+    if isinstance(entry.get("context_length"), int) and entry["context_length"] > 0:
+        facts["context_length"] = entry["context_length"]
+    if isinstance(entry.get("owned_by"), str):
+        facts["owned_by"] = entry["owned_by"]
+    if isinstance(entry.get("created"), int) and not isinstance(entry["created"], bool):
+        facts["created"] = entry["created"]
+    capabilities = entry.get("capabilities")
+    if isinstance(capabilities, dict) and isinstance(capabilities.get("reasoning"), bool):
+        facts["reasoning"] = capabilities["reasoning"]
+    for side in ("input_modalities", "output_modalities"):
+        listed = [m for m in entry.get(side) or [] if m in MODALITIES]
+        if listed:
+            facts[side] = listed
+    priced = pricing(entry.get("pricings"))
+    if priced:
+        facts["pricing"] = priced
+    return facts
+
+
+def catalogue_document(listings: Mapping[str, Any], source: str, today: datetime.date) -> dict[str, Any]:
+    """The catalogue file's document from the listings' bodies by path (the first listing a model
+    is in gives its facts)."""
+    models: dict[str, dict[str, Any]] = {}
+    for path in LISTINGS:
+        body = listings.get(path)
+        data = body.get("data") if isinstance(body, dict) else None
+        for entry in data if isinstance(data, list) else []:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"] not in models:
+                models[entry["id"]] = model_facts(entry)
+    return {
+        "source": source,
+        "snapshot": today.isoformat(),
+        "note": NOTE,
+        "models": dict(sorted(models.items())),
+    }
