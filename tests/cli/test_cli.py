@@ -383,7 +383,7 @@ def test_an_invalid_setting_exits_2_naming_it(tmp_path: Path):
 def test_validate_accepts_the_shipped_scenarios():
     result = run([str(CONSOLE_SCRIPT), "validate", "scenarios"])
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok: 55 rules in 15 files"
+    assert result.stdout.strip() == "ok: 64 rules in 16 files"
 
 
 def test_validate_reports_file_line_and_snippet_for_a_broken_file(tmp_path: Path):

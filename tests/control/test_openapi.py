@@ -71,8 +71,8 @@ def test_every_route_is_described_and_every_description_is_a_route(server: Emula
     }
     routes = control_routes(server)
     assert (
-        len(routes) == 18
-    )  # issue 30 the index, GET /; issue 27 POST /match; issue 28 GET and POST /misbehave; issue 41 GET /journal/verdict
+        len(routes) == 21
+    )  # issue 30 the index, GET /; issue 27 POST /match; issue 28 GET and POST /misbehave; issue 37 the states; issue 41 GET /journal/verdict
     assert described == routes
 
 

@@ -180,7 +180,7 @@ def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]
 
 def test_an_unknown_query_parameter_answers_a_documented_status(server: EmulatorServer, document: dict[str, Any]):
     for method, path, operation in operations(document):
-        route = path.replace("{name}", "x")[1:]
+        route = path.replace("{name}", "x").replace("{scenario}", "x")[1:]
         answer = control(server, method.upper(), f"{route}?bogus=1")
         assert str(answer.status) in operation["responses"], (method, path, answer.status, answer.text)
 
@@ -190,7 +190,9 @@ def test_a_body_past_the_limit_answers_the_documented_413(server: EmulatorServer
     for method, path, operation in operations(document):
         if "requestBody" not in operation:
             continue
-        route = path.replace("{name}", "x")[1:] + ("?name=big" if path == "/scenarios" else "")
+        route = path.replace("{name}", "x").replace("{scenario}", "x")[1:] + (
+            "?name=big" if path == "/scenarios" else ""
+        )
         kind = "application/yaml" if "scenarios" in path else "application/json"
         answer = control(server, method.upper(), route, text=big, content_type=kind)
         assert answer.status == 413 and "413" in operation["responses"], (method, path, answer.status)

@@ -17,11 +17,14 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 SECTION = page("reference/control-api.md")
 ROW = re.compile(r"^\| `(GET|POST|PUT|DELETE) /_emulator(/[^`?]*)[^`]*` \| .* \| `(curl [^`]*)` \|$", re.MULTILINE)
 ROWS = ROW.findall(SECTION)
-RULES = "rules:\n  - name: hi\n    match: {last_user: hi}\n    reply: {content: hi}\n"
+RULES = "rules:\n  - name: hi\n    scenario: agent\n    match: {last_user: hi}\n    reply: {content: hi}\n"
 
 
 def test_the_table_names_every_route_once(make_server: MakeServer):
-    documented = [(method, re.sub(r"/N$", "/{name}", path)) for method, path, _ in ROWS]
+    documented = [
+        (method, re.sub(r"/N$", "/{name}", re.sub(r"^/states/agent$", "/states/{scenario}", path)))
+        for method, path, _ in ROWS
+    ]
     assert len(documented) == len(set(documented))
     assert set(documented) == control_routes(make_server(RULES))
 
@@ -41,6 +44,6 @@ def test_every_example_answers_2xx(make_server: MakeServer, tmp_path: Path):
     chat = {"model": "openai/gpt-5.4-mini", "messages": [{"role": "user", "content": "hi"}]}
     assert post_chat(server, chat, {"X-Emulator-Session": "ci-42"}).status == 200  # the session the examples use
     outputs = [run_example(server, example, tmp_path) for _, _, example in ROWS]
-    assert len(outputs) == 18 and all(out.startswith("{") for out in outputs)
+    assert len(outputs) == 21 and all(out.startswith("{") for out in outputs)
     assert server.state.registry.api_names == []  # loaded, replaced, then removed
     assert server.state.clock.now() == 1_767_225_600  # frozen at the example's time

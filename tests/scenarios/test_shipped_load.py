@@ -23,6 +23,7 @@ SHIPPED_FILES = [
     "objectiveai.yaml",
     "reasoning.yaml",
     "routing.yaml",
+    "states.yaml",
     "tools.yaml",
 ]
 
@@ -46,7 +47,7 @@ def test_the_shipped_folder_loads_as_one_set_in_file_order():
     loaded = load_paths([SHIPPED])
     assert loaded.files == tuple(str(SHIPPED / name) for name in SHIPPED_FILES)
     names = [rule.name for rule in loaded.rules]
-    assert len(names) == len(set(names)) == 55
+    assert len(names) == len(set(names)) == 64
     # Sorted by rank: the one rule with a priority comes first, the others keep file order.
     assert names[0] == "streaming-only"
     assert names[1:8] == [

@@ -44,14 +44,14 @@ from zenmux_emulator.core.generation_record import served_generation
 from zenmux_emulator.core.headers import ascii_header, reply_headers, unmatched_headers
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.generations import Generation, Generations
-from zenmux_emulator.core.journal.ledger import Ledger
+from zenmux_emulator.core.journal.ledger import spend_of
 from zenmux_emulator.core.journal.summary import body_summary
 from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.match.expect import unmet_expectations
 from zenmux_emulator.core.match.near_miss import near_misses, no_match_message
 from zenmux_emulator.core.match.outcome import Outcome, outcome_of
 from zenmux_emulator.core.match.rule import CompiledRule
-from zenmux_emulator.core.match.select import Selection, forced, select
+from zenmux_emulator.core.match.select import NO_STATES, Selection, forced, select
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
@@ -77,12 +77,15 @@ from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.state.misbehaving import Misbehaving
+from zenmux_emulator.state.scenario_states import SERVER_WIDE, START, STARTED, Standing
 from zenmux_emulator.state.sessions import Session, session_name
 from zenmux_emulator.write.faults import before_response
 from zenmux_emulator.write.json import error_response, json_response
 from zenmux_emulator.write.plan import ReplyPlan, raw_plan
 from zenmux_emulator.write.sse import Pace, StreamOutcome, write_sse
+
+MOVE_TRIES = 64
+"""Scenario moves other requests may make first before a request gives up (each one answered another request)."""
 
 Forward = Callable[[web.Request, JournalEntry, Face[Any], NeutralRequest | None], Awaitable[web.StreamResponse]]
 """What answers a request no rule matched, instead of the default reply (`--record-missing`); also
@@ -102,12 +105,8 @@ class Core:
     waits: Waits
     generations: Generations = field(default_factory=Generations)
     """What each completion served, for the generation lookup."""
-    ledger: Ledger = field(default_factory=Ledger)
-    """The account's spend and usage by minute, model and key, for the Platform API."""
     forward: Forward | None = None
     """Set under `--record-missing`: unmatched requests go to the upstream and are recorded."""
-    misbehaving: Misbehaving = field(default_factory=Misbehaving)
-    """The faults sessions asked for through the control API."""
     unfaulted: frozenset[str] = frozenset()
     """The faces whose render the misbehaviour catalogue does not reach (`FaceSpec.misbehaves`)."""
     api_names: dict[str, str] = field(default_factory=dict)
@@ -135,6 +134,18 @@ class Core:
         if made is None or made[0] is not from_files:
             made = self._keys = (from_files, AcceptedKeys(self.settings.api_keys, from_files))
         return made[1]
+
+
+async def states_of(core: Core, scenarios: ScenarioSet, name: str) -> dict[str, str]:
+    """Where each scenario the rules name stands for session `name`, a timed move resolved on the
+    emulator's clock now (the server's state for a server-wide scenario)."""
+    owners = (name, SERVER_WIDE) if scenarios.server_wide else (name,)
+    stored = await core.state.standings(owners)
+    now = core.clock.now()
+    return {
+        scenario: stored[scenarios.owner(scenario, name)].get(scenario, START).at(now).state
+        for scenario in scenarios.scenario_names
+    }
 
 
 # The steps' values are slotted dataclasses, made once a request and never changed after. Not
@@ -166,8 +177,12 @@ class Let:
     number: int
     window: ModelSpec | None
     failures: tuple[Failure, ...]
+    states: Mapping[str, str]
+    """Where each scenario stands for this request (read only when the rules name scenarios)."""
     scale: float
     """What the request's waits are multiplied by: its header's time scale, the server's, the scenarios', else 1."""
+    standing: Ask | None = None
+    """The fault the session asked for through the control API (`POST /_emulator/misbehave`)."""
 
 
 @dataclass(slots=True)
@@ -252,10 +267,7 @@ class Endpoint(Generic[R]):
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
             await self.provider_latency(entry, served.routed.delay_s, let.scale)
-        selection = self.match(entry, ask, let, served)
-        if selection is not None and selection.rule.positional:  # the position is claimed in the state
-            again = partial(self.match, entry, ask, let, served)
-            selection = await self.core.state.claim(let.session, selection, again)
+        selection = await self.choose(entry, ask, let, served)
         if selection is None and self.core.forward is not None:
             return await self.core.forward(request, entry, self.face, ask)
         drafted = await self.settle(request, entry, ask, let, served, selection)
@@ -268,6 +280,50 @@ class Endpoint(Generic[R]):
         if record.streamed is None:
             return self.write(entry, plan)
         return await self.stream(request, entry, let, plan, record)
+
+    async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
+        """match, in the state: the rule that answers at the scenario states the request reads, its
+        reply position claimed and its scenario's move made there (matched again when another
+        request in flight moved the scenario first: exactly one request makes a move)."""
+        if let.scenarios.scenario_names:
+            let.states = await self.read_states(let)
+        for _ in range(MOVE_TRIES):
+            selection = self.match(entry, ask, let, served)
+            if selection is not None and selection.rule.positional:  # the position is claimed in the state
+                again = partial(self.match, entry, ask, let, served)
+                selection = await self.core.state.claim(let.session, selection, again)
+            if selection is None or selection.rule.scenario is None or await self.move(entry, let, selection):
+                return selection
+        raise RequestRejected(
+            503,
+            "emulator_state_busy",
+            f"{MOVE_TRIES} scenario moves were made by other requests while this one was matched",
+        )
+
+    async def read_states(self, let: Let) -> dict[str, str]:
+        """Where each scenario the rules name stands for this request, its timed move resolved now."""
+        return await states_of(self.core, let.scenarios, let.session.name)
+
+    async def move(self, entry: JournalEntry, let: Let, selection: Selection) -> bool:
+        """The answering rule's `set_state`, made in the state from the state it matched in; False
+        when another request moved the scenario first (`let.states` then holds where it stands). A
+        request chaos strikes moves nothing, nor does one refused before the match."""
+        rule = selection.rule
+        scenario = rule.scenario or ""
+        seen = let.states.get(scenario, STARTED)
+        entry.scenario, entry.state_before, entry.state_after = scenario, seen, seen
+        target = rule.rule.moves_to
+        if target is None or (selection.reply is not None and self.struck(let, selection) is not None):
+            return True
+        now = self.core.clock.now()
+        to = Standing(target.to, target.next, None if target.after_s is None else now + target.after_s)
+        owner = let.scenarios.owner(scenario, let.session.name)
+        current = await self.core.state.move_state(owner, scenario, seen, to, now)
+        if current is not None:
+            let.states = {**let.states, scenario: current}
+            return False
+        entry.state_after = to.state
+        return True
 
     def authenticate_caller(self, request: web.Request, entry: JournalEntry) -> Caller:
         """authenticate: the caller's key (the face's own 401/403 otherwise) and session."""
@@ -355,7 +411,9 @@ class Endpoint(Generic[R]):
             number,
             window,
             struck,
+            NO_STATES,
             1.0 if scale is None else scale,
+            admitted.standing,
         )
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
@@ -483,7 +541,7 @@ class Endpoint(Generic[R]):
         """The fault of the misbehaviour catalogue this reply gets, if the request, its session, its
         rule or the server asked for one."""
         settings = self.core.settings
-        standing = self.core.misbehaving.get(let.session.name)
+        standing = let.standing
         misbehaves = selection.rule.rule.misbehave if selection is not None else None
         if let.asked is None and standing is None and misbehaves is None and not self.server_asks:
             return  # nothing asked for a fault: nothing to draw
@@ -545,7 +603,7 @@ class Endpoint(Generic[R]):
             len(served.routed.attempts) - 1,
         )
         core.generations.add(record)
-        core.ledger.add(record, key)
+        core.state.count(spend_of(record, key))
         core.state.keep_generation(record)
         return Recorded(record, streamed)
 
@@ -593,7 +651,7 @@ class Endpoint(Generic[R]):
                 raise no_match(f"No rule is named {forced_rule!r} ({RULE_HEADER})")
             selection: Selection | None = forced(rule, session)
         else:
-            selection = select(loaded.index, ask, session)
+            selection = select(loaded.index, ask, session, let.states)
         if selection is None:
             if self.answers_alone(ask, scenarios.rules):
                 entry.unscripted = True  # the face's own answer, as when no rule is written for it: not a miss

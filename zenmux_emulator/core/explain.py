@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp import web
 from yarl import URL
 
-from zenmux_emulator.core.endpoint import Endpoint
+from zenmux_emulator.core.endpoint import Endpoint, states_of
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.match.near_miss import near_misses
 from zenmux_emulator.core.match.select import select
@@ -62,7 +62,7 @@ async def explain(probe: Probe) -> dict[str, Any]:
     the rule and reply index that would answer, or the three nearest rules field by field."""
     endpoint = probe.endpoint
     face, core = endpoint.face, endpoint.core
-    ctx = FaceContext(probe.session, probe.headers, probe.params, probe.url)
+    ctx = FaceContext(probe.session, probe.headers, probe.params, probe.url, probe=True)
     verdict: dict[str, Any] = {
         "face": face.name,
         "session": probe.session,
@@ -81,7 +81,9 @@ async def explain(probe: Probe) -> dict[str, Any]:
         verdict.update(accepted=False, rejected={"status": exc.status, "type": exc.type, "message": exc.message})
         return verdict
     loaded = core.registry.current
-    selection = select(loaded.index, ask, await session_of(endpoint, probe.session))
+    scenarios = loaded.scenarios
+    states = await states_of(core, scenarios, probe.session) if scenarios.scenario_names else {}
+    selection = select(loaded.index, ask, await session_of(endpoint, probe.session), states)
     if selection is None:
         verdict["near_misses"] = [m.as_dict() for m in near_misses(loaded.scenarios.rules, ask)]
     else:

@@ -42,6 +42,9 @@ class FaceContext:
     """The body's size in bytes as it arrived (inflated), once read (None: not known). A JSON array
     of n items takes at least 2n + 1 bytes, so a face's caps on items (`faces/common/counts.py`)
     need no count for a body too small to pass them."""
+    probe: bool = False
+    """A probe of `POST /_emulator/match` (would this request match?): it changes nothing, so a
+    face must not use anything up for it (a thread message's one `continue`)."""
 
     @property
     def query(self) -> Mapping[str, str]:

@@ -15,7 +15,6 @@ from zenmux_emulator.core.state import State
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.settings import Settings
-from zenmux_emulator.state.misbehaving import Misbehaving
 
 SETTINGS = web.AppKey("settings", Settings)
 REGISTRY = web.AppKey("registry", ScenarioRegistry)
@@ -27,7 +26,6 @@ STATE = web.AppKey("state", State)
 process, or shared (`--state`); chosen once by `create_app`."""
 CLOCK = web.AppKey("clock", Clock)
 WAITS = web.AppKey("waits", Waits)
-MISBEHAVING = web.AppKey("misbehaving", Misbehaving)
 """The faults sessions asked for through the control API (the request path reads them from its `Core`)."""
 WATCHER = web.AppKey("watcher", WatchStatus)
 """What the scenario file watcher is doing (`off` without `--watch`)."""

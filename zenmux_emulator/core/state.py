@@ -9,14 +9,16 @@ which one it holds.
 
 What lives in it: sessions (reply positions, routing counters, rate buckets, balances, chaos
 counts), the journal's entries, the faces' stored objects (Responses' stored responses,
-Anthropic's message threads), generation records for the lookup, the frozen clock, and the
+Anthropic's message threads and which of their messages were continued, ObjectiveAI's
+completions, their training-table marks and validated Query Models), generation records for the
+lookup, the Platform API's ledger, the sessions' standing faults, the frozen clock, and the
 control API's scenarios with their version. The state numbers a journal entry (`seq`, request id,
 time); everything else on the entry is written by the endpoint and the middleware.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -24,9 +26,13 @@ from aiohttp import web
 
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
+from zenmux_emulator.core.journal.ledger import Ledger
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.compiled import ScenarioSet
+from zenmux_emulator.foundation.misbehaviours import Ask
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
+from zenmux_emulator.state.spend import Spend
 
 
 class Storable(Protocol):
@@ -50,9 +56,37 @@ class ObjectStore(Protocol[S]):
 
     async def delete(self, session: str, key: str) -> bool: ...
 
-    def once(self, session: str, key: str) -> bool:
-        """Whether this is the first time `key` is asked for once (a shared state does not track
-        it across workers: always True there)."""
+    async def once(self, session: str, key: str) -> bool:
+        """Whether this is the first time `key` is asked for once, by any worker or instance."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShelfBounds:
+    """How many objects a shelf keeps, and how many bytes they may hold in all."""
+
+    count: int
+    size: int
+
+
+class Shelf(Protocol[S]):
+    """A face's objects by id for the whole server, bounded (`State.shelf`). Marks are short
+    strings kept beside an object, forgotten with it."""
+
+    async def get(self, key: str) -> S | None: ...
+
+    def keep(self, key: str, value: S) -> None:
+        """Keep it, in place of any kept under `key` (the oldest out past the bounds, their marks
+        with them); a shared state writes it with the request's changes, before the answer leaves."""
+
+    async def newest(self, offset: int, count: int) -> list[str]:
+        """Ids, newest first."""
+
+    async def names(self) -> list[str]: ...
+
+    async def mark(self, key: str, value: str | None) -> None:
+        """Set (None: remove) the mark of a kept object."""
+
+    async def marked(self, key: str) -> str | None: ...
 
 
 @dataclass(slots=True)
@@ -64,6 +98,8 @@ class Admitted:
     session: Session
     gate: dict[str, str]
     scenarios: ScenarioSet
+    standing: Ask | None = None
+    """The fault the session asked for through the control API, if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +174,40 @@ class State(Protocol):
     async def spent(self, name: str, api_key: str) -> float:
         """The credits a key spent in a session."""
 
+    def count(self, spend: Spend) -> None:
+        """Add a served completion's spend to the Platform API's ledger (a shared state writes it
+        with the request's changes, before the answer leaves)."""
+
+    async def ledger(self) -> Ledger:
+        """The account's ledger as it stands, every worker's and instance's completions counted."""
+
+    async def misbehave(self, session: str, ask: Ask | None) -> None:
+        """Ask for a fault on every request of the session, whichever process answers (None: stop)."""
+
+    async def misbehaving(self) -> dict[str, Ask]:
+        """The sessions' standing fault asks."""
+
+    def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
+        """Objects kept by id for the whole server (not per session), bounded by count and bytes
+        (oldest out first); `name` tells one shelf from another in a shared store."""
+
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
+        """Count a call in the `window` seconds to `now` of a limit shared by every worker and
+        instance (the Platform API's `/usage` and `/cost`): None; past `limit`, not counted, the
+        seconds until the window's oldest call leaves it (on the emulator's clock)."""
+
+    async def first_seen(self, name: str, now: float) -> float:
+        """When `name` was first seen by any worker or instance (`now`, if this is the first time)."""
+
+    def versions(self) -> dict[str, int]:
+        """The versions of what this process holds of the state (`/_emulator/health`): a test can
+        tell every worker and instance has caught up."""
+
+    def announcements(self) -> AsyncIterator[Row | None] | None:
+        """The journal's entries as they finish anywhere, for the inspector's live lists (None: the
+        journal is this process's, whose watchers are told instead). A None in it: some may have
+        been missed (a dropped subscription), look at the journal."""
+
     def objects(self, decode: Callable[[bytes], S]) -> ObjectStore[S]:
         """A face's store of objects; `decode` reads one written by `encode`."""
 
@@ -172,3 +242,20 @@ class State(Protocol):
 
     async def publish_scenarios(self) -> None:
         """After a change of the scenarios here: every other worker and instance takes it."""
+
+    # scenario states (`scenario`, `when_state`, `set_state`), by owner: a session, or `SERVER_WIDE`
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        """The stored standings of each owner (a scenario not listed stands at `started`)."""
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        """Move the scenario to `to` atomically if it stands at `seen` at `now` (None); else the
+        state it stands at, which another request moved it to (match again)."""
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        """Set a standing (the control API's jump); None puts it back to `started`."""
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        """Every owner's stored standings, for the control API and the inspector."""
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        """Put one scenario (None: all) of one owner (None: every one) back to `started`; how many moved."""

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import yaml
 
@@ -297,6 +298,38 @@ class ZenmuxHandle:
         if before is not None:
             body = {"freeze_at": before["now"]} if before["frozen"] else {"unfreeze": True}
             self.control.call("POST", "/clock", json_body=body)
+
+    # scenario states
+    def state(self, scenario: str) -> str:
+        """Where this test's session stands in `scenario` (`started` until a rule's `set_state` or
+        `set_state` here moves it; a server-wide scenario's state is every session's)."""
+        listed = self._states()
+        if scenario not in listed:
+            raise ValueError(f"zenmux: no rule names scenario {scenario!r} (scenarios: {', '.join(listed) or 'none'})")
+        owner = "*" if listed[scenario]["server_wide"] else self.session
+        standing = listed[scenario]["sessions"].get(owner)
+        return "started" if standing is None else str(standing["state"])
+
+    def set_state(self, scenario: str, state: str) -> None:
+        """Jump this test's session into `state` of `scenario` (PUT /_emulator/states/{scenario})."""
+        try:
+            self.control.call(
+                "PUT", f"/states/{quote(scenario, safe='')}", json_body={"state": state, "session": self.session}
+            )
+        except ControlError as exc:
+            raise ValueError(f"zenmux: set_state({scenario!r}, {state!r}) was refused: {exc}") from None
+
+    def _states(self) -> dict[str, Any]:
+        return dict(self.control.call("GET", "/states", session=self.session)["scenarios"])
+
+    def scenarios_moved(self) -> dict[str, bool]:
+        """Every scenario in force, and whether a rule moved it out of `started` for this test."""
+        moved = {
+            entry.scenario
+            for entry in self.requests
+            if entry.scenario is not None and (entry.state_before, entry.state_after) != ("started", "started")
+        }
+        return {name: name in moved for name in self._states()}
 
     # rules
     def listed_rules(self) -> list[dict[str, Any]]:

@@ -198,6 +198,7 @@ def report_data(handle: ZenmuxHandle) -> dict[str, Any]:
         "shared": shared,
         "unmatched": [unmatched_record(e, handle.locate) for e in handle.unmatched()],
         "misbehaved": handle.misbehaved(),
+        "scenarios": handle.scenarios_moved(),
     }
 
 
@@ -255,6 +256,8 @@ class RunReport:
         self.shared: dict[str, list[Any]] = {}
         self.unmatched: list[tuple[str, dict[str, Any]]] = []
         self.misbehaved: list[tuple[str, list[str]]] = []
+        self.scenarios: dict[str, bool] = {}
+        """Each scenario in force in some test, and whether a rule moved it out of `started` in any."""
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, data in report.user_properties if report.when == "teardown" else ():
@@ -269,12 +272,15 @@ class RunReport:
             self.unmatched += [(report.nodeid, record) for record in data["unmatched"]]
             if data.get("misbehaved"):
                 self.misbehaved.append((report.nodeid, list(data["misbehaved"])))
+            for scenario, moved in data.get("scenarios", {}).items():
+                self.scenarios[scenario] = self.scenarios.get(scenario, False) or bool(moved)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         never = [(rule, where, "") for rule, (where, hits) in self.shared.items() if hits == 0]
         never += [(rule, where, _owners(tests)) for (rule, where), (hits, tests) in self.loaded.items() if hits == 0]
         terminalreporter.write_sep("=", "zenmux report")
-        for line in summary_lines(never, self.unmatched, self.misbehaved):
+        stuck = sorted(name for name, moved in self.scenarios.items() if not moved)
+        for line in summary_lines(never, self.unmatched, self.misbehaved, stuck):
             terminalreporter.write_line(line)
 
 

@@ -161,9 +161,11 @@ def summary_lines(
     unused: Sequence[tuple[str, str, str]],
     unmatched: Sequence[tuple[str, dict[str, Any]]],
     misbehaved: Sequence[tuple[str, list[str]]] = (),
+    stuck: Sequence[str] = (),
 ) -> list[str]:
     """The `--zenmux-report` text: rules never matched (rule, where, loaded by), unmatched requests,
-    and the faults of the misbehaviour catalogue each test's replies carried."""
+    the faults of the misbehaviour catalogue each test's replies carried, and the scenarios no rule
+    moved out of `started` in any test."""
     lines = [f"rules never matched: {len(unused)}"]
     lines += [f"  {name} ({where})" + (f" loaded by {owner}" if owner else "") for name, where, owner in unused]
     lines.append(f"requests no rule matched: {len(unmatched)}")
@@ -175,4 +177,6 @@ def summary_lines(
         lines += near_miss_lines(record["near_misses"])
     lines.append(f"tests whose replies misbehaved: {len(misbehaved)}")
     lines += [f"  {nodeid}: {', '.join(faults)}" for nodeid, faults in misbehaved]
+    lines.append(f"scenarios that never left started: {len(stuck)}")
+    lines += [f"  {name}" for name in stuck]
     return lines

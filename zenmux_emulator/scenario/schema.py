@@ -537,6 +537,31 @@ class Misbehave(BaseModel):
         return Ask(self.fault, self.variant, self.rate, self.times)
 
 
+StateName = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class TimedState(BaseModel):
+    """A move that ends by itself: to `to` at once, then on to `then` after `after_s` seconds of
+    the emulator's clock (a provider outage that recovers, a cool-down, a token that expires)."""
+
+    model_config = _STRICT
+
+    to: StateName = Field(description="the state the scenario moves to when the rule answers")
+    after_s: float | None = Field(None, gt=0, description="seconds on the emulator's clock before it moves on")
+    then: StateName | None = Field(None, description="the state it moves on to (default: started)")
+
+    @model_validator(mode="after")
+    def _then_needs_after(self) -> TimedState:
+        if self.then is not None and self.after_s is None:
+            raise ValueError("'then' needs 'after_s': the seconds before the scenario moves on")
+        return self
+
+    @property
+    def next(self) -> str | None:
+        """The state it moves on to once `after_s` has passed (None: it stays)."""
+        return None if self.after_s is None else (self.then or "started")
+
+
 class Rule(BaseModel):
     """A named stub: a `match` and the `reply` (or sequence of `replies`) it answers with."""
 
@@ -553,6 +578,13 @@ class Rule(BaseModel):
     misbehave: Misbehave | None = Field(
         None, description="a fault its replies are made wrong with (docs/guide/misbehaviour.md)"
     )
+    scenario: StateName | None = Field(None, description="the state machine the rule belongs to")
+    when_state: StateName | None = Field(
+        None, description="match only while its scenario is in this state (every scenario starts in started)"
+    )
+    set_state: StateName | TimedState | None = Field(
+        None, description="after it answers, move its scenario to this state: a name, or {to, after_s, then}"
+    )
 
     @field_validator("match", mode="before")
     @classmethod
@@ -565,6 +597,28 @@ class Rule(BaseModel):
         if (self.reply is None) == (self.replies is None):
             raise ValueError("a rule needs exactly one of 'reply' or 'replies'")
         return self
+
+    @model_validator(mode="after")
+    def _states_need_a_scenario(self) -> Rule:
+        for key in ("when_state", "set_state"):
+            if getattr(self, key) is not None and self.scenario is None:
+                raise PydanticCustomError(
+                    "state_rule",
+                    "{reason}",
+                    {
+                        "reason": f"{key!r} needs 'scenario': the state machine the rule belongs to",
+                        "at": (key,),
+                        "key": True,
+                    },
+                )
+        return self
+
+    @property
+    def moves_to(self) -> TimedState | None:
+        """`set_state` in its long form (a name is `{to: name}`)."""
+        if isinstance(self.set_state, str):
+            return TimedState(to=self.set_state)
+        return self.set_state
 
     @model_validator(mode="after")
     def _keys_fit_the_faces(self) -> Rule:
@@ -769,6 +823,10 @@ class FileSettings(BaseModel):
         None, description="the 402 type of a spent balance (default reject_no_credit)"
     )
     account: Account | None = Field(None, description="the account the Platform API reports (balance, plan, quotas)")
+    server_wide_scenarios: list[StateName] = Field(
+        default_factory=list,
+        description="scenarios whose state every session shares (default: each session has its own)",
+    )
     time_scale: float | None = Field(
         None,
         ge=0,

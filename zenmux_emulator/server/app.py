@@ -16,7 +16,6 @@ from zenmux_emulator.core.keys import (
     CLOCK,
     JOURNAL,
     JOURNAL_FILE,
-    MISBEHAVING,
     REGISTRY,
     SETTINGS,
     STATE,
@@ -179,7 +178,6 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     app[CLOCK] = core.clock
     app[WAITS] = core.waits
     app[WATCHER] = WatchStatus()
-    app[MISBEHAVING] = core.misbehaving
     if writer is not None:
         app[JOURNAL_FILE] = writer
     if settings.record_missing:

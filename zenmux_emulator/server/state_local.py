@@ -6,7 +6,9 @@ answer at once."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable
+from itertools import islice
 from typing import Generic, Protocol
 
 from aiohttp import web
@@ -15,13 +17,19 @@ from zenmux_emulator.core.gateway.admission import admit_key
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.core.journal.journal import Journal
+from zenmux_emulator.core.journal.ledger import Ledger
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
-from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
+from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S, Shelf, ShelfBounds
+from zenmux_emulator.foundation.bounded import Bounded
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.memory import fix_mmap_threshold
+from zenmux_emulator.foundation.misbehaviours import Ask
+from zenmux_emulator.state.misbehaving import Misbehaving
 from zenmux_emulator.state.per_session import PerSession
+from zenmux_emulator.state.scenario_states import Standing, StateBook
 from zenmux_emulator.state.sessions import Session, SessionStore
+from zenmux_emulator.state.spend import Spend
 
 log = logging.getLogger("emulator.state")
 
@@ -59,7 +67,7 @@ class LocalObjects(Generic[S]):
     async def delete(self, session: str, key: str) -> bool:
         return self.kept.delete(session, key)
 
-    def once(self, session: str, key: str) -> bool:
+    async def once(self, session: str, key: str) -> bool:
         keys = self.asked.get(session)
         if keys is not None and key in keys:
             return False
@@ -81,6 +89,36 @@ class LocalObjects(Generic[S]):
             self.asking -= len(self.asked.pop(session, ()))
 
 
+class LocalShelf(Generic[S]):
+    """Objects by id for the whole server, bounded by count and bytes (`foundation.bounded`)."""
+
+    def __init__(self, bounds: ShelfBounds) -> None:
+        self.kept: Bounded[str, S] = Bounded(bounds.count, bounds.size)
+        self.marks: dict[str, str] = {}
+
+    async def get(self, key: str) -> S | None:
+        return self.kept.get(key)
+
+    def keep(self, key: str, value: S) -> None:
+        for gone in self.kept.put(key, value, len(value.encode())):
+            self.marks.pop(gone, None)
+
+    async def newest(self, offset: int, count: int) -> list[str]:
+        return [key for key, _ in islice(self.kept.newest_first(), max(offset, 0), max(offset, 0) + max(count, 0))]
+
+    async def names(self) -> list[str]:
+        return [key for key, _ in self.kept.newest_first()]
+
+    async def mark(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.marks.pop(key, None)
+        elif key in self.kept:
+            self.marks[key] = value
+
+    async def marked(self, key: str) -> str | None:
+        return self.marks.get(key)
+
+
 class LocalState:
     """Sessions, journal and stored objects of this process."""
 
@@ -92,7 +130,17 @@ class LocalState:
         self.ring = journal
         self.sessions = sessions
         self.stores: list[Resettable] = []
+        self.book = StateBook()
+        """The scenario states of every session (and the server-wide ones)."""
         sessions.forgotten = self.forgotten
+        self.account = Ledger()
+        """The Platform API's ledger."""
+        self.standing = Misbehaving()
+        """The faults sessions asked for through the control API."""
+        self.calls: dict[str, deque[float]] = {}
+        """When each call of a shared limit's last window came (`take_call`)."""
+        self.seen: dict[str, float] = {}
+        """When each name `first_seen` was asked of was first seen."""
 
     def forgotten(self, name: str) -> None:
         """A session the store let go of starts over: its objects go too (kept under ids its
@@ -132,7 +180,7 @@ class LocalState:
         else:
             gate = {}
             session.gateway.arrivals += 1
-        return Admitted(session, gate, scenarios)
+        return Admitted(session, gate, scenarios, self.standing.get(session.name))
 
     async def claim(
         self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
@@ -155,6 +203,39 @@ class LocalState:
         store: LocalObjects[S] = LocalObjects(decode)
         self.stores.append(store)
         return store
+
+    def count(self, spend: Spend) -> None:
+        self.account.apply(spend)
+
+    async def ledger(self) -> Ledger:
+        return self.account
+
+    async def misbehave(self, session: str, ask: Ask | None) -> None:
+        self.standing.set(session, ask)
+
+    async def misbehaving(self) -> dict[str, Ask]:
+        return self.standing.asks()
+
+    def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
+        return LocalShelf(bounds)
+
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
+        calls = self.calls.setdefault(name, deque())
+        while calls and calls[0] <= now - window:
+            calls.popleft()
+        if len(calls) >= limit:
+            return calls[0] + window - now
+        calls.append(now)
+        return None
+
+    async def first_seen(self, name: str, now: float) -> float:
+        return self.seen.setdefault(name, now)
+
+    def versions(self) -> dict[str, int]:
+        return {"scenarios": self.registry.generation}
+
+    def announcements(self) -> AsyncIterator[Row | None] | None:
+        return None  # the journal's watchers are told of each finished entry
 
     async def session(self, name: str) -> Session | None:
         return self.sessions.find(name)
@@ -203,3 +284,18 @@ class LocalState:
 
     async def publish_scenarios(self) -> None:
         return None
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        return {owner: self.book.of(owner) for owner in owners}
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        return self.book.move(owner, scenario, seen, to, now)
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        self.book.put(owner, scenario, standing)
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        return self.book.everything()
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        return self.book.reset(owner, scenario)

@@ -11,9 +11,10 @@ in the store, so requests in flight never share one.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Generic
 
 import orjson
@@ -22,18 +23,23 @@ from aiohttp import web
 from zenmux_emulator.core.gateway.admission import admission_ask, admitted
 from zenmux_emulator.core.journal.entry import NO_MATCH, JournalEntry
 from zenmux_emulator.core.journal.generations import Generation
+from zenmux_emulator.core.journal.ledger import Ledger
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
 from zenmux_emulator.core.spec import REGISTERED, FaceSpec, envelope_for
-from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S
+from zenmux_emulator.core.state import Admitted, JournalQuery, ObjectStore, Row, S, Shelf, ShelfBounds
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import INTERNAL, RequestRejected
 from zenmux_emulator.foundation.ids import request_id
+from zenmux_emulator.foundation.misbehaviours import Ask
 from zenmux_emulator.server.edge.middlewares import REQUEST_ID_HEADER
+from zenmux_emulator.state.misbehaving import decode_ask, encode_ask
 from zenmux_emulator.state.outage import STATE_UNAVAILABLE
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
 from zenmux_emulator.state.shared import Opened, ScenariosBehind, SharedStore, StaleScenarios, StateLost
+from zenmux_emulator.state.spend import Spend
 from zenmux_emulator.write.json import error_response
 
 log = logging.getLogger("emulator.state")
@@ -121,8 +127,37 @@ class SharedObjects(Generic[S]):
     async def delete(self, session: str, key: str) -> bool:
         return await self.store.delete_response(session, key)
 
-    def once(self, session: str, key: str) -> bool:
-        return True  # not tracked across workers and instances (docs/architecture/state.md)
+    async def once(self, session: str, key: str) -> bool:
+        return await self.store.once(session, key)
+
+
+class SharedShelf(Generic[S]):
+    """A face's objects by id in the store, bounded there as in process (`SHELF_KEEP`)."""
+
+    def __init__(self, store: SharedStore, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> None:
+        self.store = store
+        self.name = name
+        self.bounds = bounds
+        self.decode = decode
+
+    async def get(self, key: str) -> S | None:
+        blob = await self.store.shelf_get(self.name, key)
+        return self.decode(blob) if blob is not None else None
+
+    def keep(self, key: str, value: S) -> None:
+        self.store.shelf_keep(self.name, key, value.encode(), self.bounds.count, self.bounds.size)
+
+    async def newest(self, offset: int, count: int) -> list[str]:
+        return await self.store.shelf_newest(self.name, offset, count)
+
+    async def names(self) -> list[str]:
+        return await self.store.shelf_newest(self.name, 0, self.bounds.count)
+
+    async def mark(self, key: str, value: str | None) -> None:
+        await self.store.shelf_mark(self.name, key, value)
+
+    async def marked(self, key: str) -> str | None:
+        return await self.store.shelf_marked(self.name, key)
 
 
 class SharedState:
@@ -244,7 +279,8 @@ class SharedState:
         if scenarios.gateway.active and opened.admission is not None:
             ask = admission_ask(scenarios.gateway, key, prompt)
             gate = admitted(scenarios.gateway, ask, opened.admission)
-        return Admitted(opened.session, gate, scenarios)
+        standing = decode_ask(opened.standing) if opened.standing else None
+        return Admitted(opened.session, gate, scenarios, standing)
 
     async def claim(
         self, session: Session, selection: Selection | None, again: Callable[[], Selection | None]
@@ -278,6 +314,35 @@ class SharedState:
 
     def objects(self, decode: Callable[[bytes], S]) -> ObjectStore[S]:
         return SharedObjects(self.store, decode)
+
+    def count(self, spend: Spend) -> None:
+        self.store.keep_spend(spend)
+
+    async def ledger(self) -> Ledger:
+        return Ledger.of(await self.store.ledger())
+
+    async def misbehave(self, session: str, ask: Ask | None) -> None:
+        await self.store.set_ask(session, None if ask is None else encode_ask(ask))
+
+    async def misbehaving(self) -> dict[str, Ask]:
+        return {name: decode_ask(blob) for name, blob in sorted((await self.store.asks()).items())}
+
+    def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
+        return SharedShelf(self.store, name, bounds, decode)
+
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
+        return await self.store.take_call(name, limit, window, now)
+
+    async def first_seen(self, name: str, now: float) -> float:
+        return await self.store.first_seen(name, now)
+
+    def versions(self) -> dict[str, int]:
+        return {"scenarios": self.store.scenarios_version}
+
+    async def announcements(self) -> AsyncIterator[Row | None]:
+        async with contextlib.aclosing(self.store.announcements()) as announced:
+            async for blob in announced:
+                yield None if blob is None else StoredRow(orjson.loads(blob))
 
     async def session(self, name: str) -> Session | None:
         if not await self.store.known(name):
@@ -318,3 +383,18 @@ class SharedState:
 
     async def publish_scenarios(self) -> None:
         await self.store.publish_scenarios(self.registry.api_sources)
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        return await self.store.standings(owners)
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        return await self.store.move_state(owner, scenario, seen, to, now)
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
+        await self.store.put_state(owner, scenario, standing)
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]:
+        return await self.store.all_states()
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int:
+        return await self.store.reset_states(owner, scenario)

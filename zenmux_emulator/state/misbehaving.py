@@ -1,9 +1,12 @@
 """The faults sessions asked for through the control API (`POST /_emulator/misbehave`).
 
-Held by the process that took the call: under `--workers` or `--state` another process does not
-see it (the request header and the rules' `misbehave:` work everywhere)."""
+Kept here by the state in process (`server/state_local.py`); under `--state` the shared store
+keeps them (`state/redis_store.py`), so a fault set through any worker or instance is applied by
+every one. `encode_ask`/`decode_ask` are how the store writes one."""
 
 from __future__ import annotations
+
+import orjson
 
 from zenmux_emulator.foundation.misbehaviours import Ask
 
@@ -28,8 +31,19 @@ class Misbehaving:
                 self._asks.pop(next(iter(self._asks)))
             self._asks[session] = ask
 
-    def as_dict(self) -> dict[str, dict[str, object]]:
-        return {
-            name: {"fault": ask.fault, "variant": ask.variant, "rate": ask.rate, "times": ask.times}
-            for name, ask in self._asks.items()
-        }
+    def asks(self) -> dict[str, Ask]:
+        return dict(self._asks)
+
+
+def ask_dict(ask: Ask) -> dict[str, object]:
+    """An ask as the control API shows it (and the shared store keeps it, as JSON)."""
+    return {"fault": ask.fault, "variant": ask.variant, "rate": ask.rate, "times": ask.times}
+
+
+def encode_ask(ask: Ask) -> bytes:
+    return orjson.dumps(ask_dict(ask))
+
+
+def decode_ask(blob: bytes | str) -> Ask:
+    data = orjson.loads(blob)
+    return Ask(str(data["fault"]), data.get("variant"), float(data.get("rate", 1.0)), data.get("times"))

@@ -11,11 +11,13 @@ first byte and its journal entry after its last.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from zenmux_emulator.state.scenario_states import Standing
 from zenmux_emulator.state.sessions import Session
+from zenmux_emulator.state.spend import Spend, StoredLedger
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,8 @@ class Opened:
     session: Session
     admission: Admission | None
     frozen_at: float | None
+    standing: str | None = None
+    """The session's standing fault ask as the store keeps it (`state.misbehaving.encode_ask`)."""
 
 
 class StateUnavailable(RuntimeError):
@@ -167,3 +171,51 @@ class SharedStore(Protocol):
 
     async def generation(self, name: str) -> bytes | None:
         """A generation record by one of its ids, while it is kept."""
+
+    def keep_spend(self, spend: Spend) -> None:
+        """Queue a completion's spend for the ledger, written by the next `save` or `finish`."""
+
+    async def ledger(self) -> StoredLedger: ...
+
+    async def set_ask(self, session: str, blob: bytes | None) -> None:
+        """A session's standing fault ask (None: none), which `open` returns from now on."""
+
+    async def asks(self) -> dict[str, bytes]: ...
+
+    async def once(self, session: str, key: str) -> bool:
+        """Whether `key` is asked for once the first time in the session (reset with it)."""
+
+    def shelf_keep(self, shelf: str, key: str, blob: bytes, count: int, size: int) -> None:
+        """Queue an object for a shelf bounded by `count` and `size`, written by the next `save`
+        or `finish` (so it is there before the answer leaves)."""
+
+    async def shelf_get(self, shelf: str, key: str) -> bytes | None: ...
+
+    async def shelf_newest(self, shelf: str, offset: int, count: int) -> list[str]: ...
+
+    async def shelf_mark(self, shelf: str, key: str, mark: str | None) -> None: ...
+
+    async def shelf_marked(self, shelf: str, key: str) -> str | None: ...
+
+    async def take_call(self, name: str, limit: int, window: float, now: float) -> float | None:
+        """Count a call of a shared limit in its window, atomically: None; past `limit` (not counted),
+        the seconds until the window's oldest call leaves it."""
+
+    async def first_seen(self, name: str, now: float) -> float:
+        """When `name` was first seen (`now` unless another worker or instance saw it first)."""
+
+    def announcements(self) -> AsyncGenerator[bytes | None]:
+        """Each journal entry as it finishes, from any worker or instance (its JSON); None after
+        (re)subscribing, when some may have been missed."""
+
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        """Each owner's stored scenario standings, in one round trip."""
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        """Move a scenario to `to` atomically if it stands at `seen` at `now` (None); else where it stands."""
+
+    async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None: ...
+
+    async def all_states(self) -> dict[str, dict[str, Standing]]: ...
+
+    async def reset_states(self, owner: str | None, scenario: str | None) -> int: ...

@@ -38,7 +38,7 @@ class JournalEntry:
     with what is known at arrival, and the rest is set as the request goes.
 
     Its fields are slots: one entry is made per request and the journal keeps thousands, and
-    37 fields are more than CPython keeps beside an instance without a dict of its own (30), so
+    40 fields are more than CPython keeps beside an instance without a dict of its own (30), so
     without slots every entry carried a dict that each insert grew and each collection walked."""
 
     __slots__ = (
@@ -69,12 +69,15 @@ class JournalEntry:
         "response",
         "routing",
         "rule",
+        "scenario",
         "sent_at",
         "sent_headers",
         "seq",
         "session",
         "skipped",
         "started",
+        "state_after",
+        "state_before",
         "status",
         "stream",
         "time",
@@ -119,6 +122,10 @@ class JournalEntry:
         tree of them, and most entries are never read."""
         self.rule: str | None = None
         self.reply_index: int | None = None
+        self.scenario: str | None = None
+        """The answering rule's scenario (`scenario`), with its state before and after the answer."""
+        self.state_before: str | None = None
+        self.state_after: str | None = None
         self.sent_headers: Mapping[str, str] | None = None
         """The response's headers as they went; `response_headers` is their JSON-ready copy."""
         self.status: int | None = None
@@ -256,6 +263,9 @@ class JournalEntry:
             "body": self.body,
             "rule": self.rule,
             "reply_index": self.reply_index,
+            "scenario": self.scenario,
+            "state_before": self.state_before,
+            "state_after": self.state_after,
             "near_misses": list(self.near_misses),
             "unscripted": self.unscripted,
             "warnings": self.warnings,

@@ -14,9 +14,10 @@ from functools import lru_cache
 
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.foundation.ids import digest
+from zenmux_emulator.state.spend import BUCKETS_KEPT, Spend, StoredLedger
 
-BUCKETS_KEPT = 100_000
-"""Minute buckets kept (a bucket is a minute of one model on one key): about 20 MB at most."""
+WEEK_S = 7 * 86_400
+"""How long a subscription's spend times are kept (its longest quota window)."""
 SUBSCRIPTION_PREFIX = "sk-ss-v1-"
 """Subscription keys' usage spends Flows, not PAYG credits (ZenMux's bill type `subscription`)."""
 
@@ -54,6 +55,34 @@ class Bucket:
         return self.prompt_cost + self.completion_cost + self.other_cost
 
 
+def spend_of(generation: Generation, key: str) -> Spend:
+    """What a served completion adds to the ledger, on the key that asked for it."""
+    moment = generation.created
+    prompt, completion = generation.tokens[:2]
+    rates, cost = generation.rates_for(prompt), generation.cost  # the usage read once
+    prompt_cost = completion_cost = other_cost = 0.0
+    if cost is None and rates is not None:
+        prompt_cost, completion_cost = prompt * rates[0], completion * rates[1]
+        charged = prompt_cost + completion_cost  # what `Generation.charged` says, worked out once
+    else:
+        charged = other_cost = cost or 0.0
+    return Spend(
+        int(moment // 60),
+        minute_of(moment),
+        generation.model,
+        key_id(key),
+        key.startswith(SUBSCRIPTION_PREFIX),
+        prompt,
+        completion,
+        prompt_cost,
+        completion_cost,
+        other_cost,
+        charged,
+        moment,
+        generation.generation_id,
+    )
+
+
 class Ledger:
     """Spend and usage per minute, model and key; the PAYG total and the subscription's spend times."""
 
@@ -69,34 +98,50 @@ class Ledger:
 
     def add(self, generation: Generation, key: str) -> None:
         """Count a served completion on the key that asked for it."""
-        moment = generation.created
-        subscription = key.startswith(SUBSCRIPTION_PREFIX)
-        name = key_id(key)
-        slot = (int(moment // 60), generation.model, name)  # the minute, as a number: its text only for a new bucket
+        self.apply(spend_of(generation, key))
+
+    def apply(self, spend: Spend) -> None:
+        """Count a completion's spend (worked out by `spend_of`)."""
+        slot = spend.slot
         found = self._buckets.get(slot)
         if found is None:
-            found = self._buckets[slot] = Bucket(minute_of(moment), generation.model, name, subscription)
+            found = self._buckets[slot] = Bucket(spend.stamp, spend.model, spend.key_id, spend.subscription)
             if len(self._buckets) > self.size:
                 del self._buckets[next(iter(self._buckets))]
-        prompt, completion = generation.tokens[:2]
         found.requests += 1
-        found.prompt_tokens += prompt
-        found.completion_tokens += completion
-        rates, cost = generation.rates_for(prompt), generation.cost  # the usage read once
-        if cost is None and rates is not None:
-            charged = prompt * rates[0] + completion * rates[1]  # what `Generation.charged` says, worked out once
-            found.prompt_cost += prompt * rates[0]
-            found.completion_cost += completion * rates[1]
-        else:
-            charged = cost or 0.0
-            found.other_cost += charged
-        if subscription:
-            self.subscription_spend.append((moment, charged))
-            week_ago = moment - 7 * 86_400
+        found.prompt_tokens += spend.prompt_tokens
+        found.completion_tokens += spend.completion_tokens
+        found.prompt_cost += spend.prompt_cost
+        found.completion_cost += spend.completion_cost
+        found.other_cost += spend.other_cost
+        if spend.subscription:
+            self.subscription_spend.append((spend.moment, spend.charged))
+            week_ago = spend.moment - WEEK_S
             while self.subscription_spend and self.subscription_spend[0][0] < week_ago:
                 self.subscription_spend.popleft()
         else:
-            self.metered_spent += charged
+            self.metered_spent += spend.charged
+
+    @classmethod
+    def of(cls, stored: StoredLedger) -> Ledger:
+        """The ledger a shared store holds, to read as this process's is read."""
+        ledger = cls()
+        for b in stored.buckets:
+            ledger._buckets[(b.minute, b.model, b.key_id)] = Bucket(
+                b.stamp,
+                b.model,
+                b.key_id,
+                b.subscription,
+                b.requests,
+                b.prompt_tokens,
+                b.completion_tokens,
+                b.prompt_cost,
+                b.completion_cost,
+                b.other_cost,
+            )
+        ledger.metered_spent = stored.metered_spent
+        ledger.subscription_spend.extend(stored.subscription_spend)
+        return ledger
 
     def buckets(self, prefix: str) -> Iterator[Bucket]:
         """The buckets whose minute starts with `prefix` (`YYYYMM`, `YYYYMMDD` or `YYYYMMDDHH`)."""

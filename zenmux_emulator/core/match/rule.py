@@ -27,7 +27,17 @@ class CompiledRule:
     """Whether which reply answers depends on the position: a sequence, or one reply that ends
     (only such a selection's position is claimed in the state). Worked out once, at load."""
 
+    scenario: str | None = field(init=False)
+    """The state machine the rule belongs to (`scenario`), if any."""
+    when_state: str | None = field(init=False)
+    """The state its scenario must be in for the rule to match (None: any)."""
+    moves: bool = field(init=False)
+    """It moves its scenario when it answers (`set_state`): the move is made atomically in the state."""
+
     def __post_init__(self) -> None:
+        object.__setattr__(self, "scenario", self.rule.scenario)
+        object.__setattr__(self, "when_state", self.rule.when_state)
+        object.__setattr__(self, "moves", self.rule.set_state is not None)
         object.__setattr__(self, "name", self.rule.name)
         object.__setattr__(self, "positional", len(self.replies) > 1 or self.rule.then in ("error", "fall_through"))
 

@@ -3,13 +3,18 @@ reply its sequence is at for this session."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from zenmux_emulator.core.draft.compiled import CompiledReply
 from zenmux_emulator.core.match.index import RuleIndex
 from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.core.neutral.request import NeutralRequest
+from zenmux_emulator.state.scenario_states import STARTED
 from zenmux_emulator.state.sessions import Session
+
+NO_STATES: Mapping[str, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +52,14 @@ def forced(rule: CompiledRule, session: Session) -> Selection:
     return Selection(rule=rule, reply=reply if answers else None, hit=hit)
 
 
-def select(index: RuleIndex, facts: NeutralRequest, session: Session) -> Selection | None:
-    """The selection for this request (call `commit` once answered); None when nothing matches."""
+def select(
+    index: RuleIndex, facts: NeutralRequest, session: Session, states: Mapping[str, str] = NO_STATES
+) -> Selection | None:
+    """The selection for this request (call `commit` once answered); None when nothing matches.
+    `states`: where each scenario stands for this request (one not listed: `started`)."""
     for rule in index.candidates(facts):
+        if rule.when_state is not None and states.get(rule.scenario or "", STARTED) != rule.when_state:
+            continue
         for predicate in rule.predicates:
             if not predicate.test(facts):
                 break

@@ -12,6 +12,7 @@ from zenmux_emulator.core.gateway.limits import merge_settings
 from zenmux_emulator.core.match.predicates import compile_expect, compile_match
 from zenmux_emulator.core.match.rule import CompiledRule
 from zenmux_emulator.core.rules.compiled import ScenarioSet
+from zenmux_emulator.core.rules.machines import state_warnings
 from zenmux_emulator.core.rules.warnings import shadowed, unknown_error_types
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.foundation.signatures import RecordedReasoning
@@ -153,6 +154,7 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
     file_settings: list[tuple[str, FileSettings]] = []
     query_models: list[QueryModel] = []
     warnings: list[ScenarioProblem] = []
+    server_wide: set[str] = set()
     for filename, text in sources:
         files.append(filename)
         try:
@@ -174,6 +176,7 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
                 )
             models[model_id] = model
         keys.update(spec.settings.api_keys)
+        server_wide.update(spec.settings.server_wide_scenarios)
         if spec.settings.catalogue is not None:
             modes.add(spec.settings.catalogue)
         file_settings.append((filename, spec.settings))
@@ -200,9 +203,10 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
         gateway,
         tuple(query_models),
         recorded=recorded_reasoning(rules),
-        warnings=(*shadowed(ranked, faces), *warnings),
+        warnings=(*shadowed(ranked, faces), *warnings, *state_warnings(ranked)),
         catalogue_mode=mode,
         unlisted=frozenset(faces.models).difference(models),
+        server_wide=frozenset(server_wide),
     )
 
 

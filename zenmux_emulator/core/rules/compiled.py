@@ -10,6 +10,7 @@ from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.foundation.signatures import NOTHING_RECORDED, RecordedReasoning
 from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import ModelSpec
+from zenmux_emulator.state.scenario_states import SERVER_WIDE
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,8 @@ class ScenarioSet:
     """`zenmux` (ZenMux's models and the declared ones), `open` (any id) or `closed` (only the declared)."""
     unlisted: frozenset[str] = frozenset()
     """Models of `catalogue` the model listings leave out: the faces' own (embedding, rerank)."""
+    server_wide: frozenset[str] = frozenset()
+    """Scenarios whose state every session shares (`settings.server_wide_scenarios`)."""
 
     by_name: dict[str, CompiledRule] = field(init=False, repr=False, compare=False)
     """The rules by name (names are unique in a set), for `X-Emulator-Rule` and the control API."""
@@ -43,7 +46,11 @@ class ScenarioSet:
     chaotic: bool = field(init=False, repr=False, compare=False)
     """Some rule has chaos of its own (worked out once: most sets have none)."""
 
+    scenario_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The scenarios (state machines) the rules name, sorted (most sets have none)."""
+
     def __post_init__(self) -> None:
+        object.__setattr__(self, "scenario_names", tuple(sorted({r.scenario for r in self.rules if r.scenario})))
         object.__setattr__(self, "by_name", {r.name: r for r in self.rules})
         object.__setattr__(self, "chaotic", any(r.rule.chaos is not None for r in self.rules))
 
@@ -55,3 +62,7 @@ class ScenarioSet:
 
     def rule(self, name: str) -> CompiledRule | None:
         return self.by_name.get(name)
+
+    def owner(self, scenario: str, session: str) -> str:
+        """Whose state a scenario's is: the session's, or the server's (`SERVER_WIDE`)."""
+        return SERVER_WIDE if scenario in self.server_wide else session

@@ -27,9 +27,14 @@ def _faces(match: Match, faces: FaceNames) -> frozenset[str]:
 
 
 def _answers_everything(rule: CompiledRule) -> bool:
-    """An empty match (but for `api`) that never lets a request through to later rules."""
+    """An empty match (but for `api`) that never lets a request through to later rules (a rule
+    that matches in one state of its scenario only does, in the others)."""
     match = rule.rule.match
-    return rule.rule.then != "fall_through" and all(getattr(match, key) is None for key in _MATCH_KEYS)
+    return (
+        rule.rule.then != "fall_through"
+        and rule.when_state is None
+        and all(getattr(match, key) is None for key in _MATCH_KEYS)
+    )
 
 
 def shadowed(rules: Sequence[CompiledRule], faces: FaceNames) -> list[ScenarioProblem]:

@@ -12,10 +12,11 @@ from zenmux_emulator.core.state import ObjectStore
 from zenmux_emulator.faces.anthropic.headers import betas, check_version
 from zenmux_emulator.faces.anthropic.render import plan_reply
 from zenmux_emulator.faces.anthropic.request import AnthropicRequest
-from zenmux_emulator.faces.anthropic.threads import ThreadTurn, continued, next_turn, once, thread_of
+from zenmux_emulator.faces.anthropic.threads import ThreadTurn, continued, continued_again, next_turn, thread_of
 from zenmux_emulator.faces.anthropic.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.foundation.offload import Deferred
+from zenmux_emulator.foundation.errors import RequestRejected
+from zenmux_emulator.foundation.offload import parse_off_loop
 from zenmux_emulator.write.plan import ReplyPlan
 
 PRELOADED = 1_000
@@ -44,36 +45,47 @@ class AnthropicFace:
         self.signer = core.kit.signer
         self.threads: ObjectStore[ThreadTurn] = core.state.objects(ThreadTurn.decode)
         """The thread turns, in the app's state (reset with their session)."""
-        self.preloaded: dict[tuple[str, str], ThreadTurn] = {}
-        """The thread turns requests continue, fetched before the (synchronous) `parse` reads them."""
+        self.preloaded: dict[tuple[str, str], AnthropicRequest | RequestRejected] = {}
+        """Each `continue`'s whole request (or why it is refused), worked out before the (synchronous)
+        `parse`: the thread's turn is read from the state, and its message marked continued there."""
 
     async def preload(self, body: Any, ctx: FaceContext) -> None:
-        """Fetch the thread turn a `continue` names, for `parse`."""
-        thread = body.get("thread") if isinstance(body, dict) else None
-        previous = thread.get("previous_message_id") if isinstance(thread, dict) else None
-        if isinstance(previous, str):
-            turn = await self.threads.get(ctx.session, previous)
-            if turn is not None:
-                if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
-                    self.preloaded.clear()
-                self.preloaded[(ctx.session, previous)] = turn
+        """A `continue`: its thread's turn fetched, the whole request parsed, and (only when it is
+        valid) the message it continues from marked continued, atomically in the state, so a second
+        `continue` from it is refused whichever worker or instance takes it (a probe of `/match`
+        marks nothing). Kept for `parse`, which follows with no wait in between."""
+        try:
+            thread = thread_of(body) if isinstance(body, dict) else None
+        except RequestRejected:
+            return  # `parse` refuses it
+        if thread is None or thread["type"] != "continue":
+            return
+        assert isinstance(body, dict)
+        session, previous = ctx.session, thread["previous_message_id"]
+        outcome: AnthropicRequest | RequestRejected
+        try:
+            turn = await self.threads.get(session, previous)
+            # longer than it came: counted; a costly schema check of its tools done in a thread (foundation.offload)
+            outcome = await parse_off_loop(lambda: parse_request(continued(body, thread, turn), ctx.headers))
+            if not ctx.probe and not await self.threads.once(session, previous):
+                outcome = continued_again(previous)
+        except RequestRejected as exc:
+            outcome = exc
+        if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
+            self.preloaded.clear()
+        self.preloaded[(session, previous)] = outcome
 
     def parse(self, body: object, ctx: FaceContext) -> AnthropicRequest:
         thread = thread_of(body) if isinstance(body, dict) else None
         if thread is not None and thread["type"] == "continue":
             assert isinstance(body, dict)
-            session, previous = ctx.session, thread["previous_message_id"]
-            key = (session, previous)
-            try:
-                request = parse_request(continued(body, thread, self.preloaded.get(key)), ctx.headers)  # counted
-            except Deferred:  # parsed again once its costly check is done (foundation.offload): the turn stays
-                raise
-            except Exception:
-                self.preloaded.pop(key, None)
-                raise
-            self.preloaded.pop(key, None)
-            once(self.threads, session, previous)
-            return request
+            outcome = self.preloaded.pop((ctx.session, thread["previous_message_id"]), None)
+            if outcome is None:  # not preloaded: a server without the face's preload
+                continued(body, thread, None)
+            if isinstance(outcome, RequestRejected):
+                raise outcome
+            assert outcome is not None
+            return outcome
         return parse_request(body, ctx.headers, ctx.body_bytes)
 
     def render(

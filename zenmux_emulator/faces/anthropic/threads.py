@@ -12,8 +12,7 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.core.state import ObjectStore
-from zenmux_emulator.foundation.errors import invalid_params
+from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 CREATE_ONLY = ("system", "tools")
 """Fields the thread keeps from its `create`: a `continue` must not send them again."""
@@ -36,14 +35,13 @@ class ThreadTurn:
         return cls(data["fields"], data["messages"])
 
 
-def once(turns: ObjectStore[ThreadTurn], session: str, reply_id: str) -> None:
-    """Mark a reply continued: a second `continue` from it is refused, as Anthropic refuses it (in
-    this process: a shared state does not track it across workers)."""
-    if not turns.once(session, reply_id):
-        raise invalid_params(
-            f"thread.previous_message_id: message '{reply_id}' has already been continued; "
-            "continue from the thread's most recent message id"
-        )
+def continued_again(reply_id: str) -> RequestRejected:
+    """A second `continue` from one reply, refused as Anthropic refuses it (the state marks a reply
+    continued once, whichever worker or instance took the first)."""
+    return invalid_params(
+        f"thread.previous_message_id: message '{reply_id}' has already been continued; "
+        "continue from the thread's most recent message id"
+    )
 
 
 def thread_of(body: Mapping[str, Any]) -> Mapping[str, Any] | None:

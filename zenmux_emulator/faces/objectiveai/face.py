@@ -3,11 +3,13 @@
 `parse` validates the body (§4.9) into a `QueryAsk`, resolving a named Query Model in this app's
 registry; `render` computes the whole response (§4.3–4.7) from the matched reply's `query` script
 and frames it as JSON or SSE; `error_body` is the face's `{"kind": "query", "error": …}` (§4.8).
-One face object is made per app: it holds the app's Query Model registry and stored completions.
+One face object is made per app: it holds the app's Query Model registry and its stored
+completions, both in the app's state (so every worker and instance finds them under `--state`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -18,7 +20,7 @@ from zenmux_emulator.core.draft.text import render as render_template
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.core.journal.summary import body_summary
-from zenmux_emulator.foundation.bounded import Bounded
+from zenmux_emulator.core.state import Shelf, ShelfBounds
 from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
@@ -28,10 +30,10 @@ from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 from .compute import Context, Outcome, compute
 from .errors import QueryRejected, error_message
-from .registry import QueryModelRegistry
+from .registry import REMEMBERED_BYTES, KeptModel, QueryModelRegistry
 from .render import iter_events, unary, unary_json
 from .request import QueryAsk
-from .wire import parse
+from .wire import model_name, parse
 
 if TYPE_CHECKING:
     from zenmux_emulator.core.endpoint import Core
@@ -43,8 +45,26 @@ STORED_BYTES = 32 * 1024 * 1024
 """The JSON bytes those completions may hold in all (their requests and responses), oldest out first."""
 STORED_REQUEST_BYTES = 256 * 1024
 """A stored completion's request past this is kept as its size and hash, as the journal keeps a body."""
+COMPLETIONS = ShelfBounds(STORED_COMPLETIONS, STORED_BYTES)
+QUERY_MODELS = ShelfBounds(1024, REMEMBERED_BYTES)
 KINDS = {INVALID_PARAMS: "invalid_request"}
 """The core's error types under this face's names."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCompletion:
+    """A completion's request and unary response, as JSON, kept for `GET /query/completions/{id}`."""
+
+    asked: bytes
+    answered: bytes
+
+    def encode(self) -> bytes:
+        return b"%d:" % len(self.asked) + self.asked + self.answered
+
+    @classmethod
+    def decode(cls, blob: bytes) -> StoredCompletion:
+        size, _, rest = blob.partition(b":")
+        return cls(rest[: int(size)], rest[int(size) :])
 
 
 def rejection(exc: QueryRejected) -> RequestRejected:
@@ -82,11 +102,20 @@ class QueryFace:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.registry = QueryModelRegistry()
+        self.registry.shelf = core.state.shelf("query_models", QUERY_MODELS, KeptModel.decode)
         self._pinned_from: object = None
-        self.completions: Bounded[str, tuple[bytes, bytes]] = Bounded(STORED_COMPLETIONS, STORED_BYTES)
-        """Each completion's request and unary response, as JSON (`stored` reads one back)."""
-        self.marks: dict[str, str] = {}
-        """`correct_confidence_id` of stored completions marked for the training table."""
+        self.completions: Shelf[StoredCompletion] = core.state.shelf(
+            "query_completions", COMPLETIONS, StoredCompletion.decode
+        )
+        """Each completion's request and unary response, as JSON (`completion` reads one back), and
+        its training-table mark (`correct_confidence_id`), in the app's state."""
+
+    async def preload(self, body: Any, ctx: FaceContext) -> None:
+        """A Query Model named by id that this process has not seen: fetched from the state (another
+        worker or instance validated it), for the (synchronous) `parse`."""
+        name = model_name(body.get("model")) if isinstance(body, dict) else None
+        if name is not None:
+            await self.stored().fetch(name)
 
     def stored(self) -> QueryModelRegistry:
         """The Query Model registry, its pinned models those of the scenario set in force (§4.10):
@@ -191,10 +220,9 @@ class QueryFace:
         if len(asked) > STORED_REQUEST_BYTES:
             asked = orjson.dumps(body_summary(asked, STORED_REQUEST_BYTES))
         answered = orjson.dumps(unary_json(outcome))
-        for gone in self.completions.put(outcome.id, (asked, answered), len(asked) + len(answered)):
-            self.marks.pop(gone, None)
+        self.completions.keep(outcome.id, StoredCompletion(asked, answered))
 
-    def completion(self, name: str) -> tuple[Any, dict[str, Any]] | None:
+    async def completion(self, name: str) -> tuple[Any, dict[str, Any]] | None:
         """A stored completion's request and response, decoded."""
-        found = self.completions.get(name)
-        return (orjson.loads(found[0]), orjson.loads(found[1])) if found is not None else None
+        found = await self.completions.get(name)
+        return (orjson.loads(found.asked), orjson.loads(found.answered)) if found is not None else None

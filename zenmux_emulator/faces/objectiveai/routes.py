@@ -83,14 +83,14 @@ class SideRoutes:
         }
 
     async def list_query_models(self, request: web.Request, key: str) -> Any:
-        return {"data": self.face.stored().names()}
+        return {"data": await self.face.stored().all_names()}
 
     async def count_query_models(self, request: web.Request, key: str) -> Any:
-        return {"count": len(self.face.stored().names())}
+        return {"count": len(await self.face.stored().all_names())}
 
     async def get_query_model(self, request: web.Request, key: str) -> Any:
         name = request.match_info["name"]
-        model = self.face.stored().get(name)
+        model = await self.face.stored().fetch(name)
         if model is None:
             raise RequestRejected(404, "model_not_found", f"no Query Model named {name}")
         return normalised(model)
@@ -108,45 +108,45 @@ class SideRoutes:
             offset = int(request.query.get("offset", "0"))
         except ValueError:
             raise RequestRejected(400, "invalid_request", "count and offset must be integers") from None
-        newest = list(self.face.completions.newest_first())[max(offset, 0) : max(offset, 0) + max(count, 0)]
+        newest = await self.face.completions.newest(offset, count)
         # a completion's id ends with its `created` (`qrycpl-<hex>-<created>`): nothing stored is decoded
-        return {"data": [{"id": name, "created": _rfc3339(int(name.rsplit("-", 1)[1]))} for name, _ in newest]}
+        return {"data": [{"id": name, "created": _rfc3339(int(name.rsplit("-", 1)[1]))} for name in newest]}
 
-    def stored_completion(self, request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
+    async def stored_completion(self, request: web.Request) -> tuple[str, tuple[Any, dict[str, Any]]]:
         name = request.match_info["id"]
-        found = self.face.completion(name)
+        found = await self.face.completion(name)
         if found is None:
             raise RequestRejected(404, "completion_not_found", f"no completion {name}")
         return name, found
 
     async def get_completion(self, request: web.Request, key: str) -> Any:
-        name, (asked, answered) = self.stored_completion(request)
-        mark = self.face.marks.get(name)
+        name, (asked, answered) = await self.stored_completion(request)
+        mark = await self.face.completions.marked(name)
         return {"request": asked, "response": answered, **({"correct_confidence_id": mark} if mark else {})}
 
     async def publish(self, request: web.Request, key: str) -> Any:
-        self.stored_completion(request)
+        await self.stored_completion(request)
         return web.Response(status=204)
 
     async def mark(self, request: web.Request, key: str) -> Any:
-        name, _ = self.stored_completion(request)
+        name, _ = await self.stored_completion(request)
         body = await read_json(request, self.core.settings.max_body_bytes)
         correct = body.get("correct_confidence_id") if isinstance(body, dict) else None
         if not isinstance(correct, str):
             raise RequestRejected(400, "invalid_request", "correct_confidence_id: expected a string")
-        self.face.marks[name] = correct
+        await self.face.completions.mark(name, correct)
         return web.Response(status=204)
 
     async def unmark(self, request: web.Request, key: str) -> Any:
-        name, _ = self.stored_completion(request)
-        self.face.marks.pop(name, None)
+        name, _ = await self.stored_completion(request)
+        await self.face.completions.mark(name, None)
         return web.Response(status=204)
 
 
 def routes(core: Core) -> list[web.RouteDef]:
     face = QueryFace(core)
     side = SideRoutes(face=face, core=core)
-    completions = Endpoint(face, core, authenticate=check_key)  # this API's 401 for a bad key
+    completions = Endpoint(face, core, face.preload, authenticate=check_key)  # this API's 401 for a bad key
     served = [
         web.post(f"{PREFIX}/query/completions", completions.handle),
         web.post(f"{PREFIX}/chat/completions", completions.handle),  # the SDK's path before 2025-10-06

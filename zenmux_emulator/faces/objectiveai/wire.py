@@ -123,6 +123,12 @@ def validate_llm(value: Any) -> QueryLlm:
         raise _first_error(exc) from None
 
 
+def model_name(value: object) -> str | None:
+    """The Query Model id a request's `model` names (None: none, or a model given as an object)."""
+    found = _NAME.match(value) if isinstance(value, str) else None
+    return found.group(1) if found is not None else None
+
+
 def model_ids(model: QueryModel) -> tuple[str, tuple[str, ...], tuple[int, ...]]:
     """(Query Model id, LLM ids in given order, their model indices)."""
     llm_ids = tuple(ids.llm_id(llm.model_dump(exclude_none=True)) for llm in model.models)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -32,13 +31,14 @@ Answer = Callable[[web.Request, GatewayConfig, Ledger], dict[str, Any]]
 
 class Platform:
     """The Platform API of one app: its key check, the shared `/usage` and `/cost` limit, and the
-    answers, read from the scenarios' `settings.account` and the ledger."""
+    answers, read from the scenarios' `settings.account` and the ledger (the state's: every worker's
+    and instance's completions counted)."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
-        self.started = core.clock.now()
-        self.analytics_calls: deque[float] = deque()
-        """When each of the last minute's `/usage` and `/cost` requests came (the emulator's clock)."""
+        self.started: float | None = None
+        """When the account was first asked about, by any worker or instance (a plan without an
+        `expires_at` expires 30 days later)."""
 
     def check_key(self, request: web.Request) -> None:
         """401 without a key; 403 for a key that is not a Management key (or not an accepted one)."""
@@ -49,28 +49,30 @@ class Platform:
         if not key.startswith(MANAGEMENT_PREFIX) or (accepted and key not in accepted):
             raise RequestRejected(403, "access_denied", "This endpoint accepts a Management API Key (sk-mg-v1-…) only")
 
-    def take_analytics_call(self, limit: int) -> None:
-        """Count a `/usage` or `/cost` request in the shared minute; the one past `limit` is a 429."""
-        now = self.core.clock.now()
-        calls = self.analytics_calls
-        while calls and calls[0] <= now - WINDOW_S:
-            calls.popleft()
-        if len(calls) >= limit:  # Retry-After: when the oldest call leaves the minute, on the emulator's clock
-            retry = max(1, math.ceil(round(calls[0] + WINDOW_S - now, 6)))
+    async def take_analytics_call(self, limit: int) -> None:
+        """Count a `/usage` or `/cost` request in the shared minute (every worker's and instance's);
+        the one past `limit` is a 429 whose `Retry-After` says when the minute's oldest call leaves it,
+        on the emulator's clock."""
+        wait = await self.core.state.take_call("platform-analytics", limit, WINDOW_S, self.core.clock.now())
+        if wait is not None:
+            retry = max(1, math.ceil(round(wait, 6)))
             raise RequestRejected(
                 429,
                 "rate_limit",
                 f"Usage and Cost share a limit of {limit} requests per minute",
                 {"Retry-After": str(retry)},
             )
-        calls.append(now)
 
-    def route(self, answer: Answer) -> Callable[[web.Request], Any]:
+    def route(self, answer: Answer, counted: bool = True) -> Callable[[web.Request], Any]:
+        """A route's handler; `counted`: its answer reads the ledger (a shared one is read from the store)."""
+
         async def handle(request: web.Request) -> web.Response:
             request[ENTRY].api = "platform"
             self.check_key(request)
             config = self.core.registry.current.scenarios.gateway
-            data = answer(request, config, self.core.ledger)
+            if self.started is None:
+                self.started = await self.core.state.first_seen("platform", self.core.clock.now())
+            data = answer(request, config, await self.core.state.ledger() if counted else Ledger(size=0))
             return web.Response(body=orjson.dumps({"success": True, "data": data}), content_type="application/json")
 
         return handle
@@ -83,14 +85,16 @@ class Platform:
             request[ENTRY].api = "platform"
             self.check_key(request)
             config = self.core.registry.current.scenarios.gateway
-            self.take_analytics_call(account.account_of(config).usage_rpm)
+            await self.take_analytics_call(account.account_of(config).usage_rpm)
             query = analytics.parse_query(request.query, types)
-            sent = await asyncio.to_thread(_answered, body, query, query.period(self.core.ledger))
+            period = query.period(await self.core.state.ledger())  # the buckets, copied on the loop
+            sent = await asyncio.to_thread(_answered, body, query, period)
             return web.Response(body=sent, content_type="application/json")
 
         return handle
 
     def subscription(self, request: web.Request, config: GatewayConfig, ledger: Ledger) -> dict[str, Any]:
+        assert self.started is not None  # taken before any answer
         return account.subscription(config, ledger, self.core.clock.now(), self.started)
 
 
@@ -107,7 +111,9 @@ def routes(core: Core) -> list[web.RouteDef]:
     platform = Platform(core)
     return [
         web.get(f"{BASE}/payg/balance", platform.route(lambda r, config, ledger: account.balance(config, ledger))),
-        web.get(f"{BASE}/flow_rate", platform.route(lambda r, config, ledger: account.flow_rate(config))),
+        web.get(
+            f"{BASE}/flow_rate", platform.route(lambda r, config, ledger: account.flow_rate(config), counted=False)
+        ),
         web.get(f"{BASE}/subscription/detail", platform.route(platform.subscription)),
         web.get(f"{BASE}/usage", platform.analytics(analytics.USAGE_TYPES, analytics.usage_body)),
         web.get(f"{BASE}/cost", platform.analytics(analytics.COST_TYPES, analytics.cost_body)),

@@ -23,6 +23,7 @@ from zenmux_emulator.server.control.scenarios import (
     replace_scenario,
 )
 from zenmux_emulator.server.control.sessions import reset_sessions
+from zenmux_emulator.server.control.states import delete_state, list_states, put_state
 from zenmux_emulator.server.control.wire import json_response, query
 from zenmux_emulator.server.edge import signposts
 from zenmux_emulator.settings import Settings
@@ -45,6 +46,8 @@ async def health(request: web.Request) -> web.Response:
             "last_reload_error": None if registry.last_error is None else str(registry.last_error),
             "pid": os.getpid(),  # which worker of --workers answered
             "state": state.kind,
+            # what this process holds of the state, by version: equal on every worker and instance once caught up
+            "versions": state.versions(),
             "watcher": request.config_dict[WATCHER].as_dict(),
             "journal": {
                 "entries": entries,
@@ -78,6 +81,9 @@ def create_control_app(settings: Settings) -> web.Application:
             web.get("/journal/verdict", journal_verdict),
             web.post("/match", would_match),
             web.post("/sessions/reset", reset_sessions),
+            web.get("/states", list_states),
+            web.put("/states/{scenario}", put_state),
+            web.delete("/states/{scenario}", delete_state),
             web.get("/misbehave", list_misbehave),
             web.post("/misbehave", set_misbehave),
             web.get("/clock", get_clock),

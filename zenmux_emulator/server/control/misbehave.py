@@ -4,29 +4,31 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from zenmux_emulator.core.keys import MISBEHAVING, SETTINGS
+from zenmux_emulator.core.keys import SETTINGS, STATE
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.foundation.misbehaviours import HEADER, Ask, catalogue_json, check
 from zenmux_emulator.server.control.wire import json_object, json_response, only_keys, query
+from zenmux_emulator.state.misbehaving import ask_dict
 
 PRECEDENCE = ("header", "session", "rule", "server")
 """Which ask wins when several do, first first (docs/guide/misbehaviour.md)."""
 
 
-def _state(request: web.Request) -> dict[str, object]:
+async def _state(request: web.Request) -> dict[str, object]:
+    asks = await request.config_dict[STATE].misbehaving()
     return {
         "faults": catalogue_json(),
         "header": HEADER,
         "precedence": list(PRECEDENCE),
         "server": request.config_dict[SETTINGS].misbehave,
-        "sessions": request.config_dict[MISBEHAVING].as_dict(),
+        "sessions": {name: ask_dict(ask) for name, ask in asks.items()},
     }
 
 
 async def list_misbehave(request: web.Request) -> web.Response:
     """The catalogue (each fault, its variants, what is wrong), the server's and the sessions' asks."""
     query(request, ())
-    return json_response(_state(request))
+    return json_response(await _state(request))
 
 
 async def set_misbehave(request: web.Request) -> web.Response:
@@ -55,5 +57,5 @@ async def set_misbehave(request: web.Request) -> web.Response:
         except ValueError as exc:
             raise invalid_params(f"Parameter variant is not valid: {exc}") from None
         ask = Ask(fault, variant, float(rate))
-    request.config_dict[MISBEHAVING].set(session, ask)
-    return json_response(_state(request))
+    await request.config_dict[STATE].misbehave(session, ask)
+    return json_response(await _state(request))

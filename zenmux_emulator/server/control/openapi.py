@@ -98,6 +98,9 @@ JOURNAL_FIELDS = [
     "body",
     "rule",
     "reply_index",
+    "scenario",
+    "state_before",
+    "state_after",
     "near_misses",
     "unscripted",
     "warnings",
@@ -431,7 +434,7 @@ OPENAPI: dict[str, Any] = {
         "/sessions/reset": {
             "post": {
                 "operationId": "resetSessions",
-                "summary": "Restart the request count and reply sequences of one session, or of all",
+                "summary": "Restart the request count, reply sequences and scenario states of one session, or of all",
                 "requestBody": {
                     "required": False,
                     "content": {
@@ -460,6 +463,94 @@ OPENAPI: dict[str, Any] = {
                     "413": TOO_LARGE,
                 },
             }
+        },
+        "/states": {
+            "get": {
+                "operationId": "listStates",
+                "summary": "Where each scenario (scenario, when_state, set_state) stands, per session",
+                "parameters": [_query("session", "only this session's states (and the server-wide ones)")],
+                "responses": {
+                    "200": _json(
+                        "every scenario the rules name; a session not listed stands at started", _ref("States")
+                    ),
+                    "400": BAD_QUERY,
+                    "403": FORBIDDEN,
+                },
+            }
+        },
+        "/states/{scenario}": {
+            "parameters": [
+                {
+                    "name": "scenario",
+                    "in": "path",
+                    "required": True,
+                    "description": "A scenario a rule names (`scenario:`).",
+                    "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+                }
+            ],
+            "put": {
+                "operationId": "setState",
+                "summary": "Jump a session (any, for a server-wide scenario) into a state of the scenario",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        JSON: {
+                            "schema": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["state"],
+                                "properties": {
+                                    "state": {"type": "string", "minLength": 1, "maxLength": 128},
+                                    "session": {
+                                        "type": ["string", "null"],
+                                        "minLength": 1,
+                                        "maxLength": 128,
+                                        "description": "required unless the scenario is server-wide",
+                                    },
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json(
+                        "the state set (no timed move pending)",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "scenario": {"type": "string"},
+                                "session": {"type": "string", "description": "* for a server-wide scenario"},
+                                "state": {"type": "string"},
+                            },
+                        },
+                    ),
+                    "400": BAD_REQUEST,
+                    "403": FORBIDDEN,
+                    "404": _error("unknown_scenario"),
+                    "413": TOO_LARGE,
+                },
+            },
+            "delete": {
+                "operationId": "resetState",
+                "summary": "Put the scenario back to started: for every session, or one",
+                "parameters": [_query("session", "only this session")],
+                "responses": {
+                    "200": _json(
+                        "how many states were put back",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "scenario": {"type": "string"},
+                                "session": {"type": ["string", "null"]},
+                                "reset": {"type": "integer"},
+                            },
+                        },
+                    ),
+                    "400": BAD_QUERY,
+                    "403": FORBIDDEN,
+                    "404": _error("unknown_scenario"),
+                },
+            },
         },
         "/misbehave": {
             "get": {
@@ -659,6 +750,13 @@ OPENAPI: dict[str, Any] = {
                         "description": "where sessions, limits, balances "
                         "and the journal live: this process, or the --state store",
                     },
+                    "versions": {
+                        "type": "object",
+                        "additionalProperties": {"type": "integer"},
+                        "description": "the versions of what this process holds of the state (scenarios: "
+                        "the control API's set in force): every worker and instance has caught up when "
+                        "each reports the same",
+                    },
                     "watcher": {
                         "type": "object",
                         "required": ["state"],
@@ -777,6 +875,79 @@ OPENAPI: dict[str, Any] = {
                 "required": ["now", "frozen"],
                 "properties": {"now": {"type": "number", "description": "unix seconds"}, "frozen": {"type": "boolean"}},
             },
+            "States": {
+                "type": "object",
+                "required": ["now", "scenarios"],
+                "properties": {
+                    "now": {"type": "number", "description": "the emulator's clock, unix seconds"},
+                    "scenarios": {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "object",
+                            "required": ["server_wide", "sessions", "machine"],
+                            "properties": {
+                                "server_wide": {"type": "boolean"},
+                                "machine": {
+                                    "type": "object",
+                                    "description": "the states and moves the rules draw",
+                                    "required": ["states", "moves", "matching", "unreachable", "dead_ends"],
+                                    "properties": {
+                                        "states": {"type": "array", "items": {"type": "string"}},
+                                        "moves": {
+                                            "type": "array",
+                                            "description": "from null: any state; after_s: a timed move's second leg",
+                                            "items": {
+                                                "type": "object",
+                                                "properties": {
+                                                    "from": {"type": ["string", "null"]},
+                                                    "to": {"type": "string"},
+                                                    "rule": {"type": "string"},
+                                                    "after_s": {"type": ["number", "null"]},
+                                                },
+                                            },
+                                        },
+                                        "matching": {
+                                            "type": "object",
+                                            "description": "the rules matching in each state (*: any)",
+                                            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                                        },
+                                        "unreachable": {
+                                            "type": "array",
+                                            "description": "when_states no move reaches from started",
+                                            "items": {"type": "string"},
+                                        },
+                                        "dead_ends": {
+                                            "type": "array",
+                                            "description": "states reached that no rule leaves",
+                                            "items": {"type": "string"},
+                                        },
+                                    },
+                                },
+                                "sessions": {
+                                    "type": "object",
+                                    "description": "by session (* for a server-wide scenario)",
+                                    "additionalProperties": {
+                                        "type": "object",
+                                        "required": ["state", "pending"],
+                                        "properties": {
+                                            "state": {"type": "string"},
+                                            "pending": {
+                                                "type": ["object", "null"],
+                                                "description": "a timed move (set_state's after_s) not yet due",
+                                                "properties": {
+                                                    "to": {"type": "string"},
+                                                    "due": {"type": "number", "description": "unix seconds"},
+                                                    "due_in_s": {"type": "number"},
+                                                },
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
             "JournalEntry": {
                 "type": "object",
                 "required": JOURNAL_FIELDS,
@@ -792,6 +963,9 @@ OPENAPI: dict[str, Any] = {
                     "body": {},
                     "rule": {"type": ["string", "null"]},
                     "reply_index": {"type": ["integer", "null"]},
+                    "scenario": {"type": ["string", "null"], "description": "the answering rule's scenario"},
+                    "state_before": {"type": ["string", "null"], "description": "its state when the request matched"},
+                    "state_after": {"type": ["string", "null"], "description": "its state once the rule answered"},
                     "near_misses": {"type": "array", "items": _ref("NearMiss")},
                     "unscripted": {
                         "type": "boolean",
@@ -908,6 +1082,7 @@ OPENAPI: dict[str, Any] = {
 
 for _path in JSON_ROUTES:
     OPENAPI["paths"][_path]["post"]["responses"]["415"] = NOT_JSON
+OPENAPI["paths"]["/states/{scenario}"]["put"]["responses"]["415"] = NOT_JSON  # a JSON body too
 
 DOCUMENT = orjson.dumps(OPENAPI)
 

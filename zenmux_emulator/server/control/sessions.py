@@ -1,5 +1,6 @@
 """`POST /_emulator/sessions/reset`: restart the reply sequences of one session, or of all (with
-their counters and the objects the faces stored for them)."""
+their counters, their scenario states and the objects the faces stored for them; all sessions: the
+server-wide scenarios' states too)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,11 @@ async def reset_sessions(request: web.Request) -> web.Response:
     name = body.get("session")
     if name is not None and not isinstance(name, str):
         raise invalid_params(f"Parameter session is not valid: expected a string, got {type(name).__name__}")
-    reset = await request.config_dict[STATE].reset(name)
+    state = request.config_dict[STATE]
+    moved = await state.reset_states(name, None)  # a session only jumped into a flow is known by its states
+    reset = await state.reset(name)
+    if reset is None and moved:
+        reset = 1
     if reset is None:
         raise not_found("unknown_session", f"Session {name!r} is not known: no request has used it")
     return json_response({"session": name, "reset": reset})

@@ -1,7 +1,10 @@
-"""The inspector's live list, fed once per process however many tabs are open: in process, each
-finished entry is pushed to the open tabs as the journal settles it (nothing is polled, and an idle
-tab costs nothing); under `--state`, one look at the shared journal every `POLL_S` while any tab is
-open, whatever their number. Each row is encoded once for every tab."""
+"""The inspector's live list, fed once per process however many tabs are open, and pushed, never
+polled: in process, each finished entry is pushed to the open tabs as the journal settles it; under
+`--state`, the store announces each entry it journals (Redis pub/sub), whichever worker or instance
+answered, and one subscription per process feeds every tab. An idle tab costs nothing but its
+check a second that it is still open. In case an announcement is lost, the feed looks at the
+shared journal once after (re)subscribing and `LOOK_S` after an announcement (one look for a burst
+of them): never while nothing happens. Each row is encoded once for every tab."""
 
 from __future__ import annotations
 
@@ -20,10 +23,10 @@ from zenmux_emulator.server.inspector.rows import row
 
 log = logging.getLogger("zenmux_emulator.inspector")
 
-POLL_S = 0.25
-"""Under --state, how often the process looks at the shared journal while a live list is open."""
+LOOK_S = 2.0
+"""Under --state, how long after an announcement the feed looks at the shared journal for any it missed."""
 RECENT = 100
-"""Under --state, the entries that finished last each look reads (all of them after a busy look)."""
+"""Under --state, the entries that finished last a look reads (all of them after a subscription dropped)."""
 SENT_KEPT = 20_000
 """The `seq`s the feed (and a tab) remembers having sent, at most (then it keeps the newest half)."""
 LISTS_MAX = 64
@@ -75,6 +78,9 @@ class LiveFeed:
         self.local = state.kind == "in process"
         self.listeners: set[Listener] = set()
         self.task: asyncio.Task[None] | None = None
+        self.looking: asyncio.Task[None] | None = None
+        self.sent: set[int] = set()
+        """Under --state, the `seq`s offered already (an announcement and a look may bring one twice)."""
 
     def join(self, after: int) -> Listener:
         """A new live list (503 past `LISTS_MAX`); from now on it is offered every entry that finishes."""
@@ -88,7 +94,7 @@ class LiveFeed:
             if self.settled not in self.journal.watchers:
                 self.journal.watchers.append(self.settled)
         elif self.task is None:
-            self.task = asyncio.create_task(self.poll())
+            self.task = asyncio.create_task(self.listen())
         return listener
 
     def leave(self, listener: Listener) -> None:
@@ -97,18 +103,20 @@ class LiveFeed:
             return
         if self.settled in self.journal.watchers:
             self.journal.watchers.remove(self.settled)
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
+        for task in (self.task, self.looking):
+            if task is not None:
+                task.cancel()
+        self.task = self.looking = None
 
     async def close(self) -> None:
-        """Shutdown: stop looking (the tabs end with the server's waits)."""
+        """Shutdown: stop listening (the tabs end with the server's waits)."""
         self.listeners.clear()
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
+        for task in (self.task, self.looking):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self.task = self.looking = None
 
     def offer(self, entry: Row) -> None:
         data = encoded(entry)
@@ -122,21 +130,41 @@ class LiveFeed:
         except Exception:  # a row that cannot be shown must not fail the request it journals
             log.exception("the inspector could not list request %s", entry.request_id)
 
-    async def poll(self) -> None:
-        """Under --state: the shared journal's newest entries, looked at once per `POLL_S` for every tab."""
-        sent: set[int] = set()
-        everything = False
-        while self.listeners:
+    def fresh(self, entry: Row) -> None:
+        """Under --state: an entry offered unless it was already."""
+        if entry.seq not in self.sent:
+            self.sent.add(entry.seq)
+            self.sent = forget_oldest(self.sent)
+            self.offer(entry)
+
+    async def listen(self) -> None:
+        """Under --state: the store's announcements, for as long as a tab is open."""
+        announced = self.state.announcements()
+        if announced is None:
+            return
+        first = True
+        async for entry in announced:
+            if entry is None:  # (re)subscribed: what finished meanwhile was not announced here
+                self.look_later(0.0, everything=not first)
+                first = False
+                continue
             try:
-                fresh = 0
-                for entry in await self.state.recent(None if everything else RECENT):
-                    if entry.seq not in sent:
-                        sent.add(entry.seq)
-                        fresh += 1
-                        self.offer(entry)
-                # every one of the newest was new: more may have finished in between, so look at all next time
-                everything = fresh >= RECENT
-                sent = forget_oldest(sent)
-            except RequestRejected:  # the store's outage: said once by the state, looked at again later
-                pass
-            await asyncio.sleep(POLL_S)
+                self.fresh(entry)
+            except Exception:
+                log.exception("the inspector could not list request %s", entry.as_dict().get("request_id"))
+            self.look_later(LOOK_S, everything=False)
+
+    def look_later(self, delay: float, everything: bool) -> None:
+        """One look at the shared journal `delay` seconds from now, unless one is on its way."""
+        if self.looking is None or self.looking.done():
+            self.looking = asyncio.create_task(self.look(delay, everything))
+
+    async def look(self, delay: float, everything: bool) -> None:
+        """The shared journal's newest entries (all of them after a dropped subscription), any not
+        offered yet offered now."""
+        await asyncio.sleep(delay)
+        try:
+            for entry in await self.state.recent(None if everything else RECENT):
+                self.fresh(entry)
+        except RequestRejected:  # the store's outage: said once by the state; the next announcement looks again
+            pass

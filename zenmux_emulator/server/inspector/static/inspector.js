@@ -656,9 +656,73 @@ async function showRules() {
             el("td", { text: rule.then }), el("td", { class: "num", text: rule.hits.total || "never" }),
             el("td", { text: [...perSession.entries()].filter(([, hits]) => hits.get(rule.name))
               .map(([name, hits]) => `${name}: ${Math.min(hits.get(rule.name), rule.replies)}/${rule.replies}`).join(", ") }))))))));
+    box.append(...(await scenariosView()));
   } catch (error) {
     box.replaceChildren(el("p", { class: "bad", text: error.message }));
   }
+}
+
+// ---- the scenarios' states --------------------------------------------------------------------------------------
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== null && value !== undefined) node.setAttribute(key, value);
+  for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+async function scenariosView() {
+  const listed = await call("/states");
+  const names = Object.keys(listed.scenarios);
+  if (!names.length) return [];
+  const seen = [...new Set([...rows.values()].map((r) => r.session).filter(Boolean))].slice(-SESSIONS_SHOWN);
+  return [el("h3", { text: `Scenario states (${names.length})` }),
+    el("p", { class: "hint", text: "Each scenario's states and the rules that move it; where each session stands (one never moved stands at started). Red: a when_state no move reaches; amber: a state no rule leaves." }),
+    ...names.map((name) => machineView(name, listed.scenarios[name], seen))];
+}
+
+function machineView(name, scenario, seen) {
+  const machine = scenario.machine;
+  const at = new Map(machine.states.map((s) => [s, []]));
+  for (const [session, standing] of Object.entries(scenario.sessions)) {
+    if (!at.has(standing.state)) at.set(standing.state, []);
+    const pending = standing.pending ? ` → ${standing.pending.to} in ${Math.max(0, Math.round(standing.pending.due_in_s))} s` : "";
+    at.get(standing.state).push(session + pending);
+  }
+  if (!scenario.server_wide) for (const session of seen) if (!(session in scenario.sessions)) at.get("started").push(session);
+  const states = [...at.keys()];
+  const mark = (state) => (machine.unreachable.includes(state) ? "unreachable" : machine.dead_ends.includes(state) ? "dead-end" : "");
+  const W = 150, H = 44, GAP = 90, TOP = 80;
+  const x = (state) => 10 + states.indexOf(state) * (W + GAP);
+  const moves = machine.moves.filter((m) => m.from !== null && m.from !== m.to);
+  const drawing = svg("svg", { class: "machine", width: states.length * (W + GAP), height: TOP * 2 + H, "data-scenario": name },
+    svg("defs", {}, svg("marker", { id: `arrow-${name}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" },
+      svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2f5bd3" }))),
+    moves.map((move, i) => {
+      const from = x(move.from) + W / 2, to = x(move.to) + W / 2, ahead = to > from;
+      const y = ahead ? TOP : TOP + H, bend = ahead ? TOP - 40 - (i % 3) * 8 : TOP + H + 40 + (i % 3) * 8;
+      const label = move.after_s ? `${move.rule} (after ${move.after_s} s)` : move.rule;
+      return svg("g", { class: "move", "data-from": move.from, "data-to": move.to },
+        svg("path", { d: `M${from},${y} C${from},${bend} ${to},${bend} ${to},${y}`, fill: "none", stroke: move.after_s ? "#9a6700" : "#2f5bd3",
+          "stroke-dasharray": move.after_s ? "5 3" : null, "marker-end": `url(#arrow-${name})` }),
+        svg("text", { x: (from + to) / 2, y: ahead ? bend + 4 : bend - 2, "text-anchor": "middle", "font-size": 11 }, label));
+    }),
+    states.map((state) => svg("g", { class: `state ${mark(state)}`.trim(), "data-state": state },
+      svg("rect", { x: x(state), y: TOP, width: W, height: H, rx: 8, fill: mark(state) === "unreachable" ? "#fde7e4" : mark(state) ? "#fff5da" : "#fff",
+        stroke: mark(state) === "unreachable" ? "#b3261e" : mark(state) ? "#9a6700" : "#6b7385" }),
+      svg("text", { x: x(state) + W / 2, y: TOP + 18, "text-anchor": "middle", "font-weight": 600 }, state),
+      svg("text", { x: x(state) + W / 2, y: TOP + 34, "text-anchor": "middle", "font-size": 11, fill: "#6b7385" },
+        `${at.get(state).length} session(s)`))));
+  const anywhere = machine.moves.filter((m) => m.from === null).map((m) => `${m.rule}: any state → ${m.to}`);
+  return el("div", { class: "scenario", "data-scenario": name },
+    el("h4", { text: `${name}${scenario.server_wide ? " (server-wide)" : ""}` }),
+    el("div", { class: "drawing" }, drawing),
+    anywhere.length ? el("p", { class: "hint", text: anywhere.join("; ") }) : null,
+    el("table", {}, el("thead", {}, el("tr", {}, ["state", "sessions there", "rules matching", "note"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, states.map((state) => el("tr", { "data-state": state, class: mark(state) || null },
+        el("td", { text: state }), el("td", { class: "sessions", text: at.get(state).join(", ") }),
+        el("td", { text: (machine.matching[state] || []).join(", ") }),
+        el("td", { class: "note", text: mark(state) === "unreachable" ? "no rule moves here" : mark(state) ? "no rule leaves" : "" }))))));
 }
 
 // ---- would this match? -----------------------------------------------------------------------------------------
