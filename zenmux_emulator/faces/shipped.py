@@ -18,11 +18,23 @@ from zenmux_emulator.faces.images.routes import SPEC as IMAGES
 from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
 from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
 from zenmux_emulator.faces.rerank.routes import SPEC as RERANK
+from zenmux_emulator.faces.speech.routes import SPEC as SPEECH
 from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
 from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
 from zenmux_emulator.scenario.faces import FaceNames
 
-FACES: tuple[FaceSpec, ...] = (CHAT, ANTHROPIC, RESPONSES, OBJECTIVEAI, VERTEX, EMBEDDINGS, RERANK, PLATFORM, IMAGES)
+FACES: tuple[FaceSpec, ...] = (
+    CHAT,
+    ANTHROPIC,
+    RESPONSES,
+    OBJECTIVEAI,
+    VERTEX,
+    EMBEDDINGS,
+    RERANK,
+    PLATFORM,
+    IMAGES,
+    SPEECH,
+)
 """The wire APIs this emulator speaks, in registration order."""
 NAMES: FaceNames = face_names(FACES)
 """The `api` names (and traits) scenario files may give, for what reads them without an app."""
