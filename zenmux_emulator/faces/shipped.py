@@ -18,8 +18,9 @@ from zenmux_emulator.faces.images.routes import SPEC as IMAGES
 from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
 from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
 from zenmux_emulator.faces.rerank.routes import SPEC as RERANK
-from zenmux_emulator.faces.speech.routes import SPEC as SPEECH
 from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
+from zenmux_emulator.faces.speech.routes import SPEC as SPEECH
+from zenmux_emulator.faces.transcription.routes import SPEC as TRANSCRIPTION
 from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
 from zenmux_emulator.scenario.faces import FaceNames
 
@@ -34,6 +35,7 @@ FACES: tuple[FaceSpec, ...] = (
     PLATFORM,
     IMAGES,
     SPEECH,
+    TRANSCRIPTION,
 )
 """The wire APIs this emulator speaks, in registration order."""
 NAMES: FaceNames = face_names(FACES)
