@@ -72,8 +72,8 @@ def _size(value: str, model: str) -> tuple[int, int]:
     if value == "auto":
         return 1024, 1024
     if value in PRESETS:
-        width, _, height = value.partition("x")
-        return int(width), int(height)
+        preset_width, _, preset_height = value.partition("x")
+        return int(preset_width), int(preset_height)
     width_text, x, height_text = value.partition("x")
     if model not in FREE_SIZES or not x or not (width_text.isdigit() and height_text.isdigit()):
         raise invalid_params(

@@ -59,13 +59,13 @@ def _part(chunk: bytes) -> tuple[str, str | Upload]:
         name, colon, value = line.partition(":")
         if colon:
             headers[name.strip()] = value.strip()
-    name = headers.get_param("name", header="content-disposition")
-    if not isinstance(name, str) or not name:
+    field = headers.get_param("name", header="content-disposition")
+    if not isinstance(field, str) or not field:
         raise invalid_params("Request body is not valid: a multipart part has no name")
     filename = headers.get_filename()
     if filename is None:
-        return name, data.decode("utf-8", "replace")
-    return name, Upload(filename, headers.get_content_type(), data)
+        return field, data.decode("utf-8", "replace")
+    return field, Upload(filename, headers.get_content_type(), data)
 
 
 def parse_form(raw: bytes, content_type: str) -> dict[str, Any]:

@@ -66,7 +66,9 @@ class TranscriptionRequest(InputsRequest):
         else estimated from its size."""
         try:
             with wave.open(io.BytesIO(self.audio.data)) as read:
-                return read.getnframes() / read.getframerate()
+                frames: int = read.getnframes()
+                rate: int = read.getframerate()
+                return frames / rate
         except (wave.Error, EOFError):
             pass
         try:
