@@ -10,6 +10,7 @@ import base64
 import binascii
 import importlib
 import io
+import struct
 import wave
 from collections.abc import Mapping
 from typing import Any
@@ -68,8 +69,9 @@ class TranscriptionRequest(InputsRequest):
             with wave.open(io.BytesIO(self.audio.data)) as read:
                 frames: int = read.getnframes()
                 rate: int = read.getframerate()
-                return frames / rate
-        except (wave.Error, EOFError):
+                if rate > 0:
+                    return frames / rate
+        except (wave.Error, EOFError, struct.error, ValueError):  # not a wav, or a broken one
             pass
         try:
             soundfile: Any = importlib.import_module("soundfile")
