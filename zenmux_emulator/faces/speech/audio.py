@@ -69,7 +69,7 @@ def encode(pcm: bytes, response_format: str) -> bytes:
         mp3.set_bit_rate(64)
         mp3.set_in_sample_rate(RATE)
         mp3.set_channels(1)
-        mp3.set_quality(2)
+        mp3.set_quality(7)  # the fastest of the good settings: 16 minutes of tones in about 1.5 s
         return bytes(mp3.encode(pcm) + mp3.flush())
     return _soundfile(pcm, response_format)
 
