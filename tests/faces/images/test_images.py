@@ -193,3 +193,11 @@ def test_a_transparent_png_has_an_alpha_channel(client: openai.OpenAI, tmp_path:
     assert answer.data is not None and answer.data[0].b64_json is not None
     image = opened(base64.b64decode(answer.data[0].b64_json))
     assert image.mode == "RGBA" and image.getextrema()[3][0] == 0
+
+
+def test_a_field_the_face_does_not_read_is_warned_of(client: openai.OpenAI) -> None:
+    answer = client.images.with_raw_response.generate(
+        model="gpt-image-2", prompt="a kite", extra_body={"colour": "red"}
+    )
+    assert "colour: not an images parameter; ignored" in answer.headers["x-emulator-warnings"]
+    assert answer.parse().data

@@ -25,6 +25,13 @@ BACKGROUNDS = ("transparent", "opaque", "auto")
 MAX_PROMPT = 32_000
 MAX_EDGE, MIN_PIXELS, MAX_PIXELS = 3840, 655_360, 8_294_400
 MAX_IMAGES = 16
+FIELDS = frozenset(
+    {
+        "model", "prompt", "n", "size", "quality", "background", "output_format", "output_compression",
+        "response_format", "partial_images", "stream", "user", "moderation", "style", "input_fidelity",
+        "image", "image[]", "images", "mask",
+    }
+)  # fmt: skip
 
 
 class ImageRequest(InputsRequest):
@@ -177,5 +184,5 @@ def parse_request(body: object, headers: Mapping[str, str], edit: bool) -> Image
         stream=fields.flag(body, "stream"),
         inputs_digest=digest,
         input_images=len(inputs),
-        warnings=(),
+        warnings=fields.ignored(body, FIELDS, "an images"),
     )

@@ -127,3 +127,8 @@ def event(value: Mapping[str, Any], name: str | None = None) -> bytes:
 
 
 DONE = b"data: [DONE]\n\n"
+
+
+def ignored(body: Mapping[str, Any], known: frozenset[str], api: str) -> tuple[str, ...]:
+    """A warning for each field the face does not read (said back in `X-Emulator-Warnings`)."""
+    return tuple(f"{name}: not {api} parameter; ignored" for name in sorted(set(body) - known))

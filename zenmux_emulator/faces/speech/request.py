@@ -16,13 +16,14 @@ from zenmux_emulator.foundation.errors import invalid_params
 
 FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
 MAX_INPUT = 4096
+FIELDS = frozenset({"model", "input", "voice", "response_format", "speed", "instructions", "stream_format", "stream"})
 
 
 class SpeechRequest(InputsRequest):
     face = "speech"
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str, **options: Any) -> None:
-        super().__init__(body, headers, model=model, stream=options["stream"])
+        super().__init__(body, headers, model=model, stream=options["stream"], warnings=options["warnings"])
         self.input: str = options["input"]
         self.voice: str = options["voice"]
         self.response_format: str = options["response_format"]
@@ -83,4 +84,5 @@ def parse_request(body: object, headers: Mapping[str, str]) -> SpeechRequest:
         speed=fields.number(body, "speed", 0.25, 4.0, 1.0),
         instructions=fields.text(body, "instructions", "") or "",
         stream=stream_format == "sse" or fields.flag(body, "stream"),
+        warnings=fields.ignored(body, FIELDS, "a speech"),
     )

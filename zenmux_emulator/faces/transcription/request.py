@@ -26,6 +26,13 @@ from zenmux_emulator.foundation.errors import invalid_params
 FORMATS = ("json", "text", "srt", "vtt", "verbose_json")
 AUDIO_FORMATS = ("wav", "mp3", "flac", "m4a", "ogg", "webm", "aac", "mp4", "mpeg", "mpga", "opus")
 MAX_FILE_BYTES = 25 * 1024 * 1024
+FIELDS = frozenset(
+    {
+        "model", "file", "input_audio", "language", "prompt", "response_format", "temperature", "stream",
+        "timestamp_granularities", "timestamp_granularities[]", "include", "include[]", "chunking_strategy",
+        "enable_itn",
+    }
+)  # fmt: skip
 ESTIMATED_BYTES_PER_S = 16_000
 """A compressed file the emulator cannot read the length of is taken as 128 kbit/s."""
 
@@ -34,7 +41,7 @@ class TranscriptionRequest(InputsRequest):
     face = "transcription"
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str, **options: Any) -> None:
-        super().__init__(body, headers, model=model, stream=options["stream"])
+        super().__init__(body, headers, model=model, stream=options["stream"], warnings=options["warnings"])
         self.audio: Upload = options["audio"]
         self.prompt: str = options["prompt"]
         self.language: str = options["language"]
@@ -131,4 +138,5 @@ def parse_request(body: object, headers: Mapping[str, str]) -> TranscriptionRequ
         response_format=fields.choice(body, "response_format", FORMATS, "json"),
         granularities=granularities or ("segment",),
         stream=fields.flag(body, "stream"),
+        warnings=fields.ignored(body, FIELDS, "a transcription"),
     )
