@@ -9,7 +9,6 @@ import io
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import openai
@@ -188,7 +187,7 @@ def test_bad_input_is_a_400_naming_the_field(client: openai.OpenAI, options: dic
         client.images.generate(prompt="a kite", **options)
 
 
-def test_a_transparent_png_has_an_alpha_channel(client: openai.OpenAI, tmp_path: Path) -> None:
+def test_a_transparent_png_has_an_alpha_channel(client: openai.OpenAI) -> None:
     answer = client.images.generate(model="gpt-image-2", prompt="a kite", background="transparent")
     assert answer.data is not None and answer.data[0].b64_json is not None
     image = opened(base64.b64decode(answer.data[0].b64_json))
