@@ -5,7 +5,8 @@ tokens, and with `stream: true` the `*.partial_image` events then one `*.complet
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import orjson
@@ -16,6 +17,7 @@ from zenmux_emulator.faces.images.draw import MIME, SHAPES, Canvas, digest, draw
 from zenmux_emulator.faces.images.request import ImageRequest, parse_request
 from zenmux_emulator.faces.images.store import ImageStore
 from zenmux_emulator.faces.media.fields import event
+from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
@@ -48,6 +50,25 @@ def usage_of(request: ImageRequest) -> dict[str, Any]:
     }
 
 
+PICTURES: Made[bytes] = Made(len)
+"""The pictures `prepare` drew in a thread, by canvas, digest and stage: all their bytes depend on."""
+
+
+def picture(canvas: Canvas, bits: bytes, stage: int = SHAPES) -> bytes:
+    """`draw`'s bytes, drawn in a thread by `prepare` beforehand, else now."""
+    return PICTURES.get((canvas, bits, stage), partial(draw, canvas, bits, stage))
+
+
+def stages(request: ImageRequest) -> list[int]:
+    """The stages each picture is sent at: its partial images' (streamed), then whole."""
+    partials = request.partial_images if request.stream else 0
+    return [SHAPES * (k + 1) // (partials + 1) for k in range(partials)] + [SHAPES]
+
+
+def canvas_of(request: ImageRequest) -> Canvas:
+    return Canvas(request.size, request.output_format, request.compression, request.background == "transparent")
+
+
 def origin(ctx: FaceContext) -> str:
     scheme = ctx.headers.get("X-Forwarded-Proto", "http")
     return f"{scheme}://{ctx.headers.get('Host', 'localhost')}"
@@ -66,6 +87,15 @@ class ImagesFace:
     def parse(self, body: object, ctx: FaceContext) -> ImageRequest:
         return parse_request(body, ctx.headers, self.edit)
 
+    def prepare(self, draft: Draft, request: ImageRequest, seed: int) -> Callable[[], object] | None:
+        """Every picture `render` will send (each image's partial stages too), drawn in a thread:
+        even a small one takes tens of milliseconds, more than the hop to the thread."""
+        canvas = canvas_of(request)
+        wanted = [
+            (digest(seed, request.seed_material, i), stage) for i in range(request.n) for stage in stages(request)
+        ]
+        return lambda: [picture(canvas, bits, stage) for bits, stage in wanted]
+
     def render(
         self,
         draft: Draft,
@@ -76,7 +106,7 @@ class ImagesFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        canvas = Canvas(request.size, request.output_format, request.compression, request.background == "transparent")
+        canvas = canvas_of(request)
         revised = draft.content if draft.spec is not None and draft.spec.content is not None else None
         usage = usage_of(request)
         billed = {
@@ -112,14 +142,14 @@ class ImagesFace:
         revised: str | None,
         ctx: FaceContext,
     ) -> dict[str, Any]:
-        picture = draw(canvas, digest(seed, request.seed_material, index))
+        drawn = picture(canvas, digest(seed, request.seed_material, index))
         item: dict[str, Any] = {}
         if request.response_format == "url":
             name = f"{generation}-{index}.{request.output_format}"
-            self.store.keep(name, MIME[request.output_format], picture)
+            self.store.keep(name, MIME[request.output_format], drawn)
             item["url"] = f"{origin(ctx)}{CONTENT}/{name}"
         else:
-            item["b64_json"] = base64.b64encode(picture).decode()
+            item["b64_json"] = base64.b64encode(drawn).decode()
         if revised is not None:
             item["revised_prompt"] = revised
         return item
@@ -138,12 +168,12 @@ class ImagesFace:
             bits = digest(seed, request.seed_material, index)
             for k in range(request.partial_images):
                 stage = SHAPES * (k + 1) // (request.partial_images + 1)
-                picture = base64.b64encode(draw(canvas, bits, stage)).decode()
+                drawn = base64.b64encode(picture(canvas, bits, stage)).decode()
                 kind = f"{self.kind}.partial_image"
-                yield event({"type": kind, "b64_json": picture, **common, "partial_image_index": k}, kind)
+                yield event({"type": kind, "b64_json": drawn, **common, "partial_image_index": k}, kind)
             kind = f"{self.kind}.completed"
-            picture = base64.b64encode(draw(canvas, bits)).decode()
-            yield event({"type": kind, "b64_json": picture, **common, "usage": usage}, kind)
+            drawn = base64.b64encode(picture(canvas, bits)).decode()
+            yield event({"type": kind, "b64_json": drawn, **common, "usage": usage}, kind)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

@@ -7,7 +7,7 @@ otherwise. The audio reads the rule's `content` when a rule gives one, else the 
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
@@ -15,6 +15,7 @@ import orjson
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.media.fields import DONE, event
+from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.faces.speech.audio import MIME, duration_s, encode, samples
 from zenmux_emulator.faces.speech.request import SpeechRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
@@ -25,6 +26,28 @@ AUDIO_TOKENS_PER_S = 25
 """Audio output tokens per second (Gemini's rate for audio)."""
 CHUNK = 16 * 1024
 """The encoded bytes of one streamed delta."""
+
+
+SPOKEN: Made[tuple[bytes, float]] = Made(lambda made: len(made[0]))
+"""The audio `prepare` encoded in a thread, with its length in seconds, by all it depends on: the
+text read, the voice, the speed and the format."""
+ON_LOOP = frozenset({"pcm", "wav"})
+"""The formats made on the loop: their bytes are the samples as they are (or behind a 44-byte
+header), joined from a few dozen tones, about 0.1 s for the longest (4,096 characters at speed
+0.25, 46 MB) and too large to keep; mp3, flac and opus are encoded, up to 10 s of work (opus)."""
+
+
+def audio_of(text: str, request: SpeechRequest) -> tuple[bytes, float]:
+    """The encoded audio reading `text` and its length in seconds, encoded in a thread by `prepare`
+    beforehand, else now."""
+
+    def make() -> tuple[bytes, float]:
+        pcm = samples(text, request.voice, request.speed)
+        return encode(pcm, request.response_format), duration_s(pcm)
+
+    if request.response_format in ON_LOOP:
+        return make()
+    return SPOKEN.get((text, request.voice, request.speed, request.response_format), make)
 
 
 def wants_bytes(ctx: FaceContext) -> bool:
@@ -47,6 +70,14 @@ class SpeechFace:
     def parse(self, body: object, ctx: FaceContext) -> SpeechRequest:
         return parse_request(body, ctx.headers)
 
+    def prepare(self, draft: Draft, request: SpeechRequest, seed: int) -> Callable[[], object] | None:
+        """The audio `render` will send, encoded in a thread (after matching: it reads the rule's
+        `content` when one gives it)."""
+        if request.response_format in ON_LOOP:
+            return None
+        text = spoken(draft, request)
+        return lambda: audio_of(text, request)
+
     def render(
         self,
         draft: Draft,
@@ -57,9 +88,8 @@ class SpeechFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        pcm = samples(spoken(draft, request), request.voice, request.speed)
-        audio = encode(pcm, request.response_format)
-        output = max(round(duration_s(pcm) * AUDIO_TOKENS_PER_S), 1)
+        audio, seconds = audio_of(spoken(draft, request), request)
+        output = max(round(seconds * AUDIO_TOKENS_PER_S), 1)
         usage = {"input_tokens": request.prompt_tokens, "output_tokens": output}
         usage["total_tokens"] = usage["input_tokens"] + output
         billed = {
