@@ -31,7 +31,10 @@ def test_the_index_answers_json_naming_every_face_and_the_control_api(shipped: E
     assert "POST /api/v1/responses" in faces["responses"]["routes"]
     assert index["control_api"]["openapi"] == f"{shipped.origin}/_emulator/openapi.json"
     assert "GET /_emulator/health" in index["control_api"]["routes"]
-    assert "ZenMux's Images API" in index["not_emulated"]
+    assert "ZenMux's platform statistics API" in index["not_emulated"]
+    assert "POST /api/v1/images/generations" in faces["images"]["routes"]
+    assert "POST /api/v1/audio/speech" in faces["speech"]["routes"]
+    assert "POST /api/v1/audio/transcriptions" in faces["transcription"]["routes"]
     assert "POST /api/v1/embeddings" in faces["embeddings"]["routes"]
     assert "POST /api/v1/rerank" in faces["rerank"]["routes"]
     assert "GET /api/v1/management/payg/balance" in faces["platform"]["routes"]
@@ -59,6 +62,8 @@ def test_a_browser_gets_the_index_as_html(shipped: EmulatorServer):
         ("/v1/responses", "/api/v1/responses"),
         ("/v1/embeddings", "/api/v1/embeddings"),
         ("/v1/rerank", "/api/v1/rerank"),
+        ("/v1/audio/transcriptions", "/api/v1/audio/transcriptions"),
+        ("/v1/images/generations", "/api/v1/images/generations"),
         ("/query/completions", "/objectiveai/query/completions"),
         ("/api/v1/chat/completion", "/api/v1/chat/completions"),  # a near spelling
         ("/_emulator/healthz", "/_emulator/health"),
@@ -76,8 +81,6 @@ def test_a_wrong_path_gets_the_404_envelope_naming_the_route_meant(shipped: Emul
 @pytest.mark.parametrize(
     ("path", "api"),
     [
-        ("/api/v1/audio/transcriptions", "Audio"),
-        ("/v1/audio/transcriptions", "Audio"),
         ("/api/vertex-ai/v1/publishers/google/models/imagen-4:predict", "Vertex AI"),
         ("/api/v1/management/statistics/leaderboard", "platform statistics"),
     ],

@@ -46,11 +46,7 @@ GENERATION = Group(
 )
 """The app's own generation lookup (`core/generation.py`), listed before the Platform API."""
 
-NOT_EMULATED = (
-    ("/api/v1/images/", "ZenMux's Images API"),
-    ("/api/v1/audio/", "ZenMux's Audio API"),
-    ("/api/v1/management/statistics/", "ZenMux's platform statistics API"),
-)
+NOT_EMULATED = (("/api/v1/management/statistics/", "ZenMux's platform statistics API"),)
 """Paths of ZenMux APIs no face serves (yet), by prefix, checked after every served route; each face adds
 the paths of its own API it does not serve (`Signpost.beyond`)."""
 
