@@ -80,7 +80,7 @@ def jest(project: Path, folder: str, **extra: str) -> subprocess.CompletedProces
 def test_vitest_tests_get_a_session_each_on_the_emulator_the_helper_starts(project: Path) -> None:
     done = vitest(project, "vitest")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert re.search(r"Tests\s+3 passed \(3\)", done.stdout), done.stdout
+    assert re.search(r"Tests\s+4 passed \(4\)", done.stdout), done.stdout
 
 
 def test_a_vitest_failure_starts_with_the_unmatched_account(project: Path) -> None:
@@ -116,10 +116,9 @@ def test_the_helper_attaches_to_a_running_emulator(project: Path, make_server: M
     done = vitest(project, "vitest", ZENMUX_EMULATOR_URL=server.base_url, ZENMUX_EMULATOR_COMMAND="no-such-command")
     assert done.returncode == 0, done.stdout + done.stderr
     entries = server.state.journal.entries()
-    assert [e.rule for e in entries if e.api] == ["greet", "greet", "greet", "call", None], [
-        (e.path, e.rule) for e in entries
-    ]
-    assert len({e.session for e in entries if e.api}) == 2, "each test had a key, so a session, of its own"
+    rules = [e.rule for e in entries if e.api]
+    assert rules == ["greet", "greet", "greet", "call", None, "first", "then", "then"], rules
+    assert len({e.session for e in entries if e.api}) == 3, "each test had a key, so a session, of its own"
     with urllib.request.urlopen(f"{server.origin}/_emulator/scenarios", timeout=10) as answer:
         assert json.load(answer)["rules"] == [], "every rule a test loaded is removed after it"
     with urllib.request.urlopen(f"{server.origin}/_emulator/clock", timeout=10) as answer:

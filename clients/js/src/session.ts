@@ -25,6 +25,11 @@ export interface Finding {
   message: string;
 }
 
+interface ScenarioStates {
+  server_wide: boolean;
+  sessions: Record<string, { state: string; pending: unknown }>;
+}
+
 interface Loaded {
   name: string;
   rules: string[];
@@ -139,6 +144,35 @@ export class Session {
   /** This session's requests no rule answered, each with its `near_misses`. */
   async unmatched(): Promise<JournalEntry[]> {
     return this.journal({ unmatched: true });
+  }
+
+  // scenario states
+
+  /** Where this session stands in `scenario` (`started` until a rule's `set_state` or `setState` moves it; a
+   * server-wide scenario's state is every session's), as the pytest handle's `state()`. */
+  async state(scenario: string): Promise<string> {
+    const listed = await this.states();
+    const found = listed[scenario];
+    if (found === undefined) {
+      const names = Object.keys(listed).join(", ") || "none";
+      throw new Error(`zenmux: no rule names scenario ${JSON.stringify(scenario)} (scenarios: ${names})`);
+    }
+    const standing = found.sessions[found.server_wide ? "*" : this.session];
+    return standing === undefined ? "started" : standing.state;
+  }
+
+  /** Jump this session into `state` of `scenario` (`PUT /_emulator/states/{scenario}`), as `set_state()`. */
+  async setState(scenario: string, state: string): Promise<void> {
+    await this.control.call("PUT", `/states/${encodeURIComponent(scenario)}`, {
+      json: { state, session: this.session },
+    });
+  }
+
+  private async states(): Promise<Record<string, ScenarioStates>> {
+    const answer = await this.control.call<{ scenarios: Record<string, ScenarioStates> }>("GET", "/states", {
+      query: { session: this.session },
+    });
+    return answer.scenarios;
   }
 
   /** What this session's client did wrong, as the pytest handle's `verdict()`: signed reasoning not passed back

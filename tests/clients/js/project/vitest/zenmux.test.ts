@@ -70,3 +70,31 @@ test("the clock, a fault and clear() act for the test, and unused rules are name
   await zenmux.load("rules:\n  - name: never-asked\n    match: {last_user: never}\n    reply: {content: x}\n");
   await expect(zenmux.assertAllRulesUsed()).rejects.toThrow(/never-asked \(load at .*zenmux\.test\.ts:\d+, line 2 of its YAML\)/);
 });
+
+test("a scenario's state is read and set for the test's session alone", async ({ zenmux }) => {
+  await zenmux.load(`rules:
+  - name: first
+    scenario: flow
+    when_state: started
+    set_state: second
+    match: {last_user: step}
+    reply: {content: one}
+  - name: then
+    scenario: flow
+    when_state: second
+    set_state: started
+    match: {last_user: step}
+    reply: {content: two}
+`);
+  expect(await zenmux.state("flow")).toBe("started");
+  const openai = new OpenAI({ baseURL: zenmux.baseUrl(), apiKey: zenmux.apiKey, maxRetries: 0 });
+  const ask = async () =>
+    (await openai.chat.completions.create({ model: "openai/gpt-5.4-mini", messages: [{ role: "user", content: "step" }] }))
+      .choices[0].message.content;
+  expect(await ask()).toBe("one");
+  expect(await zenmux.state("flow")).toBe("second");
+  expect(await ask()).toBe("two");
+  await zenmux.setState("flow", "second");
+  expect(await ask()).toBe("two");
+  await expect(zenmux.state("nowhere")).rejects.toThrow(/no rule names scenario "nowhere"/);
+});
