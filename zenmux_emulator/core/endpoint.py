@@ -55,7 +55,7 @@ from zenmux_emulator.core.match.select import NO_STATES, Selection, forced, sele
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
-from zenmux_emulator.core.state import Admitted, State
+from zenmux_emulator.core.state import Admitted, RequestState, State
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import failure_error
 from zenmux_emulator.foundation.errors import (
@@ -620,7 +620,7 @@ class Endpoint(Generic[R]):
         streamed = recorded.streamed
         assert streamed is not None
         entry.response = plan.events
-        state = self.core.state
+        state: RequestState = self.core.state
         await state.save(let.session)  # the next request may come before the last byte
         pace = Pace(self.core.settings.keepalive_ms / 1000, let.scale, entry.skipped)
         try:

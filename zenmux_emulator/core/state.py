@@ -1,7 +1,9 @@
 """The one state backend: what the request path, the middleware, the faces, the control API and
 the inspector ask of the state, wherever it lives.
 
-Two implementations, chosen once by `create_app` (`server.app.state_for`) and kept under the `STATE`
+Split by caller: `StateLifecycle` (start-up and shutdown), `EdgeState` (the middleware),
+`RequestState` (the endpoint, the side routes and the faces) and `AdminState` (the control API and
+the inspector); `State` is all four, as a backend implements it. Two implementations, chosen once by `create_app` (`server.app.state_for`) and kept under the `STATE`
 key: `LocalState` (`server/state_local.py`) keeps everything in this process as live objects,
 and `SharedState` (`server/state_shared.py`) keeps it where every worker and instance sees it
 (`--state redis://…`, through `state.redis_store.RedisStore`). Nothing outside these two asks
@@ -123,17 +125,17 @@ class Row(Protocol):
     def as_dict(self) -> dict[str, Any]: ...
 
 
-class State(Protocol):
-    """The state's operations: cheap calls in process, a round trip each when shared."""
-
-    kind: str
-    """How `/health` names it: `in process` or `shared`."""
+class StateLifecycle(Protocol):
+    """What the app's start-up and shutdown (`server.app.state_ctx`) ask of the state."""
 
     async def start(self) -> None: ...
 
     async def close(self) -> None: ...
 
-    # the middleware
+
+class EdgeState(Protocol):
+    """What the journal middleware (`server/edge/middlewares.py`) asks of the state."""
+
     def number(self, received: int) -> int:
         """The `seq` of the entry of the `received`-th request (0: numbered when admitted or finished)."""
 
@@ -148,7 +150,10 @@ class State(Protocol):
     async def dropped(self, request: web.Request, entry: JournalEntry, journaled: bool) -> None:
         """The connection closed before any response: write what the request changed, and its entry."""
 
-    # the request path
+
+class RequestState(Protocol):
+    """What the request path asks of the state: the endpoint, the side routes and the faces."""
+
     def visit(self, name: str) -> None:
         """A request of this session was authenticated (a session in process is known from now on)."""
 
@@ -181,12 +186,6 @@ class State(Protocol):
     async def ledger(self) -> Ledger:
         """The account's ledger as it stands, every worker's and instance's completions counted."""
 
-    async def misbehave(self, session: str, ask: Ask | None) -> None:
-        """Ask for a fault on every request of the session, whichever process answers (None: stop)."""
-
-    async def misbehaving(self) -> dict[str, Ask]:
-        """The sessions' standing fault asks."""
-
     def shelf(self, name: str, bounds: ShelfBounds, decode: Callable[[bytes], S]) -> Shelf[S]:
         """Objects kept by id for the whole server (not per session), bounded by count and bytes
         (oldest out first); `name` tells one shelf from another in a shared store."""
@@ -199,6 +198,24 @@ class State(Protocol):
     async def first_seen(self, name: str, now: float) -> float:
         """When `name` was first seen by any worker or instance (`now`, if this is the first time)."""
 
+    def objects(self, decode: Callable[[bytes], S]) -> ObjectStore[S]:
+        """A face's store of objects; `decode` reads one written by `encode`."""
+
+    # scenario states (`scenario`, `when_state`, `set_state`), by owner: a session, or `SERVER_WIDE`
+    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
+        """The stored standings of each owner (a scenario not listed stands at `started`)."""
+
+    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
+        """Move the scenario to `to` atomically if it stands at `seen` at `now` (None); else the
+        state it stands at, which another request moved it to (match again)."""
+
+
+class AdminState(Protocol):
+    """What the control API and the inspector read and change."""
+
+    kind: str
+    """How `/health` names it: `in process` or `shared`."""
+
     def versions(self) -> dict[str, int]:
         """The versions of what this process holds of the state (`/_emulator/health`): a test can
         tell every worker and instance has caught up."""
@@ -208,10 +225,12 @@ class State(Protocol):
         journal is this process's, whose watchers are told instead). A None in it: some may have
         been missed (a dropped subscription), look at the journal."""
 
-    def objects(self, decode: Callable[[bytes], S]) -> ObjectStore[S]:
-        """A face's store of objects; `decode` reads one written by `encode`."""
+    async def misbehave(self, session: str, ask: Ask | None) -> None:
+        """Ask for a fault on every request of the session, whichever process answers (None: stop)."""
 
-    # the control API and the inspector
+    async def misbehaving(self) -> dict[str, Ask]:
+        """The sessions' standing fault asks."""
+
     async def session(self, name: str) -> Session | None:
         """A session as it stands (a copy when shared), or None when no request has used it."""
 
@@ -244,13 +263,6 @@ class State(Protocol):
         """After a change of the scenarios here: every other worker and instance takes it."""
 
     # scenario states (`scenario`, `when_state`, `set_state`), by owner: a session, or `SERVER_WIDE`
-    async def standings(self, owners: tuple[str, ...]) -> dict[str, dict[str, Standing]]:
-        """The stored standings of each owner (a scenario not listed stands at `started`)."""
-
-    async def move_state(self, owner: str, scenario: str, seen: str, to: Standing, now: float) -> str | None:
-        """Move the scenario to `to` atomically if it stands at `seen` at `now` (None); else the
-        state it stands at, which another request moved it to (match again)."""
-
     async def put_state(self, owner: str, scenario: str, standing: Standing | None) -> None:
         """Set a standing (the control API's jump); None puts it back to `started`."""
 
@@ -259,3 +271,8 @@ class State(Protocol):
 
     async def reset_states(self, owner: str | None, scenario: str | None) -> int:
         """Put one scenario (None: all) of one owner (None: every one) back to `started`; how many moved."""
+
+
+class State(StateLifecycle, EdgeState, RequestState, AdminState, Protocol):
+    """The whole state, as a backend implements it: every caller's part. Cheap calls in process, a
+    round trip each when shared."""

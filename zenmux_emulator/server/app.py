@@ -34,7 +34,7 @@ from zenmux_emulator.core.spec import (
     face_names,
     unfaulted,
 )
-from zenmux_emulator.core.state import State
+from zenmux_emulator.core.state import State, StateLifecycle
 from zenmux_emulator.faces.shipped import FACES
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
@@ -104,7 +104,7 @@ async def scenarios_ctx(app: web.Application) -> AsyncIterator[None]:
 
 async def state_ctx(app: web.Application) -> AsyncIterator[None]:
     """The state answers before the app serves (a shared store's wrong URL stops start-up)."""
-    state = app[STATE]
+    state: StateLifecycle = app[STATE]
     await state.start()
     try:
         yield

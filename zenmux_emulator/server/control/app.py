@@ -9,6 +9,7 @@ import os
 from aiohttp import web
 
 from zenmux_emulator.core.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, STATE, WATCHER
+from zenmux_emulator.core.state import AdminState
 from zenmux_emulator.server.control.clock import get_clock, set_clock
 from zenmux_emulator.server.control.guard import control_guard
 from zenmux_emulator.server.control.journal import clear_journal, journal_verdict, list_journal, list_unmatched
@@ -33,7 +34,7 @@ async def health(request: web.Request) -> web.Response:
     query(request, ())
     registry, journal = request.config_dict[REGISTRY], request.config_dict[JOURNAL]
     writer = request.config_dict.get(JOURNAL_FILE)
-    state = request.config_dict[STATE]
+    state: AdminState = request.config_dict[STATE]
     await state.read_scenarios()  # a worker that served no request since a control-API change takes it now
     entries = await state.journal_len()
     return json_response(

@@ -7,6 +7,7 @@ import math
 from aiohttp import web
 
 from zenmux_emulator.core.keys import CLOCK, STATE
+from zenmux_emulator.core.state import AdminState
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.server.control.wire import json_object, json_response, only_keys, query
@@ -56,7 +57,8 @@ async def set_clock(request: web.Request) -> web.Response:
     only_keys(body, ACTIONS)
     if len(body) != 1:
         raise invalid_params("Request body must hold exactly one of freeze_at, advance or unfreeze")
-    clock, state = request.config_dict[CLOCK], request.config_dict[STATE]
+    clock = request.config_dict[CLOCK]
+    state: AdminState = request.config_dict[STATE]
     await state.read_clock()
     if "freeze_at" in body:
         clock.freeze(_moment(body["freeze_at"]))

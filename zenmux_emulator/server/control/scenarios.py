@@ -21,6 +21,7 @@ from zenmux_emulator.core.rules.registry import (
     SourceExists,
     UnknownSource,
 )
+from zenmux_emulator.core.state import AdminState
 from zenmux_emulator.foundation.errors import (
     RequestRejected,
     ScenarioError,
@@ -86,7 +87,8 @@ def sources(registry: ScenarioRegistry, scenarios: ScenarioSet) -> list[dict[str
 
 
 async def list_scenarios(request: web.Request) -> web.Response:
-    registry, state = request.config_dict[REGISTRY], request.config_dict[STATE]
+    registry = request.config_dict[REGISTRY]
+    state: AdminState = request.config_dict[STATE]
     params = query(request, {"session"})
     await state.read_scenarios()
     session = None
@@ -191,7 +193,7 @@ def _loaded(name: str, scenarios: ScenarioSet, generation: int) -> dict[str, Any
 async def _put(request: web.Request, name: str, *, replace: bool) -> web.Response:
     registry = request.config_dict[REGISTRY]
     text = await _scenario_text(request)
-    state = request.config_dict[STATE]
+    state: AdminState = request.config_dict[STATE]
     await state.read_scenarios()
     try:
         scenarios = await registry.add(name, text, replace=replace)
@@ -233,7 +235,7 @@ async def remove_scenario(request: web.Request) -> web.Response:
     query(request, ())
     name = request.match_info["name"]
     registry = request.config_dict[REGISTRY]
-    state = request.config_dict[STATE]
+    state: AdminState = request.config_dict[STATE]
     await state.read_scenarios()
     try:
         scenarios = await registry.remove(name)
@@ -257,7 +259,7 @@ async def reload_scenarios(request: web.Request) -> web.Response:
             "body (it re-reads the scenario files; POST or PUT /_emulator/scenarios loads a scenario sent to it)"
         )
     registry = request.config_dict[REGISTRY]
-    state = request.config_dict[STATE]
+    state: AdminState = request.config_dict[STATE]
     await state.read_scenarios()
     if not await registry.reload():
         error = registry.last_error or ScenarioError([])

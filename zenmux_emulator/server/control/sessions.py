@@ -7,6 +7,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from zenmux_emulator.core.keys import STATE
+from zenmux_emulator.core.state import AdminState
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.server.control.wire import (
     json_object,
@@ -25,7 +26,7 @@ async def reset_sessions(request: web.Request) -> web.Response:
     name = body.get("session")
     if name is not None and not isinstance(name, str):
         raise invalid_params(f"Parameter session is not valid: expected a string, got {type(name).__name__}")
-    state = request.config_dict[STATE]
+    state: AdminState = request.config_dict[STATE]
     moved = await state.reset_states(name, None)  # a session only jumped into a flow is known by its states
     reset = await state.reset(name)
     if reset is None and moved:

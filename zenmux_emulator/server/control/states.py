@@ -10,6 +10,7 @@ from aiohttp import web
 from zenmux_emulator.core.keys import CLOCK, REGISTRY, STATE
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.core.rules.machines import machines
+from zenmux_emulator.core.state import AdminState
 from zenmux_emulator.foundation.errors import invalid_params
 from zenmux_emulator.server.control.wire import json_object, json_response, not_found, only_keys, query
 from zenmux_emulator.state.scenario_states import SERVER_WIDE, Standing
@@ -61,7 +62,7 @@ async def list_states(request: web.Request) -> web.Response:
     params = query(request, ("session",))
     session = _text(params.get("session"), "session", required=False)
     scenarios = await _scenarios(request)
-    state = request.config_dict[STATE]
+    state: AdminState = request.config_dict[STATE]
     await state.read_clock()
     now = request.config_dict[CLOCK].now()
     stored = await state.all_states()

@@ -17,7 +17,7 @@ from zenmux_emulator.core.journal.file import JournalFile
 from zenmux_emulator.core.journal.journal import Journal
 from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.spec import REGISTERED, ErrorBody, FaceSpec, envelope_for
-from zenmux_emulator.core.state import State
+from zenmux_emulator.core.state import EdgeState
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import (
@@ -40,7 +40,7 @@ _HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 413: INVALID_PARAMS,
 
 
 def journal_middleware(
-    journal: Journal, seed: int, clock: Clock, writer: JournalFile | None, state: State
+    journal: Journal, seed: int, clock: Clock, writer: JournalFile | None, state: EdgeState
 ) -> Middleware:
     """The middleware of an app with these holders (bound once, not looked up per request): the
     state numbers and keeps the entry (in process: `journal` keeps it; shared: the store does)."""

@@ -17,7 +17,7 @@ import orjson
 
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.journal import Journal
-from zenmux_emulator.core.state import Row, State
+from zenmux_emulator.core.state import AdminState, Row
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.server.inspector.rows import row
 
@@ -72,7 +72,7 @@ class Listener:
 class LiveFeed:
     """The open live lists of this process and the one source that feeds them all."""
 
-    def __init__(self, state: State, journal: Journal) -> None:
+    def __init__(self, state: AdminState, journal: Journal) -> None:
         self.state = state
         self.journal = journal
         self.local = state.kind == "in process"
