@@ -290,7 +290,7 @@ def test_the_summary_line_names_faces_scenarios_keys_and_catalogue(serve):
     served = serve([*PYTHON_M, "serve", "--port", "0", "--scenarios", str(SHIPPED), "--no-watch"]).wait_listening()
     summary = SUMMARY.fullmatch(second_line(served))
     assert summary is not None, served.stderr()
-    assert summary.group(1, 2, 4, 5) == ("55", "15", "zenmux", str(len(load_paths([SHIPPED]).catalogue)))
+    assert summary.group(1, 2, 4, 5) == ("64", "16", "zenmux", str(len(load_paths([SHIPPED]).catalogue)))
     assert int(summary.group(5)) > 112  # ZenMux's 112 and the shipped files' own
     assert summary.group(3) == "not restricted (any non-empty key; --api-key restricts them)"
     assert served.stop() == 0
@@ -327,7 +327,7 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
             "transcription",
         ],
         64,
-        15,
+        16,
         0,
         "zenmux",
     )

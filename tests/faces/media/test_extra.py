@@ -13,6 +13,7 @@ from pathlib import Path
 SCRIPT = r"""
 import json, sys, urllib.error, urllib.request
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.settings import Settings
 
 def post(url, body):
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={
@@ -25,7 +26,7 @@ def post(url, body):
             return failed.code, failed.read()
 
 heavy = ("PIL", "lameenc", "soundfile", "numpy")
-with EmulatorServer() as server:
+with EmulatorServer(Settings(port=0)) as server:
     out = {}
     out["chat"] = post(server.base_url + "/chat/completions", {
         "model": "openai/gpt-5", "messages": [{"role": "user", "content": "hi"}]})[0]

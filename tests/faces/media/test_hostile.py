@@ -38,7 +38,7 @@ JSON_VALUES = st.recursive(
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[EmulatorServer]:
-    with EmulatorServer(Settings(scenarios=[])) as started:
+    with EmulatorServer(Settings(port=0, scenarios=[])) as started:
         yield started
 
 
