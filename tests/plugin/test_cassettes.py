@@ -112,3 +112,38 @@ def test_recording_without_an_upstream_or_a_key_says_which(project, monkeypatch:
     result = run(project, "--zenmux-record-mode=all", "--zenmux-upstream=http://127.0.0.1:9")
     result.stdout.fnmatch_lines(["*$ZENMUX_API_KEY is not set*"])
     assert not (project.path / "tests/cassettes/capital.yaml").exists()
+
+
+LOCAL_RULES = """\
+rules:
+  - name: local
+    match: {last_user: {contains: "local question"}}
+    reply: {content: "answered here"}
+"""
+LOCAL_TEST = """
+import pytest
+
+
+def ask(client, text):
+    return client.chat.completions.create(
+        model="openai/gpt-5", messages=[{"role": "user", "content": text}]).choices[0].message.content
+
+
+@pytest.mark.zenmux(record="cassettes/mixed.yaml")
+def test_mixed(zenmux):
+    assert ask(zenmux.openai_client(), "What is the capital of France?") == "Paris, said the real gateway"
+    assert ask(zenmux.openai_client(), "a local question") == "answered here"
+"""
+
+
+def test_the_run_s_scenarios_answer_first_when_recording_as_when_replaying(project, make_server: MakeServer):
+    (project.path / "tests/local.yaml").write_text(LOCAL_RULES, encoding="utf-8")
+    (project.path / "tests/test_recorded.py").write_text(LOCAL_TEST, encoding="utf-8")
+    upstream = make_server(UPSTREAM, api_keys=[REAL_KEY])
+    local = "--zenmux-scenarios=tests/local.yaml"
+    run(project, local, "--zenmux-record-mode=once", f"--zenmux-upstream={upstream.origin}").assert_outcomes(passed=1)
+    assert [entry.rule for entry in upstream.state.journal.entries() if entry.api] == ["capital"]
+    rules = yaml.safe_load((project.path / "tests/cassettes/mixed.yaml").read_text(encoding="utf-8"))["rules"]
+    assert [rule["match"]["last_user"] for rule in rules] == [{"equals": "What is the capital of France?"}]
+    upstream.stop()
+    run(project, local).assert_outcomes(passed=1)

@@ -61,8 +61,9 @@ class Cassette:
             )
 
     def recording_settings(self, base: Settings, folder: Path, upstream: str | None, key_env: str) -> Settings:
-        """The settings of the test's own recording server: `record`'s (every request forwarded) or,
-        for new episodes, the cassette served with the missing requests forwarded, recorded in `folder`."""
+        """The settings of the test's own recording server: `record`'s (every request no rule of the
+        run's `--zenmux-scenarios` or the test's marker answers is forwarded) or, for new episodes, the
+        cassette served too, with only the requests it lacks forwarded; recorded in `folder`."""
         from zenmux_emulator.record.command import record_settings
         from zenmux_emulator.settings import Settings
 
@@ -90,14 +91,16 @@ class Cassette:
             shutil.copyfile(self.path, folder / RECORDED)
             return Settings(
                 **given,
-                scenarios=[str(folder)],
+                scenarios=[*base.scenarios, str(folder)],
                 strict=True,
                 watch=False,
                 record_missing=True,
                 record_out=folder,
                 journal_size=base.journal_size,
             )
-        return Settings(**record_settings({**given, "out": str(folder)}), journal_size=base.journal_size)
+        recording = record_settings({**given, "out": str(folder)})
+        # the run's --zenmux-scenarios answer first, as they do when the cassette is replayed
+        return Settings(**{**recording, "scenarios": base.scenarios}, journal_size=base.journal_size)
 
     def save(self, folder: Path) -> bool:
         """The recording becomes the cassette (its folders made); False when nothing was recorded."""
