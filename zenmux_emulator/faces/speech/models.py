@@ -3,26 +3,14 @@ priced per million tokens (text in, audio out), and the voices the emulator know
 
 from __future__ import annotations
 
-from zenmux_emulator.scenario.schema import ModelSpec, Pricing
-
-
-def _speech_model(name: str, owner: str, prompt: float, completion: float) -> ModelSpec:
-    return ModelSpec(
-        display_name=name,
-        context_length=32_000,
-        pricing=Pricing(prompt=prompt, completion=completion),
-        owned_by=owner,
-        tool_call=False,
-        temperature=False,
-        output_modalities=["audio"],
-    )
-
+from zenmux_emulator.faces.media.models import audio_model
+from zenmux_emulator.scenario.schema import ModelSpec
 
 CATALOGUE: dict[str, ModelSpec] = {
-    "google/gemini-3.1-flash-tts-preview": _speech_model("Google: Gemini 3.1 Flash TTS", "google", 0.5, 10.0),
-    "openai/gpt-4o-mini-tts": _speech_model("OpenAI: GPT-4o mini TTS", "openai", 0.6, 12.0),
-    "openai/tts-1": _speech_model("OpenAI: TTS 1", "openai", 15.0, 0.0),
-    "openai/tts-1-hd": _speech_model("OpenAI: TTS 1 HD", "openai", 30.0, 0.0),
+    "google/gemini-3.1-flash-tts-preview": audio_model("Google: Gemini 3.1 Flash TTS", "google", 0.5, 10.0, "out"),
+    "openai/gpt-4o-mini-tts": audio_model("OpenAI: GPT-4o mini TTS", "openai", 0.6, 12.0, "out"),
+    "openai/tts-1": audio_model("OpenAI: TTS 1", "openai", 15.0, 0.0, "out"),
+    "openai/tts-1-hd": audio_model("OpenAI: TTS 1 HD", "openai", 30.0, 0.0, "out"),
 }
 
 OPENAI_VOICES = (
