@@ -267,7 +267,13 @@ class Endpoint(Generic[R]):
         served = self.route_model(entry, ask, let)
         if served.routed.delay_s > 0:
             await self.provider_latency(entry, served.routed.delay_s, let.scale)
-        selection = await self.choose(entry, ask, let, served)
+        if let.scenarios.scenario_names:  # the rules move scenarios: matched at their states, moved in the state
+            selection = await self.choose(entry, ask, let, served)
+        else:  # a plain step, awaited only where a position is claimed
+            selection = self.match(entry, ask, let, served)
+            if selection is not None and selection.rule.positional:  # the position is claimed in the state
+                again = partial(self.match, entry, ask, let, served)
+                selection = await self.core.state.claim(let.session, selection, again)
         if selection is None and self.core.forward is not None:
             return await self.core.forward(request, entry, self.face, ask)
         drafted = await self.settle(request, entry, ask, let, served, selection)
@@ -284,9 +290,9 @@ class Endpoint(Generic[R]):
     async def choose(self, entry: JournalEntry, ask: NeutralRequest, let: Let, served: Served) -> Selection | None:
         """match, in the state: the rule that answers at the scenario states the request reads, its
         reply position claimed and its scenario's move made there (matched again when another
-        request in flight moved the scenario first: exactly one request makes a move)."""
-        if let.scenarios.scenario_names:
-            let.states = await self.read_states(let)
+        request in flight moved the scenario first: exactly one request makes a move). Only for rules
+        that name scenarios: the others are matched and claimed as a plain step in `answer`."""
+        let.states = await self.read_states(let)
         for _ in range(MOVE_TRIES):
             selection = self.match(entry, ask, let, served)
             if selection is not None and selection.rule.positional:  # the position is claimed in the state
