@@ -22,6 +22,7 @@ from zenmux_emulator.faces.responses.routes import SPEC as RESPONSES
 from zenmux_emulator.faces.speech.routes import SPEC as SPEECH
 from zenmux_emulator.faces.transcription.routes import SPEC as TRANSCRIPTION
 from zenmux_emulator.faces.vertex.routes import SPEC as VERTEX
+from zenmux_emulator.faces.videos.routes import SPEC as VIDEOS
 from zenmux_emulator.scenario.faces import FaceNames
 
 FACES: tuple[FaceSpec, ...] = (
@@ -36,6 +37,7 @@ FACES: tuple[FaceSpec, ...] = (
     IMAGES,
     SPEECH,
     TRANSCRIPTION,
+    VIDEOS,
 )
 """The wire APIs this emulator speaks, in registration order."""
 NAMES: FaceNames = face_names(FACES)

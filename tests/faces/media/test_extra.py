@@ -25,7 +25,7 @@ def post(url, body):
         with failed:
             return failed.code, failed.read()
 
-heavy = ("PIL", "lameenc", "soundfile", "numpy")
+heavy = ("PIL", "lameenc", "soundfile", "numpy", "av")
 with EmulatorServer(Settings(port=0)) as server:
     out = {}
     out["chat"] = post(server.base_url + "/chat/completions", {

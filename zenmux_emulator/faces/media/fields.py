@@ -16,9 +16,9 @@ EXTRA = "media"
 """The optional extra the encoders come with: `pip install 'zenmux-emulator[media]'`."""
 
 
-def encoder(module: str, purpose: str) -> ModuleType:
-    """An encoding library of the `media` extra, imported on first use (a text-only server never
-    loads it); missing, a 501 in the face's envelope that says what to install."""
+def encoder(module: str, purpose: str, extra: str = EXTRA) -> ModuleType:
+    """An encoding library of the `media` extra (or `extra`), imported on first use (a text-only
+    server never loads it); missing, a 501 in the face's envelope that says what to install."""
     try:
         return importlib.import_module(module)
     except ImportError:
@@ -26,7 +26,7 @@ def encoder(module: str, purpose: str) -> ModuleType:
             501,
             "not_implemented",
             f"The emulator cannot make {purpose} without the {module.split('.')[0]} package: "
-            f"install it with pip install 'zenmux-emulator[{EXTRA}]'",
+            f"install it with pip install 'zenmux-emulator[{extra}]'",
         ) from None
 
 

@@ -1,0 +1,74 @@
+"""The video jobs' submitting faces: ZenMux's native `POST /api/v1/videos` answers the job's
+`{id, status: "queued", model}`, Veo's `:predictLongRunning` its operation's `{name}`. Each render
+makes the job (`jobs.py`) from the rule that answered: its `refusal` is what the job fails with, its
+`stream.first_token_ms` how long the job takes on the emulator's clock."""
+
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+
+from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.faces.videos.jobs import DEFAULT_TAKES_S, Job, JobStore
+from zenmux_emulator.faces.videos.request import VideoRequest, parse_native
+from zenmux_emulator.faces.videos.veo import parse_veo, resource
+from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.write.plan import ReplyPlan
+
+NAME = "videos"
+NATIVE = "/api/v1/videos"
+
+
+def job_id(generation: str) -> str:
+    """32 hex digits, as ZenMux's ids are, one per request (from its generation id)."""
+    return hashlib.sha256(generation.encode()).hexdigest()[:32]
+
+
+class VideosFace:
+    """Parse and render of a job's submission, natively or as Veo (`veo`), and the error envelope."""
+
+    name = NAME
+
+    def __init__(self, store: JobStore, veo: bool) -> None:
+        self.store = store
+        self.veo = veo
+
+    def parse(self, body: object, ctx: FaceContext) -> VideoRequest:
+        return parse_veo(body, ctx) if self.veo else parse_native(body, ctx.headers)
+
+    def render(
+        self,
+        draft: Draft,
+        request: VideoRequest,
+        generation: str,
+        created: int,
+        headers: dict[str, str],
+        seed: int,
+        ctx: FaceContext,
+    ) -> ReplyPlan:
+        timing = draft.timing
+        job = Job(
+            id=job_id(generation),
+            model=request.sent_model,
+            created=self.store.clock.now(),
+            takes=DEFAULT_TAKES_S if timing is None else timing.first_token_ms / 1000,
+            shape=request.shape,
+            material=request.seed_material,
+            count=request.count,
+            failure=draft.refusal,
+            seed=seed,
+        )
+        self.store.keep(job)
+        if self.veo:
+            body: dict[str, object] = {"name": f"{resource(ctx.params)}/operations/{job.id}"}
+        else:
+            body = {"id": job.id, "status": "queued", "model": job.model}
+        plan = ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
+        tokens = request.prompt_tokens
+        plan.usage = {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}
+        return plan
+
+    def error_body(self, status: int, type: str, message: str) -> bytes:
+        return error_body(status, type, message)
