@@ -35,7 +35,9 @@ def test_the_index_answers_json_naming_every_face_and_the_control_api(shipped: E
     assert "POST /api/v1/images/generations" in faces["images"]["routes"]
     assert "POST /api/v1/audio/speech" in faces["speech"]["routes"]
     assert "POST /api/v1/audio/transcriptions" in faces["transcription"]["routes"]
-    assert {"POST /api/v1/videos", "GET /api/v1/videos/{id}"} <= set(faces["videos"]["routes"])
+    videos = set(faces["videos"]["routes"])
+    assert {"POST /api/v1/videos", "GET /api/v1/videos/{id}"} <= videos
+    assert "POST /api/vertex-ai/{veo_version}/publishers/{provider}/models/{name}:predictLongRunning" in videos
     assert "POST /api/v1/embeddings" in faces["embeddings"]["routes"]
     assert "POST /api/v1/rerank" in faces["rerank"]["routes"]
     assert "GET /api/v1/management/payg/balance" in faces["platform"]["routes"]

@@ -12,7 +12,7 @@ from zenmux_emulator.faces.videos.face import NAME, NATIVE, VideosFace
 from zenmux_emulator.faces.videos.jobs import JobStore
 from zenmux_emulator.faces.videos.models import CATALOGUE
 from zenmux_emulator.faces.videos.poll import Polls
-from zenmux_emulator.faces.videos.veo import MODEL_PATHS
+from zenmux_emulator.faces.videos.veo import MODEL_PATHS, VEO_ROUTES
 from zenmux_emulator.scenario.faces import FaceTraits
 
 
@@ -38,7 +38,7 @@ SPEC = FaceSpec(
     client=openai_client,
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
-    signpost=Signpost("Video jobs (ZenMux's native API, and Vertex AI's Veo)", (NATIVE,)),
+    signpost=Signpost("Video jobs (ZenMux's native API, and Vertex AI's Veo)", (NATIVE, VEO_ROUTES)),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )
 """The video jobs face: rules answer it when they name it (`api: videos`); a rule's `refusal` fails

@@ -19,7 +19,9 @@ from zenmux_emulator.faces.videos.request import VideoRequest, media_bytes, requ
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 BASE = "/api/vertex-ai"
-VERSION = "{version:v1|v1beta1}"
+VERSION = "{veo_version:v1|v1beta1}"
+VEO_ROUTES = f"{BASE}/{{veo_version}}/"
+"""What the index counts as this face's under Vertex AI's base: the routes named with its version's parameter."""
 MODEL = "{name:[^/:]+}"
 MODEL_PATHS = (
     f"{BASE}/{VERSION}/publishers/{{provider}}/models/{MODEL}",
