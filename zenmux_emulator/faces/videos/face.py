@@ -12,6 +12,7 @@ import orjson
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.videos.jobs import DEFAULT_TAKES_S, Job, JobStore
+from zenmux_emulator.faces.videos.openai_video import is_openai, parse_openai, video_object
 from zenmux_emulator.faces.videos.request import VideoRequest, parse_native
 from zenmux_emulator.faces.videos.veo import parse_veo, resource
 from zenmux_emulator.foundation.envelope import error_body
@@ -36,7 +37,12 @@ class VideosFace:
         self.veo = veo
 
     def parse(self, body: object, ctx: FaceContext) -> VideoRequest:
-        return parse_veo(body, ctx) if self.veo else parse_native(body, ctx.headers)
+        if self.veo:
+            return parse_veo(body, ctx)
+        if is_openai(body):
+            assert isinstance(body, dict)
+            return parse_openai(body, ctx.headers)
+        return parse_native(body, ctx.headers)
 
     def render(
         self,
@@ -59,10 +65,14 @@ class VideosFace:
             count=request.count,
             failure=draft.refusal,
             seed=seed,
+            prompt=request.prompt,
+            openai=request.openai,
         )
         self.store.keep(job)
         if self.veo:
             body: dict[str, object] = {"name": f"{resource(ctx.params)}/operations/{job.id}"}
+        elif job.openai:
+            body = video_object(job, "queued", job.created)
         else:
             body = {"id": job.id, "status": "queued", "model": job.model}
         plan = ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))

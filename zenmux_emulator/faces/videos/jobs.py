@@ -42,6 +42,9 @@ class Job:
     failure: str | None = None
     """The refusal it fails with once done (None: it succeeds)."""
     seed: int = 0
+    prompt: str = ""
+    openai: bool = False
+    """Asked for as the openai SDK asks (`openai_video.py`): polled in OpenAI's `Video` shape."""
 
     def stage(self, now: float) -> Stage:
         if now >= self.created + self.takes:

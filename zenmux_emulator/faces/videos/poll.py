@@ -17,6 +17,7 @@ from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.faces.videos.face import NAME, NATIVE
 from zenmux_emulator.faces.videos.film import MIME
 from zenmux_emulator.faces.videos.jobs import Job, JobStore, video
+from zenmux_emulator.faces.videos.openai_video import video_object
 from zenmux_emulator.faces.videos.veo import encoded
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
@@ -54,6 +55,8 @@ class Polls:
     async def native(self, request: web.Request) -> web.Response:
         job = self.job(request, request.match_info["id"])
         stage = self.store.stage(job)
+        if job.openai:
+            return json_answer(request, video_object(job, stage, self.store.clock.now()))
         body: dict[str, Any] = {"id": job.id, "status": stage, "model": job.model}
         if stage == "done" and job.failure is not None:
             body |= {"status": "failed", "error": {"code": FAILED, "message": job.failure}}
@@ -64,6 +67,9 @@ class Polls:
     async def content(self, request: web.Request) -> web.Response:
         """The finished job's video; a job not (yet) finished, or failed, has none: 404."""
         job = self.job(request, request.match_info["id"], auth=False)
+        variant = request.query.get("variant", "video")
+        if variant != "video":
+            raise invalid_params(f"Parameter variant is not valid: the emulator makes the video only, not a {variant}")
         if self.store.stage(job) != "done" or job.failure is not None:
             state = "failed" if job.failure is not None else self.store.stage(job)
             raise RequestRejected(404, "not_found", f"Video task '{job.id}' has no video: it is {state}")

@@ -45,6 +45,9 @@ class VideoRequest(InputsRequest):
         self.count: int = options.get("count", 1)
         self.seed: int | None = options["seed"]
         self.inputs_digest: bytes = options["inputs_digest"]
+        self.openai: bool = options.get("openai", False)
+        """Sent as the openai SDK's `videos.create` sends it (`prompt`, `seconds`, `size`): answered in
+        OpenAI's `Video` shape rather than ZenMux's."""
 
     @cached
     def last_user(self) -> str:

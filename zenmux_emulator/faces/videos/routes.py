@@ -8,6 +8,7 @@ from aiohttp import web
 from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
+from zenmux_emulator.faces.media.endpoint import MediaEndpoint
 from zenmux_emulator.faces.videos.face import NAME, NATIVE, VideosFace
 from zenmux_emulator.faces.videos.jobs import JobStore
 from zenmux_emulator.faces.videos.models import CATALOGUE
@@ -20,7 +21,7 @@ def routes(core: Core) -> list[web.RouteDef]:
     store = JobStore(core.clock)
     polls = Polls(core, store)
     made = [
-        web.post(NATIVE, Endpoint(VideosFace(store, veo=False), core).handle),
+        web.post(NATIVE, MediaEndpoint(VideosFace(store, veo=False), core).handle),  # the openai SDK's form too
         web.get(NATIVE + "/{id}", polls.native),
         web.get(NATIVE + "/{id}/content", polls.content),
     ]
