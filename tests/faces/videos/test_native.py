@@ -132,6 +132,8 @@ TEXT = [{"type": "text", "text": "a cat"}]
         ({"model": "openai/gpt-5", "content": TEXT}, "openai/gpt-5"),
         ({"model": MODEL, "content": [{"type": "picture"}]}, "content[0].type"),
         ({"model": MODEL, "content": [{"type": "text"}]}, "content[0].text"),
+        ({"model": MODEL, "content": [{"type": "text", "text": 5}]}, "content[0].text"),
+        ({"model": MODEL, "content": [None]}, "content[0]"),
         ({"model": MODEL, "content": [*TEXT, {"type": "image_url", "image_url": {"url": "ftp://x"}}]}, "content[1].image_url.url"),
         ({"model": MODEL, "content": [*TEXT, {"type": "image_url", "role": "reference_audio", "image_url": {"url": "https://x/a.png"}}]}, "content[1].role"),
         ({"model": MODEL, "content": TEXT, "duration": 30}, "duration"),

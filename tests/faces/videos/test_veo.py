@@ -116,3 +116,12 @@ def test_an_unknown_operation_and_a_model_that_makes_no_video(server: EmulatorSe
         {"instances": [{"prompt": "x"}]},
     )
     assert text_model.status == 400 and "google/gemini-2.5-pro" in text_model.json()["error"]["message"]
+    submit = "/api/vertex-ai/v1/publishers/google/models/veo-3.1-generate-001:predictLongRunning"
+    for body, field in (
+        ({"instances": [{"prompt": 5}]}, "instances[0].prompt"),
+        ({"instances": [{"prompt": "x", "image": "a.png"}]}, "instances[0].image"),
+        ({"instances": [{"prompt": "x", "referenceImages": {}}]}, "instances[0].referenceImages"),
+        ({"instances": [{"prompt": "x"}], "parameters": []}, "parameters"),
+    ):
+        refused = send(server, submit, body)
+        assert refused.status == 400 and field in refused.json()["error"]["message"], refused.text

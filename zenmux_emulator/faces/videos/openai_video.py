@@ -51,7 +51,9 @@ def _reference(body: Mapping[str, Any]) -> bytes:
         return b""
     if isinstance(given, Upload):
         return hashlib.sha256(given.data).digest()
-    url = given.get("image_url") if isinstance(given, dict) else None
+    if not isinstance(given, dict):
+        raise invalid_params("Parameter input_reference is not valid: expected a file or {image_url}")
+    url = given.get("image_url")
     return hashlib.sha256(media_bytes(url, "input_reference.image_url")).digest()
 
 

@@ -113,9 +113,9 @@ def _item(item: object, index: int) -> tuple[str, bytes]:
     if kind not in TYPES:
         raise invalid_params(f"Parameter {where}.type is not valid: expected one of {', '.join(TYPES)}")
     if kind == "text":
-        text = fields.text(item, "text")
-        if text is None:
-            raise invalid_params(f"Parameter {where}.text is required")
+        text = item.get("text")
+        if not isinstance(text, str) or not text:
+            raise invalid_params(f"Parameter {where}.text is required: a non-empty string")
         return text, b""
     assert isinstance(kind, str)
     role = item.get("role", ROLES[kind][0])

@@ -71,7 +71,8 @@ def _inputs(instance: Mapping[str, Any]) -> bytes:
         if instance.get(name) is not None:
             media.update(name.encode() + hashlib.sha256(_medium(instance[name], f"instances[0].{name}")).digest())
             given += 1
-    references = instance.get("referenceImages") or []
+    references = instance.get("referenceImages")
+    references = [] if references is None else references
     if not isinstance(references, list):
         raise invalid_params("Parameter instances[0].referenceImages is not valid: expected an array")
     for index, reference in enumerate(references):
@@ -100,7 +101,9 @@ def parse_veo(body: object, ctx: FaceContext) -> VideoRequest:
     if model not in OFFERS:
         raise invalid_params(f"Model {model} is not valid: not a video model ({', '.join(OFFERS)})")
     instance = _instance(body)
-    prompt = fields.text(instance, "prompt", "") or ""
+    prompt = instance.get("prompt") or ""
+    if not isinstance(prompt, str):
+        raise invalid_params("Parameter instances[0].prompt is not valid: expected a string")
     parameters = body.get("parameters", {})
     if not isinstance(parameters, dict):
         raise invalid_params("Parameter parameters is not valid: expected an object")
