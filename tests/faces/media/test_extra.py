@@ -38,6 +38,18 @@ with EmulatorServer(Settings(port=0)) as server:
     status, body = post(server.base_url + "/audio/speech", {
         "model": "openai/tts-1", "voice": "alloy", "input": "hi", "response_format": "mp3"})
     out["mp3"] = [status, json.loads(body)]
+    status, body = post(server.base_url + "/videos", {
+        "model": "bytedance/doubao-seedance-2.0", "content": [{"type": "text", "text": "a kite"}], "duration": 1})
+    job = json.loads(body)["id"]
+    out["video_job"] = status
+    out["loaded_after_video_job"] = [name for name in ("av",) if name in sys.modules]
+    post(server.origin + "/_emulator/clock", {"advance": 60})
+    try:
+        urllib.request.urlopen(server.base_url + "/videos/" + job + "/content").close()
+        out["video"] = [200, None]
+    except urllib.error.HTTPError as failed:
+        with failed:
+            out["video"] = [failed.code, json.loads(failed.read())]
 print(json.dumps(out))
 """
 
@@ -46,6 +58,8 @@ def test_without_the_extra_text_runs_and_a_media_face_says_what_to_install(tmp_p
     hidden = tmp_path / "hidden"
     (hidden / "PIL").mkdir(parents=True)
     (hidden / "PIL" / "__init__.py").write_text("raise ImportError('hidden by the test')\n")
+    (hidden / "av").mkdir()
+    (hidden / "av" / "__init__.py").write_text("raise ImportError('hidden by the test')\n")
     for name in ("lameenc", "soundfile"):
         (hidden / f"{name}.py").write_text("raise ImportError('hidden by the test')\n")
     root = Path(__file__).resolve().parents[3]
@@ -62,3 +76,6 @@ def test_without_the_extra_text_runs_and_a_media_face_says_what_to_install(tmp_p
     assert out["wav"] == 200  # the standard library's wave needs no extra
     status, envelope = out["mp3"]
     assert status == 501 and "lameenc" in envelope["error"]["message"]
+    assert out["video_job"] == 200 and out["loaded_after_video_job"] == []  # a job runs without the extra
+    status, envelope = out["video"]
+    assert status == 501 and "zenmux-emulator[video]" in envelope["error"]["message"]
