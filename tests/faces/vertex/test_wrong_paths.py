@@ -41,7 +41,7 @@ def test_an_unversioned_path_is_told_the_versioned_one(shipped: EmulatorServer, 
         ),
         ("/api/vertex-ai/v1beta/models/google/gemini-embedding-001:batchEmbedContents", "/api/v1/embeddings"),
         ("/api/vertex-ai/v1/publishers/google/models/imagen-4:predict", "Imagen route (:predict makes images)"),
-        ("/api/vertex-ai/v1/publishers/google/models/veo-3:predictLongRunning", "Veo route"),
+        ("/api/vertex-ai/v1beta/models/veo-3:predictLongRunning", "Veo route"),  # served on Vertex AI's form only
     ],
 )
 def test_a_route_zenmux_has_elsewhere_or_not_at_all_is_named(shipped: EmulatorServer, path: str, said: str) -> None:
