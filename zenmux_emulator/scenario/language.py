@@ -21,7 +21,7 @@ from pydantic import BaseModel, TypeAdapter, create_model
 from pydantic.fields import FieldInfo
 
 from zenmux_emulator.scenario.faces import FaceNames
-from zenmux_emulator.scenario.schema import Reply, ReplyKeys, Rule, ScenarioFile
+from zenmux_emulator.scenario.schema import FACE_KEY, Reply, ReplyKeys, Rule, ScenarioFile
 
 FaceReplies = tuple[tuple[str, type[BaseModel]], ...]
 """Each face's reply keys model, by the face's name, in registration order."""
@@ -56,18 +56,20 @@ def owners(replies: Iterable[tuple[str, type[BaseModel]]]) -> dict[str, str]:
     return owned
 
 
-def _field(info: FieldInfo, annotation: Any, description: str | None = None) -> tuple[Any, FieldInfo]:
+def _field(info: FieldInfo, annotation: Any) -> tuple[Any, FieldInfo]:
     """A field as `create_model` takes it: `info` (its default, bounds, description) over `annotation`."""
-    field = copy.copy(info)
-    if description is not None:
-        field.description = description
-    return annotation, field
+    return annotation, copy.copy(info)
 
 
 def _owned(face: str, info: FieldInfo) -> tuple[Any, FieldInfo]:
-    """A face's key as the compiled Reply has it: described with its face's name first."""
+    """A face's key as the compiled Reply has it: described with its face's name first, and marked as
+    its face's (`FACE_KEY`: the JSON Schema says so, and the loader's "did you mean")."""
+    annotation, field = _field(info, info.annotation)
     said = info.description or ""
-    return _field(info, info.annotation, said if said.startswith(f"{face}: ") else f"{face}: {said}".rstrip(": "))
+    field.description = said if said.startswith(f"{face}: ") else f"{face}: {said}".rstrip(": ")
+    extra = info.json_schema_extra
+    field.json_schema_extra = {**(extra if isinstance(extra, dict) else {}), FACE_KEY: face}
+    return annotation, field
 
 
 @functools.cache

@@ -470,6 +470,11 @@ class Reply(BaseModel):
         return self
 
 
+FACE_KEY = "face"
+"""Where a face's own reply key names its face, in the compiled Reply's field (`json_schema_extra`, so
+the JSON Schema says it too) for the loader's "did you mean"."""
+
+
 class ReplyKeys(BaseModel):
     """The reply keys a face adds to the scenario language: subclass it with optional fields (default
     None) and register it as its `FaceSpec.reply`. A rule's reply is then an instance of it too, so the

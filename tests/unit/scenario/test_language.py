@@ -33,6 +33,9 @@ def test_the_shipped_faces_add_their_keys_described_with_their_face() -> None:
     assert spoken.owners == {"query": "objectiveai", "vectors": "embeddings", "scores": "rerank"}
     fields = spoken.reply.model_fields
     assert [fields[key].description.split(":")[0] for key in spoken.owners] == ["objectiveai", "embeddings", "rerank"]
+    published = spoken.file.model_json_schema(by_alias=True)["$defs"]["Reply"]["properties"]
+    assert {key: published[key]["face"] for key in spoken.owners} == spoken.owners
+    assert "face" not in published["content"]
     assert set(Reply.model_fields) < set(fields)
     assert not {"query", "vectors", "scores"} & set(Reply.model_fields)  # the schema names no face's keys
 
