@@ -88,7 +88,9 @@ class EmbeddingsFace:
         ctx: FaceContext,
     ) -> ReplyPlan:
         spec = draft.spec
-        scripted: dict[str, list[float]] = spec.vectors if isinstance(spec, VectorsReply) and spec.vectors is not None else {}
+        scripted: dict[str, list[float]] = (
+            spec.vectors if isinstance(spec, VectorsReply) and spec.vectors is not None else {}
+        )
         made = request.prepared if request.prepared is not None and seed == self.seed else {}
         data: list[dict[str, Any]] = []
         for index, text in enumerate(request.inputs):
