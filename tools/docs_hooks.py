@@ -5,7 +5,7 @@ drift from it. A page asks for one with a line `<!-- generated: NAME -->`; NAME 
 - `serve-options`: every `serve` option with its environment variable and help, from the `serve` parser;
 - `environment`: every accepted `ZENMUX_EMULATOR_*` variable, from the same derivation the command line uses;
 - `scenario-schema`: every object of a scenario file with its keys, types, defaults and descriptions, from the
-  pydantic models that validate the files.
+  pydantic models that validate the files (with the shipped faces' own reply keys, each described with its face).
 
 The control API's table is written by hand, with an example per route; tests/control/test_readme_routes.py checks
 it against the routes the server has.
@@ -116,9 +116,11 @@ def _type(schema: dict[str, Any]) -> str:
 
 
 def scenario_schema() -> str:
-    from zenmux_emulator.scenario.schema import ScenarioFile
+    from zenmux_emulator.faces.shipped import NAMES
+    from zenmux_emulator.scenario.language import language
 
-    document = ScenarioFile.model_json_schema(by_alias=True)
+    # the shipped faces' language: every key of the schema, and each face's own reply keys, said with its name
+    document = language(NAMES).file.model_json_schema(by_alias=True)
     definitions: dict[str, dict[str, Any]] = {"ScenarioFile": document, **document.get("$defs", {})}
     out: list[str] = []
     for name, definition in definitions.items():

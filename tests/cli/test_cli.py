@@ -451,6 +451,22 @@ def test_validate_refuses_values_a_json_reply_cannot_carry(tmp_path: Path):
     assert "Traceback" not in result.stderr
 
 
+def test_validate_reads_each_faces_reply_keys_and_says_whose_a_key_is(tmp_path: Path):
+    faces = tmp_path / "faces.yaml"
+    faces.write_text(
+        "rules:\n  - name: v\n    match: {api: embeddings}\n    reply: {vectors: {hello: []}}\n"
+        "  - name: s\n    match: {api: rerank}\n    reply: {score: {doc: 0.5}}\n",
+        encoding="utf-8",
+    )
+    result = run([*PYTHON_M, "validate", str(faces)])
+    assert result.returncode == 1, result.stdout
+    assert (
+        f"{faces}:4:30: expected at least 1 item, got an empty list at rules[0].reply.vectors.hello" in result.stderr
+    )  # the embeddings face's own key, checked by its model and located as the schema's own keys
+    assert f"{faces}:7:13: unknown key 'score'; did you mean 'scores' (a rerank reply key)?" in result.stderr
+    assert "2 problem(s) found" in result.stderr
+
+
 def test_validate_a_missing_path_exits_1(tmp_path: Path):
     result = run([*PYTHON_M, "validate", str(tmp_path / "nope.yaml")])
     assert result.returncode == 1

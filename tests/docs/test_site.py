@@ -61,6 +61,14 @@ def test_the_schema_reference_names_every_key_of_a_rule(site: Path):
         assert f"<code>{key}</code>" in html, key
 
 
+def test_the_schema_reference_names_each_faces_reply_keys_with_its_face():
+    rows = GENERATORS["scenario-schema"]().split("### Reply\n", 1)[1].split("\n### ", 1)[0].splitlines()
+    assert rows[1].startswith("One scripted answer."), rows[:3]
+    for key, face in (("query", "objectiveai"), ("vectors", "embeddings"), ("scores", "rerank")):
+        [row] = [row for row in rows if row.startswith(f"| `{key}` |")]
+        assert row.split(" | ")[-1].startswith(f"{face}: "), row
+
+
 def test_every_generated_reference_is_used():
     used = set(re.findall(r"<!-- generated: ([a-z-]+) -->", "".join(p.read_text() for p in DOCS.rglob("*.md"))))
     assert used == set(GENERATORS)

@@ -1,8 +1,9 @@
 """The scenario readers with the shipped faces' names (`faces/shipped.py` `NAMES`), for the tests
 that read scenario files without an app, as `zenmux-emulator validate` does.
 
-The names and traits only (`ONLY_NAMES`): these tests count the catalogue the scenario files make
-(ZenMux's and their own models), without the embedding and rerank models a running app's faces add."""
+The names, traits and reply keys only (`ONLY_NAMES`): these tests count the catalogue the scenario
+files make (ZenMux's and their own models), without the embedding and rerank models a running app's
+faces add."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.schema import ScenarioFile
 
-ONLY_NAMES = FaceNames(NAMES.traits)
+ONLY_NAMES = FaceNames(NAMES.traits, replies=NAMES.replies)
 
 
 def load_paths(paths: Iterable[Path]) -> ScenarioSet:

@@ -3,7 +3,8 @@
 sequences, scripted errors and faults, the journal and the client verdict, near misses, record and
 replay, and its base URL from the pytest plugin, with no edit inside `zenmux_emulator/`.
 
-What a new face needs outside its own folder: nothing here (this file is the face and its tests);
+What a new face needs outside its own folder: nothing here (this file is the face and its tests,
+its own reply key `mood` included: `ToyReply`, its `FaceSpec.reply`);
 a face shipped inside the package adds one line to `faces/shipped.py` (and its folder to the faces'
 independence contract in `.importlinter`). Its readers (`Shapes`) give it the verdict's tool-call
 check, its decoder (`ReplyDecoder`, as `TOY_DECODED` registers) plain recorded replies; without one
@@ -20,14 +21,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from http.client import HTTPException
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 import pytest
 import yaml
 from aiohttp import web
+from pydantic import Field
 
 from tests.conftest import FROZEN
+from tests.control.helpers import control, error_of, ok
 from tests.support.bodies import DEFAULT_MODEL
 from tests.support.clients import Raw, http
 from zenmux_emulator.core.draft.draft import Draft
@@ -45,6 +48,7 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.record.command import record_settings
 from zenmux_emulator.record.store import FILENAME
 from zenmux_emulator.scenario.faces import FaceTraits
+from zenmux_emulator.scenario.schema import ReplyKeys
 from zenmux_emulator.server.app import FACES
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import session_name
@@ -77,6 +81,12 @@ class ToyRequest(InputsRequest):
         return self.said.encode()
 
 
+class ToyReply(ReplyKeys):
+    """The reply key the toy face's rules may use beyond every face's."""
+
+    mood: Literal["cheerful", "grumpy"] | None = Field(None, description="the mood the toy answer says it is in")
+
+
 class ToyFace:
     name = "toy"
 
@@ -104,6 +114,8 @@ class ToyFace:
             ctx.warnings.append("toy: whispering is heard as plain speech")
         body = {"id": generation, "model": draft.model, "heard": draft.content, "calls": calls, "voice": voice}
         body["session"], body["rule"] = ctx.session, ctx.rule
+        if isinstance(draft.spec, ToyReply) and draft.spec.mood is not None:
+            body["mood"] = draft.spec.mood  # its own reply key, scripted by its rules
         return ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
@@ -149,6 +161,7 @@ TOY = FaceSpec(
     readers=Shapes(toy_calls, toy_answers),
     client=ToyClient,
     traits=FaceTraits(zenmux=False),
+    reply=ToyReply,
 )
 WITH_TOY = (*FACES, TOY)
 
@@ -407,3 +420,43 @@ def test_the_plugin_makes_the_toy_faces_own_client(server: EmulatorServer) -> No
     assert toy.closed
     with pytest.raises(LookupError, match="rerank"):
         handle.client("rerank")
+
+
+MOODS = """\
+rules:
+  - name: moody
+    match: {api: toy, last_user: {contains: how are you}}
+    reply: {content: "fine", mood: grumpy}
+"""
+
+
+def test_the_toy_faces_own_reply_key_is_scripted_by_a_rule(server: EmulatorServer) -> None:
+    ok(control(server, "POST", "scenarios?name=moods", text=MOODS), 201)
+    reply = say(server.url("toy"), "how are you")
+    assert (reply.json()["heard"], reply.json()["mood"], reply.json()["rule"]) == ("fine", "grumpy", "moody")
+    assert "mood" not in say(server.url("toy"), "hello").json()  # a rule that does not script it
+
+
+def test_a_bad_value_of_the_toy_faces_reply_key_is_refused_at_load_with_its_line(server: EmulatorServer) -> None:
+    sulky = MOODS.replace("mood: grumpy", "mood: sulky")
+    error = error_of(control(server, "POST", "scenarios?name=moods", text=sulky), 400, "invalid_scenario")
+    assert error["problems"] == [
+        {
+            "file": "api:moods",
+            "line": 4,
+            "column": 36,
+            "path": "rules[0].reply.mood",
+            "reason": "expected one of 'cheerful', 'grumpy', got 'sulky'",
+        }
+    ]
+
+
+def test_without_the_toy_face_its_reply_key_is_an_unknown_key(tmp_path: Path) -> None:
+    settings = Settings(port=0, scenarios=[str(tmp_path)], clock=FROZEN, watch=False)
+    (tmp_path / "empty.yaml").write_text("rules: []\n", encoding="utf-8")
+    with EmulatorServer(settings, faces=FACES) as shipped_only:
+        moods = MOODS.replace("api: toy, ", "")  # the rule as a chat rule: only its reply key is unknown there
+        error = error_of(control(shipped_only, "POST", "scenarios?name=moods", text=moods), 400, "invalid_scenario")
+    assert [(p["line"], p["column"], p["path"], p["reason"]) for p in error["problems"]] == [
+        (4, 30, "rules[0].reply.mood", "unknown key 'mood'; did you mean 'model'?")
+    ]

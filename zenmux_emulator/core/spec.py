@@ -4,8 +4,9 @@ pytest plugin need to know of a wire API, in one value its folder exports.
 `create_app(settings, faces=...)` registers a list of them (`faces/shipped.py` `FACES` by default);
 the routes, the `api` of a generation record, the verdict's readers, the recorder's decoders and
 the upstream paths it drops, the index and 404 hints, and the plugin's base URLs are read from
-that list, and so are the `api` names scenario files may give (`scenario/faces.py`), so a new
-face is its folder and one more entry in it.
+that list, and so are the `api` names scenario files may give (`scenario/faces.py`) and the reply
+keys their rules may use (`reply`, `scenario/language.py`), so a new face is its folder and one more
+entry in it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.journal.verdict import Shapes
 from zenmux_emulator.core.neutral.recorded import Decoder
 from zenmux_emulator.scenario.faces import ZENMUX_FACE, FaceNames, FaceTraits
-from zenmux_emulator.scenario.schema import ModelSpec
+from zenmux_emulator.scenario.language import owners
+from zenmux_emulator.scenario.schema import ModelSpec, ReplyKeys
 
 ErrorBody = Callable[[int, str, str], bytes]
 """An error envelope as bytes, from the HTTP status, the error type and the message."""
@@ -79,6 +81,10 @@ class FaceSpec:
     error_body: ErrorBody | None = None
     """Its error envelope for the router's own 404 and 405 under its base path (a path or method no route
     serves); None: ZenMux's envelope, which every face but ObjectiveAI answers with."""
+    reply: type[ReplyKeys] | None = None
+    """The keys its rules' replies may use beyond those every face reads (`scenario.schema.Reply`): a
+    `ReplyKeys` model of optional fields, added to the scenario language where the face is registered
+    (`scenario/language.py`) and read back with `isinstance(draft.spec, ItsKeys)`; None: none."""
 
 
 REGISTERED: web.AppKey[tuple[FaceSpec, ...]] = web.AppKey("faces")
@@ -103,7 +109,9 @@ def face_names(faces: Iterable[FaceSpec], catalogue: Any = None) -> FaceNames:
     when it is not the packaged one)."""
     listed = tuple(faces)
     models = {model_id: spec for face in listed for model_id, spec in face.models.items()}
-    return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models, catalogue)
+    replies = tuple((face.name, face.reply) for face in listed if face.reply is not None and face.traits.scripted)
+    owners(replies)  # refused at registration: a key two faces claim, or one every reply has
+    return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models, catalogue, replies)
 
 
 def unfaulted(faces: Iterable[FaceSpec]) -> frozenset[str]:

@@ -4,7 +4,8 @@
 An app knows the faces it registered (`create_app` makes `FaceNames` from its `FaceSpec`s and its
 scenario registry validates and compiles every file with them); what reads scenario files without
 an app (`zenmux-emulator validate`) gives the shipped faces' names, made from the one list of them
-(`faces/shipped.py` `NAMES`). This module names no face: every file is read with the faces given.
+(`faces/shipped.py` `NAMES`). This module names no face: every file is read with the faces given,
+and with the reply keys they register (`replies`, compiled by `scenario/language.py`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationInfo
+from pydantic import BaseModel, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 ZENMUX = "zenmux"
@@ -54,6 +55,10 @@ class FaceNames:
     catalogue: Any = None
     """The catalogue served instead of the packaged snapshot (`serve --catalogue FILE`), a
     `default_models.Catalogue`; None for the packaged one."""
+    replies: tuple[tuple[str, type[BaseModel]], ...] = ()
+    """The reply keys each face adds to the scenario language (its `FaceSpec.reply`, a
+    `schema.ReplyKeys`), by its name: `language.language(faces)` compiles them into the `Reply`
+    scenario files are read with."""
 
     def names(self) -> tuple[str, ...]:
         """Every `api` a rule may give, `zenmux` last."""

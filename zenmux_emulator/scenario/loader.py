@@ -11,11 +11,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.foundation.release import drop_gradually
 from zenmux_emulator.scenario.faces import FaceNames, context
+from zenmux_emulator.scenario.language import language
 from zenmux_emulator.scenario.located import problems_from_validation_error
 from zenmux_emulator.scenario.positions import (
     PositionMap,
@@ -28,7 +29,6 @@ from zenmux_emulator.scenario.schema import Rule, ScenarioFile
 SUFFIXES = (".yaml", ".yml")
 RULES_AT_ONCE = 200
 """Rules validated in one call of `validated_in_steps` (some milliseconds of one core)."""
-_RULES = TypeAdapter(list[Rule])
 
 
 class SchemaProblems(ScenarioError):
@@ -98,12 +98,13 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
             filename, 1, 1, "", "a scenario file is a mapping with settings, models and rules", snippet(text, 1, 1)
         )
         raise ScenarioError([problem])
+    model = language(faces).file
     try:
-        return ScenarioFile.model_validate(data, context=context(faces)), located
+        return model.model_validate(data, context=context(faces)), located
     except ValidationError as exc:
         raise SchemaProblems(
             problems_from_validation_error(
-                exc, text=text, filename=filename, positions=positions, data=data, model=ScenarioFile
+                exc, text=text, filename=filename, positions=positions, data=data, model=model
             ),
             data,
             located,
@@ -111,18 +112,18 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
 
 
 def validated_in_steps(data: dict[str, Any], faces: FaceNames) -> ScenarioFile:
-    """`ScenarioFile.model_validate(data)`, a long `rules` list validated `RULES_AT_ONCE` rules at a
+    """`ScenarioFile.model_validate(data)` (the faces' `language`), a long `rules` list validated `RULES_AT_ONCE` rules at a
     time. Pydantic validates in Rust holding the GIL, so one call over 50,000 rules held the event
     loop for seconds although the registry builds off it, in a thread; between these calls the
     loop runs. Any problem raises `ValidationError` (from a step: its paths are the step's, so
     `parse_file` validates the whole file again to locate every problem exactly)."""
-    rules, ctx = data.get("rules"), context(faces)
+    rules, ctx, spoken = data.get("rules"), context(faces), language(faces)
     if not isinstance(rules, list) or len(rules) <= RULES_AT_ONCE:
-        return ScenarioFile.model_validate(data, context=ctx)
-    head = ScenarioFile.model_validate({**data, "rules": []}, context=ctx)
+        return spoken.file.model_validate(data, context=ctx)
+    head = spoken.file.model_validate({**data, "rules": []}, context=ctx)
     steps: list[Rule] = []
     for start in range(0, len(rules), RULES_AT_ONCE):
-        steps += _RULES.validate_python(rules[start : start + RULES_AT_ONCE], context=ctx)
+        steps += spoken.rules.validate_python(rules[start : start + RULES_AT_ONCE], context=ctx)
     return head.model_copy(update={"rules": steps})
 
 

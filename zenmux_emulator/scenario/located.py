@@ -8,6 +8,7 @@ import typing
 from collections.abc import Mapping, Sequence
 
 import pydantic
+from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 
 from zenmux_emulator.foundation.errors import ScenarioProblem
@@ -19,7 +20,7 @@ from zenmux_emulator.scenario.positions import (
     locate,
     snippet,
 )
-from zenmux_emulator.scenario.schema import NOT_JSON
+from zenmux_emulator.scenario.schema import FACE_KEY, NOT_JSON
 from zenmux_emulator.scenario.wording import expected, reworded, shown, source_token, type_mismatch
 
 _PREFIXES = ("Value error, ", "Assertion failed, ")
@@ -40,8 +41,16 @@ def _expand(tp: object) -> list[object]:
     return [tp]
 
 
-def _field_names(model: type[pydantic.BaseModel] | None, loc: tuple[str | int, ...]) -> list[str]:
-    """Field names (and aliases) the model allows at `loc`, found by following annotations loosely."""
+def _owner(info: FieldInfo) -> str | None:
+    """The face a key belongs to, for a face's own reply key (`language.py` marks it), else None."""
+    extra = info.json_schema_extra
+    face = extra.get(FACE_KEY) if isinstance(extra, dict) else None
+    return face if isinstance(face, str) else None
+
+
+def _field_names(model: type[pydantic.BaseModel] | None, loc: tuple[str | int, ...]) -> dict[str, str | None]:
+    """Field names (and aliases) the model allows at `loc`, found by following annotations loosely,
+    with the face each belongs to (None: every face's)."""
     current = _expand(model) if model is not None else []
     for segment in loc:
         named = [tp for tp in current if getattr(tp, "__name__", None) == segment]
@@ -57,11 +66,11 @@ def _field_names(model: type[pydantic.BaseModel] | None, loc: tuple[str | int, .
             elif isinstance(segment, str) and origin in (dict, Mapping) and len(args) == 2:
                 following += _expand(args[1])
         current = following or named or current  # an unknown segment is a union tag: stay put
-    names: list[str] = []
+    names: dict[str, str | None] = {}
     for tp in current:
         if isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
             for name, info in tp.model_fields.items():
-                names.append(info.alias if isinstance(info.alias, str) else name)
+                names[info.alias if isinstance(info.alias, str) else name] = _owner(info)
     return names
 
 
@@ -70,9 +79,12 @@ def _reason(error: ErrorDetails, model: type[pydantic.BaseModel] | None, token: 
     if kind == "missing":
         return f"missing key {loc[-1]!r}" if loc else "missing key"
     if kind == "extra_forbidden" and loc:
-        reason = f"unknown key {loc[-1]!r}"
-        close = difflib.get_close_matches(str(loc[-1]), _field_names(model, loc[:-1]), n=1)
-        return reason + (f"; did you mean {close[0]!r}?" if close else "")
+        reason, allowed = f"unknown key {loc[-1]!r}", _field_names(model, loc[:-1])
+        close = difflib.get_close_matches(str(loc[-1]), list(allowed), n=1)
+        if not close:
+            return reason
+        face = allowed[close[0]]
+        return reason + f"; did you mean {close[0]!r}" + (f" (a {face} reply key)?" if face else "?")
     if (said := reworded(error, token)) is not None:
         return said
     message = error["msg"]

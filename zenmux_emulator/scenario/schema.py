@@ -31,7 +31,6 @@ from pydantic_core import PydanticCustomError
 from zenmux_emulator.foundation.misbehaviours import Ask, check
 from zenmux_emulator.foundation.patterns import regex_problem
 from zenmux_emulator.scenario.faces import known_api
-from zenmux_emulator.scenario.query import QueryScript
 from zenmux_emulator.scenario.query_model import StoredQueryModel
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -391,7 +390,12 @@ def _template_syntax(text: str) -> bool:
 
 
 class Reply(BaseModel):
-    """One scripted answer. `content` and `refusal` may use templates over the request."""
+    """One scripted answer. `content` and `refusal` may use templates over the request. A face may
+    add keys of its own, described with its name (ObjectiveAI's `query`, embeddings' `vectors`,
+    rerank's `scores`)."""
+
+    # The keys every face reads. A face adds its own with a `ReplyKeys` model on its `FaceSpec`, and
+    # rules are read with the Reply compiled from the registered faces' keys (`scenario/language.py`).
 
     model_config = _STRICT
 
@@ -412,20 +416,6 @@ class Reply(BaseModel):
     error: ErrorReply | None = Field(None, description="answer with an error envelope instead")
     raw: RawReply | None = Field(None, description="answer with exactly these bytes instead")
     fault: Fault | None = Field(None, description="a transport fault before any response")
-    query: QueryScript | None = Field(None, description="objectiveai: what each LLM of the Query Model says")
-    vectors: dict[str, Annotated[list[float], Field(min_length=1)]] | None = Field(
-        None,
-        description=(
-            "embeddings: the vector an input gets, keyed by its exact text (made unit length and cut or padded "
-            "to the dimensions asked for); other inputs get the computed vector"
-        ),
-    )
-    scores: dict[str, Annotated[float, Field(ge=0, le=1)]] | None = Field(
-        None,
-        description=(
-            "rerank: the relevance score a document gets, keyed by its exact text; others get the computed score"
-        ),
-    )
     verbatim: bool = Field(
         False,
         description=(
@@ -478,6 +468,19 @@ class Reply(BaseModel):
                     },
                 )
         return self
+
+
+FACE_KEY = "face"
+"""Where a face's own reply key names its face, in the compiled Reply's field (`json_schema_extra`, so
+the JSON Schema says it too) for the loader's "did you mean"."""
+
+
+class ReplyKeys(BaseModel):
+    """The reply keys a face adds to the scenario language: subclass it with optional fields (default
+    None) and register it as its `FaceSpec.reply`. A rule's reply is then an instance of it too, so the
+    face reads its keys with `isinstance(draft.spec, ItsKeys)`; its validators run on the whole reply."""
+
+    model_config = _STRICT
 
 
 SequenceEnd = Literal["repeat_last", "cycle", "error", "fall_through"]

@@ -15,6 +15,7 @@ from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import base64_floats, embed, fitted
+from zenmux_emulator.faces.embeddings.reply import VectorsReply
 from zenmux_emulator.faces.embeddings.request import EmbeddingsRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.offload import defer
@@ -86,7 +87,10 @@ class EmbeddingsFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        scripted = draft.spec.vectors if draft.spec is not None and draft.spec.vectors is not None else {}
+        spec = draft.spec
+        scripted: dict[str, list[float]] = (
+            spec.vectors if isinstance(spec, VectorsReply) and spec.vectors is not None else {}
+        )
         made = request.prepared if request.prepared is not None and seed == self.seed else {}
         data: list[dict[str, Any]] = []
         for index, text in enumerate(request.inputs):

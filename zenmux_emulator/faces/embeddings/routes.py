@@ -10,6 +10,7 @@ from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.embeddings.face import ROUTE, EmbeddingsFace
 from zenmux_emulator.faces.embeddings.models import CATALOGUE
 from zenmux_emulator.faces.embeddings.recorded import DECODER
+from zenmux_emulator.faces.embeddings.reply import VectorsReply
 from zenmux_emulator.scenario.faces import FaceTraits
 
 
@@ -28,6 +29,7 @@ SPEC = FaceSpec(
     decoder=DECODER,
     signpost=Signpost("Embeddings (OpenAI-compatible)", ("/api/v1/embeddings",)),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
+    reply=VectorsReply,
 )
 """The embeddings face, as the app registers it: rules answer it when they name it (`api:
 embeddings`), so a rule written for the chat faces never answers an embeddings request."""

@@ -32,6 +32,7 @@ from .compute import Context, Outcome, compute
 from .errors import QueryRejected, error_message
 from .registry import REMEMBERED_BYTES, KeptModel, QueryModelRegistry
 from .render import iter_events, unary, unary_json
+from .reply import QueryReply
 from .request import QueryAsk
 from .wire import model_name, parse
 
@@ -86,7 +87,7 @@ def script_of(draft: Draft) -> QueryScript | None:
     spec = draft.spec
     if spec is None:
         return None
-    if spec.query is not None:
+    if isinstance(spec, QueryReply) and spec.query is not None:
         return spec.query
     if spec.content is None and spec.reasoning is None:
         return None

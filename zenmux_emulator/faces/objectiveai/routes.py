@@ -25,6 +25,7 @@ from . import ids
 from .errors import UNAUTHORIZED, QueryRejected, error_message
 from .face import KINDS, QueryFace, rejection
 from .registry import normalised
+from .reply import QueryReply
 from .wire import model_ids, validate_llm, validate_model
 
 PREFIX = "/objectiveai"
@@ -185,5 +186,6 @@ SPEC = FaceSpec(
     misbehaves=False,
     error_body=_router_error,
     signpost=Signpost("ObjectiveAI Query Completions"),
+    reply=QueryReply,
 )
 """The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""

@@ -11,6 +11,7 @@ from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import embed, relevance
 from zenmux_emulator.faces.rerank.models import MEDIA_TOKENS
+from zenmux_emulator.faces.rerank.reply import ScoresReply
 from zenmux_emulator.faces.rerank.request import RerankRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.offload import defer
@@ -42,7 +43,8 @@ def computed(request: RerankRequest, seed: int) -> dict[str, float]:
 def scores_of(request: RerankRequest, draft: Draft, seed: int, made: dict[str, float] | None = None) -> list[float]:
     """Each document's relevance: the rule's scripted score for its exact text, else computed (or
     taken from `made`, computed in advance with this seed)."""
-    scripted = draft.spec.scores if draft.spec is not None and draft.spec.scores is not None else {}
+    spec = draft.spec
+    scripted: dict[str, float] = spec.scores if isinstance(spec, ScoresReply) and spec.scores is not None else {}
     made = made if made is not None else computed(request, seed)
     return [given if (given := scripted.get(text)) is not None else made[text] for text in request.documents]
 

@@ -9,6 +9,7 @@ from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.rerank.face import ROUTE, RerankFace
 from zenmux_emulator.faces.rerank.models import CATALOGUE
 from zenmux_emulator.faces.rerank.recorded import DECODER
+from zenmux_emulator.faces.rerank.reply import ScoresReply
 from zenmux_emulator.scenario.faces import FaceTraits
 
 
@@ -26,5 +27,6 @@ SPEC = FaceSpec(
     decoder=DECODER,
     signpost=Signpost("Rerank", ("/api/v1/rerank",)),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
+    reply=ScoresReply,
 )
 """The rerank face, as the app registers it: rules answer it when they name it (`api: rerank`)."""
