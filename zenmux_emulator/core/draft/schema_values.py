@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from zenmux_emulator.core.draft.fake import generate
-from zenmux_emulator.core.draft.pattern import PatternStrings
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 if TYPE_CHECKING:
     from faker import Faker  # imported when first used (see core.draft.draft.Kit)
+
+    from zenmux_emulator.core.draft.pattern import PatternStrings  # rstr: imported by the first pattern
 
 MAX_BYTES = 64 * 1024
 """The JSON a made value may take: more than a model writes into one tool call (about 16k tokens)."""
@@ -324,6 +325,8 @@ class SchemaValues:
 
     def _matching(self, pattern: str, low: int, high: int | None, path: Path) -> str:
         if self._patterns is None:
+            from zenmux_emulator.core.draft.pattern import PatternStrings
+
             self._patterns = PatternStrings(self.faker.random)
         try:
             return self._patterns.matching(pattern, low, high, self.left)
