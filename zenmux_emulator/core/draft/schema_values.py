@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 MAX_BYTES = 64 * 1024
 """The JSON a made value may take: more than a model writes into one tool call (about 16k tokens)."""
 MAX_VALUES = 1_000
-"""Values (leaves and containers) in one made value: each costs a faker call (10 to 30 us)."""
+"""Values (leaves and containers) in one made value: each costs a faker call."""
 MAX_SECONDS = 0.25
 """The work one value may take: a guard behind the other two, which keep it far below this (and
 deterministic: a value refused for its time would be the one answer that depends on the machine)."""
