@@ -1,6 +1,7 @@
 """What `serve` imports: a plain chat request answered by a plain rule needs no template engine,
-JSON Schema checker, fake-data or pattern library, Redis client or media library, so a serving
-process has none of them in `sys.modules` after answering one (issue 43: what a served request
+JSON Schema checker, fake-data or pattern library, Redis client or media library (nor the shared
+state's backend, nor the control API's OpenAPI description), so a serving process has none of them
+in `sys.modules` after answering one (issue 43: what a served request
 does not need loads on first use, not at start-up).
 
 The server has no facility that reports its modules, so the check runs the real `serve` command in
@@ -16,7 +17,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEAVY = ("jsonschema", "jinja2", "faker", "rstr", "redis", "watchfiles", "PIL", "lameenc", "soundfile", "av")
+HEAVY = (
+    "jsonschema",
+    "jinja2",
+    "faker",
+    "rstr",
+    "redis",
+    "watchfiles",
+    "PIL",
+    "lameenc",
+    "soundfile",
+    "av",
+    "zenmux_emulator.server.state_shared",  # --state only
+    "zenmux_emulator.server.control.openapi",  # the control API's description, on its first request
+)
 
 SCRIPT = r"""
 import io, json, os, re, signal, sys, threading, urllib.request

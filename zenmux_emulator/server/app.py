@@ -57,7 +57,6 @@ from zenmux_emulator.server.edge.middlewares import (
 )
 from zenmux_emulator.server.inspector.app import create_inspector_app
 from zenmux_emulator.server.state_local import LocalState
-from zenmux_emulator.server.state_shared import SharedState
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
@@ -118,6 +117,7 @@ def state_for(settings: Settings, registry: ScenarioRegistry, clock: Clock, jour
     """The one state the app keeps: the store `--state` names, else this process's."""
     if settings.state is None:
         return LocalState(registry, clock, journal, SessionStore())
+    from zenmux_emulator.server.state_shared import SharedState  # imported with --state only
     from zenmux_emulator.state.redis_store import RedisStore  # redis is imported only when it is used
 
     return SharedState(
