@@ -3,8 +3,8 @@ is not parsed and validated again (for 10,000 rules that work is most of the sta
 
 An entry is the pickled `ScenarioFile` and the outline of where its rules start, in a file named
 after the SHA-256 of everything that decides it: the emulator's version, the scenario language's own
-source files (their sizes and times, so that an edited checkout does not read entries of the old
-language), the faces' names and traits, the file's name and its text. An entry that cannot be read
+source files and the foundation's it validates with (their sizes and times, so that an edited
+checkout does not read entries of the old language), the faces' names and traits, the file's name and its text. An entry that cannot be read
 (corrupt, truncated, of another Python) is ignored and written again; a folder that cannot be
 written leaves the start as it was, only slower. Only files that validate are kept.
 
@@ -55,8 +55,12 @@ def _language() -> bytes:
         made = version("zenmux-emulator")
     except PackageNotFoundError:
         made = "unknown"
-    here = Path(__file__).resolve().parent
-    stats = [(p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(here.glob("*.py"))]
+    package = Path(__file__).resolve().parents[1]
+    stats = [
+        (str(p.relative_to(package)), p.stat().st_size, p.stat().st_mtime_ns)
+        for folder in ("scenario", "foundation")  # the language and what it validates with
+        for p in sorted((package / folder).glob("*.py"))
+    ]
     return repr((made, stats)).encode()
 
 
