@@ -27,7 +27,7 @@ NPM_JS = npm --cache $(abspath $(JS))/.npm-cache --no-audit --no-fund --loglevel
 # aimock's pinned version lives in bench/aimock.py, which installs it (the bench's peer; tests/bench checks it)
 AIMOCK := $(VENV)/aimock/node_modules/@copilotkit/aimock/dist/cli.js
 
-.PHONY: help run test test-latest screenshots lint validate docs dist bench clean redis-server
+.PHONY: help run test test-latest screenshots lint validate docs dist bench clean redis-server wrk
 .DEFAULT_GOAL := help
 
 ## help: list the targets (the default)
@@ -110,12 +110,13 @@ $(AIMOCK): bench/aimock.py | $(BIN)/python
 run: $(VENV)/.installed-examples
 	$(BIN)/zenmux-emulator serve --host $(HOST) --port $(PORT) --scenarios scenarios
 
-# redis-server, jq and chromium from Debian's packages: the shared-state tests (--state, --workers) run against
-# a real Redis, the documentation's journal recipes (tests/docs) run jq, and the inspector's tests
-# (tests/inspector) drive /usr/bin/chromium headless through Playwright (whose own browser downloads are not used)
-APT_TOOLS := redis-server jq chromium
+# redis-server, jq, chromium and wrk from Debian's packages: the shared-state tests (--state, --workers) run against
+# a real Redis, the documentation's journal recipes (tests/docs) run jq, the inspector's tests
+# (tests/inspector) drive /usr/bin/chromium headless through Playwright (whose own browser downloads are not used),
+# and the bench's tests (tests/bench/test_wrk.py) run wrk
+APT_TOOLS := redis-server jq chromium wrk
 redis-server:
-	@command -v redis-server >/dev/null && command -v jq >/dev/null && [ -x /usr/bin/chromium ] || { \
+	@command -v redis-server >/dev/null && command -v jq >/dev/null && [ -x /usr/bin/chromium ] && command -v wrk >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(APT_TOOLS); \
 	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
@@ -154,8 +155,17 @@ DIST ?= dist
 dist: | $(BIN)/python
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(DIST) .
 
-## bench: the emulator against a bare aiohttp baseline and aimock (bench/run.py; ARGS=--quick for 1 s runs)
-bench: $(VENV)/.installed $(AIMOCK)
+# wrk from Debian's package: the bench's load generator (bench/wrk.py), installed as redis-server is
+wrk:
+	@command -v wrk >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk; \
+	  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then \
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk; \
+	  else echo "make bench needs wrk (Debian/Ubuntu: apt-get install wrk)" >&2; exit 1; fi; }
+
+## bench: the emulator against a bare aiohttp baseline and aimock under wrk (bench/run.py; ARGS=--quick for 1 s runs)
+bench: $(VENV)/.installed $(AIMOCK) wrk
 	$(BIN)/python bench/run.py $(ARGS)
 
 ## clean: remove the virtualenv and build files

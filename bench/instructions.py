@@ -82,9 +82,8 @@ def build_app(server: str, scenarios: Path) -> web.Application:
 
 
 class ReadingProtocol:
-    """What aiohttp's body reader calls on its protocol at every read, as cheap as a server's own.
-    (A `unittest.mock.Mock` here cost each request about 30k instructions of call bookkeeping that
-    no server pays; counts before 2026-11-23 include it.)"""
+    """What aiohttp's body reader calls on its protocol at every read, as cheap as a server's own
+    (a `unittest.mock.Mock` here would add call bookkeeping that no server pays)."""
 
     _reading_paused = False
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
 import textwrap
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +25,10 @@ SHIPPED = REPO / "scenarios"
 FROZEN = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 MakeServer = Callable[..., EmulatorServer]
+
+# the validated scenario files of every server the suite starts, in process or as a command, are kept in
+# the temporary folder (scenario/cache.py), whatever XDG_CACHE_HOME says
+os.environ["ZENMUX_EMULATOR_CACHE_DIR"] = str(Path(tempfile.gettempdir()) / f"zenmux-emulator-tests-{os.getuid()}")
 
 
 @contextmanager

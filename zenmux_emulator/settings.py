@@ -137,6 +137,10 @@ class Settings(BaseModel):
             raise ValueError(f"state must be a Redis URL ({', '.join(STATE_SCHEMES)}…), got {text!r}")
         return text
 
+    cache_dir: Path | None = None
+    """Where validated scenario files are kept across starts (`scenario/cache.py`); None: the
+    `ZENMUX_EMULATOR_CACHE_DIR` variable, else `$XDG_CACHE_HOME/zenmux-emulator`, else
+    `zenmux-emulator-<uid>` in the system's temporary folder."""
     catalogue: Path | None = None
     """A catalogue file (`zenmux-emulator catalogue pull` writes one) served instead of the packaged
     snapshot."""

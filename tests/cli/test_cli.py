@@ -48,7 +48,11 @@ rules:
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment without any ZENMUX_EMULATOR_* the caller may have set, plus `extra`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ZENMUX_EMULATOR_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ZENMUX_EMULATOR_") or k == "ZENMUX_EMULATOR_CACHE_DIR"  # the suite's, in tmp
+    }
     env.update(extra)
     return env
 

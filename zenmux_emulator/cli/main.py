@@ -177,6 +177,12 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         "emulator_state_unavailable (default 2)",
     )
     p.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep the validated scenario files here across starts (default: $XDG_CACHE_HOME/zenmux-emulator, "
+        "else zenmux-emulator-<uid> in the temporary folder)",
+    )
+    p.add_argument(
         "--catalogue",
         metavar="FILE",
         help="serve this catalogue file (`zenmux-emulator catalogue pull` writes one) instead of the packaged snapshot",
@@ -416,8 +422,10 @@ def _serve(args: argparse.Namespace) -> int:
             from zenmux_emulator.cli.workers import run_workers
             from zenmux_emulator.core.rules.compile import load_paths
             from zenmux_emulator.faces.shipped import NAMES
+            from zenmux_emulator.scenario.cache import ParseCache, folder
 
-            load_paths(settings.scenario_paths(), NAMES)  # a bad file stops start-up before any worker starts
+            cache = ParseCache(folder(settings.cache_dir))
+            load_paths(settings.scenario_paths(), NAMES, cache)  # a bad file stops start-up before any worker starts
             if settings.catalogue is not None:
                 from zenmux_emulator.scenario.default_models import read_catalogue
 

@@ -148,10 +148,8 @@ async def states_of(core: Core, scenarios: ScenarioSet, name: str) -> dict[str, 
     }
 
 
-# The steps' values are slotted dataclasses, made once a request and never changed after. Not
-# frozen: a frozen one sets each field through `object.__setattr__`; nor NamedTuples: Python 3.11
-# reads their fields through a descriptor it does not specialise. Either way they cost a plain
-# request about 5 % (20,000 instructions, docs/performance.md), the issue's bar for a shape.
+# The steps' values are slotted dataclasses, made once a request and never changed after (not frozen,
+# not NamedTuples: docs/performance.md says what each shape costs).
 
 
 @dataclass(slots=True)

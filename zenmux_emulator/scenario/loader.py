@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -25,6 +25,9 @@ from zenmux_emulator.scenario.positions import (
     snippet,
 )
 from zenmux_emulator.scenario.schema import Rule, ScenarioFile
+
+if TYPE_CHECKING:
+    from zenmux_emulator.scenario.cache import ParseCache
 
 SUFFIXES = (".yaml", ".yml")
 RULES_AT_ONCE = 200
@@ -109,6 +112,21 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
             data,
             located,
         ) from None
+
+
+def parse_cached(
+    text: str, filename: str, faces: FaceNames, cache: ParseCache | None
+) -> tuple[ScenarioFile, SourcePositions]:
+    """`parse_file`, through the cache of validated files when there is one (`scenario/cache.py`)."""
+    if cache is None or not cache.wanted(filename):
+        return parse_file(text, filename, faces)
+    key = cache.key(text, filename, faces)
+    found = cache.get(key)
+    if found is not None:
+        return found[0], SourcePositions(text, filename, found[1])
+    spec, positions = parse_file(text, filename, faces)
+    cache.put(key, (spec, positions.rules))
+    return spec, positions
 
 
 def validated_in_steps(data: dict[str, Any], faces: FaceNames) -> ScenarioFile:

@@ -39,6 +39,8 @@ from zenmux_emulator.faces.shipped import FACES
 from zenmux_emulator.foundation.clock import Clock
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.foundation.waits import Waits
+from zenmux_emulator.scenario.cache import ParseCache
+from zenmux_emulator.scenario.cache import folder as cache_folder
 from zenmux_emulator.scenario.default_models import read_catalogue
 from zenmux_emulator.server.control.app import create_control_app
 from zenmux_emulator.server.edge import signposts
@@ -55,7 +57,6 @@ from zenmux_emulator.server.edge.middlewares import (
 )
 from zenmux_emulator.server.inspector.app import create_inspector_app
 from zenmux_emulator.server.state_local import LocalState
-from zenmux_emulator.server.state_shared import SharedState
 from zenmux_emulator.settings import Settings
 from zenmux_emulator.state.sessions import SessionStore
 
@@ -116,6 +117,7 @@ def state_for(settings: Settings, registry: ScenarioRegistry, clock: Clock, jour
     """The one state the app keeps: the store `--state` names, else this process's."""
     if settings.state is None:
         return LocalState(registry, clock, journal, SessionStore())
+    from zenmux_emulator.server.state_shared import SharedState  # imported with --state only
     from zenmux_emulator.state.redis_store import RedisStore  # redis is imported only when it is used
 
     return SharedState(
@@ -126,7 +128,9 @@ def state_for(settings: Settings, registry: ScenarioRegistry, clock: Clock, jour
 def create_core(settings: Settings, journal: Journal, faces: Sequence[FaceSpec] = FACES) -> Core:
     """The holders every face's requests share."""
     catalogue = read_catalogue(settings.catalogue) if settings.catalogue is not None else None
-    registry = ScenarioRegistry(settings.scenario_paths(), face_names(faces, catalogue))
+    registry = ScenarioRegistry(
+        settings.scenario_paths(), face_names(faces, catalogue), ParseCache(cache_folder(settings.cache_dir))
+    )
     clock = Clock(settings.clock)
     return Core(
         settings=settings,

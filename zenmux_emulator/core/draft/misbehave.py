@@ -18,9 +18,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
-from referencing.exceptions import Unresolvable
 
 from zenmux_emulator.core.draft import reasoning
 from zenmux_emulator.core.draft.draft import Draft, Kit, default_reasoning
@@ -149,6 +146,10 @@ def _tool_schema(facts: NeutralRequest, name: str) -> Mapping[str, Any]:
 
 def _rejects(schema: Mapping[str, Any], value: Any) -> bool:
     """Whether the request's own tool schema refuses the value (a schema jsonschema cannot read refuses nothing)."""
+    from jsonschema.exceptions import SchemaError  # imported by the first schema-breaking fault only
+    from jsonschema.validators import validator_for
+    from referencing.exceptions import Unresolvable
+
     try:
         return not validator_for(schema)(schema).is_valid(value)
     except (SchemaError, Unresolvable, RecursionError):  # no violation can be shown against it

@@ -27,16 +27,17 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from zenmux_emulator.core.draft.fake import generate
-from zenmux_emulator.core.draft.pattern import PatternStrings
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
 if TYPE_CHECKING:
     from faker import Faker  # imported when first used (see core.draft.draft.Kit)
 
+    from zenmux_emulator.core.draft.pattern import PatternStrings  # rstr: imported by the first pattern
+
 MAX_BYTES = 64 * 1024
 """The JSON a made value may take: more than a model writes into one tool call (about 16k tokens)."""
 MAX_VALUES = 1_000
-"""Values (leaves and containers) in one made value: each costs a faker call (10 to 30 us)."""
+"""Values (leaves and containers) in one made value: each costs a faker call."""
 MAX_SECONDS = 0.25
 """The work one value may take: a guard behind the other two, which keep it far below this (and
 deterministic: a value refused for its time would be the one answer that depends on the machine)."""
@@ -324,6 +325,8 @@ class SchemaValues:
 
     def _matching(self, pattern: str, low: int, high: int | None, path: Path) -> str:
         if self._patterns is None:
+            from zenmux_emulator.core.draft.pattern import PatternStrings
+
             self._patterns = PatternStrings(self.faker.random)
         try:
             return self._patterns.matching(pattern, low, high, self.left)

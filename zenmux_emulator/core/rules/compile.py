@@ -16,9 +16,10 @@ from zenmux_emulator.core.rules.machines import state_warnings
 from zenmux_emulator.core.rules.warnings import shadowed, unknown_error_types
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.foundation.signatures import RecordedReasoning
+from zenmux_emulator.scenario.cache import ParseCache
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
 from zenmux_emulator.scenario.faces import FaceNames
-from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_file, read_sources
+from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_cached, read_sources
 from zenmux_emulator.scenario.positions import locate, snippet
 from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
@@ -91,11 +92,12 @@ def compile_file(
     filename: str,
     first_order: int,
     faces: FaceNames,
+    cache: ParseCache | None = None,
 ) -> tuple[ScenarioFile, list[CompiledRule], list[ScenarioProblem]]:
-    """Validate and compile one source (with its warnings); rule order continues from `first_order`.
-    Raises FileProblems with every problem found: schema, templates, or both."""
+    """Validate (or find validated in `cache`) and compile one source (with its warnings); rule order
+    continues from `first_order`. Raises FileProblems with every problem found: schema, templates, or both."""
     try:
-        spec, positions = parse_file(text, filename, faces)
+        spec, positions = parse_cached(text, filename, faces, cache)
     except SchemaProblems as exc:
         raise _salvage(exc) from None
     problems: list[ScenarioProblem] = []
@@ -141,9 +143,9 @@ def _name_clashes(
     return clashes
 
 
-def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioSet:
-    """Compile (filename, text) sources into one set, for the faces an app registered (`faces`);
-    every problem of every source is reported."""
+def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames, cache: ParseCache | None = None) -> ScenarioSet:
+    """Compile (filename, text) sources into one set, for the faces an app registered (`faces`),
+    the files validated before found in `cache`; every problem of every source is reported."""
     problems: list[ScenarioProblem] = []
     rules: list[CompiledRule] = []
     models: dict[str, ModelSpec] = {}
@@ -158,7 +160,7 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames) -> ScenarioS
     for filename, text in sources:
         files.append(filename)
         try:
-            spec, compiled, file_warnings = compile_file(text, filename, len(rules), faces)
+            spec, compiled, file_warnings = compile_file(text, filename, len(rules), faces, cache)
         except FileProblems as exc:
             problems.extend(exc.problems)
             problems.extend(_name_clashes(filename, exc.names, names))
@@ -223,6 +225,6 @@ def recorded_reasoning(rules: Iterable[CompiledRule]) -> RecordedReasoning:
     return RecordedReasoning(frozenset(signatures), frozenset(encrypted))
 
 
-def load_paths(paths: Iterable[Path], faces: FaceNames) -> ScenarioSet:
+def load_paths(paths: Iterable[Path], faces: FaceNames, cache: ParseCache | None = None) -> ScenarioSet:
     """Read and compile every scenario file under `paths`."""
-    return build_set(read_sources(paths), faces)
+    return build_set(read_sources(paths), faces, cache)

@@ -14,6 +14,7 @@ from zenmux_emulator.core.rules.compile import build_set
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.foundation.collector import collector_paused
 from zenmux_emulator.foundation.errors import ScenarioError
+from zenmux_emulator.scenario.cache import ParseCache
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import read_sources
 
@@ -28,11 +29,11 @@ LARGE_SOURCES = 1 << 20
 """Sources of this many characters in all (some 20,000 rules) are built with the cycle collector paused."""
 
 
-def _build_large(sources: Sequence[Source], faces: FaceNames) -> ScenarioSet:
+def _build_large(sources: Sequence[Source], faces: FaceNames, cache: ParseCache | None) -> ScenarioSet:
     """`build_set` with Python's cycle collector paused (see `collector`): its full collections over
     the growing heap of a large set held the event loop up to seconds at a time."""
     with collector_paused():
-        return build_set(sources, faces)
+        return build_set(sources, faces, cache)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +71,12 @@ class ScenarioRegistry:
     """Holds the current `Loaded`, built from the files' last good texts followed by the API's
     sources in the order they were added. A change that fails to build changes nothing."""
 
-    def __init__(self, paths: Sequence[Path], faces: FaceNames) -> None:
+    def __init__(self, paths: Sequence[Path], faces: FaceNames, cache: ParseCache | None = None) -> None:
         self.paths = list(paths)
         self.faces = faces
         """The faces the app registered: the `api` names its rules may give."""
+        self.cache = cache
+        """The files validated at an earlier start (`scenario/cache.py`); None: every file is validated."""
         self.current = Loaded.of(ScenarioSet())
         self.last_error: ScenarioError | LoadFailed | None = None
         """Why the last file reload failed (the files' problems, or a fault of the emulator's own),
@@ -140,8 +143,8 @@ class ScenarioRegistry:
     async def _build(self, files: Sequence[Source], api: dict[str, str]) -> ScenarioSet:
         sources = [*files, *((API_PREFIX + name, text) for name, text in api.items())]
         if sum(len(text) for _, text in sources) < LARGE_SOURCES:
-            return await asyncio.to_thread(build_set, sources, self.faces)
-        return await asyncio.to_thread(_build_large, sources, self.faces)
+            return await asyncio.to_thread(build_set, sources, self.faces, self.cache)
+        return await asyncio.to_thread(_build_large, sources, self.faces, self.cache)
 
     async def load(self) -> None:
         """The first load: raises ScenarioError so the server does not start on bad files."""

@@ -2,8 +2,8 @@
 by jsonschema, at parse time on every face that takes them: a schema that is not one (say
 `{"properties": true}`) is a 400 naming where, before anything tries to make values from it.
 
-The check costs about 0.3 ms a subschema (jsonschema's walk of the 2020-12 meta-schema), so it is
-bounded three ways: a schema of more than `MAX_WEIGHT` subschemas is refused before it is checked;
+The check walks the 2020-12 meta-schema for every subschema, so its cost grows with the schema and it
+is bounded three ways: a schema of more than `MAX_WEIGHT` subschemas is refused before it is checked;
 one of more than `INLINE_WEIGHT` is checked in a thread (`foundation.offload`), not on the event
 loop; and verdicts are kept by the schema's text and, for the large ones, by its text with its
 `description`, `title` and `$comment` strings blanked, so an agent that edits a description is not

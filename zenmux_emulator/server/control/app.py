@@ -15,7 +15,6 @@ from zenmux_emulator.server.control.guard import control_guard
 from zenmux_emulator.server.control.journal import clear_journal, journal_verdict, list_journal, list_unmatched
 from zenmux_emulator.server.control.match import would_match
 from zenmux_emulator.server.control.misbehave import list_misbehave, set_misbehave
-from zenmux_emulator.server.control.openapi import openapi
 from zenmux_emulator.server.control.scenarios import (
     add_scenario,
     list_scenarios,
@@ -60,6 +59,13 @@ async def health(request: web.Request) -> web.Response:
             "collector": {"enabled": gc.isenabled(), "frozen_objects": gc.get_freeze_count()},
         }
     )
+
+
+async def openapi(request: web.Request) -> web.Response:
+    """The control API's OpenAPI description, built on its first request (not at every start)."""
+    from zenmux_emulator.server.control.openapi import openapi as described
+
+    return await described(request)
 
 
 def create_control_app(settings: Settings) -> web.Application:
