@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 import tempfile
 from contextlib import suppress
 from functools import cache
@@ -65,7 +66,18 @@ def _language() -> bytes:
 
 
 def _faces(faces: FaceNames) -> bytes:
-    return repr((sorted(faces.traits.items()), sorted(faces.models))).encode()
+    """The faces' names and traits, and each face's reply keys model with its source file as it is on disk."""
+    replies = [(face, model.__module__, model.__qualname__, _stat(model.__module__)) for face, model in faces.replies]
+    return repr((sorted(faces.traits.items()), sorted(faces.models), replies)).encode()
+
+
+def _stat(module: str) -> tuple[int, int] | None:
+    """The size and time of a module's file (None for one without a file: defined in a test, say)."""
+    found = getattr(sys.modules.get(module), "__file__", None)
+    if found is None:
+        return None
+    stat = os.stat(found)
+    return stat.st_size, stat.st_mtime_ns
 
 
 class ParseCache:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -72,18 +73,37 @@ def _owned(face: str, info: FieldInfo) -> tuple[Any, FieldInfo]:
     return annotation, field
 
 
+def _mark(replies: FaceReplies) -> str:
+    """A name for one set of faces' compiled models, the same in every process that registers them."""
+    said = repr([(face, model.__module__, model.__qualname__) for face, model in replies])
+    return hashlib.sha256(said.encode()).hexdigest()[:12]
+
+
+def _named(model: type[BaseModel], name: str, mark: str) -> type[BaseModel]:
+    """The compiled model, findable by pickle as this module's `<name>_<mark>`: the cache of validated
+    files (`scenario/cache.py`) keeps instances of it, read back once the same faces compiled it again.
+    Its name in messages and the JSON Schema stays `name`."""
+    qualname = f"{name}_{mark}"
+    model.__module__, model.__qualname__ = __name__, qualname
+    globals()[qualname] = model
+    return model
+
+
 @functools.cache
 def compiled(replies: FaceReplies) -> Language:
     """The language of these faces' reply keys (the schema's own models when there are none)."""
     owned = owners(replies)
     if not owned:
         return Language(Reply, Rule, ScenarioFile, TypeAdapter(list[Rule]), {})
+    mark = _mark(replies)
     keys: dict[str, Any] = {
         key: _owned(face, model.model_fields[key]) for face, model in replies for key in model.model_fields
     }
     bases: tuple[type[BaseModel], ...] = (*(model for _, model in reversed(replies)), Reply)
     made = create_model("Reply", __base__=bases, __module__=Reply.__module__, __doc__=Reply.__doc__, **keys)
-    reply = cast(type[Reply], made)  # Reply's own keys first, then the faces' in registration order
+    reply = cast(
+        type[Reply], _named(made, "Reply", mark)
+    )  # Reply's own keys first, then the faces' in registration order
     given, several = Rule.model_fields, cast(Any, list[reply])  # type: ignore[valid-type]
     rule = create_model(
         "Rule",
@@ -93,6 +113,7 @@ def compiled(replies: FaceReplies) -> Language:
         reply=_field(given["reply"], reply | None),
         replies=_field(given["replies"], several | None),
     )
+    _named(rule, "Rule", mark)
     file = create_model(
         "ScenarioFile",
         __base__=ScenarioFile,
@@ -100,6 +121,7 @@ def compiled(replies: FaceReplies) -> Language:
         __doc__=ScenarioFile.__doc__,
         rules=_field(ScenarioFile.model_fields["rules"], list[rule]),
     )
+    _named(file, "ScenarioFile", mark)
     rules: Any = list[rule]  # a list of the compiled Rule, which mypy knows as a Rule
     return Language(reply, rule, file, TypeAdapter[list[Rule]](rules), owned)
 

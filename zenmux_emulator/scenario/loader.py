@@ -121,6 +121,7 @@ def parse_cached(
     if cache is None or not cache.wanted(filename):
         return parse_file(text, filename, faces)
     key = cache.key(text, filename, faces)
+    language(faces)  # the models an entry of these faces names, compiled before it is read
     found = cache.get(key)
     if found is not None:
         return found[0], SourcePositions(text, filename, found[1])
