@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import os
 import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
@@ -23,6 +24,7 @@ from pydantic import (
     Field,
     NonNegativeInt,
     PlainValidator,
+    PrivateAttr,
     field_validator,
     model_validator,
 )
@@ -329,14 +331,43 @@ class ErrorReply(BaseModel):
 
 
 class RawReply(BaseModel):
-    """Answer with exactly these bytes: an HTML page from a proxy, an empty body, an error inside a 200."""
+    """Answer with exactly these bytes: an HTML page from a proxy, an empty body, an error inside a
+    200, or a file's bytes (`body_file`: recorded audio or images, kept beside the scenario)."""
 
     model_config = _STRICT
 
     status: int = Field(200, ge=100, le=599)
     content_type: str = "application/json"
     body: str = ""
+    body_file: str | None = Field(
+        None, min_length=1, description="the body is this file's bytes, its path relative to the scenario file's folder"
+    )
     headers: Headers | None = None
+    _data: bytes | None = PrivateAttr(None)
+
+    @field_validator("body_file")
+    @classmethod
+    def _inside(cls, value: str | None) -> str | None:
+        if value is not None and (value.startswith(("/", "\\")) or ".." in value.replace("\\", "/").split("/")):
+            raise ValueError("body_file must be a path inside the scenario file's folder (no leading / and no ..)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_body(self) -> RawReply:
+        if self.body_file is not None and self.body:
+            raise ValueError("give body or body_file, not both")
+        return self
+
+    @property
+    def data(self) -> bytes:
+        """The bytes answered: `body`'s, or the file's, read when the scenario was loaded."""
+        return self._data if self._data is not None else self.body.encode()
+
+    def load(self, folder: str) -> None:
+        """Read `body_file` from the scenario file's `folder` (OSError when it cannot be read)."""
+        if self.body_file is not None:
+            with open(os.path.join(folder, self.body_file), "rb") as file:
+                self._data = file.read()
 
     @field_validator("content_type")
     @classmethod
