@@ -6,6 +6,7 @@ form reaches the upstream whole, and no key is written anywhere."""
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 import wave
@@ -68,6 +69,9 @@ def test_media_is_recorded_as_files_beside_the_yaml_and_replayed_byte_for_byte(
     assert (out / raws["images"]["body_file"]).read_bytes() == image.content
     for path in every_file(out):
         assert KEY.encode() not in path.read_bytes(), path
+    exchanges = {line["path"]: line for line in map(json.loads, (out / "exchanges.jsonl").read_text().splitlines())}
+    spoken_line = exchanges["/api/v1/audio/speech"]
+    assert (spoken_line["answer"], spoken_line["answer_file"]) == (None, raws["speech"]["body_file"])
 
     with serving(out) as replay, sdk(replay, "again", api_key="sk-other") as client:
         again = client.images.with_raw_response.generate(

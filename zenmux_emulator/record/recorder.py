@@ -119,13 +119,13 @@ class Recorder:
         redactor = self.redactor.with_secrets(credentials(request.headers))
         match = match_of(ask, redactor)
         reply = redactor.deep(decoded.reply)
+        media_file = None
         if decoded.media is not None:  # audio, images: a file beside the recording, not base64 in it
-            reply["raw"]["body_file"] = await self.file.keep_media(
-                redactor.binary(decoded.media), reply["raw"]["content_type"]
-            )
+            media_file = await self.file.keep_media(redactor.binary(decoded.media), reply["raw"]["content_type"])
+            reply["raw"]["body_file"] = media_file
         name = await self.file.add(rule_name(match, redactor.text(ask.last_user)), match, reply)
         if self.exchanges is not None:
-            await self.exchanges.add(exchange_line(name, request.path, entry.body, exchange, redactor))
+            await self.exchanges.add(exchange_line(name, request.path, entry.body, exchange, redactor, media_file))
         entry.recorded = True
         entry.rule = name
         log.info("recorded %s into %s", name, self.file.path)
