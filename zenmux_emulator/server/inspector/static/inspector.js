@@ -240,8 +240,19 @@ async function responseView(entry) {
 // policy lets it show nothing from anywhere else. At most MEDIA_SHOWN of them, each a thumbnail or a player.
 const MEDIA_SHOWN = 8;
 
+const MEDIA_HINT = /^(audio|image|video)\/|"(b64_json|bytesBase64Encoded|inlineData|audio)\\?"/;
+
+function mayCarryMedia(entry) { // asked of the server only when the entry looks like it: most replies are text
+  const headers = entry.response_headers || {};
+  const type = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type");
+  if (type && MEDIA_HINT.test(type[1])) return true;
+  const response = entry.response ?? "";
+  const body = Array.isArray(response) ? response.join("\n") : typeof response === "string" ? response : JSON.stringify(response);
+  return MEDIA_HINT.test(body);
+}
+
 async function mediaView(entry) {
-  if (!entry.status || entry.status >= 400) return [];
+  if (!entry.status || entry.status >= 400 || !mayCarryMedia(entry)) return [];
   let listed;
   try { listed = (await call(`/ui/media/${entry.seq}`)).media; } catch { return []; }
   if (!listed.length) return [];
