@@ -104,6 +104,24 @@ def test_an_images_entry_shows_its_pictures_and_a_speech_entry_plays_its_audio(
     assert any(url.startswith(f"{server.origin}{MEDIA}/{pictures}/") for url in shown.requested)
 
 
+def test_a_streamed_image_shows_the_completed_picture_not_its_partials(server: EmulatorServer, visit: Any) -> None:
+    with sdk(server, "streamed") as client:
+        events = list(
+            client.images.generate(
+                model="openai/gpt-image-2", prompt="a blue kite", size="1536x1024", stream=True, partial_images=2
+            )
+        )
+    assert [event.type for event in events].count("image_generation.partial_image") == 2
+    seq = last_seq(server, "streamed")
+    assert [m["kind"] for m in listed(server, seq)] == ["image"]
+    page = visit(server.origin).open()
+    open_response(page, seq)
+    thumb = page.locator("#tab-body .media img.thumb")
+    expect(thumb).to_have_count(1)
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=thumb.element_handle())
+    assert thumb.evaluate("(img) => [img.naturalWidth, img.naturalHeight]") == [1536, 1024]
+
+
 def test_zenmux_s_speech_json_and_its_stream_play_as_wav(server: EmulatorServer) -> None:
     def post(body: dict[str, Any]) -> int:
         answer = http(
