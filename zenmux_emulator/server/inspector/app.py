@@ -183,7 +183,9 @@ async def _pieces(request: web.Request) -> list[Piece]:
     if found is None:
         raise RequestRejected(404, "not_found", f"Request #{wanted} is no longer in the journal")
     kept = getattr(found, "response", None)  # an entry of this process holds its body's bytes
-    return pieces(found.as_dict(), kept if isinstance(kept, bytes) else None)
+    raw = kept if isinstance(kept, bytes) else None
+    # decoding ten 4K pictures' base64 takes tens of milliseconds: not on the loop
+    return await asyncio.to_thread(lambda: pieces(found.as_dict(), raw))
 
 
 async def media_list(request: web.Request) -> web.Response:
