@@ -58,6 +58,19 @@ def _rating(generation: Generation) -> dict[str, Any]:
                     "rate": rate,
                 }
             )
+    for used, rate in generation.fees:  # images, seconds of audio: at their unit prices
+        amount = used["amount"] * rate
+        details.append(
+            {
+                "billAmount": amount,
+                "discountAmount": 0,
+                "feeItemCode": used["item"],
+                "originAmount": amount,
+                "rate": rate,
+                "unit": used["unit"],
+                "quantity": used["amount"],
+            }
+        )
     total = generation.charged or 0.0
     return {
         "billAmount": total,

@@ -29,8 +29,11 @@ def _parsed(data: bytes | str) -> Any:
         return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
 
 
-def exchange_line(rule: str, path: str, body: Any, exchange: Exchange, redactor: Redactor) -> dict[str, Any]:
-    """One exchange as written: texts masked, header values dropped (the content type's kept)."""
+def exchange_line(
+    rule: str, path: str, body: Any, exchange: Exchange, redactor: Redactor, media_file: str | None = None
+) -> dict[str, Any]:
+    """One exchange as written: texts masked, header values dropped (the content type's kept); an
+    answer that is not JSON and was kept as a media file (`media_file`) is named, not copied."""
     headers = {
         name.lower(): (value if name.lower() == "content-type" else "") for name, value in exchange.headers.items()
     }
@@ -38,7 +41,10 @@ def exchange_line(rule: str, path: str, body: Any, exchange: Exchange, redactor:
     if exchange.stream:
         line["events"] = [[event.name, _parsed(event.data)] for event in exchange.events]
     else:
-        line["answer"] = _parsed(exchange.body)
+        answer = _parsed(exchange.body)
+        if media_file is not None and isinstance(answer, str):  # audio, an image: its file, not its bytes as text
+            answer, line["answer_file"] = None, media_file
+        line["answer"] = answer
     return dict(redactor.deep(line))
 
 

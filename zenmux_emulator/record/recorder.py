@@ -61,7 +61,9 @@ class Recorder:
     async def forward(
         self, request: web.Request, entry: JournalEntry, face: Face[Any], ask: NeutralRequest | None
     ) -> web.StreamResponse:
-        forwarded = await unless_client_leaves(request, self.upstream.forward(request, orjson.dumps(entry.body)))
+        sent, entry.sent_body = entry.sent_body, None  # a form's bytes, which the journal keeps as its fields
+        body = sent if sent is not None else orjson.dumps(entry.body)
+        forwarded = await unless_client_leaves(request, self.upstream.forward(request, body))
         if forwarded is None:  # the client left first: the call was cancelled, nothing is recorded
             entry.client_gone = True
             raise ConnectionDropped("client gone")
@@ -116,9 +118,14 @@ class Recorder:
             return
         redactor = self.redactor.with_secrets(credentials(request.headers))
         match = match_of(ask, redactor)
-        name = await self.file.add(rule_name(match, redactor.text(ask.last_user)), match, redactor.deep(decoded.reply))
+        reply = redactor.deep(decoded.reply)
+        media_file = None
+        if decoded.media is not None:  # audio, images: a file beside the recording, not base64 in it
+            media_file = await self.file.keep_media(redactor.binary(decoded.media), reply["raw"]["content_type"])
+            reply["raw"]["body_file"] = media_file
+        name = await self.file.add(rule_name(match, redactor.text(ask.last_user)), match, reply)
         if self.exchanges is not None:
-            await self.exchanges.add(exchange_line(name, request.path, entry.body, exchange, redactor))
+            await self.exchanges.add(exchange_line(name, request.path, entry.body, exchange, redactor, media_file))
         entry.recorded = True
         entry.rule = name
         log.info("recorded %s into %s", name, self.file.path)

@@ -39,6 +39,13 @@ class Redactor:
     def text(self, value: str) -> str:
         return self.pattern.sub(MASK, value) if self.pattern is not None else value
 
+    def binary(self, data: bytes) -> bytes:
+        """Bytes with the secrets masked where they appear (read as Latin-1, one character a byte,
+        so every other byte is kept as it was)."""
+        if self.pattern is None:
+            return data
+        return self.pattern.sub(MASK, data.decode("latin-1")).encode("latin-1")
+
     def deep(self, value: Any) -> Any:
         """Every string in a structure of lists and mappings (keys too) masked."""
         if isinstance(value, str):

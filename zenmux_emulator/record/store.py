@@ -8,6 +8,7 @@ of the same request (never duplicated)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,28 @@ HEADER = """\
 # Each rule matches only the request that produced it; each reply is what the upstream said,
 # verbatim (texts are not templates, signatures are the upstream's own). Edit freely.
 """
+
+
+MEDIA = "media"
+"""The folder beside `recorded.yaml` that a raw reply's media is kept in (`raw.body_file`)."""
+MEDIA_EXTENSIONS = {
+    "audio/wav": ".wav",
+    "audio/x-wav": ".wav",
+    "audio/mpeg": ".mp3",
+    "audio/ogg": ".ogg",
+    "audio/opus": ".opus",
+    "audio/flac": ".flac",
+    "audio/aac": ".aac",
+    "audio/l16": ".pcm",
+    "audio/pcm": ".pcm",
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "image/webp": ".webp",
+    "video/mp4": ".mp4",
+    "application/json": ".json",
+    "text/event-stream": ".sse",
+}
+"""A media file's extension by its content type (others: `.bin`), so a person can open it."""
 
 
 class _Dumper(yaml.SafeDumper):
@@ -94,6 +117,23 @@ class RecordingFile:
             n += 1
             candidate = f"{name}-{n}"
         return candidate
+
+    async def keep_media(self, data: bytes, content_type: str) -> str:
+        """Write a reply's media as a file in `media/` beside the recording, named by its digest
+        (the same bytes recorded twice are one file); its path relative to the recording's folder."""
+        extension = MEDIA_EXTENSIONS.get(content_type.split(";", 1)[0].strip().lower()) or ".bin"
+        name = f"{MEDIA}/{hashlib.sha256(data).hexdigest()[:16]}{extension}"
+        await asyncio.to_thread(self._write_media, self.path.parent / name, data)
+        return name
+
+    @staticmethod
+    def _write_media(path: Path, data: bytes) -> None:
+        if path.exists() and path.read_bytes() == data:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
 
     def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import os
 import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
@@ -23,11 +24,13 @@ from pydantic import (
     Field,
     NonNegativeInt,
     PlainValidator,
+    PrivateAttr,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
+from zenmux_emulator.foundation.metered import Metered
 from zenmux_emulator.foundation.misbehaviours import Ask, check
 from zenmux_emulator.foundation.patterns import regex_problem
 from zenmux_emulator.scenario.faces import known_api
@@ -327,14 +330,43 @@ class ErrorReply(BaseModel):
 
 
 class RawReply(BaseModel):
-    """Answer with exactly these bytes: an HTML page from a proxy, an empty body, an error inside a 200."""
+    """Answer with exactly these bytes: an HTML page from a proxy, an empty body, an error inside a
+    200, or a file's bytes (`body_file`: recorded audio or images, kept beside the scenario)."""
 
     model_config = _STRICT
 
     status: int = Field(200, ge=100, le=599)
     content_type: str = "application/json"
     body: str = ""
+    body_file: str | None = Field(
+        None, min_length=1, description="the body is this file's bytes, its path relative to the scenario file's folder"
+    )
     headers: Headers | None = None
+    _data: bytes | None = PrivateAttr(None)
+
+    @field_validator("body_file")
+    @classmethod
+    def _inside(cls, value: str | None) -> str | None:
+        if value is not None and (value.startswith(("/", "\\")) or ".." in value.replace("\\", "/").split("/")):
+            raise ValueError("body_file must be a path inside the scenario file's folder (no leading / and no ..)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_body(self) -> RawReply:
+        if self.body_file is not None and self.body:
+            raise ValueError("give body or body_file, not both")
+        return self
+
+    @property
+    def data(self) -> bytes:
+        """The bytes answered: `body`'s, or the file's, read when the scenario was loaded."""
+        return self._data if self._data is not None else self.body.encode()
+
+    def load(self, folder: str) -> None:
+        """Read `body_file` from the scenario file's `folder` (OSError when it cannot be read)."""
+        if self.body_file is not None:
+            with open(os.path.join(folder, self.body_file), "rb") as file:
+                self._data = file.read()
 
     @field_validator("content_type")
     @classmethod
@@ -680,8 +712,25 @@ class PriceTier(BaseModel):
     input_cache_write: float | None = Field(None, ge=0)
 
 
+PriceUnit = Literal["perCount", "perSecond"]
+
+
+class UnitPrice(BaseModel):
+    """A price not by tokens: USD per item made (`perCount`: an image, a video) or per second of
+    media (`perSecond`: speech out, audio in, video), as ZenMux's `pricings` list media. A face
+    reports what it metered (`foundation.metered`); `when` narrows the price to units with those
+    traits (an image's `size` and `quality`), the most specific one that fits winning."""
+
+    model_config = _STRICT
+
+    value: float = Field(ge=0, description="USD per unit")
+    unit: PriceUnit
+    when: dict[str, str] = Field(default_factory=dict, description="traits a unit must have: size, quality, …")
+
+
 class Pricing(BaseModel):
-    """USD per million tokens, as ZenMux lists prices."""
+    """USD per million tokens, as ZenMux lists prices; media items (`image`, `audio`, `video`,
+    `audio_and_video`) per unit in `units`."""
 
     model_config = _STRICT
 
@@ -691,11 +740,36 @@ class Pricing(BaseModel):
     input_cache_write: float | None = Field(None, ge=0)
     internal_reasoning: float | None = Field(None, ge=0)
     tiers: list[PriceTier] = Field(default_factory=list, description="higher prices for long prompts, by size")
+    units: dict[str, list[UnitPrice]] = Field(
+        default_factory=dict, description="media priced per count or per second, by ZenMux's item: image, audio, video"
+    )
 
     def for_prompt(self, prompt_tokens: int) -> Pricing | PriceTier:
         """The prices a prompt of this size pays: the largest tier it reaches, else the base."""
         reached = [t for t in self.tiers if prompt_tokens >= t.from_prompt_tokens]
         return max(reached, key=lambda t: t.from_prompt_tokens) if reached else self
+
+    def unit_price(self, item: str, unit: str, traits: Mapping[str, str]) -> UnitPrice | None:
+        """The price of one metered unit: of its item and unit, the one whose `when` fits its traits
+        with the most conditions (None: this item is not priced so)."""
+        fitting = [
+            price
+            for price in self.units.get(item, ())
+            if price.unit == unit and all(traits.get(k) == v for k, v in price.when.items())
+        ]
+        return max(fitting, key=lambda price: len(price.when)) if fitting else None
+
+    def fees(self, metered: list[Metered]) -> list[tuple[Metered, float]]:
+        """Each metered item with its rate (USD a unit); an item this model does not price costs nothing."""
+        out = []
+        for used in metered:
+            price = self.unit_price(used["item"], used["unit"], used["traits"])
+            out.append((used, price.value if price is not None else 0.0))
+        return out
+
+    def metered_cost(self, metered: list[Metered]) -> float:
+        """USD of the metered items at their rates."""
+        return sum(used["amount"] * rate for used, rate in self.fees(metered))
 
 
 Modality = Literal["text", "image", "audio", "video", "file"]

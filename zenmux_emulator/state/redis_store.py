@@ -86,9 +86,10 @@ ONCE_KEPT = 10_000
 """Ids a session asked for `once` that the store remembers; past it, it forgets them all."""
 SEP, FIELD = "\x1f", "\x1e"
 """Between the parts of a ledger bucket's name, and between its name and one of its fields."""
-BUCKET_FIELDS = ("m", "n", "p", "c", "pc", "cc", "oc")
+BUCKET_FIELDS = ("m", "n", "p", "c", "pc", "cc", "oc", "uc", "us")
 """A ledger bucket's fields, each `<slot>\x1e<field>` in the ledger's hash: its meta (stamp, model,
-key id, subscription), requests, prompt and completion tokens, prompt, completion and other cost."""
+key id, subscription), requests, prompt and completion tokens, prompt, completion and other cost,
+media units counted and seconds metered (absent until a completion meters any)."""
 STATE_OWNERS = P + "state-owners"
 RETRIES = 3
 RESUBSCRIBE_S = 0.5
@@ -258,7 +259,7 @@ local h, slot = KEYS[1], ARGV[1]
 if redis.call('ZSCORE', KEYS[2], slot) == false then
   if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[13]) then
     local gone = redis.call('ZPOPMIN', KEYS[2])[1]
-    for _, f in ipairs({'m', 'n', 'p', 'c', 'pc', 'cc', 'oc'}) do redis.call('HDEL', h, gone .. '\\30' .. f) end
+    for _, f in ipairs({'m', 'n', 'p', 'c', 'pc', 'cc', 'oc', 'uc', 'us'}) do redis.call('HDEL', h, gone .. '\\30' .. f) end
   end
   redis.call('ZADD', KEYS[2], ARGV[2], slot)
   redis.call('HSET', h, slot .. '\\30m', ARGV[3])
@@ -269,6 +270,8 @@ redis.call('HINCRBY', h, slot .. '\\30c', ARGV[5])
 redis.call('HINCRBYFLOAT', h, slot .. '\\30pc', ARGV[6])
 redis.call('HINCRBYFLOAT', h, slot .. '\\30cc', ARGV[7])
 redis.call('HINCRBYFLOAT', h, slot .. '\\30oc', ARGV[8])
+if ARGV[14] ~= '0' then redis.call('HINCRBYFLOAT', h, slot .. '\\30uc', ARGV[14]) end
+if ARGV[15] ~= '0' then redis.call('HINCRBYFLOAT', h, slot .. '\\30us', ARGV[15]) end
 if ARGV[9] == '1' then
   redis.call('ZADD', KEYS[4], ARGV[11], ARGV[12])
   redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. string.format('%.17g', tonumber(ARGV[11]) - 604800))
@@ -470,7 +473,14 @@ def spent(spend: Spend) -> list[str | int]:
         repr(spend.moment),
         member,
         BUCKETS_KEPT,
+        _amount(spend.counted),
+        _amount(spend.seconds),
     ]
+
+
+def _amount(value: float) -> str:
+    """A metered amount as LEDGER_ADD reads it: "0" when none (the field is then left alone)."""
+    return repr(value) if value else "0"
 
 
 def stored_ledger(
@@ -497,6 +507,8 @@ def stored_ledger(
                 float(number[3]),
                 float(number[4]),
                 float(number[5]),
+                float(number[6]),
+                float(number[7]),
             )
         )
     spend = [(when, float(member.rsplit(SEP, 1)[1])) for member, when in times]

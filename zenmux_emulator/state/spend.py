@@ -33,6 +33,10 @@ class Spend:
     """When it was served (the emulator's clock)."""
     name: str
     """The completion's generation id (a subscription's spend times are kept by it)."""
+    counted: float = 0.0
+    """Media units it made (`perCount`: images)."""
+    seconds: float = 0.0
+    """Seconds of media it metered (`perSecond`: audio)."""
 
     @property
     def slot(self) -> tuple[int, str, str]:
@@ -54,6 +58,8 @@ class StoredBucket:
     prompt_cost: float
     completion_cost: float
     other_cost: float
+    counted: float = 0.0
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,9 +75,7 @@ class ReplyPlan:
 
 def raw_plan(raw: RawReply) -> ReplyPlan:
     """Exactly the scripted bytes, status and content type: for hardening clients."""
-    return ReplyPlan(
-        headers=dict(raw.headers or {}), body=raw.body.encode(), status=raw.status, content_type=raw.content_type
-    )
+    return ReplyPlan(headers=dict(raw.headers or {}), body=raw.data, status=raw.status, content_type=raw.content_type)
 
 
 def sse_plan(

@@ -15,6 +15,8 @@ from zenmux_emulator.scenario.default_models import PACKAGED
 ITEMS = ("prompt", "completion", "input_cache_read", "input_cache_write", "internal_reasoning")
 ALIASES = {"input_cache_write_5_min": "input_cache_write"}
 """A pricings item read as another when the listing has no item of that name."""
+MEDIA_ITEMS = frozenset({"image", "audio", "video", "audio_and_video"})
+"""The pricings items of media, kept as `units` when priced per count or per second."""
 MODALITIES = frozenset({"text", "image", "audio", "video", "file"})
 LISTINGS = ("/api/v1/models", "/api/anthropic/v1/models")
 NOTE = (
@@ -43,7 +45,13 @@ def pricing(pricings: Any) -> dict[str, Any]:
     if not isinstance(pricings, dict):
         return {}
     levels: dict[int, dict[str, float]] = {}
+    units: dict[str, list[dict[str, Any]]] = {}
     for name, entries in pricings.items():
+        if name in MEDIA_ITEMS and isinstance(entries, list):
+            media = media_prices(entries)
+            if media:
+                units[name] = media
+            continue
         item = name if name in ITEMS else ALIASES.get(name)
         if item is None or not isinstance(entries, list):
             continue
@@ -54,7 +62,19 @@ def pricing(pricings: Any) -> dict[str, Any]:
                 levels.setdefault(lower_bound(entry.get("conditions")), {}).setdefault(item, float(entry["value"]))
     base = levels.pop(0, {})
     tiers = [{"from_prompt_tokens": start, **base, **items} for start, items in sorted(levels.items())]
-    return {**base, **({"tiers": tiers} if tiers else {})}
+    return {**base, **({"tiers": tiers} if tiers else {}), **({"units": units} if units else {})}
+
+
+def media_prices(entries: list[Any]) -> list[dict[str, Any]]:
+    """A media item's prices per count or per second (its `perMTokens` entries, or a flag, are not prices)."""
+    return [
+        {"value": float(entry["value"]), "unit": entry["unit"]}
+        for entry in entries
+        if isinstance(entry, dict)
+        and entry.get("unit") in ("perCount", "perSecond")
+        and isinstance(entry.get("value"), int | float)
+        and not isinstance(entry["value"], bool)
+    ]
 
 
 def _face(model_id: str) -> str:

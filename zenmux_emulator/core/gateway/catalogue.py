@@ -107,4 +107,10 @@ def pricings(pricing: Pricing) -> dict[str, list[dict[str, object]]]:
                     window["lt"] = _k(bounds[i + 1])
                 item["conditions"] = {"prompt_tokens": window}
             out.setdefault(name, []).append(item)
+    for name, prices in pricing.units.items():  # media: per count or per second
+        for price in prices:
+            unit: dict[str, object] = {"value": price.value, "unit": price.unit, "currency": "USD"}
+            if price.when:
+                unit["conditions"] = dict(price.when)
+            out.setdefault(name, []).append(unit)
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import RequestRejected, ScenarioProblem
+from zenmux_emulator.foundation.metered import metered
 from zenmux_emulator.scenario.schema import (
     Account,
     BalanceError,
@@ -216,12 +217,13 @@ def charge(
 
 
 def priced(usage: Mapping[str, Any], model: ModelSpec) -> float:
-    """A reply's cost in USD: its tokens at the model's prices for a prompt of its size."""
+    """A reply's cost in USD: its tokens at the model's prices for a prompt of its size, and what
+    it metered besides (images, seconds of audio) at the model's unit prices."""
     pricing = model.pricing.for_prompt(int(usage.get("prompt_tokens") or 0))
     return (
         int(usage.get("prompt_tokens") or 0) * pricing.prompt
         + int(usage.get("completion_tokens") or 0) * pricing.completion
-    ) / 1_000_000
+    ) / 1_000_000 + model.pricing.metered_cost(metered(usage))
 
 
 def recharge(

@@ -71,6 +71,7 @@ class JournalEntry:
         "rule",
         "scenario",
         "sent_at",
+        "sent_body",
         "sent_headers",
         "seq",
         "session",
@@ -120,6 +121,10 @@ class JournalEntry:
         """The request's JSON bytes as received, until `body` is first read and decodes them (then
         None): bytes are one object the garbage collector never scans, where the decoded body is a
         tree of them, and most entries are never read."""
+        self.sent_body: bytes | None = None
+        """A request's bytes as received when `body` keeps another view of them (a multipart form's
+        fields), set only when the server records (`--record-missing`): what the recorder forwards,
+        then let go."""
         self.rule: str | None = None
         self.reply_index: int | None = None
         self.scenario: str | None = None

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from zenmux_emulator.foundation.metered import Metered, metered
 from zenmux_emulator.scenario.schema import Pricing
 from zenmux_emulator.write.sse import StreamOutcome
 
@@ -102,12 +103,29 @@ class Generation:
         return self.stream.waited if self.stream is not None else 0.0
 
     @property
+    def fees(self) -> list[tuple[Metered, float]]:
+        """What the reply metered besides tokens (images, seconds of audio), each with its unit
+        price at the catalogue's `pricing.units` (none for a model the catalogue does not list)."""
+        found = metered(self.usage)
+        if not found or self.pricing is None:
+            return []
+        return self.pricing.fees(found)
+
+    @property
+    def metered_cost(self) -> float:
+        """USD of what the reply metered besides tokens."""
+        return sum(used["amount"] * rate for used, rate in self.fees)
+
+    @property
     def charged(self) -> float | None:
-        """USD the completion costs: the face's own figure, else its tokens at the prices."""
+        """USD the completion costs: the face's own figure, else its tokens at the prices and its
+        metered units at theirs."""
         if self.cost is not None:
             return self.cost
         rates = self.rates
-        return None if rates is None else self.tokens[0] * rates[0] + self.tokens[1] * rates[1]
+        if rates is None:
+            return None
+        return self.tokens[0] * rates[0] + self.tokens[1] * rates[1] + self.metered_cost
 
     def blob(self) -> bytes:
         """The record as JSON, for the shared store (`--state`)."""

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.foundation.ids import digest
+from zenmux_emulator.foundation.metered import amounts
 from zenmux_emulator.state.spend import BUCKETS_KEPT, Spend, StoredLedger
 
 WEEK_S = 7 * 86_400
@@ -49,6 +50,10 @@ class Bucket:
     prompt_cost: float = 0.0
     completion_cost: float = 0.0
     other_cost: float = 0.0
+    counted: float = 0.0
+    """Media units made (`perCount`: images, videos)."""
+    seconds: float = 0.0
+    """Seconds of media metered (`perSecond`: speech out, audio in, video)."""
 
     @property
     def cost(self) -> float:
@@ -63,9 +68,11 @@ def spend_of(generation: Generation, key: str) -> Spend:
     prompt_cost = completion_cost = other_cost = 0.0
     if cost is None and rates is not None:
         prompt_cost, completion_cost = prompt * rates[0], completion * rates[1]
-        charged = prompt_cost + completion_cost  # what `Generation.charged` says, worked out once
+        other_cost = generation.metered_cost  # images, seconds of audio: ZenMux's other cost
+        charged = prompt_cost + completion_cost + other_cost  # what `Generation.charged` says, worked out once
     else:
         charged = other_cost = cost or 0.0
+    counted, seconds = amounts(generation.usage)
     return Spend(
         int(moment // 60),
         minute_of(moment),
@@ -80,6 +87,8 @@ def spend_of(generation: Generation, key: str) -> Spend:
         charged,
         moment,
         generation.generation_id,
+        counted,
+        seconds,
     )
 
 
@@ -114,6 +123,8 @@ class Ledger:
         found.prompt_cost += spend.prompt_cost
         found.completion_cost += spend.completion_cost
         found.other_cost += spend.other_cost
+        found.counted += spend.counted
+        found.seconds += spend.seconds
         if spend.subscription:
             self.subscription_spend.append((spend.moment, spend.charged))
             week_ago = spend.moment - WEEK_S
@@ -138,6 +149,8 @@ class Ledger:
                 b.prompt_cost,
                 b.completion_cost,
                 b.other_cost,
+                b.counted,
+                b.seconds,
             )
         ledger.metered_spent = stored.metered_spent
         ledger.subscription_spend.extend(stored.subscription_spend)

@@ -22,7 +22,7 @@ from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_cached, read_sources
 from zenmux_emulator.scenario.positions import locate, snippet
 from zenmux_emulator.scenario.query_model import QueryModel
-from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, ScenarioFile
+from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, RawReply, ScenarioFile
 
 
 def _compile_text(
@@ -51,6 +51,28 @@ def _compile_text(
             )
         )
         return None
+
+
+def _load_body_file(
+    raw: RawReply, where: tuple[str | int, ...], positions: SourcePositions, problems: list[ScenarioProblem]
+) -> None:
+    """A raw reply's `body_file`, read from the scenario file's folder (a problem when it cannot be)."""
+    try:
+        raw.load(str(Path(positions.filename).parent))
+    except OSError as exc:
+        text, filename = positions.text, positions.filename
+        line, column = locate(positions.exact(), where) or (None, None)
+        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
+        problems.append(
+            ScenarioProblem(
+                filename,
+                line,
+                column,
+                path,
+                f"cannot read {raw.body_file!r} beside the scenario file: {exc.strerror or exc}",
+                snippet(text, line, column) if line else "",
+            )
+        )
 
 
 class FileProblems(ScenarioError):
@@ -107,6 +129,8 @@ def compile_file(
         replies = []
         for j, reply in enumerate(rule.sequence):
             at = (*base, "reply") if rule.reply is not None else (*base, "replies", j)
+            if reply.raw is not None and reply.raw.body_file is not None:
+                _load_body_file(reply.raw, (*at, "raw", "body_file"), positions, problems)
             replies.append(
                 CompiledReply(
                     spec=reply,

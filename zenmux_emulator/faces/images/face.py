@@ -1,6 +1,6 @@
 """The images face (ZenMux's docs_source/en/api/openai/generate-an-image.md, create-image-edit.md and
 their streaming-events pages): `data[]` of base64 images or URLs this emulator serves, `usage` in
-tokens, and with `stream: true` the `*.partial_image` events then one `*.completed`."""
+tokens (billed per image made, at its size and quality), and with `stream: true` the `*.partial_image` events then one `*.completed`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from zenmux_emulator.faces.images.store import ImageStore
 from zenmux_emulator.faces.media.fields import event
 from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 GENERATIONS = "/api/v1/images/generations"
@@ -113,6 +114,7 @@ class ImagesFace:
             "prompt_tokens": usage["input_tokens"],
             "completion_tokens": usage["output_tokens"],
             "total_tokens": usage["total_tokens"],
+            METERED: [meter("image", "perCount", request.n, size=request.size_text, quality=quality_of(request))],
         }
         sent = {**draft.headers, **headers}
         if request.stream:

@@ -40,6 +40,8 @@ class MediaEndpoint(Endpoint[R]):
         ctx.body_bytes = len(raw)
         form = parse_form(raw, content_type)
         entry.body = journal_view(form)
+        if self.core.forward is not None:  # recording: the upstream gets the form itself, not its view
+            entry.sent_body = raw
         entry.body_bytes = len(orjson.dumps(entry.body))
         return form
 
@@ -54,6 +56,7 @@ class MediaEndpoint(Endpoint[R]):
     ) -> Draft | web.StreamResponse:
         """The draft, then (once the rule's reply is known: speech reads its `content`) the media
         the face will render from it, made in a thread."""
+        entry.sent_body = None  # answered here: nothing is forwarded
         drafted = await super().settle(request, entry, ask, let, served, selection)
         face: object = self.face
         if isinstance(drafted, Draft) and isinstance(face, Prepares):

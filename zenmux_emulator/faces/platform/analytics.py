@@ -190,7 +190,25 @@ def usage_body(query: Query, period: list[Bucket]) -> dict[str, Any]:
             for (moment, key), (count, tokens) in _grouped(buckets, point, lambda b: b.key_id, _tokens).items()
         ],
         "countsByWebSearch": [],
+        "countsByMedia": _media(buckets, point),
     }
+
+
+def _media(buckets: list[Bucket], point: int) -> list[dict[str, Any]]:
+    """The media each model made or read, by time: units counted (images) and seconds (audio), as
+    decimal strings; a model that metered none has no row (the emulator's addition: ZenMux's usage
+    documents only `countsByWebSearch`)."""
+    totals: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+    for bucket in sorted(buckets, key=lambda b: (b.minute[:point], b.model)):
+        if bucket.counted or bucket.seconds:
+            row = totals[(bucket.minute[:point], bucket.model)]
+            row[0] += bucket.requests
+            row[1] += bucket.counted
+            row[2] += bucket.seconds
+    return [
+        _row(moment, model, None, None, requestCounts=_n(requests), counts=_n(counted), seconds=f"{seconds:.3f}")
+        for (moment, model), (requests, counted, seconds) in totals.items()
+    ]
 
 
 def _summary(buckets: list[Bucket]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.faces.speech.audio import MIME, duration_s, encode, samples
 from zenmux_emulator.faces.speech.request import SpeechRequest, parse_request
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 ROUTE = "/api/v1/audio/speech"
@@ -96,6 +97,7 @@ class SpeechFace:
             "prompt_tokens": usage["input_tokens"],
             "completion_tokens": output,
             "total_tokens": usage["total_tokens"],
+            METERED: [meter("audio", "perSecond", round(seconds, 3))],
         }
         mime = MIME[request.response_format]
         sent = {**draft.headers, **headers}

@@ -1,5 +1,5 @@
 """The speech models ZenMux's docs and its users name (docs_source/en/api/openai/create-audio-speech.md),
-priced per million tokens (text in, audio out), and the voices the emulator knows."""
+its text in priced per million tokens and its audio out per second, and the voices the emulator knows."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from zenmux_emulator.faces.media.models import audio_model
 from zenmux_emulator.scenario.schema import ModelSpec
 
 CATALOGUE: dict[str, ModelSpec] = {
-    "google/gemini-3.1-flash-tts-preview": audio_model("Google: Gemini 3.1 Flash TTS", "google", 0.5, 10.0, "out"),
-    "openai/gpt-4o-mini-tts": audio_model("OpenAI: GPT-4o mini TTS", "openai", 0.6, 12.0, "out"),
-    "openai/tts-1": audio_model("OpenAI: TTS 1", "openai", 15.0, 0.0, "out"),
-    "openai/tts-1-hd": audio_model("OpenAI: TTS 1 HD", "openai", 30.0, 0.0, "out"),
+    "google/gemini-3.1-flash-tts-preview": audio_model("Google: Gemini 3.1 Flash TTS", "google", 0.5, 0.00025, "out"),
+    "openai/gpt-4o-mini-tts": audio_model("OpenAI: GPT-4o mini TTS", "openai", 0.6, 0.00025, "out"),
+    "openai/tts-1": audio_model("OpenAI: TTS 1", "openai", 0.0, 0.00025, "out"),
+    "openai/tts-1-hd": audio_model("OpenAI: TTS 1 HD", "openai", 0.0, 0.0005, "out"),
 }
+"""Text in per million tokens; audio out per second (about $0.015 a minute, as OpenAI estimates
+gpt-4o-mini-tts; tts-1-hd twice that): ZenMux's listing shows no priced speech model."""
 
 OPENAI_VOICES = (
     "alloy",

@@ -16,6 +16,7 @@ from zenmux_emulator.faces.transcription import timing
 from zenmux_emulator.faces.transcription.request import TranscriptionRequest, parse_request
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 ROUTE = "/api/v1/audio/transcriptions"
@@ -101,6 +102,7 @@ class TranscriptionFace:
             "prompt_tokens": usage["input_tokens"],
             "completion_tokens": usage["output_tokens"],
             "total_tokens": usage["total_tokens"],
+            METERED: [meter("audio", "perSecond", usage["seconds"])],
         }
         sent = {**draft.headers, **headers}
         if request.stream:

@@ -28,12 +28,44 @@ FINISH_REASONS = frozenset({"stop", "length", "content_filter", "tool_calls", "f
 UNREACHABLE_STATUS = 502
 
 
+MEDIA_TYPES = ("audio/", "image/", "video/", "application/octet-stream")
+MEDIA_FIELDS = (b'"b64_json"', b'"bytesBase64Encoded"', b'"inlineData"', b'"audio":')
+"""Fields of base64 media in a JSON body or event (images, Imagen's and Gemini's, ZenMux's speech)."""
+INLINE_BYTES = 64 * 1024
+"""A raw body larger than this is kept in a file whatever it holds."""
+
+
 @dataclass(slots=True)
 class Decoded:
-    """The reply to write, and whether it records a failure (written only with --record-errors)."""
+    """The reply to write, and whether it records a failure (written only with --record-errors);
+    `media`: a raw reply's body kept apart from the YAML (audio, images, base64 media), which the
+    recorder writes as a file beside it (`raw.body_file`)."""
 
     reply: dict[str, Any]
     failed: bool
+    media: bytes | None = None
+
+
+def kept_apart(content_type: str, body: bytes) -> bool:
+    """Whether a raw body goes to a file: media, bytes that are not text, base64 media in JSON, or large."""
+    if content_type.lower().startswith(MEDIA_TYPES) or len(body) > INLINE_BYTES:
+        return True
+    if any(field in body for field in MEDIA_FIELDS):
+        return True
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _apart(decoded: Decoded, body: bytes) -> Decoded:
+    """A raw reply whose body is media, with its body taken out of the reply into `media`."""
+    raw = decoded.reply.get("raw")
+    if isinstance(raw, dict) and kept_apart(str(raw.get("content_type", "")), body):
+        raw.pop("body", None)
+        decoded.media = body
+    return decoded
 
 
 def kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
@@ -48,7 +80,14 @@ def unreachable(upstream: str, why: str) -> tuple[str, str]:
 def decode(
     decoder: Decoder | None, exchange: Exchange, requested_model: str, upstream: str, texts: tuple[str, ...] = ()
 ) -> Decoded:
-    """The exchange as a reply, read by the face's `decoder` (None: kept raw)."""
+    """The exchange as a reply, read by the face's `decoder` (None: kept raw); a raw body of media
+    kept apart (`Decoded.media`)."""
+    return _apart(_decode(decoder, exchange, requested_model, upstream, texts), _body(exchange))
+
+
+def _decode(
+    decoder: Decoder | None, exchange: Exchange, requested_model: str, upstream: str, texts: tuple[str, ...]
+) -> Decoded:
     if exchange.unreachable is not None:
         kind, message = unreachable(upstream, exchange.unreachable)
         return Decoded({"error": {"status": UNREACHABLE_STATUS, "type": kind, "message": message}}, True)
@@ -123,15 +162,18 @@ def _error(exchange: Exchange, headers: dict[str, str]) -> dict[str, Any]:
     return _raw(exchange, headers)
 
 
-def _raw(exchange: Exchange, headers: dict[str, str]) -> dict[str, Any]:
-    body = (
-        exchange.body
-        if not exchange.stream
-        else b"".join(
-            (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
-            for e in exchange.events
-        )
+def _body(exchange: Exchange) -> bytes:
+    """The answer's bytes: its body, or a stream's events as they were framed."""
+    if not exchange.stream:
+        return exchange.body
+    return b"".join(
+        (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
+        for e in exchange.events
     )
+
+
+def _raw(exchange: Exchange, headers: dict[str, str]) -> dict[str, Any]:
+    body = _body(exchange)
     raw: dict[str, Any] = {
         "status": exchange.status,
         "content_type": exchange.content_type or "application/json",

@@ -12,10 +12,12 @@ from aiohttp import web
 from zenmux_emulator.core.explain import face_routes
 from zenmux_emulator.core.keys import JOURNAL, STATE, WAITS
 from zenmux_emulator.core.spec import REGISTERED
+from zenmux_emulator.core.state import JournalQuery
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.server.control.guard import TOKEN_COOKIE
 from zenmux_emulator.server.control.wire import count, json_response, query
 from zenmux_emulator.server.inspector.feed import Listener, LiveFeed, encoded, forget_oldest
+from zenmux_emulator.server.inspector.media import Piece, pieces
 
 PAGE = "index.html"
 ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css", PAGE: "text/html"}
@@ -23,6 +25,7 @@ ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css", PAGE: 
 
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "media-src 'self'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 """The page may load and call its own origin only: the browser itself refuses anything else."""
@@ -169,6 +172,41 @@ async def faces(request: web.Request) -> web.Response:
     return json_response(listed)
 
 
+async def _pieces(request: web.Request) -> list[Piece]:
+    """The pieces of the entry `seq` names (404 when the journal no longer holds it)."""
+    seq = request.match_info["seq"]
+    if not seq.isdigit():
+        raise RequestRejected(400, "invalid_params", "Parameter seq is not valid: expected a request's number")
+    wanted = int(seq)
+    rows = await request.config_dict[STATE].journal(JournalQuery(before=wanted + 1, after=wanted - 1))
+    found = next((row for row in rows if row.seq == wanted), None)
+    if found is None:
+        raise RequestRejected(404, "not_found", f"Request #{wanted} is no longer in the journal")
+    kept = getattr(found, "response", None)  # an entry of this process holds its body's bytes
+    raw = kept if isinstance(kept, bytes) else None
+    # decoding ten 4K pictures' base64 takes tens of milliseconds: not on the loop
+    return await asyncio.to_thread(lambda: pieces(found.as_dict(), raw))
+
+
+async def media_list(request: web.Request) -> web.Response:
+    """The pictures, sounds and videos of one entry's reply, for the page's media view."""
+    query(request, ())
+    found = await _pieces(request)
+    return json_response({"seq": int(request.match_info["seq"]), "media": [p.listed(i) for i, p in enumerate(found)]})
+
+
+async def media_piece(request: web.Request) -> web.Response:
+    """One of them, as its bytes (an image's `<img>`, a sound's `<audio>`)."""
+    query(request, ())
+    found = await _pieces(request)
+    index = request.match_info["index"]
+    if not index.isdigit() or int(index) >= len(found):
+        raise RequestRejected(404, "not_found", f"Request #{request.match_info['seq']} has no media {index}")
+    piece = found[int(index)]
+    headers = {**HEADERS, "Content-Type": piece.content_type, "Content-Disposition": "inline"}
+    return web.Response(body=piece.data, headers=headers)
+
+
 def create_inspector_app() -> web.Application:
     """The page's sub-app; the control API mounts it at `/ui/` (its guard applies)."""
     app = web.Application()
@@ -180,6 +218,8 @@ def create_inspector_app() -> web.Application:
             web.get("/", page),
             web.get("/events", events),
             web.get("/faces", faces),
+            web.get("/media/{seq}", media_list),
+            web.get("/media/{seq}/{index}", media_piece),
             web.get("/{name}", asset),
         ]
     )

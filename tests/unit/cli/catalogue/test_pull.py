@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from zenmux_emulator.cli.catalogue.pull import lower_bound, model_facts, pricing
+from zenmux_emulator.foundation.metered import meter
+from zenmux_emulator.scenario.schema import Pricing
 
 
 def test_the_lower_bound_of_a_condition_in_tokens() -> None:
@@ -42,3 +46,25 @@ def test_a_new_model_s_face_is_guessed_from_its_vendor_and_a_known_one_keeps_the
     known = model_facts({"id": "anthropic/claude-haiku-4.5", "context_length": 400000})
     assert known["preferred_face"] == "anthropic" and known["context_length"] == 400000
     assert known["max_output_tokens"] == 64000
+
+
+def test_media_priced_per_count_or_per_second_is_kept_as_units_that_load() -> None:
+    got = pricing(
+        {
+            "prompt": [{"value": 5, "unit": "perMTokens"}],
+            "image": [{"value": 0.04, "unit": "perCount"}, {"value": True, "unit": "perMTokens"}],
+            "audio": [{"value": 0.0001, "unit": "perSecond", "currency": "USD"}],
+            "video": [{"value": "0.1", "unit": "perSecond"}],
+        }
+    )
+    assert got == {
+        "prompt": 5.0,
+        "units": {
+            "image": [{"value": 0.04, "unit": "perCount"}],
+            "audio": [{"value": 0.0001, "unit": "perSecond"}],
+        },
+    }
+    priced = Pricing.model_validate(got)
+    assert priced.metered_cost([meter("image", "perCount", 3), meter("audio", "perSecond", 10.0)]) == pytest.approx(
+        0.121
+    )

@@ -227,10 +227,47 @@ function parseEvent(text) {
   return { name: name || (raw === "[DONE]" ? "[DONE]" : text.startsWith(":") ? "comment" : "data"), raw, json, text };
 }
 
-function responseView(entry) {
+async function responseView(entry) {
+  const media = await mediaView(entry);
   const headers = [el("h3", { text: "Headers" }), kv(Object.entries(entry.response_headers || {}))];
-  if (!Array.isArray(entry.response)) return [...headers, el("h3", { text: "Body" }), el("pre", { text: pretty(entry.response) })];
-  return [timeline(entry), ...headers];
+  if (!Array.isArray(entry.response)) {
+    return [...media, ...headers, el("h3", { text: "Body" }), el("pre", { text: pretty(entry.response) })];
+  }
+  return [...media, timeline(entry), ...headers];
+}
+
+// The pictures, sounds and videos a reply carried, loaded from this origin (/_emulator/ui/media/…): the page's
+// policy lets it show nothing from anywhere else. At most MEDIA_SHOWN of them, each a thumbnail or a player.
+const MEDIA_SHOWN = 8;
+
+const MEDIA_HINT = /^(audio|image|video)\/|"(b64_json|bytesBase64Encoded|inlineData|audio)\\?"/;
+
+function mayCarryMedia(entry) { // asked of the server only when the entry looks like it: most replies are text
+  const headers = entry.response_headers || {};
+  const type = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type");
+  if (type && MEDIA_HINT.test(type[1])) return true;
+  const response = entry.response ?? "";
+  const body = Array.isArray(response) ? response.join("\n") : typeof response === "string" ? response : JSON.stringify(response);
+  return MEDIA_HINT.test(body);
+}
+
+async function mediaView(entry) {
+  if (!entry.status || entry.status >= 400 || !mayCarryMedia(entry)) return [];
+  let listed;
+  try { listed = (await call(`/ui/media/${entry.seq}`)).media; } catch { return []; }
+  if (!listed.length) return [];
+  const source = (piece) => `${API}/ui/media/${entry.seq}/${piece.index}`;
+  const shown = listed.slice(0, MEDIA_SHOWN).map((piece) => {
+    const label = `${piece.content_type}, ${piece.bytes} bytes`;
+    if (piece.kind === "image") {
+      return el("a", { href: source(piece), target: "_blank", rel: "noopener", title: label },
+        el("img", { class: "thumb", src: source(piece), alt: `image ${piece.index + 1} (${label})` }));
+    }
+    const player = el(piece.kind === "video" ? "video" : "audio", { controls: true, preload: "metadata", src: source(piece), title: label });
+    return el("figure", {}, player, el("figcaption", { text: label }));
+  });
+  const more = listed.length > MEDIA_SHOWN ? el("p", { class: "hint", text: `and ${listed.length - MEDIA_SHOWN} more` }) : null;
+  return [el("h3", { text: "Media" }), el("div", { class: "media" }, shown), more];
 }
 
 function timeline(entry) {
