@@ -101,7 +101,7 @@ def compiled(replies: FaceReplies) -> Language:
     }
     bases: tuple[type[BaseModel], ...] = (*(model for _, model in reversed(replies)), Reply)
     made = create_model("Reply", __base__=bases, __module__=Reply.__module__, __doc__=Reply.__doc__, **keys)
-    named: type[BaseModel] = made
+    named = cast(type[BaseModel], made)
     reply = cast(type[Reply], _named(named, "Reply", mark))  # Reply's own keys first, then the faces' in order
     given, several = Rule.model_fields, cast(Any, list[reply])  # type: ignore[valid-type]
     rule = create_model(
