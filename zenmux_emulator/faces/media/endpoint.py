@@ -19,6 +19,7 @@ from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.faces.media.form import is_form, journal_view, parse_form
+from zenmux_emulator.scenario.schema import ModelSpec
 
 
 @runtime_checkable
@@ -28,20 +29,26 @@ class Prepares(Protocol):
         to run in a thread; None when it is cheap enough to make on the loop."""
 
 
-class MediaEndpoint(Endpoint[R]):
-    """`Endpoint` with a form's body read as its parts, and the face's media made off the loop."""
+@runtime_checkable
+class ChecksModel(Protocol):
+    def check_model(self, request: Any, listed: ModelSpec | None) -> None:
+        """Refuse (400 naming the model) a served model whose catalogue entry cannot make this
+        request's media (None: the catalogue does not list it, and it is let be)."""
+
+
+class PreparingEndpoint(Endpoint[R]):
+    """`Endpoint` with the face's media made off the loop once the reply is drafted: for a face that
+    reads JSON alone (Gemini's image output)."""
 
     __slots__ = ()
 
-    def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
-        content_type = ctx.headers.get("Content-Type", "")
-        if not is_form(content_type):
-            return super().read(raw, ctx, entry)
-        ctx.body_bytes = len(raw)
-        form = parse_form(raw, content_type)
-        entry.body = journal_view(form)
-        entry.body_bytes = len(orjson.dumps(entry.body))
-        return form
+    def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
+        """route, then the face's check that the model served makes the media asked for."""
+        served = super().route_model(entry, ask, let)
+        face: object = self.face
+        if isinstance(face, ChecksModel):
+            face.check_model(ask, served.listed)
+        return served
 
     async def settle(
         self,
@@ -61,3 +68,19 @@ class MediaEndpoint(Endpoint[R]):
             if work is not None:
                 await asyncio.to_thread(work)
         return drafted
+
+
+class MediaEndpoint(PreparingEndpoint[R]):
+    """`PreparingEndpoint` with a form's body read as its parts."""
+
+    __slots__ = ()
+
+    def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
+        content_type = ctx.headers.get("Content-Type", "")
+        if not is_form(content_type):
+            return super().read(raw, ctx, entry)
+        ctx.body_bytes = len(raw)
+        form = parse_form(raw, content_type)
+        entry.body = journal_view(form)
+        entry.body_bytes = len(orjson.dumps(entry.body))
+        return form

@@ -61,7 +61,6 @@ SPEC = FaceSpec(
     signpost=Signpost(
         "Vertex AI / Gemini (Google's generateContent)",
         beyond=(
-            (rf"^{BASE}/.*:predict$", "ZenMux's Vertex AI Imagen route (:predict makes images)"),
             (
                 rf"^{BASE}/.*:(predictLongRunning|fetchPredictOperation)$",
                 "ZenMux's Vertex AI Veo route (:predictLongRunning submits a video, :fetchPredictOperation polls it)",
