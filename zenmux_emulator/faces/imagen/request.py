@@ -114,12 +114,12 @@ def _prompt(body: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
 
 def _size(parameters: Mapping[str, Any], model: str, offers: Offers) -> tuple[int, int]:
     aspect = parameters.get("aspectRatio", "1:1")
-    if aspect not in ASPECTS:
+    if not isinstance(aspect, str) or aspect not in ASPECTS:
         raise invalid_params(
             f"parameters.aspectRatio: {aspect!r} is not an aspect ratio {model} offers ({', '.join(ASPECTS)})"
         )
     tier = parameters.get("sampleImageSize", "1K")
-    if tier not in offers.tiers:
+    if not isinstance(tier, str) or tier not in offers.tiers:
         raise invalid_params(
             f"parameters.sampleImageSize: {tier!r} is not a size {model} offers ({', '.join(offers.tiers)})"
         )
@@ -130,7 +130,7 @@ def _size(parameters: Mapping[str, Any], model: str, offers: Offers) -> tuple[in
 def _output(parameters: Mapping[str, Any]) -> tuple[str, int]:
     options = _object(parameters.get("outputOptions"), "parameters.outputOptions")
     mime = options.get("mimeType", "image/png")
-    if mime not in MIME_TYPES:
+    if not isinstance(mime, str) or mime not in MIME_TYPES:
         raise invalid_params(
             f"parameters.outputOptions.mimeType: expected one of {', '.join(MIME_TYPES)}, got {mime!r}"
         )
