@@ -180,3 +180,11 @@ def test_a_model_that_makes_no_images_is_refused(server: EmulatorServer, session
     assert "google/gemini-2.5-pro" in str(refused.value.message) and "does not generate images" in str(
         refused.value.message
     )
+
+
+def test_the_index_lists_the_predict_routes_under_imagen(server: EmulatorServer) -> None:
+    answer = http(server.origin + "/", headers={"Accept": "application/json"})
+    faces = {face["name"]: face for face in answer.json()["faces"]}
+    own = faces["imagen"]["routes"]
+    assert "POST /api/vertex-ai/{imagen_version}/publishers/{provider}/models/{name}:predict" in own
+    assert own and all(route.endswith(":predict") for route in own)

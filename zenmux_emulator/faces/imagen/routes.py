@@ -15,14 +15,17 @@ from zenmux_emulator.scenario.faces import FaceTraits
 
 BASE = "/api/vertex-ai"
 MODEL = "{name:[^/:]+}"
-VERSION = "{version:v1|v1beta1}"
+VERSION = "{imagen_version:v1|v1beta1}"
 PATHS = (
     f"{BASE}/{VERSION}/publishers/{{provider}}/models/{MODEL}",
     f"{BASE}/{VERSION}/projects/{{project}}/locations/{{location}}/publishers/{{provider}}/models/{MODEL}",
-    f"{BASE}/{{gemini:v1beta}}/models/{{provider}}/{MODEL}",
-    f"{BASE}/{{gemini:v1beta}}/models/{MODEL}",
+    f"{BASE}/{{imagen_api:v1beta}}/models/{{provider}}/{MODEL}",
+    f"{BASE}/{{imagen_api:v1beta}}/models/{MODEL}",
 )
 """Every form of a model's URL the route takes, `:predict` after it."""
+OWN = (f"{BASE}/{{imagen_version}}/", f"{BASE}/{{imagen_api}}/")
+"""The index's prefixes of these routes as aiohttp writes them (a variable by its name alone, which
+the Vertex face's routes do not use), so its routes are listed under this face."""
 
 
 def routes(core: Core) -> list[web.RouteDef]:
@@ -37,7 +40,7 @@ SPEC = FaceSpec(
     routes=routes,
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
-    signpost=Signpost("Imagen (Vertex AI's :predict)", (f"{BASE}/v1/publishers",)),
+    signpost=Signpost("Imagen (Vertex AI's :predict)", OWN),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )
 """Imagen: rules answer it when they name it (`api: imagen`); a rule's `content` is the enhanced
