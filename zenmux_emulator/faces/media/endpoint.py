@@ -13,8 +13,8 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.core.draft.draft import Draft
-from zenmux_emulator.core.endpoint import Endpoint, Let, Served
-from zenmux_emulator.core.face import FaceContext, R
+from zenmux_emulator.core.endpoint import Core, Endpoint, Let, Served
+from zenmux_emulator.core.face import Face, FaceContext, R
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.neutral.request import NeutralRequest
@@ -40,14 +40,20 @@ class PreparingEndpoint(Endpoint[R]):
     """`Endpoint` with the face's media made off the loop once the reply is drafted: for a face that
     reads JSON alone (Gemini's image output)."""
 
-    __slots__ = ()
+    __slots__ = ("checks", "prepares")
+
+    def __init__(self, face: Face[R], core: Core) -> None:
+        super().__init__(face, core)
+        held: object = face
+        self.checks = held if isinstance(held, ChecksModel) else None
+        """The face's model check, found once (a protocol's isinstance costs microseconds a request)."""
+        self.prepares = held if isinstance(held, Prepares) else None
 
     def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
         """route, then the face's check that the model served makes the media asked for."""
         served = super().route_model(entry, ask, let)
-        face: object = self.face
-        if isinstance(face, ChecksModel):
-            face.check_model(ask, served.listed)
+        if self.checks is not None:
+            self.checks.check_model(ask, served.listed)
         return served
 
     async def settle(
@@ -62,9 +68,8 @@ class PreparingEndpoint(Endpoint[R]):
         """The draft, then (once the rule's reply is known: speech reads its `content`) the media
         the face will render from it, made in a thread."""
         drafted = await super().settle(request, entry, ask, let, served, selection)
-        face: object = self.face
-        if isinstance(drafted, Draft) and isinstance(face, Prepares):
-            work = face.prepare(drafted, ask, self.core.settings.seed)
+        if isinstance(drafted, Draft) and self.prepares is not None:
+            work = self.prepares.prepare(drafted, ask, self.core.settings.seed)
             if work is not None:
                 await asyncio.to_thread(work)
         return drafted
