@@ -121,6 +121,15 @@ def test_a_rules_content_is_the_enhanced_prompt(server: EmulatorServer, session:
     assert unasked.enhanced_prompt is None
 
 
+def test_safety_attributes_are_sent_when_asked(server: EmulatorServer, session: str) -> None:
+    answer = generate(gemini(server, session), "a boat", number_of_images=2, include_safety_attributes=True)
+    images = answer.generated_images or []
+    assert len(images) == 2
+    assert all(image.safety_attributes and image.safety_attributes.categories == [] for image in images)
+    assert answer.positive_prompt_safety_attributes is not None
+    assert answer.positive_prompt_safety_attributes.content_type == "Positive Prompt"
+
+
 def test_a_rules_refusal_filters_the_images_and_its_error_is_the_answer(server: EmulatorServer, session: str) -> None:
     client = gemini(server, session)
     [filtered] = generate(client, "something forbidden", include_rai_reason=True).generated_images or []

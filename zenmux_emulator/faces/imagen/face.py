@@ -1,5 +1,6 @@
 """The Imagen face's answer: `predictions[]`, one a picture (`bytesBase64Encoded`, `mimeType`,
-and the enhanced `prompt` when `enhancePrompt` asks), as Vertex AI's Imagen answers and
+the enhanced `prompt` when `enhancePrompt` asks, `safetyAttributes` with no category flagged when
+`includeSafetyAttributes` does), as Vertex AI's Imagen answers and
 google-genai's `generate_images` reads; a rule's `refusal` filters them all, as Imagen's safety
 filter does (said in `raiFilteredReason` when `includeRaiReason` asks, else no prediction)."""
 
@@ -22,6 +23,8 @@ from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
 
 NAME = "imagen"
+UNFLAGGED: dict[str, list[Any]] = {"categories": [], "scores": []}
+"""The safety attributes `includeSafetyAttributes` asks for: no category flagged."""
 PICTURES: Made[bytes] = Made(len)
 """The pictures `prepare` drew in a thread, by canvas and digest: all their bytes depend on."""
 
@@ -80,6 +83,8 @@ class ImagenFace:
                 body["predictions"] = [{"raiFilteredReason": draft.refusal}]
         else:
             body["predictions"] = [self.prediction(draft, request, seed, index) for index in range(request.count)]
+            if request.safety:  # the prompt's own scores, which google-genai reads apart
+                body["predictions"].append({"contentType": "Positive Prompt", "safetyAttributes": UNFLAGGED})
         return inputs_plan(draft, headers, body, request.prompt_tokens)
 
     def prediction(self, draft: Draft, request: ImagenRequest, seed: int, index: int) -> dict[str, Any]:
@@ -88,6 +93,8 @@ class ImagenFace:
             "bytesBase64Encoded": base64.b64encode(drawn).decode(),
             "mimeType": MIME[request.output_format],
         }
+        if request.safety:
+            item["safetyAttributes"] = UNFLAGGED
         if request.enhance:
             scripted = draft.spec is not None and draft.spec.content is not None
             item["prompt"] = draft.content if scripted else request.prompt

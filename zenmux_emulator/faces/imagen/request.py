@@ -1,7 +1,7 @@
 """A `:predict` request, checked as Vertex AI's Imagen reference and ZenMux's
 `api/vertexai/generate-images.md` describe it: one instance with its `prompt`, and `parameters`
 (`sampleCount`, `aspectRatio`, `sampleImageSize`, `outputOptions`, `seed`, `enhancePrompt`,
-`includeRaiReason`, …). A failure is ZenMux's 400 `invalid_params` naming the field by its path, as
+`includeRaiReason`, `includeSafetyAttributes`, …). A failure is ZenMux's 400 `invalid_params` naming the field by its path, as
 `parameters.sampleCount`. Rules match the prompt (`last_user`) and the negative prompt (`system`)."""
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class ImagenRequest(InputsRequest):
         self.seed: int | None = options["seed"]
         self.enhance: bool = options["enhance"]
         self.rai_reason: bool = options["rai_reason"]
+        self.safety: bool = options["safety"]
 
     @cached
     def last_user(self) -> str:
@@ -169,5 +170,6 @@ def parse_request(body: object, headers: Mapping[str, str], model: str) -> Image
         seed=_integer(parameters.get("seed"), "parameters.seed", 0, 2**32 - 1, None),
         enhance=_flag(parameters.get("enhancePrompt"), "parameters.enhancePrompt"),
         rai_reason=_flag(parameters.get("includeRaiReason"), "parameters.includeRaiReason"),
+        safety=_flag(parameters.get("includeSafetyAttributes"), "parameters.includeSafetyAttributes"),
         warnings=warnings,
     )
