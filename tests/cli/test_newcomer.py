@@ -28,7 +28,7 @@ from zenmux_emulator.settings import Settings
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 GETTING_STARTED = page("getting-started.md")
 SUMMARY = re.compile(
-    r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform, images, speech, transcription, videos; (\d+) rules from (\d+) scenario files; "
+    r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform, images, speech, transcription, videos, imagen; (\d+) rules from (\d+) scenario files; "
     r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\) "
     r"of (\d{4}-\d\d-\d\d)"
 )
@@ -326,6 +326,7 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
             "speech",
             "transcription",
             "videos",
+            "imagen",
         ],
         64,
         16,

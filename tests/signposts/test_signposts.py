@@ -84,7 +84,7 @@ def test_a_wrong_path_gets_the_404_envelope_naming_the_route_meant(shipped: Emul
 @pytest.mark.parametrize(
     ("path", "api"),
     [
-        ("/api/vertex-ai/v1/publishers/google/models/imagen-4:predict", "Vertex AI"),
+        ("/api/vertex-ai/v1/publishers/google/models/text-embedding-004:embedContent", "Vertex AI"),
         ("/api/v1/management/statistics/leaderboard", "platform statistics"),
     ],
 )

@@ -14,6 +14,7 @@ from zenmux_emulator.core.spec import FaceSpec, face_names, readers_of
 from zenmux_emulator.faces.anthropic.routes import SPEC as ANTHROPIC
 from zenmux_emulator.faces.chat.routes import SPEC as CHAT
 from zenmux_emulator.faces.embeddings.routes import SPEC as EMBEDDINGS
+from zenmux_emulator.faces.imagen.routes import SPEC as IMAGEN
 from zenmux_emulator.faces.images.routes import SPEC as IMAGES
 from zenmux_emulator.faces.objectiveai.routes import SPEC as OBJECTIVEAI
 from zenmux_emulator.faces.platform.routes import SPEC as PLATFORM
@@ -38,6 +39,7 @@ FACES: tuple[FaceSpec, ...] = (
     SPEECH,
     TRANSCRIPTION,
     VIDEOS,
+    IMAGEN,
 )
 """The wire APIs this emulator speaks, in registration order."""
 NAMES: FaceNames = face_names(FACES)

@@ -40,7 +40,6 @@ def test_an_unversioned_path_is_told_the_versioned_one(shipped: EmulatorServer, 
             "ZenMux serves embeddings at /api/v1/embeddings",
         ),
         ("/api/vertex-ai/v1beta/models/google/gemini-embedding-001:batchEmbedContents", "/api/v1/embeddings"),
-        ("/api/vertex-ai/v1/publishers/google/models/imagen-4:predict", "Imagen route (:predict makes images)"),
         ("/api/vertex-ai/v1beta/models/veo-3:predictLongRunning", "Veo route"),  # served on Vertex AI's form only
     ],
 )

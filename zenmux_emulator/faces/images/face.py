@@ -13,9 +13,9 @@ import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
-from zenmux_emulator.faces.images.draw import MIME, SHAPES, Canvas, digest, draw
 from zenmux_emulator.faces.images.request import ImageRequest, parse_request
 from zenmux_emulator.faces.images.store import ImageStore
+from zenmux_emulator.faces.media.draw import MIME, SHAPES, Canvas, digest, draw
 from zenmux_emulator.faces.media.fields import event
 from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.foundation.envelope import error_body

@@ -13,12 +13,13 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.core.draft.draft import Draft
-from zenmux_emulator.core.endpoint import Endpoint, Let, Served
-from zenmux_emulator.core.face import FaceContext, R
+from zenmux_emulator.core.endpoint import Core, Endpoint, Let, Served
+from zenmux_emulator.core.face import Face, FaceContext, R
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.match.select import Selection
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.faces.media.form import is_form, journal_view, parse_form
+from zenmux_emulator.scenario.schema import ModelSpec
 
 
 @runtime_checkable
@@ -28,22 +29,32 @@ class Prepares(Protocol):
         to run in a thread; None when it is cheap enough to make on the loop."""
 
 
-class MediaEndpoint(Endpoint[R]):
-    """`Endpoint` with a form's body read as its parts, and the face's media made off the loop."""
+@runtime_checkable
+class ChecksModel(Protocol):
+    def check_model(self, request: Any, listed: ModelSpec | None) -> None:
+        """Refuse (400 naming the model) a served model whose catalogue entry cannot make this
+        request's media (None: the catalogue does not list it, and it is let be)."""
 
-    __slots__ = ()
 
-    def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
-        content_type = ctx.headers.get("Content-Type", "")
-        if not is_form(content_type):
-            return super().read(raw, ctx, entry)
-        ctx.body_bytes = len(raw)
-        form = parse_form(raw, content_type)
-        entry.body = journal_view(form)
-        if self.core.forward is not None:  # recording: the upstream gets the form itself, not its view
-            entry.sent_body = raw
-        entry.body_bytes = len(orjson.dumps(entry.body))
-        return form
+class PreparingEndpoint(Endpoint[R]):
+    """`Endpoint` with the face's media made off the loop once the reply is drafted: for a face that
+    reads JSON alone (Gemini's image output)."""
+
+    __slots__ = ("checks", "prepares")
+
+    def __init__(self, face: Face[R], core: Core) -> None:
+        super().__init__(face, core)
+        held: object = face
+        self.checks = held if isinstance(held, ChecksModel) else None
+        """The face's model check, found once (a protocol's isinstance costs microseconds a request)."""
+        self.prepares = held if isinstance(held, Prepares) else None
+
+    def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
+        """route, then the face's check that the model served makes the media asked for."""
+        served = super().route_model(entry, ask, let)
+        if self.checks is not None:
+            self.checks.check_model(ask, served.listed)
+        return served
 
     async def settle(
         self,
@@ -58,9 +69,26 @@ class MediaEndpoint(Endpoint[R]):
         the face will render from it, made in a thread."""
         entry.sent_body = None  # answered here: nothing is forwarded
         drafted = await super().settle(request, entry, ask, let, served, selection)
-        face: object = self.face
-        if isinstance(drafted, Draft) and isinstance(face, Prepares):
-            work = face.prepare(drafted, ask, self.core.settings.seed)
+        if isinstance(drafted, Draft) and self.prepares is not None:
+            work = self.prepares.prepare(drafted, ask, self.core.settings.seed)
             if work is not None:
                 await asyncio.to_thread(work)
         return drafted
+
+
+class MediaEndpoint(PreparingEndpoint[R]):
+    """`PreparingEndpoint` with a form's body read as its parts."""
+
+    __slots__ = ()
+
+    def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
+        content_type = ctx.headers.get("Content-Type", "")
+        if not is_form(content_type):
+            return super().read(raw, ctx, entry)
+        ctx.body_bytes = len(raw)
+        form = parse_form(raw, content_type)
+        entry.body = journal_view(form)
+        if self.core.forward is not None:  # recording: the upstream gets the form itself, not its view
+            entry.sent_body = raw
+        entry.body_bytes = len(orjson.dumps(entry.body))
+        return form

@@ -3,14 +3,18 @@ forms; the model and the action are in the URL, read from the route's parameters
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.faces.vertex import image_output
 from zenmux_emulator.faces.vertex.paths import Target, target
-from zenmux_emulator.faces.vertex.render import plan_reply, response_id
+from zenmux_emulator.faces.vertex.render import plan_reply, response_id, usage_metadata
 from zenmux_emulator.faces.vertex.request import GeminiRequest
 from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.signatures import Signer
+from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
 
 NAME = "vertex"
@@ -43,7 +47,15 @@ class VertexFace:
         self.signer = signer
 
     def parse(self, body: object, ctx: FaceContext) -> GeminiRequest:
-        return gemini_request(body, ctx)
+        request = gemini_request(body, ctx)
+        image_output.picture_of(request)  # an image asked for at a size Gemini offers
+        return request
+
+    def check_model(self, request: GeminiRequest, listed: ModelSpec | None) -> None:
+        image_output.check_model(request, listed)
+
+    def prepare(self, draft: Draft, request: GeminiRequest, seed: int) -> Callable[[], object] | None:
+        return image_output.prepare(draft, request, seed)
 
     def render(
         self,
@@ -55,8 +67,11 @@ class VertexFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        plan = plan_reply(draft, request, generation, created, headers, seed, self.signer)
+        image = image_output.image_output(draft, request, seed)
+        plan = plan_reply(draft, request, generation, created, headers, seed, self.signer, image)
         plan.reply_id = response_id(generation)
+        if image is not None:  # billed with the image's tokens
+            plan.usage = image_output.billed(image_output.with_image_tokens(usage_metadata(draft), image.text))
         return plan
 
     def error_body(self, status: int, type: str, message: str) -> bytes:

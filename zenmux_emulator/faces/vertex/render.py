@@ -1,8 +1,9 @@
 """A draft as Google's generateContent answers it: one `GenerateContentResponse`, or a stream of
 them, each whole (SSE `data:` events with `alt=sse`, one JSON array without).
 
-Parts, in order: thought summaries (`thought: true`, only with `includeThoughts`), the text, one
-`functionCall` per tool call, the first signed (`thoughtSignature` beside it). A stream sends the
+Parts, in order: thought summaries (`thought: true`, only with `includeThoughts`), the text, the
+image `responseModalities` asks for (`inlineData`, image_output.py), one `functionCall` per tool
+call, the first signed (`thoughtSignature` beside it). A stream sends the
 thoughts and the text a few tokens per response, each call whole, and `finishReason` with the
 final `usageMetadata` on the last; a refusal is a SAFETY finish without parts.
 
@@ -24,6 +25,7 @@ import orjson
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.faces.vertex import thought_signatures
+from zenmux_emulator.faces.vertex.image_output import ImageOutput, with_image_tokens
 from zenmux_emulator.faces.vertex.request import GeminiRequest, by_modality
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.envelope import error_body
@@ -132,11 +134,19 @@ def create_time(created: int) -> str:
 class Rendered:
     """One reply's pieces, and the responses made of them."""
 
-    def __init__(self, draft: Draft, request: GeminiRequest, generation: str, created: int, signer: Signer) -> None:
-        self.draft, self.request = draft, request
+    def __init__(
+        self,
+        draft: Draft,
+        request: GeminiRequest,
+        generation: str,
+        created: int,
+        signer: Signer,
+        image: ImageOutput | None = None,
+    ) -> None:
+        self.draft, self.request, self.image = draft, request, image
         self.thoughts = draft.reasoning if request.include_thoughts and draft.reasoning else None
         self.calls = [] if draft.refusal else call_parts(draft, request, signer)
-        self.text = reply_text(draft, request)
+        self.text = reply_text(draft, request) if image is None or image.text else None
         self.head = {
             "modelVersion": draft.model,
             "createTime": create_time(created),
@@ -152,11 +162,10 @@ class Rendered:
                 candidate["finishMessage"] = message
             if self.draft.misbehaved is not None and self.draft.misbehaved.fault == "content-filter":
                 candidate["safetyRatings"] = [BLOCKED_RATING]
-        return {
-            "candidates": [candidate],
-            "usageMetadata": usage_metadata(self.draft, final, self.request.media_tokens),
-            **self.head,
-        }
+        usage = usage_metadata(self.draft, final, self.request.media_tokens)
+        if final and self.image is not None:
+            usage = with_image_tokens(usage, self.image.text)
+        return {"candidates": [candidate], "usageMetadata": usage, **self.head}
 
     def parts(self) -> list[dict[str, Any]]:
         parts: list[dict[str, Any]] = []
@@ -164,6 +173,8 @@ class Rendered:
             parts.append({"text": self.thoughts, "thought": True})
         if self.text and not self.draft.refusal:
             parts.append({"text": self.text})
+        if self.image is not None:
+            parts.append(self.image.part)
         return parts + self.calls
 
     def body(self) -> dict[str, Any]:
@@ -177,6 +188,8 @@ class Rendered:
         if self.text and not self.draft.refusal:
             for group in tokens.groups(self.text, chunk_tokens):
                 yield [{"text": "".join(group)}]
+        if self.image is not None:
+            yield [self.image.part]
         for call in self.calls:
             yield [call]
 
@@ -213,10 +226,12 @@ def plan_reply(
     headers: dict[str, str],
     seed: int,
     signer: Signer,
+    image: ImageOutput | None = None,
 ) -> ReplyPlan:
-    """The finished reply; `headers` are added to the draft's scripted ones."""
+    """The finished reply; `headers` are added to the draft's scripted ones; an image asked for is
+    sent after the text (`image_output`)."""
     all_headers = {**draft.headers, **headers}
-    rendered = Rendered(draft, request, generation, created, signer)
+    rendered = Rendered(draft, request, generation, created, signer, image)
     timing = draft.timing
     chunk_tokens = timing.chunk_tokens if timing else 1
     if not request.streamed:

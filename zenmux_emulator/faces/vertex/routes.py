@@ -7,12 +7,14 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.side import SideRoute
 from zenmux_emulator.core.spec import FaceSpec, Signpost
+from zenmux_emulator.faces.media.endpoint import PreparingEndpoint
 from zenmux_emulator.faces.vertex.client import gemini_client
 from zenmux_emulator.faces.vertex.count import count_tokens
 from zenmux_emulator.faces.vertex.face import NAME, VertexFace
+from zenmux_emulator.faces.vertex.image_output import MODELS
 from zenmux_emulator.faces.vertex.models import get_model, list_models
 from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
 from zenmux_emulator.faces.vertex.recorded import DECODER
@@ -36,7 +38,7 @@ def key_from_query(handler: Handler) -> Handler:
 
 
 def routes(core: Core) -> list[web.RouteDef]:
-    generate = key_from_query(Endpoint(VertexFace(core.kit.signer), core).handle)
+    generate = key_from_query(PreparingEndpoint(VertexFace(core.kit.signer), core).handle)
     count = key_from_query(SideRoute(NAME, core, count_tokens).handle)
     made: list[web.RouteDef] = []
     for path in MODEL_PATHS:
@@ -58,10 +60,10 @@ SPEC = FaceSpec(
     client=gemini_client,
     readers=READERS,
     decoder=DECODER,
+    models=MODELS,
     signpost=Signpost(
         "Vertex AI / Gemini (Google's generateContent)",
         beyond=(
-            (rf"^{BASE}/.*:predict$", "ZenMux's Vertex AI Imagen route (:predict makes images)"),
             (
                 rf"^{BASE}/.*:(predictLongRunning|fetchPredictOperation)$",
                 "ZenMux's Vertex AI Veo route (:predictLongRunning submits a video, :fetchPredictOperation polls it)",

@@ -1,0 +1,54 @@
+"""The Imagen models `:predict` serves, and what each offers: Google's Imagen 4 family, whose sizes
+come from an aspect ratio and a resolution tier (Vertex AI's Imagen reference), at most four images
+a request. Their price is per image, which the catalogue's prices per million tokens cannot say yet:
+they are listed free."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zenmux_emulator.scenario.schema import ModelSpec
+
+ASPECTS: dict[str, tuple[int, int]] = {
+    "1:1": (1024, 1024),
+    "3:4": (896, 1280),
+    "4:3": (1280, 896),
+    "9:16": (768, 1408),
+    "16:9": (1408, 768),
+}
+"""Each aspect ratio's size at the 1K tier; 2K doubles both sides."""
+TIERS = {"1K": 1, "2K": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Offers:
+    """What one model takes: its resolution tiers and its most images a request."""
+
+    tiers: tuple[str, ...]
+    max_images: int = 4
+
+
+def _imagen(name: str) -> ModelSpec:
+    return ModelSpec(
+        display_name=name,
+        context_length=480,
+        owned_by="google",
+        tool_call=False,
+        temperature=False,
+        input_modalities=["text"],
+        output_modalities=["image"],
+    )
+
+
+CATALOGUE: dict[str, ModelSpec] = {
+    "google/imagen-4.0-generate-001": _imagen("Google: Imagen 4"),
+    "google/imagen-4.0-ultra-generate-001": _imagen("Google: Imagen 4 Ultra"),
+    "google/imagen-4.0-fast-generate-001": _imagen("Google: Imagen 4 Fast"),
+}
+OFFERS: dict[str, Offers] = {
+    "google/imagen-4.0-generate-001": Offers(("1K", "2K")),
+    "google/imagen-4.0-ultra-generate-001": Offers(("1K", "2K")),
+    "google/imagen-4.0-fast-generate-001": Offers(("1K",)),
+}
+DEFAULT_OFFERS = Offers(("1K", "2K"))
+"""What a model of the scenario files' `models:` that makes images offers."""
