@@ -16,6 +16,7 @@ from typing import Any
 import openai
 import pytest
 import soundfile
+from PIL import Image
 
 from tests.conftest import served_yaml
 from tests.control.helpers import control, error_of
@@ -174,8 +175,14 @@ def test_the_media_guide_s_file_example_answers_with_its_file(tmp_path: Path) ->
     [block] = [b for b in code_blocks(page("guide/media.md")) if b.marker == "run by tests/faces/speech/test_speech.py"]
     (tmp_path / "sounds").mkdir()
     (tmp_path / "sounds" / "greeting.wav").write_bytes(greeting_wav())
+    (tmp_path / "pictures").mkdir()
+    Image.new("RGB", (64, 48), (10, 200, 30)).save(tmp_path / "pictures" / "logo.png")
     with served_yaml(tmp_path, block.text) as started, sdk(started, "docs") as client:
         assert speak(client, "the recorded greeting, please") == greeting_wav()
+        drawn = client.images.generate(model="gpt-image-2", prompt="our logo", size="1024x1024")
+        assert drawn.data is not None and drawn.data[0].b64_json is not None
+        with Image.open(io.BytesIO(base64.b64decode(drawn.data[0].b64_json))) as image:
+            assert (image.format, image.size, image.getpixel((512, 512))) == ("PNG", (1024, 1024), (10, 200, 30))
 
 
 def test_an_uploaded_scenario_cannot_give_a_file(server: EmulatorServer) -> None:

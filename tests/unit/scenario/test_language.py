@@ -34,6 +34,7 @@ def test_the_shipped_faces_add_their_keys_described_with_their_face() -> None:
         "query": "objectiveai",
         "vectors": "embeddings",
         "scores": "rerank",
+        "image": "images",
         "speech": "speech",
         "transcript": "transcription",
         "video": "videos",
