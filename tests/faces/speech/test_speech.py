@@ -151,6 +151,7 @@ def test_a_rule_s_file_is_the_answer_as_it_is(client: openai.OpenAI, server: Emu
         ("../outside.wav", "file '../outside.wav' is outside the scenario file's folder"),
         ("sounds/../../outside.wav", "is outside the scenario file's folder"),
         ("/etc/hostname", "not an absolute one"),
+        ("sounds/link.wav", "file 'sounds/link.wav' is outside the scenario file's folder"),
         ("sounds/missing.wav", "file 'sounds/missing.wav' cannot be read: No such file or directory"),
         ("sounds/notes.txt", "file 'sounds/notes.txt' is not an audio: not a wav, mp3, flac or Ogg file"),
         ("sounds/huge.wav", "file 'sounds/huge.wav' is larger than 16 MiB"),
@@ -162,6 +163,9 @@ def test_a_bad_file_is_refused_at_load_with_its_file_line_and_reason(
 ) -> None:
     (folder.parent / "outside.wav").write_bytes(greeting_wav())  # there, but not inside the folder
     (folder / "sounds" / "notes.txt").write_text("not audio", encoding="utf-8")
+    link = folder / "sounds" / "link.wav"  # inside the folder, but a link to a file outside it
+    if not link.is_symlink():
+        link.symlink_to(folder.parent / "outside.wav")
     with (folder / "sounds" / "huge.wav").open("wb") as huge:
         huge.write(greeting_wav()[:44])
         huge.truncate((16 << 20) + 1)
