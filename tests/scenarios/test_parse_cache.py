@@ -4,6 +4,7 @@ written again, and the control API's sources are not kept. Every folder here is 
 
 from __future__ import annotations
 
+import base64
 import pickle
 from pathlib import Path
 
@@ -91,3 +92,46 @@ def test_the_control_apis_sources_are_not_kept(tmp_path: Path) -> None:
         )
         assert loaded.status_code == 201, loaded.text
     assert len(list(cache.glob("*" + SUFFIX))) == 1
+
+
+def test_a_file_that_gives_a_file_is_read_again_at_each_start(tmp_path: Path) -> None:
+    """A rule's `speech.file` is read at load: a kept entry would hold the file's old bytes, so a file
+    that gives one is not kept, and an edit to the audio is answered at the next start."""
+    scenarios, cache = tmp_path / "scenarios", tmp_path / "cache"
+    (scenarios / "sounds").mkdir(parents=True)
+    sound = scenarios / "sounds" / "greeting.wav"
+    (scenarios / "speech.yaml").write_text(
+        "rules:\n  - name: greeting\n    match: {api: speech, last_user: {contains: greeting}}\n"
+        "    reply: {speech: {file: sounds/greeting.wav}}\n",
+        encoding="utf-8",
+    )
+
+    def spoken() -> bytes:
+        settings = Settings(port=0, scenarios=[str(scenarios)], clock=FROZEN, watch=False, cache_dir=cache)
+        with EmulatorServer(settings) as server:
+            answer = httpx.post(
+                server.base_url + "/audio/speech",
+                json={"model": "openai/tts-1", "input": "a greeting", "voice": "alloy", "response_format": "wav"},
+                headers={"Authorization": f"Bearer {API_KEY}"},
+                timeout=60,
+            )
+            assert answer.status_code == 200, answer.text
+            return base64.b64decode(answer.json()["audio"])  # ZenMux's JSON, the audio in base64
+
+    for tone in (b"\x01\x02", b"\x03\x04"):
+        sound.write_bytes(_wav(tone * 800))
+        assert spoken() == sound.read_bytes()
+    assert list(cache.glob("*" + SUFFIX)) == []
+
+
+def _wav(frames: bytes) -> bytes:
+    import io
+    import wave
+
+    out = io.BytesIO()
+    with wave.open(out, "wb") as written:
+        written.setnchannels(1)
+        written.setsampwidth(2)
+        written.setframerate(24_000)
+        written.writeframes(frames)
+    return out.getvalue()

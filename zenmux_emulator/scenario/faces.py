@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationInfo
 from pydantic_core import PydanticCustomError
+
+from zenmux_emulator.scenario.attached import FOLDER_KEY
 
 ZENMUX = "zenmux"
 """The `api` that names every ZenMux face at once."""
@@ -95,6 +98,7 @@ def known_api(value: object, info: ValidationInfo) -> str:
     return faces.check(value)
 
 
-def context(faces: FaceNames) -> dict[str, FaceNames]:
-    """The validation context a scenario file is read with."""
-    return {CONTEXT_KEY: faces}
+def context(faces: FaceNames, folder: Path | None = None) -> dict[str, object]:
+    """The validation context a scenario file is read with: the faces it may name, and the folder the
+    files its rules give are read from (`attached.py`; None: it can give none)."""
+    return {CONTEXT_KEY: faces, FOLDER_KEY: folder}

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.foundation.release import drop_gradually
+from zenmux_emulator.scenario.attached import folder_of, noting
 from zenmux_emulator.scenario.faces import FaceNames, context
 from zenmux_emulator.scenario.language import language
 from zenmux_emulator.scenario.located import problems_from_validation_error
@@ -85,7 +86,7 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
             return ScenarioFile(), SourcePositions(text, filename, outline, outline)
         if isinstance(data, dict):
             try:
-                spec = validated_in_steps(data, faces)
+                spec = validated_in_steps(data, faces, folder_of(filename))
             except ValidationError:
                 pass
             else:
@@ -103,7 +104,7 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
         raise ScenarioError([problem])
     model = language(faces).file
     try:
-        return model.model_validate(data, context=context(faces)), located
+        return model.model_validate(data, context=context(faces, folder_of(filename))), located
     except ValidationError as exc:
         raise SchemaProblems(
             problems_from_validation_error(
@@ -125,18 +126,20 @@ def parse_cached(
     found = cache.get(key)
     if found is not None:
         return found[0], SourcePositions(text, filename, found[1])
-    spec, positions = parse_file(text, filename, faces)
-    cache.put(key, (spec, positions.rules))
+    with noting() as attached:
+        spec, positions = parse_file(text, filename, faces)
+    if not attached:  # a file that gives files is read whole each time (scenario/attached.py)
+        cache.put(key, (spec, positions.rules))
     return spec, positions
 
 
-def validated_in_steps(data: dict[str, Any], faces: FaceNames) -> ScenarioFile:
+def validated_in_steps(data: dict[str, Any], faces: FaceNames, folder: Path | None = None) -> ScenarioFile:
     """`ScenarioFile.model_validate(data)` (the faces' `language`), a long `rules` list validated `RULES_AT_ONCE` rules at a
     time. Pydantic validates in Rust holding the GIL, so one call over 50,000 rules held the event
     loop for seconds although the registry builds off it, in a thread; between these calls the
     loop runs. Any problem raises `ValidationError` (from a step: its paths are the step's, so
     `parse_file` validates the whole file again to locate every problem exactly)."""
-    rules, ctx, spoken = data.get("rules"), context(faces), language(faces)
+    rules, ctx, spoken = data.get("rules"), context(faces, folder), language(faces)
     if not isinstance(rules, list) or len(rules) <= RULES_AT_ONCE:
         return spoken.file.model_validate(data, context=ctx)
     head = spoken.file.model_validate({**data, "rules": []}, context=ctx)

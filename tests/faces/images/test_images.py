@@ -9,6 +9,7 @@ import io
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import openai
@@ -16,6 +17,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import served_yaml
+from tests.faces.media.attached import refused_on_reload
 from tests.support.clients import sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -27,12 +29,36 @@ rules:
   - name: refused
     match: {api: images, last_user: {contains: forbidden}}
     reply: {error: {status: 403, type: safety_check_failed}}
+  - name: the-logo
+    match: {api: images, last_user: {contains: our logo}}
+    reply: {image: {file: pictures/logo.png, partial_images: 1}}
+  - name: moderated
+    match: {api: images, last_user: {contains: violent}}
+    reply: {image: {refusal: "Your request was rejected by the safety system"}}
 """
 
 
+def logo_png() -> bytes:
+    """A 1024x1024 PNG of four quarters, so a crop or a stretch shows in its corners."""
+    image = Image.new("RGB", (1024, 1024), (255, 0, 0))
+    image.paste((0, 255, 0), (512, 0, 1024, 512))
+    image.paste((0, 0, 255), (0, 512, 512, 1024))
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
-    with served_yaml(tmp_path_factory.mktemp("images"), SCENARIO) as started:
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    made = tmp_path_factory.mktemp("images")
+    (made / "pictures").mkdir()
+    (made / "pictures" / "logo.png").write_bytes(logo_png())
+    return made
+
+
+@pytest.fixture(scope="module")
+def server(folder: Path) -> Iterator[EmulatorServer]:
+    with served_yaml(folder, SCENARIO) as started:
         yield started
 
 
@@ -168,6 +194,62 @@ def test_a_rules_content_is_the_revised_prompt_and_its_error_the_answer(client: 
     with pytest.raises(openai.PermissionDeniedError) as refused:
         client.images.generate(model="gpt-image-2", prompt="something forbidden")
     assert refused.value.body["type"] == "safety_check_failed"  # type: ignore[index]
+
+
+def test_a_rule_s_file_is_every_image_as_it_is_when_it_is_what_was_asked(client: openai.OpenAI) -> None:
+    answer = client.images.generate(model="gpt-image-2", prompt="draw our logo", n=2, size="1024x1024")
+    assert answer.data is not None
+    assert [base64.b64decode(item.b64_json or "") for item in answer.data] == [logo_png(), logo_png()]
+
+
+def test_a_rule_s_file_is_fitted_to_the_size_and_format_asked(client: openai.OpenAI) -> None:
+    answer = client.images.generate(model="gpt-image-2", prompt="our logo", size="1536x1024", output_format="jpeg")
+    assert answer.data is not None and answer.data[0].b64_json is not None
+    image = opened(base64.b64decode(answer.data[0].b64_json))
+    assert (image.format, image.size) == ("JPEG", (1536, 1024))
+    # cropped about its centre to 3:2: the square's top and bottom sixths are gone, its quarters stay
+    red, green, blue = image.getpixel((100, 100)), image.getpixel((1436, 100)), image.getpixel((100, 924))
+    assert red[0] > 200 > red[1] and green[1] > 200 > green[0] and blue[2] > 200 > blue[0]
+
+
+def test_a_rule_s_partial_image_count_and_file_make_the_stream(client: openai.OpenAI) -> None:
+    events = list(client.images.generate(model="gpt-image-2", prompt="our logo", stream=True, partial_images=3))
+    assert [event.type for event in events] == ["image_generation.partial_image", "image_generation.completed"]
+    partial, whole = (base64.b64decode(event.b64_json) for event in events)
+    assert whole == logo_png()
+    assert partial != whole and opened(partial).size == (1024, 1024)
+
+
+def test_a_rule_s_refusal_is_a_400_moderation_blocked(client: openai.OpenAI) -> None:
+    for stream in (False, True):
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.images.generate(model="gpt-image-2", prompt="something violent", stream=stream)
+        assert refused.value.body == {  # type: ignore[comparison-overlap]
+            "code": "400",
+            "type": "moderation_blocked",
+            "message": "Your request was rejected by the safety system",
+        }
+
+
+@pytest.mark.parametrize(
+    ("image", "reason"),
+    [
+        ("{file: ../elsewhere.png}", "file '../elsewhere.png' is outside the scenario file's folder"),
+        ("{file: pictures/notes.txt}", "file 'pictures/notes.txt' is not an image: Pillow cannot open it"),
+        ("{file: pictures/nothing.png}", "file 'pictures/nothing.png' cannot be read"),
+        ("{refusal: blocked, partial_images: 1}", "a refusal answers no image"),
+        ("{partial_images: 4}", "less than or equal to 3"),
+    ],
+)
+def test_a_bad_image_is_refused_at_load_with_its_file_line_and_reason(
+    server: EmulatorServer, folder: Path, image: str, reason: str
+) -> None:
+    (folder.parent / "elsewhere.png").write_bytes(logo_png())
+    (folder / "pictures" / "notes.txt").write_text("not a picture", encoding="utf-8")
+    text = f"rules:\n  - name: bad\n    match: {{api: images}}\n    reply: {{image: {image}}}\n"
+    [problem] = refused_on_reload(server, folder, text)
+    assert problem["file"].endswith("bad.yaml") and problem["line"] == 4, problem
+    assert problem["path"].startswith("rules[0].reply.image") and reason in problem["reason"], problem
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ import openai
 import pytest
 
 from tests.conftest import served_yaml
+from tests.control.helpers import control, error_of
 from tests.support.clients import API_KEY, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -29,6 +30,24 @@ rules:
   - name: by-prompt
     match: {api: transcription, system: {contains: "meeting"}}
     reply: {content: "The meeting starts at noon."}
+  - name: interview
+    match: {api: transcription, last_user: {contains: "interview"}}
+    reply:
+      transcript:
+        language: fr
+        duration: 9.5
+        segments:
+          - {start: 0.5, end: 2.0, text: "Bonjour à tous."}
+          - start: 3.0
+            end: 6.25
+            text: "Merci d'être venus."
+            words:
+              - {word: "Merci", start: 3.0, end: 3.5}
+              - {word: "d'être", start: 4.0, end: 5.0}
+              - {word: "venus.", start: 5.5, end: 6.25}
+  - name: spanish-note
+    match: {api: transcription, last_user: {contains: "nota"}}
+    reply: {content: "Hola mundo.", transcript: {language: es}}
   - name: too-loud
     match: {api: transcription, last_user: {contains: "broken"}}
     reply: {error: {status: 400, message: "Audio file might be corrupted or unsupported"}}
@@ -90,6 +109,72 @@ def test_verbose_json_has_segments_and_words_timed_across_the_audio(client: open
     assert starts == sorted(starts) and answer.words[-1].end == 4.0
     only_segments = transcribe(client, response_format="verbose_json")
     assert only_segments.words is None and only_segments.segments
+
+
+def test_a_rule_s_transcript_gives_its_segments_words_language_and_duration(client: openai.OpenAI) -> None:
+    answer = transcribe(
+        client, "interview.wav", response_format="verbose_json", timestamp_granularities=["word", "segment"]
+    )
+    assert (answer.text, answer.language, answer.duration) == ("Bonjour à tous. Merci d'être venus.", "fr", 9.5)
+    assert [(s.start, s.end, s.text) for s in answer.segments] == [
+        (0.5, 2.0, "Bonjour à tous."),
+        (3.0, 6.25, "Merci d'être venus."),
+    ]
+    assert [(w.word, w.start, w.end) for w in answer.words] == [
+        ("Bonjour", 0.5, 1.0),  # a segment without words: its words spread evenly across it
+        ("à", 1.0, 1.5),
+        ("tous.", 1.5, 2.0),
+        ("Merci", 3.0, 3.5),
+        ("d'être", 4.0, 5.0),
+        ("venus.", 5.5, 6.25),
+    ]
+    srt = transcribe(client, "interview.wav", response_format="srt")
+    assert (
+        srt
+        == "1\n00:00:00,500 --> 00:00:02,000\nBonjour à tous.\n\n2\n00:00:03,000 --> 00:00:06,250\nMerci d'être venus.\n\n"
+    )
+    plain = transcribe(client, "interview.wav")
+    assert plain.text == "Bonjour à tous. Merci d'être venus." and plain.usage.seconds == 9.5
+
+
+def test_a_rule_s_transcript_language_keeps_its_content_timed_across_the_audio(client: openai.OpenAI) -> None:
+    answer = transcribe(client, "nota.wav", seconds=2.0, response_format="verbose_json")
+    assert (answer.text, answer.language, answer.duration) == ("Hola mundo.", "es", 2.0)
+    assert [(s.start, s.end) for s in answer.segments] == [(0.0, 2.0)]
+
+
+@pytest.mark.parametrize(
+    ("transcript", "path", "reason"),
+    [
+        (
+            "{segments: [{start: 2, end: 1, text: hi}]}",
+            "rules[0].reply.transcript.segments[0]",
+            "end 1.0 is before start 2.0",
+        ),
+        (
+            "{segments: [{start: 0, end: 1, text: hi, words: [{word: hi, start: 0, end: 3}]}]}",
+            "rules[0].reply.transcript.segments[0]",
+            "words[0] (0.0-3.0) is outside the segment (0.0-1.0)",
+        ),
+        (
+            "{duration: 1, segments: [{start: 0, end: 2, text: hi}]}",
+            "rules[0].reply.transcript",
+            "the last segment ends after the duration (1.0 s)",
+        ),
+        (
+            "{segments: [{start: 0, end: 1, txt: hi}]}",
+            "rules[0].reply.transcript.segments[0].txt",
+            "did you mean 'text'",
+        ),
+    ],
+)
+def test_a_bad_transcript_is_refused_at_load_with_its_line(
+    server: EmulatorServer, transcript: str, path: str, reason: str
+) -> None:
+    bad = f"rules:\n  - name: bad\n    match: {{api: transcription}}\n    reply: {{transcript: {transcript}}}\n"
+    error = error_of(control(server, "POST", "scenarios?name=bad-transcript", text=bad), 400, "invalid_scenario")
+    problem = error["problems"][-1]
+    assert problem["line"] == 4 and problem["path"] == path and reason in problem["reason"], problem
 
 
 def test_a_stream_sends_deltas_then_done(client: openai.OpenAI) -> None:

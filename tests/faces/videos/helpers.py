@@ -22,10 +22,10 @@ SCENARIO = """\
 rules:
   - name: refused-video
     match: {api: videos, last_user: {contains: forbidden}}
-    reply: {refusal: "The prompt was flagged by the content filter"}
+    reply: {video: {fails: "The prompt was flagged by the content filter"}}
   - name: slow-video
     match: {api: videos, last_user: {contains: slow}}
-    reply: {stream: {first_token_ms: 120000}}
+    reply: {video: {after_s: 120}}
   - name: busy
     match: {api: videos, last_user: {contains: too busy}}
     reply: {error: {status: 429, message: "Slow down"}}

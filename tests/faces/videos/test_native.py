@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from tests.conftest import MakeServer, served_yaml
+from tests.control.helpers import control, error_of
 from tests.faces.videos.helpers import MODEL, SCENARIO, advance, download, opened, send, submit
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -83,7 +84,7 @@ def test_the_same_request_makes_the_same_bytes_on_another_server_with_the_same_s
     assert made[0] == made[1] and opened(made[0]).frames == 24
 
 
-def test_a_rule_s_refusal_fails_the_job(server: EmulatorServer) -> None:
+def test_a_rule_s_video_fails_the_job(server: EmulatorServer) -> None:
     job = submit(server, "something forbidden", resolution="480p", duration=1).json()
     assert job["status"] == "queued"
     advance(server, 10)
@@ -94,12 +95,22 @@ def test_a_rule_s_refusal_fails_the_job(server: EmulatorServer) -> None:
     assert download(f"{server.origin}/api/v1/videos/{job['id']}/content")[0] == 404
 
 
-def test_a_rule_says_how_long_the_job_takes(server: EmulatorServer) -> None:
+def test_a_rule_s_video_after_s_is_how_long_the_job_takes(server: EmulatorServer) -> None:
     job = submit(server, "a slow sunrise", resolution="480p", duration=1).json()
     advance(server, 60)
     assert poll(server, job["id"])["status"] == "running"  # the default (10 s) would be done
     advance(server, 60)
     assert poll(server, job["id"])["status"] == "succeeded"
+
+
+def test_a_bad_video_key_is_refused_at_load_with_its_line(server: EmulatorServer) -> None:
+    bad = "rules:\n  - name: bad\n    match: {api: videos}\n    reply: {video: {after_s: -5, fail: oops}}\n"
+    error = error_of(control(server, "POST", "scenarios?name=bad-video", text=bad), 400, "invalid_scenario")
+    assert [(p["line"], p["path"]) for p in error["problems"]] == [
+        (4, "rules[0].reply.video.after_s"),
+        (4, "rules[0].reply.video.fail"),
+    ]
+    assert "did you mean 'fails'" in error["problems"][1]["reason"]
 
 
 def test_a_rule_s_error_refuses_the_submission(server: EmulatorServer) -> None:

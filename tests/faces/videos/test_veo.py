@@ -1,6 +1,6 @@
 """Vertex AI's Veo jobs through google-genai as ZenMux's docs set it up (`vertexai=True`, api_version
 v1): `models.generate_videos` submits, `operations.get` polls to done once the emulator's clock has
-moved, and the video comes back inline as an MP4 PyAV opens; a rule's refusal filters it, bad
+moved, and the video comes back inline as an MP4 PyAV opens; a rule's `video.fails` filters it, bad
 parameters are 400s naming them."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def test_several_videos_differ_and_the_same_prompt_makes_the_same_bytes(
     assert made[0][0] is not None and (opened(made[0][0]).width, opened(made[0][0]).height) == (720, 1280)
 
 
-def test_a_rule_s_refusal_filters_the_video(client: genai.Client, server: EmulatorServer) -> None:
+def test_a_rule_s_video_fails_filters_the_video(client: genai.Client, server: EmulatorServer) -> None:
     operation = client.models.generate_videos(
         model=VEO,
         source=types.GenerateVideosSource(prompt="something forbidden"),

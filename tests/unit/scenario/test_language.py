@@ -30,14 +30,22 @@ class Loose(BaseModel):
 
 def test_the_shipped_faces_add_their_keys_described_with_their_face() -> None:
     spoken = language(NAMES)
-    assert spoken.owners == {"query": "objectiveai", "vectors": "embeddings", "scores": "rerank"}
+    assert spoken.owners == {
+        "query": "objectiveai",
+        "vectors": "embeddings",
+        "scores": "rerank",
+        "image": "images",
+        "speech": "speech",
+        "transcript": "transcription",
+        "video": "videos",
+    }
     fields = spoken.reply.model_fields
-    assert [fields[key].description.split(":")[0] for key in spoken.owners] == ["objectiveai", "embeddings", "rerank"]
+    assert [fields[key].description.split(":")[0] for key in spoken.owners] == list(spoken.owners.values())
     published = spoken.file.model_json_schema(by_alias=True)["$defs"]["Reply"]["properties"]
     assert {key: published[key]["face"] for key in spoken.owners} == spoken.owners
     assert "face" not in published["content"]
     assert set(Reply.model_fields) < set(fields)
-    assert not {"query", "vectors", "scores"} & set(Reply.model_fields)  # the schema names no face's keys
+    assert not set(spoken.owners) & set(Reply.model_fields)  # the schema names no face's keys
 
 
 def test_a_reply_is_the_faces_keys_model_too_and_compiled_once() -> None:

@@ -9,6 +9,7 @@ from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.images.face import CONTENT, EDITS, GENERATIONS, ImagesFace
 from zenmux_emulator.faces.images.models import CATALOGUE
+from zenmux_emulator.faces.images.reply import ImageReply
 from zenmux_emulator.faces.images.store import ImageStore
 from zenmux_emulator.faces.media.endpoint import MediaEndpoint
 from zenmux_emulator.foundation.envelope import error_body
@@ -41,7 +42,9 @@ SPEC = FaceSpec(
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
     signpost=Signpost("Images (OpenAI-compatible)", ("/api/v1/images",)),
+    reply=ImageReply,
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )
 """The images face: rules answer it when they name it (`api: images`); a rule's `content` is the
-images' `revised_prompt`, its `error:` the answer."""
+images' `revised_prompt`, its `image` the file the images are, a refusal or a stream's partial-image
+count (`reply.py`), its `error:` the answer."""

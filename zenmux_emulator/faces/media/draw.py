@@ -51,6 +51,30 @@ def draw(canvas: Canvas, bits: bytes, stage: int = SHAPES) -> bytes:
     return encode(image, canvas)
 
 
+PILLOW_FORMATS = {"PNG": "png", "JPEG": "jpeg", "WEBP": "webp"}
+
+
+def fitted(canvas: Canvas, data: bytes, stage: int = SHAPES) -> bytes:
+    """A rule's image file as the canvas asks: the file as it is when it already has the canvas's
+    size and format, else cropped to the canvas's shape about its centre, resized and encoded as
+    asked. A partial stage is the same picture at a coarser resolution (`stage` of `SHAPES`)."""
+    image_module: Any = encoder("PIL.Image", "images")
+    ops: Any = encoder("PIL.ImageOps", "images")
+    with image_module.open(io.BytesIO(data)) as opened:
+        same = opened.size == canvas.size and PILLOW_FORMATS.get(opened.format) == canvas.output_format
+        if same and stage >= SHAPES:
+            return data
+        converted = opened.convert("RGBA" if canvas.transparent else "RGB")
+    image = ops.fit(converted, canvas.size, method=image_module.Resampling.LANCZOS)
+    if stage < SHAPES:
+        width, height = canvas.size
+        coarse = (max(width * stage // SHAPES, 1), max(height * stage // SHAPES, 1))
+        image = image.resize(coarse, image_module.Resampling.BILINEAR).resize(
+            canvas.size, image_module.Resampling.NEAREST
+        )
+    return encode(image, canvas)
+
+
 def encode(image: Any, canvas: Canvas) -> bytes:
     out = io.BytesIO()
     if canvas.output_format == "png":

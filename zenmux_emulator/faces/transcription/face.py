@@ -1,6 +1,7 @@
 """The transcription face (ZenMux's docs_source/en/api/openai/create-audio-transcriptions.md, and the
-openai SDK's `response_format`s): the text is the rule's `content`, else the default reply's
-deterministic text, timed evenly across the audio's length."""
+openai SDK's `response_format`s): the text is the rule's `content` (or its `transcript.segments`,
+`reply.py`), else the default reply's deterministic text, timed evenly across the audio's length
+unless the rule times its segments and words itself."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.media.fields import DONE, event
 from zenmux_emulator.faces.transcription import timing
+from zenmux_emulator.faces.transcription.reply import TranscriptReply
 from zenmux_emulator.faces.transcription.request import TranscriptionRequest, parse_request
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.envelope import error_body
@@ -23,24 +25,38 @@ ROUTE = "/api/v1/audio/transcriptions"
 TEXT = "text/plain; charset=utf-8"
 
 
-def usage_of(request: TranscriptionRequest, text: str) -> dict[str, Any]:
-    output = tokens.count(text)
+def usage_of(request: TranscriptionRequest, said: timing.Said) -> dict[str, Any]:
+    output = tokens.count(said.text)
     return {
         "type": "tokens",
         "input_tokens": request.prompt_tokens,
         "output_tokens": output,
         "total_tokens": request.prompt_tokens + output,
-        "seconds": round(request.seconds, 3),
+        "seconds": round(said.seconds, 3),
     }
 
 
-def verbose(request: TranscriptionRequest, text: str) -> dict[str, Any]:
-    seconds = request.seconds
+def transcript_of(draft: Draft, request: TranscriptionRequest) -> tuple[timing.Said, str]:
+    """What is said and in which language: the rule's `transcript` where it gives them, else the
+    rule's content (or the default text) timed evenly across the audio."""
+    spec = draft.spec
+    script = spec.transcript if isinstance(spec, TranscriptReply) else None
+    if script is None:
+        return timing.evenly((draft.content or "").strip(), request.seconds), request.language
+    seconds = request.seconds if script.duration is None else script.duration
+    language = script.language or request.language
+    if script.segments:
+        return timing.scripted(script.segments, seconds), language
+    return timing.evenly((draft.content or "").strip(), seconds), language
+
+
+def verbose(request: TranscriptionRequest, said: timing.Said, language: str) -> dict[str, Any]:
+    seconds = said.seconds
     body: dict[str, Any] = {
         "task": "transcribe",
-        "language": request.language,
+        "language": language,
         "duration": round(seconds, 3),
-        "text": text,
+        "text": said.text,
         "usage": {"type": "duration", "seconds": round(seconds, 3)},
     }
     if "segment" in request.granularities:
@@ -57,25 +73,27 @@ def verbose(request: TranscriptionRequest, text: str) -> dict[str, Any]:
                 "compression_ratio": 1.0,
                 "no_speech_prob": 0.0,
             }
-            for i, s in enumerate(timing.segments(text, seconds))
+            for i, s in enumerate(said.segments)
         ]
     if "word" in request.granularities:
-        body["words"] = [{"word": w.text, "start": w.start, "end": w.end} for w in timing.words(text, seconds)]
+        body["words"] = [{"word": w.text, "start": w.start, "end": w.end} for w in said.words]
     return body
 
 
-def body_of(request: TranscriptionRequest, text: str, usage: dict[str, Any]) -> tuple[bytes, str]:
+def body_of(
+    request: TranscriptionRequest, said: timing.Said, language: str, usage: dict[str, Any]
+) -> tuple[bytes, str]:
     """The answer's bytes and content type in the asked `response_format`."""
     kind = request.response_format
     if kind == "text":
-        return (text + "\n").encode(), TEXT
+        return (said.text + "\n").encode(), TEXT
     if kind == "srt":
-        return timing.srt(text, request.seconds).encode(), TEXT
+        return timing.srt(said.segments).encode(), TEXT
     if kind == "vtt":
-        return timing.vtt(text, request.seconds).encode(), TEXT
+        return timing.vtt(said.segments).encode(), TEXT
     if kind == "verbose_json":
-        return orjson.dumps(verbose(request, text)), "application/json"
-    return orjson.dumps({"text": text, "model": request.requested_model, "usage": usage}), "application/json"
+        return orjson.dumps(verbose(request, said, language)), "application/json"
+    return orjson.dumps({"text": said.text, "model": request.requested_model, "usage": usage}), "application/json"
 
 
 class TranscriptionFace:
@@ -96,8 +114,8 @@ class TranscriptionFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        text = (draft.content or "").strip()
-        usage = usage_of(request, text)
+        said, language = transcript_of(draft, request)
+        usage = usage_of(request, said)
         billed = {
             "prompt_tokens": usage["input_tokens"],
             "completion_tokens": usage["output_tokens"],
@@ -106,9 +124,9 @@ class TranscriptionFace:
         }
         sent = {**draft.headers, **headers}
         if request.stream:
-            events = Events.paced_but_last(lambda: _events(text, usage), 2)
+            events = Events.paced_but_last(lambda: _events(said.text, usage), 2)
             return sse_plan(sent, events, None, None, b"", None, usage=billed)
-        body, content_type = body_of(request, text, usage)
+        body, content_type = body_of(request, said, language, usage)
         plan = ReplyPlan(sent, body, content_type=content_type)
         plan.usage = billed
         return plan

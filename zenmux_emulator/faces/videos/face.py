@@ -1,7 +1,7 @@
 """The video jobs' submitting faces: ZenMux's native `POST /api/v1/videos` answers the job's
 `{id, status: "queued", model}`, Veo's `:predictLongRunning` its operation's `{name}`. Each render
-makes the job (`jobs.py`) from the rule that answered: its `refusal` is what the job fails with, its
-`stream.first_token_ms` how long the job takes on the emulator's clock."""
+makes the job (`jobs.py`) from the rule that answered: its `video` (`reply.py`) says how long the job
+takes on the emulator's clock and what it fails with."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
-from zenmux_emulator.faces.videos.jobs import DEFAULT_TAKES_S, Job, JobStore
+from zenmux_emulator.faces.videos.jobs import Job, JobStore
 from zenmux_emulator.faces.videos.openai_video import is_openai, parse_openai, video_object
+from zenmux_emulator.faces.videos.reply import VideoJob, VideoReply
 from zenmux_emulator.faces.videos.request import VideoRequest, parse_native
 from zenmux_emulator.faces.videos.veo import parse_veo, resource
 from zenmux_emulator.foundation.envelope import error_body
@@ -54,16 +55,17 @@ class VideosFace:
         seed: int,
         ctx: FaceContext,
     ) -> ReplyPlan:
-        timing = draft.timing
+        spec = draft.spec
+        course = spec.video if isinstance(spec, VideoReply) and spec.video is not None else VideoJob()
         job = Job(
             id=job_id(generation),
             model=request.sent_model,
             created=self.store.clock.now(),
-            takes=DEFAULT_TAKES_S if timing is None else timing.first_token_ms / 1000,
+            takes=course.after_s,
             shape=request.shape,
             material=request.seed_material,
             count=request.count,
-            failure=draft.refusal,
+            failure=course.fails,
             seed=seed,
             prompt=request.prompt,
             openai=request.openai,

@@ -1,5 +1,5 @@
 """Video jobs, on the emulator's clock: a job is `queued` when made, `running` once the clock has
-moved past that moment, and done (`succeeded`, or `failed` when its rule refused it) once `takes`
+moved past that moment, and done (`succeeded`, or `failed` when its rule's `video.fails` says so) once `takes`
 seconds of the clock have passed. A test advances the clock (`POST /_emulator/clock {"advance": …}`)
 instead of waiting.
 
@@ -21,8 +21,6 @@ from zenmux_emulator.faces.videos.film import Shape, digest, film
 from zenmux_emulator.foundation.clock import Clock
 
 MAX_JOBS = 10_000
-DEFAULT_TAKES_S = 10.0
-"""How long a job takes on the emulator's clock when its rule does not say (`stream.first_token_ms`)."""
 
 Stage = Literal["queued", "running", "done"]
 
@@ -40,7 +38,7 @@ class Job:
     """What its videos' bytes depend on besides the seed (`VideoRequest.seed_material`)."""
     count: int = 1
     failure: str | None = None
-    """The refusal it fails with once done (None: it succeeds)."""
+    """The reason it fails with once done (its rule's `video.fails`; None: it succeeds)."""
     seed: int = 0
     prompt: str = ""
     openai: bool = False

@@ -13,6 +13,7 @@ from zenmux_emulator.faces.videos.face import NAME, NATIVE, VideosFace
 from zenmux_emulator.faces.videos.jobs import JobStore
 from zenmux_emulator.faces.videos.models import CATALOGUE
 from zenmux_emulator.faces.videos.poll import Polls
+from zenmux_emulator.faces.videos.reply import VideoReply
 from zenmux_emulator.faces.videos.veo import MODEL_PATHS, VEO_ROUTES
 from zenmux_emulator.scenario.faces import FaceTraits
 
@@ -40,7 +41,9 @@ SPEC = FaceSpec(
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
     signpost=Signpost("Video jobs (ZenMux's native API, and Vertex AI's Veo)", (NATIVE, VEO_ROUTES)),
+    reply=VideoReply,
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )
-"""The video jobs face: rules answer it when they name it (`api: videos`); a rule's `refusal` fails
-the job, its `stream.first_token_ms` is how long the job takes, its `error:` refuses the submission."""
+"""The video jobs face: rules answer it when they name it (`api: videos`); a rule's `video`
+says how long the job takes on the emulator's clock (`after_s`) and what it fails with (`fails`), its
+`error:` refuses the submission."""
