@@ -11,11 +11,11 @@ from typing import Any
 import orjson
 import pytest
 from google import genai
-from google.genai import types
+from google.genai import errors, types
 
 from tests.conftest import API_KEY, MakeServer
 from tests.faces.platform.test_media_units import MONTH, fee, lookup, management
-from tests.faces.videos.helpers import MODEL, send
+from tests.faces.videos.helpers import MODEL, VEO, advance, send
 from tests.support.clients import Raw, http
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -84,3 +84,52 @@ def test_imagen_is_billed_per_image_made_at_its_model_s_price(make_server: MakeS
     counted = media(server)
     assert (counted[IMAGEN]["counts"], counted[IMAGEN]["requestCounts"]) == ("2", "2")  # the filtered one is a request
     assert management(server, "payg/balance")["data"]["total_credits"] == pytest.approx(100.0 - 0.08 - 0.06, abs=1e-6)
+
+
+def test_a_native_video_job_is_billed_per_second_at_its_resolution_when_submitted(make_server: MakeServer) -> None:
+    server = make_server(SCENARIO)
+    small = submit(server, "a cat reading", resolution="720p", duration=5)
+    large = submit(server, "a cat reading", resolution="1080p", duration=2)
+    failed = submit(server, "something forbidden", resolution="1080p", duration=10)
+    assert (small.status, large.status, failed.status) == (200, 200, 200), small.text
+    seconds = fee(lookup(server, small.headers["x-generation-id"]), "video")
+    assert (seconds["quantity"], seconds["rate"], seconds["unit"]) == (5, 0.02592, "perSecond")
+    assert lookup(server, small.headers["x-generation-id"])["usage"] == pytest.approx(5 * 0.02592)
+    assert fee(lookup(server, large.headers["x-generation-id"]), "video")["rate"] == 0.05832
+    assert lookup(server, failed.headers["x-generation-id"])["usage"] == 0
+    counted = media(server)[MODEL]
+    assert (counted["seconds"], counted["requestCounts"]) == ("7.000", "3")  # the failed one is a request
+    advance(server, 60)  # the jobs end; polling bills nothing more
+    assert send(server, f"/api/v1/videos/{failed.json()['id']}").json()["status"] == "failed"
+    assert send(server, f"/api/v1/videos/{small.json()['id']}").json()["status"] == "succeeded"
+    summary = management(server, f"cost?type=cost&{MONTH}")["data"]["summary"]
+    assert float(summary["otherCost"]) == pytest.approx(5 * 0.02592 + 2 * 0.05832)
+
+
+def test_veo_jobs_are_billed_per_second_of_every_video(make_server: MakeServer) -> None:
+    server = make_server(SCENARIO)
+    client = gemini(server)
+    config = types.GenerateVideosConfig(duration_seconds=4, number_of_videos=2, resolution="1080p")
+    made = client.models.generate_videos(model=VEO, source=types.GenerateVideosSource(prompt="a boat"), config=config)
+    refused = client.models.generate_videos(
+        model=VEO, source=types.GenerateVideosSource(prompt="a forbidden boat"), config=config
+    )
+    assert made.name and refused.name
+    counted = media(server)[VEO]
+    assert (counted["seconds"], counted["requestCounts"]) == ("8.000", "2")
+    assert management(server, "payg/balance")["data"]["total_credits"] == pytest.approx(100.0 - 8 * 0.20, abs=1e-6)
+
+
+def test_a_spent_balance_answers_the_job_s_submission_402(make_server: MakeServer) -> None:
+    server = make_server(SCENARIO + "settings: {balances: {sk-small: 1.0}}\n")
+    client = gemini(server, "sk-small")
+    config = types.GenerateVideosConfig(duration_seconds=8)
+    first = client.models.generate_videos(model=VEO, source=types.GenerateVideosSource(prompt="a boat"), config=config)
+    assert first.name
+    with pytest.raises(errors.ClientError) as refused:
+        client.models.generate_videos(model=VEO, source=types.GenerateVideosSource(prompt="a boat"), config=config)
+    assert refused.value.code == 402
+    assert submit(server, "a cat", key="sk-small").status == 402
+    advance(server, 60)  # the job made before the balance ran out still finishes
+    assert client.operations.get(first).done
+    assert submit(server, "a cat").status == 200
