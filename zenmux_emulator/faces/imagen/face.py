@@ -2,7 +2,9 @@
 the enhanced `prompt` when `enhancePrompt` asks, `safetyAttributes` with no category flagged when
 `includeSafetyAttributes` does), as Vertex AI's Imagen answers and
 google-genai's `generate_images` reads; a rule's `refusal` filters them all, as Imagen's safety
-filter does (said in `raiFilteredReason` when `includeRaiReason` asks, else no prediction)."""
+filter does (said in `raiFilteredReason` when `includeRaiReason` asks, else no prediction). Each
+image sent is metered (`image`, `perCount`, at its size) for the model's price an image; filtered
+ones are not, as Google bills only the images it returns."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from zenmux_emulator.faces.media.draw import MIME, Canvas, digest, draw
 from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import invalid_params
+from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
 
@@ -78,14 +81,20 @@ class ImagenFace:
         ctx: FaceContext,
     ) -> ReplyPlan:
         body: dict[str, Any] = {}
+        made = 0
         if draft.refusal is not None:
             if request.rai_reason:
                 body["predictions"] = [{"raiFilteredReason": draft.refusal}]
         else:
-            body["predictions"] = [self.prediction(draft, request, seed, index) for index in range(request.count)]
+            made = request.count
+            body["predictions"] = [self.prediction(draft, request, seed, index) for index in range(made)]
             if request.safety:  # the prompt's own scores, which google-genai reads apart
                 body["predictions"].append({"contentType": "Positive Prompt", "safetyAttributes": UNFLAGGED})
-        return inputs_plan(draft, headers, body, request.prompt_tokens)
+        plan = inputs_plan(draft, headers, body, request.prompt_tokens)
+        if made and plan.usage is not None:
+            width, height = request.size
+            plan.usage = {**plan.usage, METERED: [meter("image", "perCount", made, size=f"{width}x{height}")]}
+        return plan
 
     def prediction(self, draft: Draft, request: ImagenRequest, seed: int, index: int) -> dict[str, Any]:
         drawn = picture(canvas_of(request), digest(seed, request.seed_material, index))

@@ -1,13 +1,14 @@
 """The Imagen models `:predict` serves, and what each offers: Google's Imagen 4 family, whose sizes
 come from an aspect ratio and a resolution tier (Vertex AI's Imagen reference), at most four images
-a request. Their price is per image, which the catalogue's prices per million tokens cannot say yet:
-they are listed free."""
+a request. Each is priced per image made (`pricings.image`, `perCount`), at Google's published
+Imagen 4 prices (the Gemini Developer API's and Vertex AI's pricing pages: Fast $0.02, Imagen 4
+$0.04, Ultra $0.06 an image, the same at 1K and 2K); the prompt is not billed by tokens."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zenmux_emulator.scenario.schema import ModelSpec
+from zenmux_emulator.scenario.schema import ModelSpec, Pricing, UnitPrice
 
 ASPECTS: dict[str, tuple[int, int]] = {
     "1:1": (1024, 1024),
@@ -28,10 +29,11 @@ class Offers:
     max_images: int = 4
 
 
-def _imagen(name: str) -> ModelSpec:
+def _imagen(name: str, per_image: float) -> ModelSpec:
     return ModelSpec(
         display_name=name,
         context_length=480,
+        pricing=Pricing(units={"image": [UnitPrice(value=per_image, unit="perCount")]}),
         owned_by="google",
         tool_call=False,
         temperature=False,
@@ -41,9 +43,9 @@ def _imagen(name: str) -> ModelSpec:
 
 
 CATALOGUE: dict[str, ModelSpec] = {
-    "google/imagen-4.0-generate-001": _imagen("Google: Imagen 4"),
-    "google/imagen-4.0-ultra-generate-001": _imagen("Google: Imagen 4 Ultra"),
-    "google/imagen-4.0-fast-generate-001": _imagen("Google: Imagen 4 Fast"),
+    "google/imagen-4.0-generate-001": _imagen("Google: Imagen 4", 0.04),
+    "google/imagen-4.0-ultra-generate-001": _imagen("Google: Imagen 4 Ultra", 0.06),
+    "google/imagen-4.0-fast-generate-001": _imagen("Google: Imagen 4 Fast", 0.02),
 }
 OFFERS: dict[str, Offers] = {
     "google/imagen-4.0-generate-001": Offers(("1K", "2K")),

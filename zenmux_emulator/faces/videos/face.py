@@ -1,7 +1,13 @@
 """The video jobs' submitting faces: ZenMux's native `POST /api/v1/videos` answers the job's
 `{id, status: "queued", model}`, Veo's `:predictLongRunning` its operation's `{name}`. Each render
 makes the job (`jobs.py`) from the rule that answered: its `video` (`reply.py`) says how long the job
-takes on the emulator's clock and what it fails with."""
+takes on the emulator's clock and what it fails with.
+
+The submission is billed for the videos the job will make (`video`, `perSecond`: its seconds times
+its videos, at its resolution), so the Platform API's ledger, the generation lookup and the balance
+see a job when it is made and a spent balance answers the submission 402, never a poll. A job its
+rule fails is not billed: the providers charge only for videos made (BytePlus: "only successfully
+generated videos are charged"), and here the rule decides a job's end when it is submitted."""
 
 from __future__ import annotations
 
@@ -11,16 +17,28 @@ import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.faces.videos.film import Shape
 from zenmux_emulator.faces.videos.jobs import Job, JobStore
 from zenmux_emulator.faces.videos.openai_video import is_openai, parse_openai, video_object
 from zenmux_emulator.faces.videos.reply import VideoJob, VideoReply
 from zenmux_emulator.faces.videos.request import VideoRequest, parse_native
 from zenmux_emulator.faces.videos.veo import parse_veo, resource
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import ReplyPlan
 
 NAME = "videos"
 NATIVE = "/api/v1/videos"
+
+
+RESOLUTIONS = (480, 720, 1080)
+"""The resolutions video is priced at, by the short side of its frame."""
+
+
+def resolution_of(shape: Shape) -> str:
+    """The resolution a video is billed at: the first whose short side its own does not exceed."""
+    short = min(shape.width, shape.height)
+    return f"{next((tier for tier in RESOLUTIONS if short <= tier), RESOLUTIONS[-1])}p"
 
 
 def job_id(generation: str) -> str:
@@ -79,7 +97,11 @@ class VideosFace:
             body = {"id": job.id, "status": "queued", "model": job.model}
         plan = ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
         tokens = request.prompt_tokens
-        plan.usage = {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}
+        usage: dict[str, object] = {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}
+        if job.failure is None:
+            seconds = job.shape.seconds * job.count
+            usage[METERED] = [meter("video", "perSecond", seconds, resolution=resolution_of(job.shape))]
+        plan.usage = usage
         return plan
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
