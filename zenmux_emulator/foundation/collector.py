@@ -11,31 +11,83 @@ then is frozen with it: the pause is for large builds only.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 _lock = threading.Lock()
 _pauses = 0
+_freezes = 0
 _was_enabled = False
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused(freeze: bool = True) -> Iterator[None]:
     """No cycle collection while the body runs (in any thread: the collector is the process's);
-    pauses nest and overlap, and the collector comes back as it was when the last one ends."""
-    global _pauses, _was_enabled
+    pauses nest and overlap, and the collector comes back as it was when the last one ends, what
+    was built then frozen if any of them asked (`freeze=False`: a request's short pause, whose
+    objects go when it ends, and must not freeze whatever else is alive then)."""
+    global _pauses, _freezes, _was_enabled
     with _lock:
         if _pauses == 0:
             _was_enabled = gc.isenabled()
             gc.disable()
         _pauses += 1
+        _freezes += freeze
     try:
         yield
     finally:
         with _lock:
             _pauses -= 1
-            if _pauses == 0 and _was_enabled:
-                gc.freeze()
-                gc.enable()
+            if _pauses == 0:
+                if _freezes:
+                    gc.freeze()
+                _freezes = 0
+                if _was_enabled:
+                    gc.enable()
+
+
+HOLD_S = 1.0
+"""How long a large request body keeps the collector paused (`hold_collector`) once decoded."""
+HELD_AT_MOST_S = 3.0
+"""How long holds may follow one another before the collector is let run again."""
+
+
+class _Hold:
+    """The one running hold: its pause, when it started, and the timer that ends it."""
+
+    pause: AbstractContextManager[None] | None = None
+    since = 0.0
+    timer: asyncio.TimerHandle | None = None
+
+
+def hold_collector(seconds: float = HOLD_S) -> None:
+    """Pause the cycle collector (without freezing anything) for `seconds` from now, on the running
+    event loop: for a large request body, so that the collections its hundreds of thousands of
+    objects would set off (a young one over all of them, on whichever thread allocates next,
+    holding the loop as long) do not come while it is alive; most requests are answered and
+    their body gone well within the hold. A later hold extends it, up to `HELD_AT_MOST_S` in a
+    row; then the collector runs (collecting what the holds left) before the next one starts."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    now = loop.time()
+    if _Hold.pause is None:
+        _Hold.pause = collector_paused(freeze=False)
+        _Hold.pause.__enter__()
+        _Hold.since = now
+    elif now - _Hold.since > HELD_AT_MOST_S:
+        return  # held long enough: its timer ends it, and the collector runs
+    else:
+        assert _Hold.timer is not None
+        _Hold.timer.cancel()
+    _Hold.timer = loop.call_later(seconds, _release)
+
+
+def _release() -> None:
+    pause, _Hold.pause, _Hold.timer = _Hold.pause, None, None
+    if pause is not None:
+        pause.__exit__(None, None, None)
