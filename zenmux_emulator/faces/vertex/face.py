@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.faces.common.large import warmed
 from zenmux_emulator.faces.vertex.paths import Target, target
 from zenmux_emulator.faces.vertex.render import plan_reply, response_id
 from zenmux_emulator.faces.vertex.request import GeminiRequest
 from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, validate
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.offload import Prepared, large
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.write.plan import ReplyPlan
 
@@ -41,8 +43,12 @@ class VertexFace:
 
     def __init__(self, signer: Signer) -> None:
         self.signer = signer
+        self.prepared: Prepared[GeminiRequest] = Prepared()
+        """Large bodies' requests, made in a thread for the parse that runs again."""
 
     def parse(self, body: object, ctx: FaceContext) -> GeminiRequest:
+        if large(ctx.body_bytes):
+            return self.prepared.made(body, lambda: warmed(gemini_request(body, ctx), "media_tokens"))
         return gemini_request(body, ctx)
 
     def render(
