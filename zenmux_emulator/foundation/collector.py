@@ -53,6 +53,10 @@ HOLD_S = 1.0
 """How long a large request body keeps the collector paused (`hold_collector`) once decoded."""
 HELD_AT_MOST_S = 3.0
 """How long holds may follow one another before the collector is let run again."""
+HELD_BYTES = 8 << 20
+"""The bodies' bytes holds may follow one another for before the collector is let run again: what
+the requests leave in reference cycles waits for it meanwhile (31 Responses of 4 MiB each held in a
+row grew the server by 280 MiB)."""
 
 
 class _Hold:
@@ -60,16 +64,18 @@ class _Hold:
 
     pause: AbstractContextManager[None] | None = None
     since = 0.0
+    size = 0
     timer: asyncio.TimerHandle | None = None
 
 
-def hold_collector(seconds: float = HOLD_S) -> None:
+def hold_collector(size: int, seconds: float = HOLD_S) -> None:
     """Pause the cycle collector (without freezing anything) for `seconds` from now, on the running
     event loop: for a large request body, so that the collections its hundreds of thousands of
     objects would set off (a young one over all of them, on whichever thread allocates next,
     holding the loop as long) do not come while it is alive; most requests are answered and
-    their body gone well within the hold. A later hold extends it, up to `HELD_AT_MOST_S` in a
-    row; then the collector runs (collecting what the holds left) before the next one starts."""
+    their body gone well within the hold. A later hold extends it, up to `HELD_AT_MOST_S` and
+    `HELD_BYTES` of bodies (`size` each) in a row; then the collector runs (collecting what the
+    holds left) before the next one starts."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -78,12 +84,16 @@ def hold_collector(seconds: float = HOLD_S) -> None:
     if _Hold.pause is None:
         _Hold.pause = collector_paused(freeze=False)
         _Hold.pause.__enter__()
-        _Hold.since = now
+        _Hold.since, _Hold.size = now, 0
     elif now - _Hold.since > HELD_AT_MOST_S:
         return  # held long enough: its timer ends it, and the collector runs
     else:
         assert _Hold.timer is not None
         _Hold.timer.cancel()
+    _Hold.size += size
+    if _Hold.size > HELD_BYTES:
+        _release()  # held for enough bytes: the collector runs now
+        return
     _Hold.timer = loop.call_later(seconds, _release)
 
 
