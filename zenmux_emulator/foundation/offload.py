@@ -97,7 +97,9 @@ def attempt(parse: Callable[[], T]) -> T | Deferred:
     try:
         return parse()
     except Deferred as deferred:
-        return deferred
+        # without its traceback: its frames (the parse's, whose caller keeps the Deferred) would
+        # make a reference cycle, and the body would wait for the cycle collector to go
+        return deferred.with_traceback(None)
     finally:
         _DEFERRING.reset(token)
 
