@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
@@ -53,6 +54,9 @@ HOLD_S = 1.0
 """How long a large request body keeps the collector paused (`hold_collector`) once decoded."""
 HELD_AT_MOST_S = 3.0
 """How long holds may follow one another before the collector is let run again."""
+WHOLE_EVERY_S = 30.0
+"""A release collects the young generations, and every generation at most this often: holds in a
+row keep the collector from its own full collections."""
 HELD_BYTES = 8 << 20
 """The bodies' bytes holds may follow one another for before the collector is let run again: what
 the requests leave in reference cycles waits for it meanwhile (31 Responses of 4 MiB each held in a
@@ -66,6 +70,8 @@ class _Hold:
     since = 0.0
     size = 0
     timer: asyncio.TimerHandle | None = None
+    collected = 0.0
+    """When a release last collected every generation (`time.monotonic`)."""
 
 
 def hold_collector(size: int, seconds: float = HOLD_S) -> None:
@@ -85,19 +91,28 @@ def hold_collector(size: int, seconds: float = HOLD_S) -> None:
         _Hold.pause = collector_paused(freeze=False)
         _Hold.pause.__enter__()
         _Hold.since, _Hold.size = now, 0
-    elif now - _Hold.since > HELD_AT_MOST_S:
-        return  # held long enough: its timer ends it, and the collector runs
+    elif now - _Hold.since > HELD_AT_MOST_S or _Hold.size + size > HELD_BYTES:
+        _release()  # held long enough: what the holds left is collected now, before this body's hold
+        hold_collector(size, seconds)
+        return
     else:
         assert _Hold.timer is not None
         _Hold.timer.cancel()
     _Hold.size += size
-    if _Hold.size > HELD_BYTES:
-        _release()  # held for enough bytes: the collector runs now
-        return
     _Hold.timer = loop.call_later(seconds, _release)
 
 
 def _release() -> None:
-    pause, _Hold.pause, _Hold.timer = _Hold.pause, None, None
+    """The hold ended: the collector back, and the young objects the holds left (garbage of the
+    requests answered meanwhile, most of it) collected at once, rather than by whichever
+    allocation comes next, perhaps while another large body is alive."""
+    pause, timer, _Hold.pause, _Hold.timer = _Hold.pause, _Hold.timer, None, None
+    if timer is not None:
+        timer.cancel()
     if pause is not None:
         pause.__exit__(None, None, None)
+        if gc.isenabled():
+            now = time.monotonic()
+            whole = now - _Hold.collected > WHOLE_EVERY_S
+            gc.collect(2 if whole else 1)
+            _Hold.collected = now if whole else _Hold.collected
