@@ -11,7 +11,6 @@ then is frozen with it: the pause is for large builds only.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import threading
 import time
@@ -64,55 +63,71 @@ row grew the server by 280 MiB)."""
 
 
 class _Hold:
-    """The one running hold: its pause, when it started, and the timer that ends it."""
+    """The one running hold: its pause, when it started and ends, the bodies' bytes it holds, and
+    the thread that ends it (a thread, not the event loop's timer: a loop stopped meanwhile, a
+    server in a test process, must not leave the collector off)."""
 
+    lock = threading.Lock()
     pause: AbstractContextManager[None] | None = None
     since = 0.0
+    until = 0.0
     size = 0
-    timer: asyncio.TimerHandle | None = None
+    watcher: threading.Thread | None = None
     collected = 0.0
     """When a release last collected every generation (`time.monotonic`)."""
 
 
 def hold_collector(size: int, seconds: float = HOLD_S) -> None:
-    """Pause the cycle collector (without freezing anything) for `seconds` from now, on the running
-    event loop: for a large request body, so that the collections its hundreds of thousands of
-    objects would set off (a young one over all of them, on whichever thread allocates next,
-    holding the loop as long) do not come while it is alive; most requests are answered and
-    their body gone well within the hold. A later hold extends it, up to `HELD_AT_MOST_S` and
-    `HELD_BYTES` of bodies (`size` each) in a row; then the collector runs (collecting what the
-    holds left) before the next one starts."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return
-    now = loop.time()
-    if _Hold.pause is None:
-        _Hold.pause = collector_paused(freeze=False)
-        _Hold.pause.__enter__()
-        _Hold.since, _Hold.size = now, 0
-    elif now - _Hold.since > HELD_AT_MOST_S or _Hold.size + size > HELD_BYTES:
-        _release()  # held long enough: what the holds left is collected now, before this body's hold
-        hold_collector(size, seconds)
-        return
-    else:
-        assert _Hold.timer is not None
-        _Hold.timer.cancel()
-    _Hold.size += size
-    _Hold.timer = loop.call_later(seconds, _release)
+    """Pause the cycle collector (without freezing anything) for `seconds` from now: for a large
+    request body, so that the collections its hundreds of thousands of objects would set off (a
+    young one over all of them, on whichever thread allocates next, holding the event loop as
+    long) do not come while it is alive; most requests are answered and their body gone well
+    within the hold. A later hold extends it, up to `HELD_AT_MOST_S` and `HELD_BYTES` of bodies
+    (`size` each) in a row; then the collector runs (collecting what the holds left) before the
+    next one starts."""
+    now = time.monotonic()
+    with _Hold.lock:
+        if _Hold.pause is not None and (now - _Hold.since > HELD_AT_MOST_S or _Hold.size + size > HELD_BYTES):
+            _end()  # held long enough: what the holds left is collected now, before this body's hold
+        if _Hold.pause is None:
+            _Hold.pause = collector_paused(freeze=False)
+            _Hold.pause.__enter__()
+            _Hold.since, _Hold.size = now, 0
+        _Hold.size += size
+        _Hold.until = now + seconds
+        if _Hold.watcher is None:
+            _Hold.watcher = threading.Thread(target=_watch, name="collector-hold", daemon=True)
+            _Hold.watcher.start()
 
 
-def _release() -> None:
-    """The hold ended: the collector back, and the young objects the holds left (garbage of the
-    requests answered meanwhile, most of it) collected at once, rather than by whichever
-    allocation comes next, perhaps while another large body is alive."""
-    pause, timer, _Hold.pause, _Hold.timer = _Hold.pause, _Hold.timer, None, None
-    if timer is not None:
-        timer.cancel()
-    if pause is not None:
-        pause.__exit__(None, None, None)
-        if gc.isenabled():
-            now = time.monotonic()
-            whole = now - _Hold.collected > WHOLE_EVERY_S
-            gc.collect(2 if whole else 1)
-            _Hold.collected = now if whole else _Hold.collected
+def release_hold() -> None:
+    """End the hold now, if there is one (the collector back, what it left collected)."""
+    with _Hold.lock:
+        _end()
+
+
+def _watch() -> None:
+    """The hold's thread: ends it once its time is past (each hold moves that time on)."""
+    while True:
+        with _Hold.lock:
+            wait = _Hold.until - time.monotonic()
+            if wait <= 0 or _Hold.pause is None:
+                _end()
+                _Hold.watcher = None
+                return
+        time.sleep(wait)
+
+
+def _end() -> None:
+    """(Under the hold's lock) the hold ended: the collector back, and the young objects the holds
+    left (garbage of the requests answered meanwhile, most of it) collected at once, rather than
+    by whichever allocation comes next, perhaps while another large body is alive."""
+    pause, _Hold.pause = _Hold.pause, None
+    if pause is None:
+        return
+    pause.__exit__(None, None, None)
+    if gc.isenabled():
+        now = time.monotonic()
+        whole = now - _Hold.collected > WHOLE_EVERY_S
+        gc.collect(2 if whole else 1)
+        _Hold.collected = now if whole else _Hold.collected
