@@ -55,8 +55,9 @@ def large(body_bytes: int | None) -> bool:
     return body_bytes is not None and body_bytes >= LARGE_BYTES
 
 
-KEPT = 64
-"""Bodies whose `Prepared` value waits for its parse to run again, at most (more: the oldest go)."""
+KEPT = 16
+"""Bodies whose `Prepared` value waits for its parse to run again, at most: past it they are all
+dropped (left by requests that went away meanwhile; one still waiting makes its value again)."""
 
 
 class Prepared(Generic[T]):
