@@ -3,6 +3,8 @@ documented answer, through each face's official SDK; `catalogue: open` lets it a
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -54,3 +56,22 @@ def test_a_mistyped_model_is_refused_on_every_face(make_server: MakeServer, sess
 def test_an_open_catalogue_lets_any_model_answer(make_server: MakeServer, session: str) -> None:
     server = make_server("settings: {catalogue: open}\nrules: []\n")
     assert ask_every_face(server, session, TYPO) == [TYPO] * 3
+
+
+def test_the_hint_names_the_catalogue_served_not_the_packaged_one(
+    make_server: MakeServer, session: str, tmp_path: Path
+) -> None:
+    """Issue 40: under `--catalogue FILE` the hint still gave the packaged snapshot's day."""
+    pulled = tmp_path / "pulled.json"
+    document = {"source": "a pull", "snapshot": "2026-11-20", "models": {"acme/only-model": {}}}
+    pulled.write_text(json.dumps(document), encoding="utf-8")
+    server = make_server("rules: []\n", catalogue=pulled)
+    answers = ask_every_face(server, session, TYPO)
+    for answer in answers:
+        assert isinstance(answer, openai.APIStatusError | anthropic.APIStatusError)
+        hint = answer.response.headers["x-emulator-warnings"]
+        assert hint.startswith(
+            f"model {TYPO} is not in the emulator's catalogue (ZenMux's models as of 2026-11-20, "
+            f"from the catalogue file {pulled} and the scenario files' models:)"
+        ), hint
+        assert "2026-07-02" not in hint

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import http.client
+import threading
 
 import orjson
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from tests.conftest import MakeServer
 from tests.hardening.conftest import WireTo
 from tests.hardening.stalls import assert_no_stall, timed_with_probes
-from zenmux_emulator.foundation.collector import collector_paused
+from zenmux_emulator.foundation.collector import HOLD_S, collector_paused, release_hold
 
 RULES = "rules:\n  - name: hi\n    reply: {content: hi}\n"
 YAML = [("Content-Type", "application/yaml")]
@@ -85,6 +86,7 @@ def test_a_large_scenario_with_one_bad_rule_is_refused_naming_its_line(make_serv
 
 
 def test_collector_pauses_nest_and_leave_it_as_it_was():
+    release_hold()  # a large body another test's server read in this process may hold it a second
     with collector_paused():
         assert not gc.isenabled()
         with collector_paused():
@@ -98,3 +100,19 @@ def test_collector_pauses_nest_and_leave_it_as_it_was():
         assert not gc.isenabled()  # off before, off after
     finally:
         gc.enable()
+
+
+def test_a_stopped_server_leaves_the_collector_running(make_server: MakeServer, wire_to: WireTo):
+    """A large body holds the collector off for a second while it is answered; a server stopped
+    meanwhile (a test process's) must not leave it off: the hold ends on its own thread."""
+    release_hold()
+    server = make_server("rules:\n  - name: hi\n    reply: {content: hi}\n")
+    body = {"model": "openai/gpt-5", "messages": [{"role": "user", "content": "hi"}], "x": [[1]] * 40_000}
+    status, _, _ = wire_to(server).post_json("/api/v1/chat/completions", body)
+    assert status == 200
+    server.stop()  # most often within the hold, whose event loop's timer then never came
+    for _ in range(200):  # bounded: the hold is HOLD_S long
+        if gc.isenabled():
+            break
+        threading.Event().wait(HOLD_S / 50)
+    assert gc.isenabled()

@@ -12,8 +12,10 @@ from collections.abc import AsyncIterator, Iterator
 
 import aiohttp
 import pytest
+import redis
 
 from tests.conftest import FROZEN
+from tests.state.conftest import redis_server, redis_url  # noqa: F401 - the shared-state tests' real Redis
 from tests.support.clients import API_KEY
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.server.inspector.feed import LISTS_MAX
@@ -44,10 +46,10 @@ class Tab:
         self.response = response
         self.seqs: list[int] = []
 
-    async def until(self, wanted: set[int]) -> list[int]:
-        """Rows read until every `seq` in `wanted` came; all the seqs read."""
+    async def until(self, wanted: set[int], rows: int = 0) -> list[int]:
+        """Rows read until every `seq` in `wanted` came (and at least `rows` rows); all the seqs read."""
         async with asyncio.timeout(WAIT_S):
-            while not wanted <= set(self.seqs):
+            while not wanted <= set(self.seqs) or len(self.seqs) < rows:
                 line = await self.response.content.readline()
                 assert line, "the live list ended"
                 if line.startswith(b"data: "):
@@ -137,3 +139,27 @@ async def test_lists_past_the_cap_are_refused_until_one_closes(server):
                     break
             await asyncio.sleep(0.02)
         assert again.status == 200
+
+
+@pytest.fixture
+def shared(tmp_path, redis_url: str) -> Iterator[EmulatorServer]:  # noqa: F811
+    (tmp_path / "rules.yaml").write_text(SCENARIO, encoding="utf-8")
+    settings = Settings(port=0, scenarios=[str(tmp_path)], clock=FROZEN, watch=False, state=redis_url)
+    with EmulatorServer(settings) as running:
+        yield running
+
+
+async def test_an_emptied_shared_journal_numbering_again_from_1_is_listed_again(shared, redis_url):  # noqa: F811
+    """Issue 40: under --state the feed (and each tab) remembered the `seq`s it had sent, and Redis
+    restarted empty (or flushed) numbers requests from 1 again: the new requests were never listed."""
+    async with tabs(shared, 2) as opened:
+        before = {await ask(shared, "hello one"), await ask(shared, "hello two")}
+        for tab in opened:
+            assert sorted(await tab.until(before)) == sorted(before)
+        with redis.Redis.from_url(redis_url) as client:
+            client.flushdb()
+        again = {await ask(shared, "hello three"), await ask(shared, "hello four")}
+        assert again == before  # the emptied store numbers from 1 again
+        for tab in opened:
+            seqs = await tab.until(again, rows=4)  # the two new rows come, under the numbers the old ones had
+            assert seqs == [*sorted(before), *sorted(again)], seqs

@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import Generic, TypeVar
+
+from zenmux_emulator.foundation.collector import collector_paused
 
 T = TypeVar("T")
 
@@ -38,13 +40,67 @@ def defer(work: Callable[[], T]) -> T:
     return work()
 
 
+def deferring() -> bool:
+    """Whether `defer` would hand its work to a thread (a parse run by `parse_off_loop`)."""
+    return _DEFERRING.get()
+
+
+LARGE_BYTES = 128 * 1024
+"""A body this large (some thousands of messages or parts) is parsed by its face in a thread: its
+validation and its conversation's walks held the loop 0.1 to 0.4 s at 16,384 items."""
+
+
+def large(body_bytes: int | None) -> bool:
+    """Whether a body of this size is `LARGE_BYTES` or more (unknown: not)."""
+    return body_bytes is not None and body_bytes >= LARGE_BYTES
+
+
+KEPT = 16
+"""Bodies whose `Prepared` value waits for its parse to run again, at most: past it they are all
+dropped (left by requests that went away meanwhile; one still waiting makes its value again)."""
+
+
+class Prepared(Generic[T]):
+    """What a face makes of a large body in a thread (`defer`: its validation, its conversation),
+    kept by the body's identity for the parse that runs again once it is done. A parse not run by
+    `parse_off_loop` makes it at once, as before; a face asks only for a `large` body."""
+
+    def __init__(self) -> None:
+        self.ready: dict[int, tuple[object, T]] = {}
+
+    def made(self, body: object, make: Callable[[], T]) -> T:
+        """`make()`, in a thread when the parse may defer (`parse_off_loop`), else at once."""
+        found = self.ready.pop(id(body), None)
+        if found is not None and found[0] is body:
+            return found[1]
+        if not deferring():
+            return make()
+        return defer(lambda: self.keep(body, self.make_quietly(make)))
+
+    @staticmethod
+    def make_quietly(make: Callable[[], T]) -> T:
+        """(In the thread) `make()` with the cycle collector paused: its full collections over the
+        body's objects, run in the thread holding the interpreter, held the event loop as long."""
+        with collector_paused(freeze=False):
+            return make()
+
+    def keep(self, body: object, value: T) -> T:
+        """(In the thread) the value kept for the body's next parse."""
+        if len(self.ready) >= KEPT:
+            self.ready.clear()  # left by parses that never came back (their request failed)
+        self.ready[id(body)] = (body, value)
+        return value
+
+
 def attempt(parse: Callable[[], T]) -> T | Deferred:
     """`parse()` on the loop, or the `Deferred` it raised: its costly part, for `settle`."""
     token = _DEFERRING.set(True)
     try:
         return parse()
     except Deferred as deferred:
-        return deferred
+        # without its traceback: its frames (the parse's, whose caller keeps the Deferred) would
+        # make a reference cycle, and the body would wait for the cycle collector to go
+        return deferred.with_traceback(None)
     finally:
         _DEFERRING.reset(token)
 

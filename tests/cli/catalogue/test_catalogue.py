@@ -56,6 +56,32 @@ EXTRA = {
 }
 
 
+VERTEX_ONLY = "google/gemini-vertex-only"
+VERTEX_PAGES = [
+    {
+        "models": [
+            {"name": "google/gemini-2.5-pro", "displayName": "listed on /api/v1 too", "inputTokenLimit": 5},
+        ],
+        "nextPageToken": "page-2",
+    },
+    {
+        "models": [
+            {
+                "name": VERTEX_ONLY,
+                "displayName": "Google: Gemini on Vertex only",
+                "description": "a model only the Vertex AI face lists",
+                "inputTokenLimit": 1048576,
+                "outputTokenLimit": 65536,
+                "supportedGenerationMethods": ["generateContent", "streamGenerateContent", "countTokens"],
+                "thinking": True,
+            }
+        ]
+    },
+]
+"""The Vertex AI face's `GET /api/vertex-ai/v1beta/models`, in Google's shape and in two pages: one
+model the main listing has (its facts come from there), one only this listing has."""
+
+
 def changed(listing: dict[str, Any]) -> dict[str, Any]:
     """The gateway since the snapshot: a model added, one repriced, one gone."""
     data = [dict(m) for m in listing["data"] if m["id"] != GONE]
@@ -69,10 +95,17 @@ def changed(listing: dict[str, Any]) -> dict[str, Any]:
 
 
 class Gateway:
-    """Serves `GET /api/v1/models` (the listing, through `change`) to requests with the key; 401 else."""
+    """Serves `GET /api/v1/models` (the listing, through `change`) to requests with the key (401
+    else), and the Vertex AI face's listing's pages (404 when there are none)."""
 
-    def __init__(self, listing: dict[str, Any], change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        listing: dict[str, Any],
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+        vertex: list[dict[str, Any]] | None,
+    ) -> None:
         self.listing = change(listing)
+        self.vertex = vertex
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.runner: web.AppRunner | None = None
@@ -83,12 +116,18 @@ class Gateway:
             return web.json_response({"error": {"type": "authentication_error", "message": "no key"}}, status=401)
         return web.json_response(self.listing)
 
+    async def vertex_models(self, request: web.Request) -> web.Response:
+        if self.vertex is None:
+            raise web.HTTPNotFound()
+        return web.json_response(self.vertex[1 if request.query.get("pageToken") == "page-2" else 0])
+
     def start(self) -> Gateway:
         self.thread.start()
 
         async def serve() -> int:
             app = web.Application()
             app.router.add_get("/api/v1/models", self.models)
+            app.router.add_get("/api/vertex-ai/v1beta/models", self.vertex_models)
             self.runner = web.AppRunner(app)
             await self.runner.setup()
             await web.TCPSite(self.runner, "127.0.0.1", 0).start()
@@ -115,8 +154,10 @@ def gateways(make_server: MakeServer) -> Iterator[Callable[..., Gateway]]:
     listing = listing_of(make_server().origin)
     started: list[Gateway] = []
 
-    def make(change: Callable[[dict[str, Any]], dict[str, Any]] = changed) -> Gateway:
-        started.append(Gateway(listing, change).start())
+    def make(
+        change: Callable[[dict[str, Any]], dict[str, Any]] = changed, vertex: list[dict[str, Any]] | None = VERTEX_PAGES
+    ) -> Gateway:
+        started.append(Gateway(listing, change, vertex).start())
         return started[-1]
 
     try:
@@ -159,6 +200,14 @@ def test_pull_writes_the_gateway_s_models_with_their_tiered_prices_and_not_the_k
     }
     assert facts["context_length"] == 256000 and facts["preferred_face"] == "chat"
     assert GONE not in document["models"]
+    vertex = document["models"][VERTEX_ONLY]  # only the Vertex AI face lists it (on its second page)
+    assert (vertex["display_name"], vertex["context_length"], vertex["max_output_tokens"]) == (
+        "Google: Gemini on Vertex only",
+        1048576,
+        65536,
+    )
+    assert vertex["reasoning"] is True and vertex["preferred_face"] == "chat"
+    assert document["models"]["google/gemini-2.5-pro"]["context_length"] != 5  # the main listing's facts
     no_key = run(
         [
             str(CONSOLE_SCRIPT),
@@ -218,7 +267,7 @@ def test_serve_catalogue_admits_the_new_model_and_prices_it_from_the_file(
 
 def test_diff_names_the_added_removed_and_repriced_models(gateways: Callable[..., Gateway], tmp_path: Path) -> None:
     old, new = tmp_path / "old.json", tmp_path / "new.json"
-    assert pull(gateways(lambda listing: listing), old).returncode == 0
+    assert pull(gateways(lambda listing: listing, vertex=None), old).returncode == 0
     assert pull(gateways(), new).returncode == 0
     done = run([str(CONSOLE_SCRIPT), "catalogue", "diff", str(old), str(new)])
     assert done.returncode == 1

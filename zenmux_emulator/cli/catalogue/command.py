@@ -24,8 +24,9 @@ def add_catalogue_parser(sub: argparse._SubParsersAction) -> None:  # type: igno
     pull = actions.add_parser(
         "pull",
         help="write the gateway's models (with their prices) as a catalogue file for serve --catalogue",
-        description="Fetch GET /api/v1/models (tiered pricings included) and GET /api/anthropic/v1/models from "
-        "UPSTREAM and write them as a catalogue file; serve it with `zenmux-emulator serve --catalogue FILE`. "
+        description="Fetch GET /api/v1/models (tiered pricings included), GET /api/anthropic/v1/models and "
+        "GET /api/vertex-ai/v1beta/models from UPSTREAM and write them as a catalogue file; serve it with "
+        "`zenmux-emulator serve --catalogue FILE`. "
         f"The key is read from ${KEY_ENV} (or --key-env NAME) and is never printed or written.",
     )
     pull.add_argument("--upstream", required=True, metavar="URL", help="the gateway's root, e.g. https://zenmux.ai")
@@ -118,13 +119,40 @@ async def _fetch(base: Any, key: str | None) -> tuple[dict[str, Any], str | None
         for path in LISTINGS:
             url = base.with_path(base.path.rstrip("/") + path)
             try:
-                async with session.get(url, headers=headers, allow_redirects=False) as response:
-                    if response.status == 200:
-                        found[path] = await response.json(content_type=None)
-                        continue
-                    problem = f"{shown(url)} answered {response.status}"
+                found[path] = await _listing(session, url, headers)
+                continue
+            except _Unanswered as exc:
+                problem = f"{shown(url)} answered {exc}"
             except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as exc:
                 problem = f"{shown(url)}: {type(exc).__name__} {exc}"
             if path == LISTINGS[0]:
                 return found, problem
     return found, None
+
+
+class _Unanswered(Exception):
+    """A listing answered another status than 200 (the exception's text)."""
+
+
+PAGES = 100
+"""Pages of a listing read at most (Google's shape pages with `nextPageToken`; ZenMux's answers in one)."""
+
+
+async def _listing(session: Any, url: Any, headers: dict[str, str]) -> Any:
+    """A listing's JSON body; a Google-shaped one's further pages (`nextPageToken`) added to its `models`."""
+    body: Any = None
+    token = None
+    for _ in range(PAGES):
+        page_url = url if token is None else url.update_query(pageToken=token)
+        async with session.get(page_url, headers=headers, allow_redirects=False) as response:
+            if response.status != 200:
+                raise _Unanswered(str(response.status))
+            page = await response.json(content_type=None)
+        if body is None:
+            body = page
+        elif isinstance(page, dict) and isinstance(page.get("models"), list):
+            body["models"] = [*body.get("models", []), *page["models"]]
+        token = page.get("nextPageToken") if isinstance(page, dict) else None
+        if not isinstance(token, str) or not token:
+            break
+    return body

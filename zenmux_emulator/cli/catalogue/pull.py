@@ -1,7 +1,9 @@
 """The gateway's model listings made into a catalogue document (the packaged `catalogue.json`'s
 shape): `GET /api/v1/models` (ids, limits, modalities, reasoning and `pricings`, tiered by prompt
-size under `conditions`), and the Anthropic face's `GET /api/anthropic/v1/models` for models that
-only it lists. What the listings do not say (output limit, tool calls, attachments, the face clients
+size under `conditions`), and for models that only they list the Anthropic face's `GET
+/api/anthropic/v1/models` and the Vertex AI face's `GET /api/vertex-ai/v1beta/models` (Google's
+shape: `name`, `displayName`, `inputTokenLimit`, `outputTokenLimit`, `thinking`; no prices). What
+the listings do not say (output limit, tool calls, attachments, the face clients
 use) is kept from the packaged snapshot for a model it has, and guessed from the vendor otherwise."""
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ ALIASES = {"input_cache_write_5_min": "input_cache_write"}
 MEDIA_ITEMS = frozenset({"image", "audio", "video", "audio_and_video"})
 """The pricings items of media, kept as `units` when priced per count or per second."""
 MODALITIES = frozenset({"text", "image", "audio", "video", "file"})
-LISTINGS = ("/api/v1/models", "/api/anthropic/v1/models")
+VERTEX_LISTING = "/api/vertex-ai/v1beta/models"
+LISTINGS = ("/api/v1/models", "/api/anthropic/v1/models", VERTEX_LISTING)
 NOTE = (
     "ZenMux's catalogue as its model listings said on the snapshot date; written by `zenmux-emulator "
     "catalogue pull`, served by `zenmux-emulator serve --catalogue FILE`."
@@ -90,8 +93,9 @@ def model_facts(entry: Mapping[str, Any]) -> dict[str, Any]:
     facts.setdefault("preferred_face", _face(model_id))
     if isinstance(entry.get("display_name"), str):
         facts["display_name"] = entry["display_name"]
-    if isinstance(entry.get("context_length"), int) and entry["context_length"] > 0:
-        facts["context_length"] = entry["context_length"]
+    for size in ("context_length", "max_output_tokens"):
+        if isinstance(entry.get(size), int) and not isinstance(entry[size], bool) and entry[size] > 0:
+            facts[size] = entry[size]
     if isinstance(entry.get("owned_by"), str):
         facts["owned_by"] = entry["owned_by"]
     if isinstance(entry.get("created"), int) and not isinstance(entry["created"], bool):
@@ -109,14 +113,44 @@ def model_facts(entry: Mapping[str, Any]) -> dict[str, Any]:
     return facts
 
 
+def vertex_entry(model: Any) -> dict[str, Any] | None:
+    """An entry of the Vertex AI face's listing (Google's shape) as `/api/v1/models` would list it;
+    None when it names no model."""
+    if not isinstance(model, dict) or not isinstance(model.get("name"), str):
+        return None
+    name = model["name"].removeprefix("models/")
+    if "/models/" in name:  # Vertex AI's own form, publishers/{provider}/models/{model}
+        provider, _, rest = name.removeprefix("publishers/").partition("/models/")
+        name = f"{provider}/{rest}"
+    if "/" not in name:
+        return None
+    entry: dict[str, Any] = {"id": name}
+    if isinstance(model.get("outputTokenLimit"), int) and model["outputTokenLimit"] > 0:
+        entry["max_output_tokens"] = model["outputTokenLimit"]
+    if isinstance(model.get("displayName"), str):
+        entry["display_name"] = model["displayName"]
+    if isinstance(model.get("inputTokenLimit"), int):
+        entry["context_length"] = model["inputTokenLimit"]
+    if isinstance(model.get("thinking"), bool):
+        entry["capabilities"] = {"reasoning": model["thinking"]}
+    return entry
+
+
+def listed_entries(path: str, body: Any) -> list[Any]:
+    """The model entries of one listing's body, in `/api/v1/models`' shape."""
+    if path == VERTEX_LISTING:
+        models = body.get("models") if isinstance(body, dict) else None
+        return [vertex_entry(model) for model in models] if isinstance(models, list) else []
+    data = body.get("data") if isinstance(body, dict) else None
+    return data if isinstance(data, list) else []
+
+
 def catalogue_document(listings: Mapping[str, Any], source: str, today: datetime.date) -> dict[str, Any]:
     """The catalogue file's document from the listings' bodies by path (the first listing a model
     is in gives its facts)."""
     models: dict[str, dict[str, Any]] = {}
     for path in LISTINGS:
-        body = listings.get(path)
-        data = body.get("data") if isinstance(body, dict) else None
-        for entry in data if isinstance(data, list) else []:
+        for entry in listed_entries(path, listings.get(path)):
             if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"] not in models:
                 models[entry["id"]] = model_facts(entry)
     return {

@@ -10,7 +10,7 @@ from typing import Any
 
 from zenmux_emulator.core.gateway.routing import AUTO
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params, too_large
-from zenmux_emulator.scenario.default_models import SNAPSHOT, created_of
+from zenmux_emulator.scenario.default_models import SNAPSHOT, Catalogue, created_of
 from zenmux_emulator.scenario.schema import MODEL_ID, ModelSpec, PriceTier, Pricing
 
 PRICE_ITEMS = ("prompt", "completion", "input_cache_read", "input_cache_write", "internal_reasoning")
@@ -20,6 +20,25 @@ QUERY_MODEL = re.compile(r"objectiveai/[0-9A-Za-z]{22}\Z")
 """An ObjectiveAI Query Model as the core sees it (`objectiveai/<Query Model id>`): not a ZenMux
 catalogue id, so a closed catalogue does not refuse it (its upstream LLMs are OpenRouter slugs,
 priced from the catalogue when listed there)."""
+
+
+PACKAGED_ORIGIN = f"ZenMux's models as of {SNAPSHOT.isoformat()}"
+
+
+class ServedModels(dict[str, ModelSpec]):
+    """The models a scenario set serves, by id, with the words that name the catalogue they come
+    from (for the unknown-model hint): the packaged snapshot's day, or `--catalogue FILE`'s file and day."""
+
+    origin = PACKAGED_ORIGIN
+
+    @classmethod
+    def of(cls, models: Mapping[str, ModelSpec], catalogue: Catalogue | None) -> ServedModels:
+        served = cls(models)
+        if catalogue is not None:
+            served.origin = f"ZenMux's models as of {catalogue.snapshot.isoformat()}" + (
+                f", from the catalogue file {catalogue.path}" if catalogue.path else ""
+            )
+        return served
 
 
 @lru_cache(maxsize=4096)
@@ -37,17 +56,18 @@ def admit(
         raise invalid_params(f"Model {requested} is not valid")
     spec = catalogue.get(base)
     if spec is None and closed and base != AUTO and not QUERY_MODEL.match(base):
-        raise unknown_model(requested, base)
+        raise unknown_model(requested, base, catalogue.origin if isinstance(catalogue, ServedModels) else None)
     if spec is not None and prompt_tokens > spec.context_length:
         raise too_large("Prompt is too long")
     return spec
 
 
-def unknown_model(requested: str, base: str) -> RequestRejected:
+def unknown_model(requested: str, base: str, origin: str | None = None) -> RequestRejected:
     """ZenMux's exact 400 for a model it does not list, and the emulator's own hint (in
-    X-Emulator-Warnings) on what to do when ZenMux lists it since the catalogue's snapshot."""
+    X-Emulator-Warnings) on what to do when ZenMux lists it since the catalogue's snapshot (the
+    one served: `origin`, the packaged one's when not given)."""
     hint = (
-        f"model {base} is not in the emulator's catalogue (ZenMux's models as of {SNAPSHOT.isoformat()} and "
+        f"model {base} is not in the emulator's catalogue ({origin or PACKAGED_ORIGIN} and "
         "the scenario files' models:); if ZenMux lists it now, declare it under models: in a scenario file, "
         "open the catalogue with settings: {catalogue: open}, or serve a fresh one (zenmux-emulator catalogue pull "
         "--out FILE, then serve --catalogue FILE; the packaged one is refreshed with tools/build_catalogue.py)"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from zenmux_emulator.core.draft.compiled import CompiledReply
 from zenmux_emulator.core.draft.text import TemplateProblem, compile_template, is_template
+from zenmux_emulator.core.gateway.catalogue import ServedModels
 from zenmux_emulator.core.gateway.limits import merge_settings
 from zenmux_emulator.core.match.predicates import compile_expect, compile_match
 from zenmux_emulator.core.match.rule import CompiledRule
@@ -216,7 +217,7 @@ def build_set(sources: Iterable[tuple[str, str]], faces: FaceNames, cache: Parse
     # closed in any file: only the declared models; open in any other: every id answers; else
     # (zenmux) ZenMux's catalogue and the declared models, every other id refused
     catalogue = faces.catalogue.models if faces.catalogue is not None else DEFAULT_CATALOGUE
-    served = dict(models) if "closed" in modes else {**catalogue, **faces.models, **models}
+    served = ServedModels.of(models if "closed" in modes else {**catalogue, **faces.models, **models}, faces.catalogue)
     mode = "closed" if "closed" in modes else "open" if "open" in modes else "zenmux"
     ranked = tuple(sorted(rules, key=lambda r: r.rank))
     return ScenarioSet(

@@ -12,7 +12,7 @@ check of passed-back reasoning (`core.draft.passback`) read them exactly as on t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from zenmux_emulator.core.draft.reasoning import OPENAI_FORMAT
@@ -137,20 +137,26 @@ def _content_parts(role: str, content: object) -> list[Any]:
     return [{"type": "input_text", "text": content}]
 
 
-def listed(items: Sequence[Mapping[str, Any]], response_id: str) -> list[dict[str, Any]]:
-    """The input items as `GET …/input_items` lists them: each with an id (its own, else one made
-    from the response id and its position), a `type`, a status, and message content as parts."""
-    shown = []
-    for i, item in enumerate(items):
-        kind = item.get("type", "message")
-        entry = {**item, "type": kind}
-        if not isinstance(entry.get("id"), str):
-            entry["id"] = f"{_PREFIXES.get(kind, 'item')}_{digest(response_id, 'input', i, size=24)}"
-        if kind == "message":
-            entry["content"] = _content_parts(str(entry.get("role")), entry.get("content"))
-        if kind in ("message", "function_call", "function_call_output"):
-            entry.setdefault("status", "completed")
-        if kind == "reasoning":
-            entry.setdefault("summary", [])
-        shown.append(entry)
-    return shown
+def listed_item(item: Mapping[str, Any], response_id: str, position: int) -> dict[str, Any]:
+    """An input item as `GET …/input_items` lists it: with an id (its own, else one made from the
+    response id and its position), a `type`, a status, and message content as parts. Made when a
+    page is read, for the items on it: a response keeps its input as it came (listing 16,384
+    items, a hash each, held the event loop of the request that stored them)."""
+    kind = item.get("type", "message")
+    entry = {**item, "type": kind}
+    if not isinstance(entry.get("id"), str):
+        entry["id"] = f"{_PREFIXES.get(kind, 'item')}_{digest(response_id, 'input', position, size=24)}"
+    if kind == "message":
+        entry["content"] = _content_parts(str(entry.get("role")), entry.get("content"))
+    if kind in ("message", "function_call", "function_call_output"):
+        entry.setdefault("status", "completed")
+    if kind == "reasoning":
+        entry.setdefault("summary", [])
+    return entry
+
+
+def listed(items: Sequence[Mapping[str, Any]], response_id: str, ascending: bool = True) -> Iterator[dict[str, Any]]:
+    """The input items as `GET …/input_items` lists them (`listed_item`), oldest or newest first,
+    each made as it is read."""
+    positions = range(len(items)) if ascending else range(len(items) - 1, -1, -1)
+    return (listed_item(items[i], response_id, i) for i in positions)

@@ -11,7 +11,7 @@ from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.gateway.auth import authenticate
 from zenmux_emulator.core.state import ObjectStore
-from zenmux_emulator.faces.responses.conversation import listed
+from zenmux_emulator.faces.common.large import warmed
 from zenmux_emulator.faces.responses.output import failure, output_items, response_object, status_of, usage_of
 from zenmux_emulator.faces.responses.render import json_plan, stream_plan
 from zenmux_emulator.faces.responses.request import ResponsesRequest
@@ -19,6 +19,7 @@ from zenmux_emulator.faces.responses.store import StoredResponse
 from zenmux_emulator.faces.responses.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import invalid_params
+from zenmux_emulator.foundation.offload import Prepared, large
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
@@ -42,6 +43,8 @@ class ResponsesFace:
         """The stored responses, in the app's state (reset with their session)."""
         self.preloaded: dict[tuple[str, str], StoredResponse] = {}
         """The responses requests continue, fetched before the (synchronous) `parse` reads them."""
+        self.prepared: Prepared[ResponsesRequest] = Prepared()
+        """Large bodies' requests, made in a thread for the parse that runs again."""
 
     async def preload(self, body: Any, ctx: FaceContext) -> None:
         """Fetch the response `previous_response_id` names, for `parse`."""
@@ -59,6 +62,11 @@ class ResponsesFace:
         return session_name(headers, authenticate(headers, self.core.accepted_keys()))
 
     def parse(self, body: object, ctx: FaceContext) -> ResponsesRequest:
+        if large(ctx.body_bytes):
+            return self.prepared.made(body, lambda: warmed(self.read(body, ctx)))
+        return self.read(body, ctx)
+
+    def read(self, body: object, ctx: FaceContext) -> ResponsesRequest:
         validated = validate(body, ctx.body_bytes)
         checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate proved it a mapping
         earlier: list[Mapping[str, Any]] = []
@@ -111,7 +119,7 @@ class ResponsesFace:
         if not request.store:
             return
         conversation = [*request.items, *body["output"]]
-        stored = StoredResponse(body, listed(request.input_items, body["id"]), conversation)
+        stored = StoredResponse(body, request.input_items, conversation)
         self.store.keep(session, body["id"], stored)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 import orjson
@@ -12,6 +14,7 @@ from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
+from zenmux_emulator.faces.responses.conversation import listed
 from zenmux_emulator.faces.responses.face import ROUTE, ResponsesFace
 from zenmux_emulator.faces.responses.recorded import DECODER
 from zenmux_emulator.faces.responses.store import StoredResponse
@@ -68,19 +71,19 @@ class StoredRoutes:
             raise RequestRejected(
                 400, "invalid_params", f"Invalid 'limit': expected an integer between 1 and {MAX_LIMIT}."
             )
-        items = stored.input_items if order == "asc" else stored.input_items[::-1]
+        items: Iterator[dict[str, Any]] = listed(stored.inputs, stored.body["id"], ascending=order == "asc")
         after = query.get("after")
-        if after is not None:
-            ids = [item["id"] for item in items]
-            items = items[ids.index(after) + 1 :] if after in ids else []
-        page = items[:limit]
+        if after is not None and not any(item["id"] == after for item in items):
+            items = iter(())  # an id not listed: nothing after it
+        page = list(islice(items, limit + 1))
+        more, page = len(page) > limit, page[:limit]
         return _json(
             {
                 "object": "list",
                 "data": page,
                 "first_id": page[0]["id"] if page else None,
                 "last_id": page[-1]["id"] if page else None,
-                "has_more": len(items) > limit,
+                "has_more": more,
             }
         )
 

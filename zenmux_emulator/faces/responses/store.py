@@ -20,21 +20,22 @@ from zenmux_emulator.state.per_session import PER_SESSION, SESSIONS, STORED_BYTE
 
 @dataclass(frozen=True, slots=True)
 class StoredResponse:
-    """A response as `GET` returns it, its input as `input_items` lists it, and the conversation
-    (earlier turns, its input, its output) that a request naming it as `previous_response_id` continues."""
+    """A response as `GET` returns it, its input items as they came (`input_items` lists them,
+    `conversation.listed`), and the conversation (earlier turns, its input, its output) that a
+    request naming it as `previous_response_id` continues."""
 
     body: Mapping[str, Any]
-    input_items: list[dict[str, Any]]
+    inputs: list[dict[str, Any]]
     conversation: list[Mapping[str, Any]]
 
     def encode(self) -> bytes:
         """As the shared state (`--state`) keeps it."""
-        return orjson.dumps({"body": self.body, "input_items": self.input_items, "conversation": self.conversation})
+        return orjson.dumps({"body": self.body, "inputs": self.inputs, "conversation": self.conversation})
 
     @classmethod
     def decode(cls, blob: bytes) -> StoredResponse:
         data = orjson.loads(blob)
-        return cls(data["body"], data["input_items"], data["conversation"])
+        return cls(data["body"], data["inputs"], data["conversation"])
 
 
 class ResponseStore(PerSession[StoredResponse]):

@@ -16,7 +16,7 @@ from zenmux_emulator.core.state import JournalQuery
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.server.control.guard import TOKEN_COOKIE
 from zenmux_emulator.server.control.wire import count, json_response, query
-from zenmux_emulator.server.inspector.feed import Listener, LiveFeed, encoded, forget_oldest
+from zenmux_emulator.server.inspector.feed import Listener, LiveFeed, Sent, encoded
 from zenmux_emulator.server.inspector.media import Piece, pieces
 
 PAGE = "index.html"
@@ -110,7 +110,7 @@ async def stream(request: web.Request, response: web.StreamResponse, listener: L
     waits = request.config_dict[WAITS]
     backlog = await request.config_dict[STATE].recent(None)
     first = [(entry.seq, encoded(entry)) for entry in backlog if entry.seq > listener.after]
-    sent: set[int] = set()
+    sent = Sent()
     try:
         await send(response, first, sent)
         quiet = 0.0
@@ -125,7 +125,6 @@ async def stream(request: web.Request, response: web.StreamResponse, listener: L
                         quiet = 0.0
                     continue
             quiet = 0.0
-            sent = forget_oldest(sent)
             await send(response, listener.take(), sent)
     except asyncio.CancelledError:
         if not waits.stopping:
@@ -140,13 +139,9 @@ def gone(request: web.Request) -> bool:
     return transport is None or transport.is_closing()
 
 
-async def send(response: web.StreamResponse, rows: list[tuple[int, bytes]], sent: set[int]) -> None:
+async def send(response: web.StreamResponse, rows: list[tuple[int, bytes]], sent: Sent) -> None:
     """The rows not sent yet, in one write."""
-    written = []
-    for seq, data in rows:
-        if seq not in sent:
-            sent.add(seq)
-            written.append(data)
+    written = [data for seq, data in rows if sent.first(seq, data)]
     if written:
         await response.write(b"".join(written))
 

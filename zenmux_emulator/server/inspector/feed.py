@@ -40,9 +40,32 @@ def encoded(entry: Row) -> bytes:
     return b"event: row\ndata: " + orjson.dumps(row(entry.as_dict())) + b"\n\n"
 
 
-def forget_oldest(sent: set[int]) -> set[int]:
-    """The newest half of `sent` once it holds more than `SENT_KEPT` (one still journaled may be sent again)."""
-    return set(sorted(sent)[-SENT_KEPT // 2 :]) if len(sent) > SENT_KEPT else sent
+class Sent:
+    """The `seq`s of the rows sent (by the feed, or to a tab), each with its row's hash, at most
+    `SENT_KEPT` (then the newest half: one still journaled may be sent again). Another row under a
+    `seq` sent is one of a shared store emptied since (Redis restarted empty, or flushed), which
+    numbers its requests from 1 again: what was sent under that `seq` and after it is forgotten,
+    those numbers being the new requests' now."""
+
+    def __init__(self) -> None:
+        self.marks: dict[int, int] = {}
+
+    def first(self, seq: int, data: bytes) -> bool:
+        """Whether this row is new (and so to be sent); it is remembered as sent."""
+        mark, known = hash(data), self.marks.get(seq)
+        if known == mark:
+            return False
+        if known is not None:  # numbered again from 1
+            self.marks = {kept: hashed for kept, hashed in self.marks.items() if kept < seq}
+        self.marks[seq] = mark
+        if len(self.marks) > SENT_KEPT:
+            self.marks = {kept: self.marks[kept] for kept in sorted(self.marks)[-SENT_KEPT // 2 :]}
+        return True
+
+    def renumbered(self, seq: int, data: bytes) -> bool:
+        """Whether another row was sent under this `seq` (the store was emptied since)."""
+        known = self.marks.get(seq)
+        return known is not None and known != hash(data)
 
 
 @dataclass(eq=False)
@@ -79,7 +102,7 @@ class LiveFeed:
         self.listeners: set[Listener] = set()
         self.task: asyncio.Task[None] | None = None
         self.looking: asyncio.Task[None] | None = None
-        self.sent: set[int] = set()
+        self.sent = Sent()
         """Under --state, the `seq`s offered already (an announcement and a look may bring one twice)."""
 
     def join(self, after: int) -> Listener:
@@ -118,8 +141,8 @@ class LiveFeed:
                     await task
         self.task = self.looking = None
 
-    def offer(self, entry: Row) -> None:
-        data = encoded(entry)
+    def offer(self, entry: Row, data: bytes | None = None) -> None:
+        data = encoded(entry) if data is None else data
         for listener in self.listeners:
             listener.offer(entry.seq, data)
 
@@ -131,11 +154,15 @@ class LiveFeed:
             log.exception("the inspector could not list request %s", entry.request_id)
 
     def fresh(self, entry: Row) -> None:
-        """Under --state: an entry offered unless it was already."""
-        if entry.seq not in self.sent:
-            self.sent.add(entry.seq)
-            self.sent = forget_oldest(self.sent)
-            self.offer(entry)
+        """Under --state: an entry offered unless it was already. One of a store emptied since is
+        offered to every open list, whatever `seq` it asked to start after."""
+        data = encoded(entry)
+        if self.sent.renumbered(entry.seq, data):
+            log.info("the shared journal was emptied and numbers its requests from 1 again")
+            for listener in self.listeners:
+                listener.after = 0
+        if self.sent.first(entry.seq, data):
+            self.offer(entry, data)
 
     async def listen(self) -> None:
         """Under --state: the store's announcements, for as long as a tab is open."""
