@@ -104,7 +104,12 @@ def test_a_body_file_that_is_missing_or_outside_the_folder_is_a_located_problem(
     outside = validate(tmp_path)
     assert outside.returncode == 1 and "inside the scenario file's folder" in outside.stderr
     assert "Traceback" not in missing.stderr + outside.stderr
+    (tmp_path.parent / "secret.wav").write_bytes(wav(0.1))
     (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "link.wav").symlink_to(tmp_path.parent / "secret.wav")
+    scenario.write_text(lines % "media/link.wav", encoding="utf-8")
+    linked = validate(tmp_path)  # a link that leaves the folder is refused, as a rule's other files are
+    assert linked.returncode == 1 and "is outside the scenario file's folder" in linked.stderr
     (tmp_path / "media" / "here.wav").write_bytes(wav(0.1))
     scenario.write_text(lines % "media/here.wav", encoding="utf-8")
     assert validate(tmp_path).returncode == 0

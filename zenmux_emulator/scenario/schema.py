@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import datetime
 import math
-import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -33,6 +33,7 @@ from pydantic_core import PydanticCustomError
 from zenmux_emulator.foundation.metered import Metered
 from zenmux_emulator.foundation.misbehaviours import Ask, check
 from zenmux_emulator.foundation.patterns import regex_problem
+from zenmux_emulator.scenario import attached
 from zenmux_emulator.scenario.faces import known_api
 from zenmux_emulator.scenario.query_model import StoredQueryModel
 
@@ -363,10 +364,10 @@ class RawReply(BaseModel):
         return self._data if self._data is not None else self.body.encode()
 
     def load(self, folder: str) -> None:
-        """Read `body_file` from the scenario file's `folder` (OSError when it cannot be read)."""
+        """Read `body_file` from the scenario file's `folder`, confined to it and bounded as every file a
+        rule gives (`attached.read`; a ValueError saying why when it cannot be read)."""
         if self.body_file is not None:
-            with open(os.path.join(folder, self.body_file), "rb") as file:
-                self._data = file.read()
+            self._data = attached.read(self.body_file, Path(folder))
 
     @field_validator("content_type")
     @classmethod

@@ -38,20 +38,17 @@ def _compile_text(
     try:
         return compile_template(source)
     except TemplateProblem as exc:
-        text, filename = positions.text, positions.filename
-        line, column = locate(positions.exact(), where) or (None, None)
-        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
-        problems.append(
-            ScenarioProblem(
-                filename,
-                line,
-                column,
-                path,
-                f"template error: {exc.message}",
-                snippet(text, line, column) if line else "",
-            )
-        )
+        problems.append(_problem_at(positions, where, f"template error: {exc.message}"))
         return None
+
+
+def _problem_at(positions: SourcePositions, where: tuple[str | int, ...], reason: str) -> ScenarioProblem:
+    """A problem of the key at `where` in the file, with its line, column and snippet when found."""
+    line, column = locate(positions.exact(), where) or (None, None)
+    path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
+    return ScenarioProblem(
+        positions.filename, line, column, path, reason, snippet(positions.text, line, column) if line else ""
+    )
 
 
 def _load_body_file(
@@ -60,20 +57,8 @@ def _load_body_file(
     """A raw reply's `body_file`, read from the scenario file's folder (a problem when it cannot be)."""
     try:
         raw.load(str(Path(positions.filename).parent))
-    except OSError as exc:
-        text, filename = positions.text, positions.filename
-        line, column = locate(positions.exact(), where) or (None, None)
-        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in where).replace(".[", "[")
-        problems.append(
-            ScenarioProblem(
-                filename,
-                line,
-                column,
-                path,
-                f"cannot read {raw.body_file!r} beside the scenario file: {exc.strerror or exc}",
-                snippet(text, line, column) if line else "",
-            )
-        )
+    except ValueError as exc:
+        problems.append(_problem_at(positions, where, f"cannot read {raw.body_file!r} beside the scenario file: {exc}"))
 
 
 class FileProblems(ScenarioError):
