@@ -13,6 +13,7 @@ import wave
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
@@ -20,6 +21,7 @@ from playwright.sync_api import Page, expect
 from tests.conftest import served_yaml
 from tests.support.clients import API_KEY, http, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
+from zenmux_emulator.state.sessions import SESSION_HEADER
 
 SCENARIO = """\
 rules:
@@ -36,9 +38,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]
         yield started
 
 
+def journal(server: EmulatorServer, session: str) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = http(f"{server.origin}/_emulator/journal?session={session}").json()["entries"]
+    return entries
+
+
 def last_seq(server: EmulatorServer, session: str) -> int:
-    entries = http(f"{server.origin}/_emulator/journal?session={session}").json()["entries"]
-    seq: int = entries[-1]["seq"]
+    seq: int = journal(server, session)[-1]["seq"]
     return seq
 
 
@@ -163,3 +169,34 @@ def test_a_text_reply_lists_no_media_and_unknown_places_are_404(server: Emulator
 def test_the_page_s_policy_lets_media_come_from_its_own_origin_only(server: EmulatorServer) -> None:
     policy = http(f"{server.origin}/_emulator/ui/").headers["content-security-policy"]
     assert "media-src 'self'" in policy and "default-src 'none'" in policy
+
+
+def test_a_video_jobs_download_plays_as_a_video(server: EmulatorServer, visit: Any) -> None:
+    headers = {"Authorization": f"Bearer {API_KEY}", SESSION_HEADER: "filmed"}
+    asked = {"model": "bytedance/doubao-seedance-2.0", "content": [{"type": "text", "text": "a paper boat"}]}
+    with httpx.Client(headers=headers, timeout=60) as client:
+        made = client.post(
+            f"{server.base_url}/videos", json={**asked, "resolution": "720p", "ratio": "16:9", "duration": 4}
+        )
+        assert made.status_code == 200, made.text
+        assert client.post(f"{server.origin}/_emulator/clock", json={"advance": 60}).status_code == 200
+        done = client.get(f"{server.base_url}/videos/{made.json()['id']}").json()
+        film = client.get(done["content"]["video_url"]).content
+    polled, filmed = [entry["seq"] for entry in journal(server, "filmed")][
+        -2:
+    ]  # the poll and the download: the job's session
+    assert listed(server, polled) == []
+    assert listed(server, filmed) == [{"index": 0, "kind": "video", "content_type": "video/mp4", "bytes": len(film)}]
+    assert piece(server, filmed, 0) == film
+
+    shown = visit(server.origin)
+    page = shown.open()
+    open_response(page, filmed)
+    player = page.locator("#tab-body .media video")
+    expect(player).to_have_count(1)
+    page.wait_for_function(
+        "(v) => v.readyState >= 1 && Number.isFinite(v.duration) && v.duration > 0", arg=player.element_handle()
+    )
+    assert player.evaluate("(v) => [v.videoWidth, v.videoHeight]") == [1280, 720]
+    assert player.evaluate("(v) => v.duration") == pytest.approx(4, abs=0.1)
+    assert shown.foreign() == []

@@ -20,6 +20,7 @@ from zenmux_emulator.faces.videos.jobs import Job, JobStore, video
 from zenmux_emulator.faces.videos.openai_video import video_object
 from zenmux_emulator.faces.videos.veo import encoded
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
+from zenmux_emulator.state.sessions import SESSION_HEADER, session_name
 
 FAILED = "generation_failed"
 
@@ -44,9 +45,12 @@ class Polls:
         self.store = store
 
     def job(self, request: web.Request, id: str, auth: bool = True) -> Job:
-        request[ENTRY].api = NAME
-        if auth:
-            authenticate(request.headers, self.core.accepted_keys())
+        entry = request[ENTRY]
+        entry.api = NAME
+        if auth:  # the session, as the submission's: its header, else the key's
+            entry.session = session_name(request.headers, authenticate(request.headers, self.core.accepted_keys()))
+        elif request.headers.get(SESSION_HEADER):  # the keyless download: its header's, when it names one
+            entry.session = session_name(request.headers, "")
         job = self.store.get(id)
         if job is None:
             raise RequestRejected(404, "not_found", f"Video task '{id}' not found")
@@ -73,7 +77,9 @@ class Polls:
         if self.store.stage(job) != "done" or job.failure is not None:
             state = "failed" if job.failure is not None else self.store.stage(job)
             raise RequestRejected(404, "not_found", f"Video task '{job.id}' has no video: it is {state}")
-        return web.Response(body=await video(job), content_type=MIME)
+        made = await video(job)
+        request[ENTRY].response = made  # the journal's copy, as a speech's audio is kept: the inspector plays it
+        return web.Response(body=made, content_type=MIME)
 
     async def veo(self, request: web.Request) -> web.Response:
         """`{"operationName": name}` to the operation: its `name`, and once done `done` and `response`."""
