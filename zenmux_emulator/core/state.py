@@ -95,7 +95,7 @@ class Shelf(Protocol[S]):
 class Admitted:
     """A request the state let in: its session as it stands, the rate headers its answer carries,
     and the scenarios in force (a shared state may have brought newer ones). Slotted and not
-    frozen, as the endpoint's step values are (core/endpoint.py says why)."""
+    frozen, as the request's `Exchange` and its parts are (core/exchange.py)."""
 
     session: Session
     gate: dict[str, str]

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.images.draw import MIME, SHAPES, Canvas, digest, draw
 from zenmux_emulator.faces.images.request import ImageRequest, parse_request
@@ -96,16 +97,9 @@ class ImagesFace:
         ]
         return lambda: [picture(canvas, bits, stage) for bits, stage in wanted]
 
-    def render(
-        self,
-        draft: Draft,
-        request: ImageRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[ImageRequest]) -> ReplyPlan:
+        request, generation, created = exchange.ask, exchange.generation, exchange.created
+        headers, seed, ctx = exchange.headers, exchange.seed, exchange.ctx
         canvas = canvas_of(request)
         revised = draft.content if draft.spec is not None and draft.spec.content is not None else None
         usage = usage_of(request)

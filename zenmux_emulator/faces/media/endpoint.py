@@ -13,11 +13,8 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.core.draft.draft import Draft
-from zenmux_emulator.core.endpoint import Endpoint, Let, Served
-from zenmux_emulator.core.face import FaceContext, R
-from zenmux_emulator.core.journal.entry import JournalEntry
-from zenmux_emulator.core.match.select import Selection
-from zenmux_emulator.core.neutral.request import NeutralRequest
+from zenmux_emulator.core.endpoint import Endpoint
+from zenmux_emulator.core.exchange import Exchange, R
 from zenmux_emulator.faces.media.form import is_form, journal_view, parse_form
 
 
@@ -33,31 +30,24 @@ class MediaEndpoint(Endpoint[R]):
 
     __slots__ = ()
 
-    def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
-        content_type = ctx.headers.get("Content-Type", "")
+    def read(self, raw: bytes, ex: Exchange[R]) -> Any:
+        content_type = ex.ctx.headers.get("Content-Type", "")
         if not is_form(content_type):
-            return super().read(raw, ctx, entry)
-        ctx.body_bytes = len(raw)
+            return super().read(raw, ex)
+        ex.ctx.body_bytes = len(raw)
         form = parse_form(raw, content_type)
+        entry = ex.entry
         entry.body = journal_view(form)
         entry.body_bytes = len(orjson.dumps(entry.body))
         return form
 
-    async def settle(
-        self,
-        request: web.Request,
-        entry: JournalEntry,
-        ask: NeutralRequest,
-        let: Let,
-        served: Served,
-        selection: Selection | None,
-    ) -> Draft | web.StreamResponse:
+    async def settle(self, ex: Exchange[R]) -> Draft | web.StreamResponse:
         """The draft, then (once the rule's reply is known: speech reads its `content`) the media
         the face will render from it, made in a thread."""
-        drafted = await super().settle(request, entry, ask, let, served, selection)
+        drafted = await super().settle(ex)
         face: object = self.face
         if isinstance(drafted, Draft) and isinstance(face, Prepares):
-            work = face.prepare(drafted, ask, self.core.settings.seed)
+            work = face.prepare(drafted, ex.ask, ex.seed)
             if work is not None:
                 await asyncio.to_thread(work)
         return drafted

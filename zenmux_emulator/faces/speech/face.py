@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.media.fields import DONE, event
 from zenmux_emulator.faces.media.made import Made
@@ -78,16 +79,8 @@ class SpeechFace:
         text = spoken(draft, request)
         return lambda: audio_of(text, request)
 
-    def render(
-        self,
-        draft: Draft,
-        request: SpeechRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[SpeechRequest]) -> ReplyPlan:
+        request, ctx = exchange.ask, exchange.ctx
         audio, seconds = audio_of(spoken(draft, request), request)
         output = max(round(seconds * AUDIO_TOKENS_PER_S), 1)
         usage = {"input_tokens": request.prompt_tokens, "output_tokens": output}
@@ -98,7 +91,7 @@ class SpeechFace:
             "total_tokens": usage["total_tokens"],
         }
         mime = MIME[request.response_format]
-        sent = {**draft.headers, **headers}
+        sent = {**draft.headers, **exchange.headers}
         if request.stream:
             events = Events.paced_but_last(lambda: _events(audio, mime, usage), 2)
             return sse_plan(sent, events, None, None, b"", None, usage=billed)

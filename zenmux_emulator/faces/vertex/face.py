@@ -4,6 +4,7 @@ forms; the model and the action are in the URL, read from the route's parameters
 from __future__ import annotations
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.vertex.paths import Target, target
 from zenmux_emulator.faces.vertex.render import plan_reply, response_id
@@ -45,17 +46,11 @@ class VertexFace:
     def parse(self, body: object, ctx: FaceContext) -> GeminiRequest:
         return gemini_request(body, ctx)
 
-    def render(
-        self,
-        draft: Draft,
-        request: GeminiRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
-        plan = plan_reply(draft, request, generation, created, headers, seed, self.signer)
+    def render(self, draft: Draft, exchange: Exchange[GeminiRequest]) -> ReplyPlan:
+        generation = exchange.generation
+        plan = plan_reply(
+            draft, exchange.ask, generation, exchange.created, exchange.headers, exchange.seed, self.signer
+        )
         plan.reply_id = response_id(generation)
         return plan
 
