@@ -32,7 +32,7 @@ from zenmux_emulator.core.draft.reasoning import shape_of
 from zenmux_emulator.core.exchange import Exchange, FaceContext, Forwarded, R, Routing, Terms
 from zenmux_emulator.core.face import Face
 from zenmux_emulator.core.gateway.auth import AcceptedKeys, authenticate
-from zenmux_emulator.core.gateway.catalogue import admit, admit_candidates
+from zenmux_emulator.core.gateway.catalogue import admit_candidates, admit_model
 from zenmux_emulator.core.gateway.chaos import of_rule, strikes
 from zenmux_emulator.core.gateway.control_headers import (
     NO_CONTROL,
@@ -209,7 +209,7 @@ class Endpoint(Generic[R]):
             return await self.forward(ex, None)
         ex.ask = ask
         window = self.context_window(ask)
-        admitted = await self.core.state.admit(request, entry, ex.key, ask.prompt_tokens)
+        admitted = await self.core.state.admit_session(request, entry, ex.key, ask.prompt_tokens)
         terms = ex.terms = self.terms_of(request, admitted, window)
         for failure in terms.failures:  # the request's own fault, then its chaos
             await self.fail(ex, failure)
@@ -383,7 +383,7 @@ class Endpoint(Generic[R]):
         owner = self.core.model_faces.get(ask.model)
         if owner is not None and owner != self.face.name:  # an embedding model asked to chat, say
             raise invalid_params(f"Model {ask.requested_model} is not valid: it is a model of the {owner} API")
-        admit(ask.requested_model, ask.model, catalogue, closed, ask.prompt_tokens)
+        admit_model(ask.requested_model, ask.model, catalogue, closed, ask.prompt_tokens)
         if ask.model == AUTO:
             admit_candidates(ask.model_routing, catalogue, closed)
         routed = route(ask.model, ask.pinned_provider, ask.provider, ask.model_routing, catalogue, terms.session)

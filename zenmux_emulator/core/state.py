@@ -157,7 +157,7 @@ class RequestState(Protocol):
     def visit(self, name: str) -> None:
         """A request of this session was authenticated (a session in process is known from now on)."""
 
-    async def admit(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
+    async def admit_session(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
         """Open the request's session and take it through the gateway's limits and balance (429 and
         402 raised as `RequestRejected`)."""
 
