@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.chat.reply import plan_reply
 from zenmux_emulator.faces.chat.request import ChatRequest
@@ -37,25 +38,17 @@ class ChatFace:
         checked: Mapping[str, Any] = body  # type: ignore[assignment]  # validate_request proved it a mapping
         return ChatRequest(checked, ctx.headers, validated.request, validated.warnings)
 
-    def render(
-        self,
-        draft: Draft,
-        request: ChatRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[ChatRequest]) -> ReplyPlan:
+        request = exchange.ask
         return plan_reply(
             draft,
-            completion_id=generation,
-            created=created,
+            completion_id=exchange.generation,
+            created=exchange.created,
             stream=request.stream,
             include_usage=request.stream and request.include_usage,
             top_logprobs=request.top_logprobs,
-            headers=headers,
-            seed=seed,
+            headers=exchange.headers,
+            seed=exchange.seed,
         )
 
     def error_body(self, status: int, type: str, message: str) -> bytes:

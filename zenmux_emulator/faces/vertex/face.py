@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.large import warmed
 from zenmux_emulator.faces.vertex import image_output
@@ -64,18 +65,10 @@ class VertexFace:
     def prepare(self, draft: Draft, request: GeminiRequest, seed: int) -> Callable[[], object] | None:
         return image_output.prepare(draft, request, seed)
 
-    def render(
-        self,
-        draft: Draft,
-        request: GeminiRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[GeminiRequest]) -> ReplyPlan:
+        request, generation, seed = exchange.ask, exchange.generation, exchange.seed
         image = image_output.image_output(draft, request, seed)
-        plan = plan_reply(draft, request, generation, created, headers, seed, self.signer, image)
+        plan = plan_reply(draft, request, generation, exchange.created, exchange.headers, seed, self.signer, image)
         plan.reply_id = response_id(generation)
         if image is not None:  # billed with the image's tokens
             plan.usage = image_output.billed(image_output.with_image_tokens(usage_metadata(draft), image.text))
