@@ -11,9 +11,9 @@ from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.chat.reply import plan_reply
 from zenmux_emulator.faces.chat.request import ChatRequest
 from zenmux_emulator.faces.chat.validate import validate_request
-from zenmux_emulator.faces.common.large import warmed
+from zenmux_emulator.faces.common.large import prepared, warmed
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.foundation.offload import Prepared, large
+from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/chat/completions"
@@ -24,13 +24,9 @@ class ChatFace:
 
     name = "chat"
 
-    def __init__(self) -> None:
-        self.prepared: Prepared[ChatRequest] = Prepared()
-        """Large bodies' requests, made in a thread for the parse that runs again."""
-
     def parse(self, body: object, ctx: FaceContext) -> ChatRequest:
         if large(ctx.body_bytes):
-            return self.prepared.made(body, lambda: warmed(self.read(body, ctx)))
+            return prepared(ctx, lambda: warmed(self.read(body, ctx)))
         return self.read(body, ctx)
 
     def read(self, body: object, ctx: FaceContext) -> ChatRequest:

@@ -12,7 +12,7 @@ from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.gateway.auth import authenticate
 from zenmux_emulator.core.state import ObjectStore
-from zenmux_emulator.faces.common.large import warmed
+from zenmux_emulator.faces.common.large import prepared, warmed
 from zenmux_emulator.faces.responses.output import failure, output_items, response_object, status_of, usage_of
 from zenmux_emulator.faces.responses.render import json_plan, stream_plan
 from zenmux_emulator.faces.responses.request import ResponsesRequest
@@ -20,7 +20,7 @@ from zenmux_emulator.faces.responses.store import StoredResponse
 from zenmux_emulator.faces.responses.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.foundation.offload import Prepared, large
+from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
@@ -41,8 +41,6 @@ class ResponsesFace:
         self.core = core
         self.store: ObjectStore[StoredResponse] = core.state.objects(StoredResponse.decode)
         """The stored responses, in the app's state (reset with their session)."""
-        self.prepared: Prepared[ResponsesRequest] = Prepared()
-        """Large bodies' requests, made in a thread for the parse that runs again."""
 
     async def preload(self, body: Any, ctx: FaceContext) -> None:
         """Fetch the response `previous_response_id` names, for `parse` (in the request's context)."""
@@ -57,7 +55,7 @@ class ResponsesFace:
 
     def parse(self, body: object, ctx: FaceContext) -> ResponsesRequest:
         if large(ctx.body_bytes):
-            return self.prepared.made(body, lambda: warmed(self.read(body, ctx)))
+            return prepared(ctx, lambda: warmed(self.read(body, ctx)))
         return self.read(body, ctx)
 
     def read(self, body: object, ctx: FaceContext) -> ResponsesRequest:
