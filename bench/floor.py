@@ -27,7 +27,7 @@ from gen_scenarios import CONTENT, PLAIN_PROMPT
 from zenmux_emulator.core.draft.usage import usage_object
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.gateway.auth import authenticate
-from zenmux_emulator.core.gateway.catalogue import admit
+from zenmux_emulator.core.gateway.catalogue import admit_model
 from zenmux_emulator.core.rules.compiled import ScenarioSet
 from zenmux_emulator.faces.chat.face import CHAT
 from zenmux_emulator.foundation import tokens
@@ -53,7 +53,9 @@ async def chat(request: web.Request) -> web.Response:
     entry["body"] = body
     chat_request = CHAT.parse(body, FaceContext(session.name, request.headers, request.match_info, request.query))
     prompt = chat_request.prompt_tokens
-    admit(chat_request.requested_model, chat_request.model, SCENARIOS.catalogue, SCENARIOS.catalogue_closed, prompt)
+    admit_model(
+        chat_request.requested_model, chat_request.model, SCENARIOS.catalogue, SCENARIOS.catalogue_closed, prompt
+    )
     rule, content = REPLIES.get(chat_request.last_user or "", ("", ""))
     session.gateway.arrivals += 1  # the request's number in its session, which its id is made from
     cid = completion_id(0, session.name, session.gateway.arrivals)

@@ -35,6 +35,7 @@ from tests.support.bodies import DEFAULT_MODEL
 from tests.support.clients import Raw, http
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.journal.entry import JournalEntry
 from zenmux_emulator.core.journal.verdict import Call, Shapes
@@ -98,25 +99,17 @@ class ToyFace:
                 raise invalid_params(f"{field}: expected a string")
         return ToyRequest(body, ctx.headers)
 
-    def render(
-        self,
-        draft: Draft,
-        request: ToyRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[ToyRequest]) -> ReplyPlan:
+        ctx = exchange.ctx
         calls = [{"id": call["id"], "name": call["function"]["name"]} for call in draft.tool_calls]
         voice = ctx.params.get("voice", "plain")
         if voice == "whisper":
             ctx.warnings.append("toy: whispering is heard as plain speech")
-        body = {"id": generation, "model": draft.model, "heard": draft.content, "calls": calls, "voice": voice}
+        body = {"id": exchange.generation, "model": draft.model, "heard": draft.content, "calls": calls, "voice": voice}
         body["session"], body["rule"] = ctx.session, ctx.rule
         if isinstance(draft.spec, ToyReply) and draft.spec.mood is not None:
             body["mood"] = draft.spec.mood  # its own reply key, scripted by its rules
-        return ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
+        return ReplyPlan({**draft.headers, **exchange.headers}, orjson.dumps(body))
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return orjson.dumps({"toy_error": {"status": status, "type": type, "message": message}})

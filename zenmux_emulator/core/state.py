@@ -95,7 +95,7 @@ class Shelf(Protocol[S]):
 class Admitted:
     """A request the state let in: its session as it stands, the rate headers its answer carries,
     and the scenarios in force (a shared state may have brought newer ones). Slotted and not
-    frozen, as the endpoint's step values are (core/endpoint.py says why)."""
+    frozen, as the request's `Exchange` and its parts are (core/exchange.py)."""
 
     session: Session
     gate: dict[str, str]
@@ -157,7 +157,7 @@ class RequestState(Protocol):
     def visit(self, name: str) -> None:
         """A request of this session was authenticated (a session in process is known from now on)."""
 
-    async def admit(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
+    async def admit_session(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
         """Open the request's session and take it through the gateway's limits and balance (429 and
         402 raised as `RequestRejected`)."""
 

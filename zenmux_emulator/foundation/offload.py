@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from zenmux_emulator.foundation.collector import collector_paused
 
@@ -55,41 +55,11 @@ def large(body_bytes: int | None) -> bool:
     return body_bytes is not None and body_bytes >= LARGE_BYTES
 
 
-KEPT = 16
-"""Bodies whose `Prepared` value waits for its parse to run again, at most: past it they are all
-dropped (left by requests that went away meanwhile; one still waiting makes its value again)."""
-
-
-class Prepared(Generic[T]):
-    """What a face makes of a large body in a thread (`defer`: its validation, its conversation),
-    kept by the body's identity for the parse that runs again once it is done. A parse not run by
-    `parse_off_loop` makes it at once, as before; a face asks only for a `large` body."""
-
-    def __init__(self) -> None:
-        self.ready: dict[int, tuple[object, T]] = {}
-
-    def made(self, body: object, make: Callable[[], T]) -> T:
-        """`make()`, in a thread when the parse may defer (`parse_off_loop`), else at once."""
-        found = self.ready.pop(id(body), None)
-        if found is not None and found[0] is body:
-            return found[1]
-        if not deferring():
-            return make()
-        return defer(lambda: self.keep(body, self.make_quietly(make)))
-
-    @staticmethod
-    def make_quietly(make: Callable[[], T]) -> T:
-        """(In the thread) `make()` with the cycle collector paused: its full collections over the
-        body's objects, run in the thread holding the interpreter, held the event loop as long."""
-        with collector_paused(freeze=False):
-            return make()
-
-    def keep(self, body: object, value: T) -> T:
-        """(In the thread) the value kept for the body's next parse."""
-        if len(self.ready) >= KEPT:
-            self.ready.clear()  # left by parses that never came back (their request failed)
-        self.ready[id(body)] = (body, value)
-        return value
+def made_quietly(make: Callable[[], T]) -> T:
+    """(In the thread) `make()` with the cycle collector paused: its full collections over a large
+    body's objects, run in the thread holding the interpreter, held the event loop as long."""
+    with collector_paused(freeze=False):
+        return make()
 
 
 def attempt(parse: Callable[[], T]) -> T | Deferred:

@@ -13,15 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
-from aiohttp import web
 
-from zenmux_emulator.core.face import Face
-from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.core.exchange import Exchange, Forwarded
 from zenmux_emulator.core.neutral.recorded import Decoder
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.core.rules.registry import ScenarioRegistry
 from zenmux_emulator.foundation.errors import ConnectionDropped, RequestRejected
-from zenmux_emulator.record.capture.exchange import Exchange
+from zenmux_emulator.record.capture.exchange import Exchange as Captured
 from zenmux_emulator.record.decode.reply import decode, unreachable
 from zenmux_emulator.record.exchanges import ExchangeLog, exchange_line
 from zenmux_emulator.record.facts import match_of, rule_name
@@ -58,64 +56,55 @@ class Recorder:
         self.registry = registry
         self.reload = bool(settings.scenarios)
 
-    async def forward(
-        self, request: web.Request, entry: JournalEntry, face: Face[Any], ask: NeutralRequest | None
-    ) -> web.StreamResponse:
-        sent, entry.sent_body = entry.sent_body, None  # a form's bytes, which the journal keeps as its fields
-        body = sent if sent is not None else orjson.dumps(entry.body)
+    async def forward(self, ex: Exchange[Any], face: str, ask: NeutralRequest | None) -> Forwarded:
+        """The upstream's answer to the request, and what its journal entry says of it (the
+        endpoint writes that): what was passed back, whether it was recorded and as which rule."""
+        request, sent = ex.request, ex.entry.sent_body  # a form's bytes, which the journal keeps as its fields
+        body = sent if sent is not None else orjson.dumps(ex.entry.body)
         forwarded = await unless_client_leaves(request, self.upstream.forward(request, body))
         if forwarded is None:  # the client left first: the call was cancelled, nothing is recorded
-            entry.client_gone = True
-            raise ConnectionDropped("client gone")
+            return Forwarded(None, client_gone=True, failure=ConnectionDropped("client gone"))
         exchange, response = forwarded
-        entry.response = (
-            exchange.body
-            if not exchange.stream
-            else [
+        facts = Forwarded(response)
+        if exchange.stream:
+            facts.sent = [
                 (f"event: {e.name}\n" if e.name else "").encode() + b"data: " + e.data.encode() + b"\n\n"
                 for e in exchange.events
             ]
-        )
-        if exchange.stream:
-            entry.events_sent = len(exchange.events)
-        await self.record(entry, face, ask, exchange, request)
+            facts.events_sent = len(exchange.events)
+        else:
+            facts.sent = exchange.body
+        facts.rule, warning = await self.record(ex, face, ask, exchange)
+        if warning is not None:
+            facts.warnings = (warning,)
         if response is None:
             kind, message = unreachable(self.shown, exchange.unreachable or "no answer")
-            raise RequestRejected(502, kind, message)
-        if exchange.stream:
-            if exchange.broken:  # cut off as the upstream's was: no end of the chunked body
-                entry.fault = "disconnect"
-                if request.transport is not None:
-                    request.transport.close()
-                if not response.prepared:
-                    raise ConnectionDropped("disconnect")
-                return response
-            entry.client_gone = exchange.client_gone
-        return response  # a stream's end is written by aiohttp after the middleware, as `write_sse`'s is
+            facts.failure = RequestRejected(502, kind, message)
+        elif exchange.stream and exchange.broken:  # cut off as the upstream's was: no end of the chunked body
+            facts.fault = "disconnect"
+            if request.transport is not None:
+                request.transport.close()
+            if not response.prepared:
+                facts.failure = ConnectionDropped("disconnect")
+        elif exchange.stream:
+            facts.client_gone = exchange.client_gone
+        return facts  # a stream's end is written by aiohttp after the middleware, as `write_sse`'s is
 
     async def record(
-        self,
-        entry: JournalEntry,
-        face: Face[Any],
-        ask: NeutralRequest | None,
-        exchange: Exchange,
-        request: web.Request,
-    ) -> None:
+        self, ex: Exchange[Any], face: str, ask: NeutralRequest | None, exchange: Captured
+    ) -> tuple[str | None, str | None]:
+        """Record the exchange as a rule: the rule's name, or (None and) the warning that says why not."""
         if ask is None:
-            entry.warn(
-                (
-                    "recording: the emulator cannot read this request (its validation refuses it, "
-                    "or it continues a response stored upstream); forwarded, not recorded",
-                )
+            return None, (
+                "recording: the emulator cannot read this request (its validation refuses it, "
+                "or it continues a response stored upstream); forwarded, not recorded"
             )
-            return
         if exchange.client_gone:
-            entry.warn(("recording: the client left before the stream ended; not recorded",))
-            return
-        decoded = decode(self.decoders.get(face.name), exchange, ask.model, self.shown, ask.texts)
+            return None, "recording: the client left before the stream ended; not recorded"
+        decoded = decode(self.decoders.get(face), exchange, ask.model, self.shown, ask.texts)
         if decoded.failed and not self.record_errors:
-            entry.warn(("recording: the upstream call failed; not recorded (see --record-errors)",))
-            return
+            return None, "recording: the upstream call failed; not recorded (see --record-errors)"
+        request = ex.request
         redactor = self.redactor.with_secrets(credentials(request.headers))
         match = match_of(ask, redactor)
         reply = redactor.deep(decoded.reply)
@@ -125,12 +114,11 @@ class Recorder:
             reply["raw"]["body_file"] = media_file
         name = await self.file.add(rule_name(match, redactor.text(ask.last_user)), match, reply)
         if self.exchanges is not None:
-            await self.exchanges.add(exchange_line(name, request.path, entry.body, exchange, redactor, media_file))
-        entry.recorded = True
-        entry.rule = name
+            await self.exchanges.add(exchange_line(name, request.path, ex.entry.body, exchange, redactor, media_file))
         log.info("recorded %s into %s", name, self.file.path)
         if self.reload:
             await self.registry.reload()
+        return name, None
 
     async def start(self) -> None:
         await self.upstream.start()

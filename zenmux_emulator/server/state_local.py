@@ -171,7 +171,7 @@ class LocalState:
     def visit(self, name: str) -> None:
         self.sessions.get(name)
 
-    async def admit(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
+    async def admit_session(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
         assert entry.session is not None
         session = self.sessions.get(entry.session)
         scenarios = self.registry.current.scenarios

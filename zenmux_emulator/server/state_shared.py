@@ -1,7 +1,7 @@
 """The state every worker and instance shares (`--state redis://…`), over a `SharedStore`
 (`state/shared.py`, implemented by `state/redis_store.py`).
 
-A request takes two round trips: `admit` opens its session in the store (journal number, the
+A request takes two round trips: `admit_session` opens its session in the store (journal number, the
 session's counters, rate buckets, balance and chaos count, atomically, bringing newer scenarios
 and the clock along) before it is matched, `finish` writes the session's changes, the journal
 entry and the objects kept meanwhile before its answer leaves; a stream saves its changes before
@@ -45,7 +45,7 @@ from zenmux_emulator.write.json import error_response
 log = logging.getLogger("emulator.state")
 
 SHARED_SESSION = web.RequestKey("shared_session", Session)
-"""The session `admit` read: `finish` writes its changes with the journal entry."""
+"""The session `admit_session` read: `finish` writes its changes with the journal entry."""
 SYNC_TRIES = 5
 CLAIM_TRIES = 64
 """Positions a request may find taken before it gives up: each one was served to another request."""
@@ -188,7 +188,7 @@ class SharedState:
     async def finish(
         self, request: web.Request, entry: JournalEntry, journaled: bool, response: web.StreamResponse
     ) -> web.StreamResponse:
-        """Number the entry (unless `admit` did), then write the session's changes and the entry
+        """Number the entry (unless `admit_session` did), then write the session's changes and the entry
         before the answer leaves; a store that fails turns the answer into its 503 (an outage) or a
         500, in the envelope of the face the path is under. A request already answered the
         outage's 503 before it was numbered is not tried again: it would wait for Redis twice."""
@@ -239,7 +239,7 @@ class SharedState:
         return response
 
     def visit(self, name: str) -> None:
-        return None  # the store knows a session from its first `admit`
+        return None  # the store knows a session from its first `admit_session`
 
     async def sync(self) -> None:
         """Take the control API's scenarios (and re-read the files) as the store has them now, or
@@ -268,7 +268,7 @@ class SharedState:
                 await self.store.restore(self.clock.frozen_at, self.registry.api_sources)
         raise RuntimeError("the shared scenarios kept changing while a request was opened")
 
-    async def admit(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
+    async def admit_session(self, request: web.Request, entry: JournalEntry, key: str, prompt: int) -> Admitted:
         assert entry.session is not None
         opened = await self._open(entry.session, key, prompt)
         self.clock.frozen_at = opened.frozen_at

@@ -47,7 +47,7 @@ def _well_formed(model: str) -> bool:
     return MODEL_ID.match(model) is not None
 
 
-def admit(
+def admit_model(
     requested: str, base: str, catalogue: Mapping[str, ModelSpec], closed: bool, prompt_tokens: int
 ) -> ModelSpec | None:
     """Check the model id (`requested` as sent, `base` without its `:provider`) and the prompt

@@ -7,6 +7,7 @@ from typing import Any
 
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.state import ObjectStore
 from zenmux_emulator.faces.anthropic.headers import betas, check_version
@@ -18,8 +19,6 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.offload import parse_off_loop
 from zenmux_emulator.write.plan import ReplyPlan
-
-PRELOADED = 1_000
 
 PREFIX = "/api/anthropic/v1"
 ROUTE = f"{PREFIX}/messages"
@@ -45,15 +44,13 @@ class AnthropicFace:
         self.signer = core.kit.signer
         self.threads: ObjectStore[ThreadTurn] = core.state.objects(ThreadTurn.decode)
         """The thread turns, in the app's state (reset with their session)."""
-        self.preloaded: dict[tuple[str, str], AnthropicRequest | RequestRejected] = {}
-        """Each `continue`'s whole request (or why it is refused), worked out before the (synchronous)
-        `parse`: the thread's turn is read from the state, and its message marked continued there."""
 
     async def preload(self, body: Any, ctx: FaceContext) -> None:
         """A `continue`: its thread's turn fetched, the whole request parsed, and (only when it is
         valid) the message it continues from marked continued, atomically in the state, so a second
         `continue` from it is refused whichever worker or instance takes it (a probe of `/match`
-        marks nothing). Kept for `parse`, which follows with no wait in between."""
+        marks nothing). Kept for `parse` in the request's context (`ctx.preloaded`): the whole request,
+        or why it is refused."""
         try:
             thread = thread_of(body) if isinstance(body, dict) else None
         except RequestRejected:
@@ -71,37 +68,27 @@ class AnthropicFace:
                 outcome = continued_again(previous)
         except RequestRejected as exc:
             outcome = exc
-        if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
-            self.preloaded.clear()
-        self.preloaded[(session, previous)] = outcome
+        ctx.preloaded = outcome
 
     def parse(self, body: object, ctx: FaceContext) -> AnthropicRequest:
         thread = thread_of(body) if isinstance(body, dict) else None
         if thread is not None and thread["type"] == "continue":
             assert isinstance(body, dict)
-            outcome = self.preloaded.pop((ctx.session, thread["previous_message_id"]), None)
+            outcome = ctx.preloaded
             if outcome is None:  # not preloaded: a server without the face's preload
                 continued(body, thread, None)
             if isinstance(outcome, RequestRejected):
                 raise outcome
-            assert outcome is not None
+            assert isinstance(outcome, AnthropicRequest)
             return outcome
         return parse_request(body, ctx.headers, ctx.body_bytes)
 
-    def render(
-        self,
-        draft: Draft,
-        request: AnthropicRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
-        plan, message = plan_reply(draft, request, generation, headers, seed, self.signer)
+    def render(self, draft: Draft, exchange: Exchange[AnthropicRequest]) -> ReplyPlan:
+        request = exchange.ask
+        plan, message = plan_reply(draft, request, exchange.generation, exchange.headers, exchange.seed, self.signer)
         plan.reply_id = message["id"]
         if request.body.get("thread") is not None and message["stop_reason"] != "refusal":
-            self.keep(ctx.session, request, message)
+            self.keep(exchange.ctx.session, request, message)
         return plan
 
     def keep(self, session: str, request: AnthropicRequest, message: dict[str, Any]) -> None:

@@ -1,12 +1,17 @@
-"""A large body's request, made in a thread (`foundation.offload.Prepared`): validated and built
-there, with the facts the core reads of its whole conversation worked out before the event loop
-reads them, so a conversation of thousands of items is walked off the loop."""
+"""A large body's request, made in a thread (`prepared`): validated and built there, with the facts
+the core reads of its whole conversation worked out before the event loop reads them, so a
+conversation of thousands of items is walked off the loop. The request made waits for the parse that
+runs again in the request's own `FaceContext.preloaded`, never on the long-lived face."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
 
+from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.neutral.request import NeutralRequest
+from zenmux_emulator.foundation.offload import defer, deferring, made_quietly
 
 R = TypeVar("R", bound=NeutralRequest)
 
@@ -31,4 +36,29 @@ def warmed(request: R, *facts: str) -> R:
     request.token_limit = None
     if counted <= WHOLE_COUNT:
         known["prompt_tokens"] = counted
+    return request
+
+
+@dataclass(slots=True)
+class Prepared(Generic[R]):
+    """A large body's request made in a thread, in its `ctx.preloaded` for the parse that runs again."""
+
+    request: R
+
+
+def prepared(ctx: FaceContext, make: Callable[[], R]) -> R:
+    """`make()` for a `large` body: in a thread when the parse may defer (`parse_off_loop`), the
+    request it made kept in `ctx.preloaded` (what the face's `preload` put there `make` has read
+    already), else at once."""
+    found: Any = ctx.preloaded
+    if isinstance(found, Prepared):
+        return cast(R, found.request)
+    if not deferring():
+        return make()
+    return defer(lambda: keep(ctx, made_quietly(make)))
+
+
+def keep(ctx: FaceContext, request: R) -> R:
+    """(In the thread) the request made, kept in its context for the parse that runs again."""
+    ctx.preloaded = Prepared(request)
     return request

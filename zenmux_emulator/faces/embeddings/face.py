@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import base64_floats, embed, fitted
@@ -26,9 +27,6 @@ HEAVY_INPUTS = 16
 """A request of more inputs than this is prepared in a thread."""
 HEAVY_BYTES = 32 * 1024
 """A body larger than this is prepared in a thread, whatever its inputs."""
-PREPARED = 64
-"""Prepared requests kept for the parse that takes them (one left behind by a request whose client
-went away meanwhile is dropped with the rest past this)."""
 
 Encoded = orjson.Fragment | str
 """A vector as the reply writes it: its JSON array (a fragment orjson copies), or base64."""
@@ -55,13 +53,11 @@ class EmbeddingsFace:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         """The server's seed, which the vectors made in `parse` are made with (render is given it too)."""
-        self.ready: dict[int, tuple[object, EmbeddingsRequest]] = {}
-        """Requests prepared in a thread, by their body's identity, for the parse that runs again."""
 
     def parse(self, body: object, ctx: FaceContext) -> EmbeddingsRequest:
-        made = self.ready.pop(id(body), None)
-        if made is not None and made[0] is body:
-            return made[1]
+        made = ctx.preloaded
+        if isinstance(made, EmbeddingsRequest):  # made in a thread by `prepare`
+            return made
         given = body.get("input") if isinstance(body, dict) else None
         if (ctx.body_bytes or 0) <= HEAVY_BYTES and not (isinstance(given, list) and len(given) > HEAVY_INPUTS):
             return parse_request(body, ctx.headers)
@@ -72,21 +68,11 @@ class EmbeddingsFace:
         the parse that runs once it is done."""
         request = parse_request(body, ctx.headers)
         request.prepared = prepared(request, self.seed)
-        if len(self.ready) >= PREPARED:
-            self.ready.clear()
-        self.ready[id(body)] = (body, request)
+        ctx.preloaded = request
         return request
 
-    def render(
-        self,
-        draft: Draft,
-        request: EmbeddingsRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[EmbeddingsRequest]) -> ReplyPlan:
+        request, seed = exchange.ask, exchange.seed
         spec = draft.spec
         scripted: dict[str, list[float]] = (
             spec.vectors if isinstance(spec, VectorsReply) and spec.vectors is not None else {}
@@ -110,7 +96,7 @@ class EmbeddingsFace:
         )
         usage = {"prompt_tokens": tokens, "total_tokens": tokens}
         body = {"object": "list", "data": data, "model": request.requested_model, "usage": usage}
-        return inputs_plan(draft, headers, body, tokens)
+        return inputs_plan(draft, exchange.headers, body, tokens)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

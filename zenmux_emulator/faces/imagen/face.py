@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.imagen.request import ImagenRequest, parse_request
@@ -70,16 +71,8 @@ class ImagenFace:
                 f"Model {request.requested_model} is not valid: it does not generate images (its output is {made})"
             )
 
-    def render(
-        self,
-        draft: Draft,
-        request: ImagenRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[ImagenRequest]) -> ReplyPlan:
+        request, seed = exchange.ask, exchange.seed
         body: dict[str, Any] = {}
         made = 0
         if draft.refusal is not None:
@@ -90,7 +83,7 @@ class ImagenFace:
             body["predictions"] = [self.prediction(draft, request, seed, index) for index in range(made)]
             if request.safety:  # the prompt's own scores, which google-genai reads apart
                 body["predictions"].append({"contentType": "Positive Prompt", "safetyAttributes": UNFLAGGED})
-        plan = inputs_plan(draft, headers, body, request.prompt_tokens)
+        plan = inputs_plan(draft, exchange.headers, body, request.prompt_tokens)
         if made and plan.usage is not None:
             width, height = request.size
             plan.usage = {**plan.usage, METERED: [meter("image", "perCount", made, size=f"{width}x{height}")]}

@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.images.reply import ImageReply, Picture
 from zenmux_emulator.faces.images.request import ImageRequest, parse_request
@@ -125,16 +126,9 @@ class ImagesFace:
         ]
         return lambda: [picture(canvas, bits, stage, given) for bits, stage in wanted]
 
-    def render(
-        self,
-        draft: Draft,
-        request: ImageRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[ImageRequest]) -> ReplyPlan:
+        request, generation, created = exchange.ask, exchange.generation, exchange.created
+        headers, seed, ctx = exchange.headers, exchange.seed, exchange.ctx
         sent = {**draft.headers, **headers}
         refusal = scripted(draft).refusal
         if refusal is not None:

@@ -13,11 +13,9 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.core.draft.draft import Draft
-from zenmux_emulator.core.endpoint import Core, Endpoint, Let, Served
-from zenmux_emulator.core.face import Face, FaceContext, R
-from zenmux_emulator.core.journal.entry import JournalEntry
-from zenmux_emulator.core.match.select import Selection
-from zenmux_emulator.core.neutral.request import NeutralRequest
+from zenmux_emulator.core.endpoint import Core, Endpoint
+from zenmux_emulator.core.exchange import Exchange, R, Routing
+from zenmux_emulator.core.face import Face
 from zenmux_emulator.faces.media.form import is_form, journal_view, parse_form
 from zenmux_emulator.scenario.schema import ModelSpec
 
@@ -49,28 +47,20 @@ class PreparingEndpoint(Endpoint[R]):
         """The face's model check, found once (a protocol's isinstance costs microseconds a request)."""
         self.prepares = held if isinstance(held, Prepares) else None
 
-    def route_model(self, entry: JournalEntry, ask: NeutralRequest, let: Let) -> Served:
+    def route_model(self, ex: Exchange[R]) -> Routing:
         """route, then the face's check that the model served makes the media asked for."""
-        served = super().route_model(entry, ask, let)
+        routing = super().route_model(ex)
         if self.checks is not None:
-            self.checks.check_model(ask, served.listed)
-        return served
+            self.checks.check_model(ex.ask, routing.listed)
+        return routing
 
-    async def settle(
-        self,
-        request: web.Request,
-        entry: JournalEntry,
-        ask: NeutralRequest,
-        let: Let,
-        served: Served,
-        selection: Selection | None,
-    ) -> Draft | web.StreamResponse:
+    async def settle(self, ex: Exchange[R]) -> Draft | web.StreamResponse:
         """The draft, then (once the rule's reply is known: speech reads its `content`) the media
         the face will render from it, made in a thread."""
-        entry.sent_body = None  # answered here: nothing is forwarded
-        drafted = await super().settle(request, entry, ask, let, served, selection)
+        ex.entry.sent_body = None  # answered here: nothing is forwarded
+        drafted = await super().settle(ex)
         if isinstance(drafted, Draft) and self.prepares is not None:
-            work = self.prepares.prepare(drafted, ask, self.core.settings.seed)
+            work = self.prepares.prepare(drafted, ex.ask, ex.seed)
             if work is not None:
                 await asyncio.to_thread(work)
         return drafted
@@ -81,12 +71,13 @@ class MediaEndpoint(PreparingEndpoint[R]):
 
     __slots__ = ()
 
-    def read(self, raw: bytes, ctx: FaceContext, entry: JournalEntry) -> Any:
-        content_type = ctx.headers.get("Content-Type", "")
+    def read(self, raw: bytes, ex: Exchange[R]) -> Any:
+        content_type = ex.ctx.headers.get("Content-Type", "")
         if not is_form(content_type):
-            return super().read(raw, ctx, entry)
-        ctx.body_bytes = len(raw)
+            return super().read(raw, ex)
+        ex.ctx.body_bytes = len(raw)
         form = parse_form(raw, content_type)
+        entry = ex.entry
         entry.body = journal_view(form)
         if self.core.forward is not None:  # recording: the upstream gets the form itself, not its view
             entry.sent_body = raw

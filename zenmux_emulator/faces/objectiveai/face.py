@@ -17,6 +17,7 @@ import orjson
 from zenmux_emulator.core.draft.draft import Draft, request_seed
 from zenmux_emulator.core.draft.text import SeededFake, TemplateProblem, compile_template, is_template
 from zenmux_emulator.core.draft.text import render as render_template
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.core.journal.summary import body_summary
@@ -137,16 +138,9 @@ class QueryFace:
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return orjson.dumps(error_message(KINDS.get(type, type), message))
 
-    def render(
-        self,
-        draft: Draft,
-        request: QueryAsk,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[QueryAsk]) -> ReplyPlan:
+        request, generation, created = exchange.ask, exchange.generation, exchange.created
+        headers, seed, ctx = exchange.headers, exchange.seed, exchange.ctx
         timing = draft.timing
         rule = ctx.rule or ""
         computing = Context(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.common.vectors import embed, relevance
@@ -27,8 +28,6 @@ HEAVY_DOCUMENTS = 16
 a quarter of a second)."""
 HEAVY_BYTES = 32 * 1024
 """A body larger than this is prepared in a thread, whatever its documents."""
-PREPARED = 64
-"""Prepared requests kept for the parse that takes them (see the embeddings face's)."""
 
 
 def computed(request: RerankRequest, seed: int) -> dict[str, float]:
@@ -57,13 +56,11 @@ class RerankFace:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         """The server's seed, which the scores made in `parse` are made with (render is given it too)."""
-        self.ready: dict[int, tuple[object, RerankRequest]] = {}
-        """Requests prepared in a thread, by their body's identity, for the parse that runs again."""
 
     def parse(self, body: object, ctx: FaceContext) -> RerankRequest:
-        made = self.ready.pop(id(body), None)
-        if made is not None and made[0] is body:
-            return made[1]
+        made = ctx.preloaded
+        if isinstance(made, RerankRequest):  # made in a thread by `prepare`
+            return made
         given = body.get("input") if isinstance(body, dict) else None
         documents = given.get("documents") if isinstance(given, dict) else None
         if (ctx.body_bytes or 0) <= HEAVY_BYTES and not (
@@ -77,21 +74,11 @@ class RerankFace:
         for the parse that runs once it is done."""
         request = parse_request(body, ctx.headers)
         request.computed = computed(request, self.seed)
-        if len(self.ready) >= PREPARED:
-            self.ready.clear()
-        self.ready[id(body)] = (body, request)
+        ctx.preloaded = request
         return request
 
-    def render(
-        self,
-        draft: Draft,
-        request: RerankRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[RerankRequest]) -> ReplyPlan:
+        request, seed = exchange.ask, exchange.seed
         scores = scores_of(request, draft, seed, request.computed if seed == self.seed else None)
         ranked = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: request.top_n]
         results: list[dict[str, Any]] = []
@@ -105,7 +92,7 @@ class RerankFace:
         if request.media:
             usage["image_tokens"] = request.media * MEDIA_TOKENS
         body = {"object": "list", "model": request.requested_model, "results": results, "usage": usage}
-        return inputs_plan(draft, headers, body, tokens)
+        return inputs_plan(draft, exchange.headers, body, tokens)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
         return error_body(status, type, message)

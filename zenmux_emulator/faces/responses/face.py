@@ -8,10 +8,11 @@ from typing import Any
 
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.endpoint import Core
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.gateway.auth import authenticate
 from zenmux_emulator.core.state import ObjectStore
-from zenmux_emulator.faces.common.large import warmed
+from zenmux_emulator.faces.common.large import prepared, warmed
 from zenmux_emulator.faces.responses.output import failure, output_items, response_object, status_of, usage_of
 from zenmux_emulator.faces.responses.render import json_plan, stream_plan
 from zenmux_emulator.faces.responses.request import ResponsesRequest
@@ -19,12 +20,11 @@ from zenmux_emulator.faces.responses.store import StoredResponse
 from zenmux_emulator.faces.responses.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import invalid_params
-from zenmux_emulator.foundation.offload import Prepared, large
+from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
 ROUTE = "/api/v1/responses"
-PRELOADED = 1_000
 
 
 def response_id(generation: str) -> str:
@@ -41,20 +41,12 @@ class ResponsesFace:
         self.core = core
         self.store: ObjectStore[StoredResponse] = core.state.objects(StoredResponse.decode)
         """The stored responses, in the app's state (reset with their session)."""
-        self.preloaded: dict[tuple[str, str], StoredResponse] = {}
-        """The responses requests continue, fetched before the (synchronous) `parse` reads them."""
-        self.prepared: Prepared[ResponsesRequest] = Prepared()
-        """Large bodies' requests, made in a thread for the parse that runs again."""
 
     async def preload(self, body: Any, ctx: FaceContext) -> None:
-        """Fetch the response `previous_response_id` names, for `parse`."""
+        """Fetch the response `previous_response_id` names, for `parse` (in the request's context)."""
         previous = body.get("previous_response_id") if isinstance(body, dict) else None
         if isinstance(previous, str):
-            stored = await self.store.get(ctx.session, previous)
-            if stored is not None:
-                if len(self.preloaded) > PRELOADED:  # left by requests that failed before `parse`
-                    self.preloaded.clear()
-                self.preloaded[(ctx.session, previous)] = stored
+            ctx.preloaded = await self.store.get(ctx.session, previous)
 
     def session(self, headers: Mapping[str, str]) -> str:
         """The caller's session on the stored-response routes (the key is checked first, as the
@@ -63,7 +55,7 @@ class ResponsesFace:
 
     def parse(self, body: object, ctx: FaceContext) -> ResponsesRequest:
         if large(ctx.body_bytes):
-            return self.prepared.made(body, lambda: warmed(self.read(body, ctx)))
+            return prepared(ctx, lambda: warmed(self.read(body, ctx)))
         return self.read(body, ctx)
 
     def read(self, body: object, ctx: FaceContext) -> ResponsesRequest:
@@ -72,22 +64,15 @@ class ResponsesFace:
         earlier: list[Mapping[str, Any]] = []
         previous = validated.body.previous_response_id
         if previous is not None:
-            stored = self.preloaded.pop((ctx.session, previous), None)
-            if stored is None:
+            stored = ctx.preloaded
+            if not isinstance(stored, StoredResponse):
                 raise invalid_params(f"Previous response with id '{previous}' not found.")
             earlier = stored.conversation
         return ResponsesRequest(checked, ctx.headers, validated.body, validated.warnings, earlier)
 
-    def render(
-        self,
-        draft: Draft,
-        request: ResponsesRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[ResponsesRequest]) -> ReplyPlan:
+        request, generation, created = exchange.ask, exchange.generation, exchange.created
+        headers, seed, ctx = exchange.headers, exchange.seed, exchange.ctx
         rid = response_id(generation)
         output = output_items(draft, request, rid, self.core.kit.signer, seed)
         status, incomplete = status_of(draft)

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.media.fields import DONE, event
 from zenmux_emulator.faces.media.made import Made
@@ -135,16 +136,8 @@ class SpeechFace:
         text = spoken(draft, request)
         return lambda: audio_of(text, how)
 
-    def render(
-        self,
-        draft: Draft,
-        request: SpeechRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[SpeechRequest]) -> ReplyPlan:
+        request, ctx = exchange.ask, exchange.ctx
         audio, seconds, mime = answer_of(draft, request)
         output = max(round(seconds * AUDIO_TOKENS_PER_S), 1)
         usage = {"input_tokens": request.prompt_tokens, "output_tokens": output}
@@ -155,7 +148,7 @@ class SpeechFace:
             "total_tokens": usage["total_tokens"],
             METERED: [meter("audio", "perSecond", round(seconds, 3))],
         }
-        sent = {**draft.headers, **headers}
+        sent = {**draft.headers, **exchange.headers}
         if request.stream:
             events = Events.paced_but_last(lambda: _events(audio, mime, usage), 2)
             return sse_plan(sent, events, None, None, b"", None, usage=billed)

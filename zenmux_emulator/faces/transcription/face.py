@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.media.fields import DONE, event
 from zenmux_emulator.faces.transcription import timing
@@ -104,16 +105,8 @@ class TranscriptionFace:
     def parse(self, body: object, ctx: FaceContext) -> TranscriptionRequest:
         return parse_request(body, ctx.headers)
 
-    def render(
-        self,
-        draft: Draft,
-        request: TranscriptionRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[TranscriptionRequest]) -> ReplyPlan:
+        request = exchange.ask
         said, language = transcript_of(draft, request)
         usage = usage_of(request, said)
         billed = {
@@ -122,7 +115,7 @@ class TranscriptionFace:
             "total_tokens": usage["total_tokens"],
             METERED: [meter("audio", "perSecond", usage["seconds"])],
         }
-        sent = {**draft.headers, **headers}
+        sent = {**draft.headers, **exchange.headers}
         if request.stream:
             events = Events.paced_but_last(lambda: _events(said.text, usage), 2)
             return sse_plan(sent, events, None, None, b"", None, usage=billed)

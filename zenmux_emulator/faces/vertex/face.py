@@ -6,15 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
-from zenmux_emulator.faces.common.large import warmed
+from zenmux_emulator.faces.common.large import prepared, warmed
 from zenmux_emulator.faces.vertex import image_output
 from zenmux_emulator.faces.vertex.paths import Target, target
 from zenmux_emulator.faces.vertex.render import plan_reply, response_id, usage_metadata
 from zenmux_emulator.faces.vertex.request import GeminiRequest
 from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, validate
 from zenmux_emulator.foundation.envelope import error_body
-from zenmux_emulator.foundation.offload import Prepared, large
+from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
@@ -47,12 +48,10 @@ class VertexFace:
 
     def __init__(self, signer: Signer) -> None:
         self.signer = signer
-        self.prepared: Prepared[GeminiRequest] = Prepared()
-        """Large bodies' requests, made in a thread for the parse that runs again."""
 
     def parse(self, body: object, ctx: FaceContext) -> GeminiRequest:
         if large(ctx.body_bytes):
-            request = self.prepared.made(body, lambda: warmed(gemini_request(body, ctx), "media_tokens"))
+            request = prepared(ctx, lambda: warmed(gemini_request(body, ctx), "media_tokens"))
         else:
             request = gemini_request(body, ctx)
         image_output.picture_of(request)  # an image asked for at a size Gemini offers
@@ -64,18 +63,10 @@ class VertexFace:
     def prepare(self, draft: Draft, request: GeminiRequest, seed: int) -> Callable[[], object] | None:
         return image_output.prepare(draft, request, seed)
 
-    def render(
-        self,
-        draft: Draft,
-        request: GeminiRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[GeminiRequest]) -> ReplyPlan:
+        request, generation, seed = exchange.ask, exchange.generation, exchange.seed
         image = image_output.image_output(draft, request, seed)
-        plan = plan_reply(draft, request, generation, created, headers, seed, self.signer, image)
+        plan = plan_reply(draft, request, generation, exchange.created, exchange.headers, seed, self.signer, image)
         plan.reply_id = response_id(generation)
         if image is not None:  # billed with the image's tokens
             plan.usage = image_output.billed(image_output.with_image_tokens(usage_metadata(draft), image.text))

@@ -16,6 +16,7 @@ import hashlib
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.videos.film import Shape
 from zenmux_emulator.faces.videos.jobs import Job, JobStore
@@ -63,16 +64,8 @@ class VideosFace:
             return parse_openai(body, ctx.headers)
         return parse_native(body, ctx.headers)
 
-    def render(
-        self,
-        draft: Draft,
-        request: VideoRequest,
-        generation: str,
-        created: int,
-        headers: dict[str, str],
-        seed: int,
-        ctx: FaceContext,
-    ) -> ReplyPlan:
+    def render(self, draft: Draft, exchange: Exchange[VideoRequest]) -> ReplyPlan:
+        request, generation, seed, ctx = exchange.ask, exchange.generation, exchange.seed, exchange.ctx
         spec = draft.spec
         course = spec.video if isinstance(spec, VideoReply) and spec.video is not None else VideoJob()
         job = Job(
@@ -95,7 +88,7 @@ class VideosFace:
             body = video_object(job, "queued", job.created)
         else:
             body = {"id": job.id, "status": "queued", "model": job.model}
-        plan = ReplyPlan({**draft.headers, **headers}, orjson.dumps(body))
+        plan = ReplyPlan({**draft.headers, **exchange.headers}, orjson.dumps(body))
         tokens = request.prompt_tokens
         usage: dict[str, object] = {"prompt_tokens": tokens, "completion_tokens": 0, "total_tokens": tokens}
         if job.failure is None:
