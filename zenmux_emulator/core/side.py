@@ -26,7 +26,24 @@ from zenmux_emulator.core.gateway.auth import authenticate
 from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.core.keys import ENTRY
 from zenmux_emulator.foundation.offload import parse_off_loop
-from zenmux_emulator.state.sessions import session_name
+from zenmux_emulator.state.sessions import SESSION_HEADER, session_name
+
+
+def note(request: web.Request, **facts: Any) -> None:
+    """A face's own route's facts (`api`, `body`, `response`, …) written to its request's journal
+    entry here, so that no face writes the entry itself."""
+    entry = request[ENTRY]
+    for name, value in facts.items():
+        setattr(entry, name, value)
+
+
+def note_session(request: web.Request, key: str | None) -> None:
+    """A face's own route's session: the key's (or its header's), or, for a route that takes no key,
+    its header's when it names one."""
+    if key is not None:
+        request[ENTRY].session = session_name(request.headers, key)
+    elif request.headers.get(SESSION_HEADER):
+        request[ENTRY].session = session_name(request.headers, "")
 
 
 @dataclass(frozen=True, slots=True)

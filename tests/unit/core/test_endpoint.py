@@ -90,7 +90,8 @@ def test_no_face_keeps_a_container_of_requests_on_itself() -> None:
 
 
 def journal_writes(path: Path) -> list[str]:
-    """Where a module sets a field of a journal entry, or warns on one (`entry.x = ...`, `entry.warn(...)`)."""
+    """Where a module sets a field of a journal entry, or warns on one (`entry.x = ...`, `request[ENTRY].x =
+    ...`, `entry.warn(...)`)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
         targets: list[ast.expr] = []
@@ -104,7 +105,8 @@ def journal_writes(path: Path) -> list[str]:
                 named = (
                     owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
                 )
-                if named == "entry":
+                held = isinstance(owner, ast.Subscript) and ast.unparse(owner.slice) == "ENTRY"  # request[ENTRY].x
+                if named == "entry" or held:
                     found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     return found
 

@@ -17,7 +17,7 @@ from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.gateway.auth import api_key
 from zenmux_emulator.core.gateway.limits import GatewayConfig
 from zenmux_emulator.core.journal.ledger import Bucket, Ledger
-from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.core.side import note
 from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.platform import account, analytics
 from zenmux_emulator.foundation.errors import RequestRejected
@@ -67,7 +67,7 @@ class Platform:
         """A route's handler; `counted`: its answer reads the ledger (a shared one is read from the store)."""
 
         async def handle(request: web.Request) -> web.Response:
-            request[ENTRY].api = "platform"
+            note(request, api="platform")
             self.check_key(request)
             config = self.core.registry.current.scenarios.gateway
             if self.started is None:
@@ -82,7 +82,7 @@ class Platform:
         period's buckets as they stood (a bucket counted meanwhile may show part of its request)."""
 
         async def handle(request: web.Request) -> web.Response:
-            request[ENTRY].api = "platform"
+            note(request, api="platform")
             self.check_key(request)
             config = self.core.registry.current.scenarios.gateway
             await self.take_analytics_call(account.account_of(config).usage_rpm)

@@ -11,7 +11,7 @@ import orjson
 from aiohttp import web
 
 from zenmux_emulator.core.endpoint import Core, Endpoint
-from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.core.side import note
 from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.responses.conversation import listed
@@ -39,7 +39,7 @@ class StoredRoutes:
     async def find(self, request: web.Request) -> tuple[str, str, StoredResponse]:
         """The session, the id and the stored response, or OpenAI's 404 (after the key check)."""
         session = self.face.session(request.headers)
-        request[ENTRY].session = session
+        note(request, session=session)
         wanted = request.match_info["response_id"]
         stored = await self.face.store.get(session, wanted)
         if stored is None:

@@ -13,14 +13,13 @@ from aiohttp import web
 from zenmux_emulator.core.body import read_json
 from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.gateway.auth import authenticate
-from zenmux_emulator.core.keys import ENTRY
+from zenmux_emulator.core.side import note, note_session
 from zenmux_emulator.faces.videos.face import NAME, NATIVE
 from zenmux_emulator.faces.videos.film import MIME
 from zenmux_emulator.faces.videos.jobs import Job, JobStore, video
 from zenmux_emulator.faces.videos.openai_video import video_object
 from zenmux_emulator.faces.videos.veo import encoded
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
-from zenmux_emulator.state.sessions import SESSION_HEADER, session_name
 
 FAILED = "generation_failed"
 
@@ -33,7 +32,7 @@ def origin(request: web.Request) -> str:
 def json_answer(request: web.Request, body: Any, journalled: Any = None) -> web.Response:
     """The answer, and the journal's copy of it (`journalled`: a shorter one, videos left out)."""
     sent = orjson.dumps(body)
-    request[ENTRY].response = sent if journalled is None else orjson.dumps(journalled)
+    note(request, response=sent if journalled is None else orjson.dumps(journalled))
     return web.Response(body=sent, content_type="application/json")
 
 
@@ -45,12 +44,9 @@ class Polls:
         self.store = store
 
     def job(self, request: web.Request, id: str, auth: bool = True) -> Job:
-        entry = request[ENTRY]
-        entry.api = NAME
-        if auth:  # the session, as the submission's: its header, else the key's
-            entry.session = session_name(request.headers, authenticate(request.headers, self.core.accepted_keys()))
-        elif request.headers.get(SESSION_HEADER):  # the keyless download: its header's, when it names one
-            entry.session = session_name(request.headers, "")
+        note(request, api=NAME)
+        # the session, as the submission's (its header, else the key's); the keyless download's its header's
+        note_session(request, authenticate(request.headers, self.core.accepted_keys()) if auth else None)
         job = self.store.get(id)
         if job is None:
             raise RequestRejected(404, "not_found", f"Video task '{id}' not found")
@@ -78,15 +74,15 @@ class Polls:
             state = "failed" if job.failure is not None else self.store.stage(job)
             raise RequestRejected(404, "not_found", f"Video task '{job.id}' has no video: it is {state}")
         made = await video(job)
-        request[ENTRY].response = made  # the journal's copy, as a speech's audio is kept: the inspector plays it
+        note(request, response=made)  # the journal's copy, as a speech's audio is kept: the inspector plays it
         return web.Response(body=made, content_type=MIME)
 
     async def veo(self, request: web.Request) -> web.Response:
         """`{"operationName": name}` to the operation: its `name`, and once done `done` and `response`."""
-        request[ENTRY].api = NAME
-        authenticate(request.headers, self.core.accepted_keys())
+        note(request, api=NAME)
+        note_session(request, authenticate(request.headers, self.core.accepted_keys()))
         body = await read_json(request, self.core.settings.max_body_bytes)
-        request[ENTRY].body = body
+        note(request, body=body)
         name = body.get("operationName") if isinstance(body, dict) else None
         if not isinstance(name, str) or "/operations/" not in name:
             raise invalid_params("Parameter operationName is required: the name :predictLongRunning answered")
