@@ -3,8 +3,9 @@ picture to answer with (a file), a refusal, and how many partial images a stream
 
 from __future__ import annotations
 
+import importlib
 import io
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -18,17 +19,17 @@ FILE_FORMATS = {"PNG": "png", "JPEG": "jpeg", "WEBP": "webp"}
 
 
 def _check_image(data: bytes) -> str | None:
-    try:
-        from PIL import Image
+    try:  # by name: Pillow is the media extra's, which the type check's install does not have
+        image: Any = importlib.import_module("PIL.Image")
     except ImportError:
         return "reading it needs Pillow: pip install 'zenmux-emulator[media]'"
     try:
-        with Image.open(io.BytesIO(data), formats=tuple(FILE_FORMATS)) as opened:
+        with image.open(io.BytesIO(data), formats=tuple(FILE_FORMATS)) as opened:
             width, height = opened.size
             if width * height > MAX_FILE_PIXELS:
                 return f"{width}x{height} is more than {MAX_FILE_PIXELS:,} pixels"
             opened.load()
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+    except (OSError, ValueError, image.DecompressionBombError) as exc:
         return f"Pillow cannot open it as PNG, JPEG or WebP ({exc})"
     return None
 
