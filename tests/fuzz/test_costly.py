@@ -2,7 +2,8 @@
 (long strings, many items, deep arrays, patterns with large repeats), ObjectiveAI ensembles up to
 and past the LLM cap, and huge part and message counts. None may answer 500 or more, and none may
 stall: each answers within `ANSWER_WITHIN_S`, and a health probe after it answers within
-`PROBE_WITHIN_S` (generous bounds for a shared machine; the defects took 2 to 60 s)."""
+`PROBE_WITHIN_S` (generous bounds for a shared machine; the defects took 2 to 60 s). A bound
+exceeded is measured once more, as `tests/hardening/stalls.py` says why, and fails only twice."""
 
 from __future__ import annotations
 
@@ -41,13 +42,24 @@ SCHEMAS = st.dictionaries(st.sampled_from(["a", "b", "c"]), ARRAYS, min_size=1, 
 )
 
 
-def timed(wire: Wire, server: EmulatorServer, face: Face, body: dict[str, Any]) -> int:
+def measured(wire: Wire, server: EmulatorServer, face: Face, body: dict[str, Any]) -> tuple[int, float, float]:
+    """The request's status and seconds, and a health probe's seconds after it; never a 5xx."""
     start = time.perf_counter()
     status, _, answer = wire.ask(face, body)
     took = time.perf_counter() - start
     assert status < 500, (face.name, status, answer[:300])
-    assert took < ANSWER_WITHIN_S, f"{face.name}: {took:.2f} s"
-    assert health(server) < PROBE_WITHIN_S
+    return status, took, health(server)
+
+
+def timed(wire: Wire, server: EmulatorServer, face: Face, body: dict[str, Any]) -> int:
+    """The request's status, after checking it answered promptly and left the loop free."""
+    status, took, probe = measured(wire, server, face, body)
+    if took >= ANSWER_WITHIN_S or probe >= PROBE_WITHIN_S:
+        first = f"the first time {took:.2f} s and a probe {probe:.2f} s"
+        status, took, probe = measured(wire, server, face, body)
+        assert took < ANSWER_WITHIN_S and probe < PROBE_WITHIN_S, (
+            f"{face.name}: {took:.2f} s, a probe {probe:.2f} s; {first}"
+        )
     return status
 
 

@@ -6,7 +6,13 @@ meanwhile answers within 100 ms. The bounds here are wider, as tight as stays re
 shared and loaded machine (the suite runs beside others on two cores, where one probe alone can
 wait a few hundred milliseconds for a core): wide enough never to fail there for load alone, and
 still far under the defects they catch, which held the loop 2 to 60 seconds (`make bench`
-measures speed)."""
+measures speed).
+
+A bound exceeded once is measured again before it fails the test: a request that holds the loop
+holds it every time it is sent, while a burst of load on the shared machine (other test workers,
+a garbage collection in the test process, whose thread shares the server's interpreter) seldom
+comes twice in a row. CI failed on a lone probe of 1.7 s after a 0.6 s refusal that, measured
+again, probed in milliseconds."""
 
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ import http.client
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -47,6 +53,8 @@ class Timed:
     seconds: float
     slowest_probe: float
     probes: int
+    again: Callable[[], Timed] | None = field(default=None, repr=False, compare=False)
+    """The same measurement once more (no warm-up: the one-time work is done)."""
 
 
 def health(server: EmulatorServer) -> float:
@@ -88,11 +96,17 @@ def timed_with_probes(
     thread.join(120)
     assert outcome, "the costly request did not answer in two minutes"
     status, body, seconds = outcome[0]
-    return Timed(status, body, seconds, max(probes), len(probes))
+    return Timed(status, body, seconds, max(probes), len(probes), again=lambda: timed_with_probes(server, send))
 
 
 def assert_no_stall(timed: Timed, probe_within: float = PROBE_WITHIN_S, answer_within: float = ANSWER_WITHIN_S) -> None:
-    """The costly request answered promptly, never with a 5xx, and no probe waited behind it."""
+    """The costly request answered promptly, never with a 5xx, and no probe waited behind it;
+    a bound exceeded is measured once more, and fails only if it is exceeded again."""
     assert timed.status < 500, timed.body[:500]
-    assert timed.seconds < answer_within, f"the costly request took {timed.seconds:.2f} s"
-    assert timed.slowest_probe < probe_within, f"a health probe took {timed.slowest_probe:.2f} s"
+    first = ""
+    if (timed.seconds >= answer_within or timed.slowest_probe >= probe_within) and timed.again is not None:
+        first = f" (the first time {timed.seconds:.2f} s and a probe {timed.slowest_probe:.2f} s)"
+        timed = timed.again()
+        assert timed.status < 500, timed.body[:500]
+    assert timed.seconds < answer_within, f"the costly request took {timed.seconds:.2f} s{first}"
+    assert timed.slowest_probe < probe_within, f"a health probe took {timed.slowest_probe:.2f} s{first}"
