@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import http.client
+import importlib.util
 import os
 import re
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -35,6 +37,16 @@ def serve_arguments(scenarios: Path) -> list[str]:
         "--log-level",
         "warning",
     ]
+
+
+def compile_package() -> None:
+    """Compile the emulator package's bytecode into its `__pycache__`, as a user's install has it
+    (pip compiles what it installs); without it, `PYTHONDONTWRITEBYTECODE` (set on the test host)
+    would make every timed start parse the package's source anew."""
+    found = importlib.util.find_spec("zenmux_emulator")
+    assert found is not None and found.origin is not None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(found.origin).parent)], env=env, check=True)
 
 
 def rss_kib(pid: int) -> int | None:
@@ -78,6 +90,8 @@ class Server:
         self.port = 0
         self.url = ""
         self.startup_s: float | None = None
+        self.startup_cpu_s: float | None = None
+        """CPU time (user + system) the process used until its first answer."""
         self._drainer: threading.Thread | None = None
 
     @property
@@ -108,6 +122,7 @@ class Server:
         self._drainer.start()
         self._probe(deadline)
         self.startup_s = time.perf_counter() - t0
+        self.startup_cpu_s = cpu_seconds(self.proc.pid)
         return self.startup_s
 
     def _drain(self) -> None:
