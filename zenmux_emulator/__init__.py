@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from zenmux_emulator.server.app import create_app
     from zenmux_emulator.settings import Settings
 
+__version__ = "0.1.0"
+"""The package's version (`pyproject.toml` reads it from here)."""
+
 __all__ = ["EmulatorError", "RequestRejected", "ScenarioError", "Settings", "create_app", "load_paths"]
 
 _HOMES = {

@@ -4,12 +4,12 @@ environment variables named after the options, the start-up summary, and the ins
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import json
 import re
 import socket
 import subprocess
 import sys
-import tomllib
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,14 +18,15 @@ import openai
 import pytest
 
 from tests.cli.test_cli import CONSOLE_SCRIPT, PYTHON_M, Served, chat, clean_env, run, serve
-from tests.conftest import REPO, SHIPPED
+from tests.conftest import SHIPPED
 from tests.docs.pages import page
 from tests.support.shipped import load_paths
 from zenmux_emulator.cli.environment import EnvironmentProblem, variables
 from zenmux_emulator.cli.main import build_parser, serve_parser, settings_from
 from zenmux_emulator.settings import Settings
 
-VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+VERSION = importlib.metadata.version("zenmux-emulator")
+"""The installed release, as pip read it from `pyproject.toml` (which takes the package's `__version__`)."""
 GETTING_STARTED = page("getting-started.md")
 SUMMARY = re.compile(
     r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform, images, speech, transcription, videos, imagen; (\d+) rules from (\d+) scenario files; "

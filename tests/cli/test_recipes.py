@@ -3,6 +3,7 @@ the Dockerfile and compose file read against the emulator's own rules, and `make
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
 import signal
@@ -156,5 +157,5 @@ def test_the_github_actions_job_has_no_placeholder_and_installs_this_versions_wh
     commands = [str(step.get("run", "")) for step in steps]
     assert not any(re.search(r"<[a-z_-]+>", command) for command in commands), commands
     [install] = [c for c in commands if c.startswith("pip install ")]
-    release = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    release = importlib.metadata.version("zenmux-emulator")
     assert f"tools/zenmux_emulator-{release}-py3-none-any.whl" in install.split()

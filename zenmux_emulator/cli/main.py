@@ -35,14 +35,10 @@ ENVIRONMENT = (
 
 
 def version() -> str:
-    """The installed package's version."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+    """The package's version."""
+    from zenmux_emulator import __version__
 
-    try:
-        return installed("zenmux-emulator")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
+    return __version__
 
 
 def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -50,12 +50,8 @@ def folder(given: Path | None = None) -> Path:
 @cache
 def _language() -> bytes:
     """The emulator's version and the scenario language's source files, as they are on disk."""
-    from importlib.metadata import PackageNotFoundError, version
+    from zenmux_emulator import __version__ as made
 
-    try:
-        made = version("zenmux-emulator")
-    except PackageNotFoundError:
-        made = "unknown"
     package = Path(__file__).resolve().parents[1]
     stats = [
         (str(p.relative_to(package)), p.stat().st_size, p.stat().st_mtime_ns)
