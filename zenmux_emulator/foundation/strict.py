@@ -27,9 +27,12 @@ BAD_TAG = "bad_tag:"
 
 class StrictModel(BaseModel):
     """Base of every wire model: strict JSON types, no infinities, unknown keys ignored (APIs grow
-    fields often), immutable."""
+    fields often), immutable, and built on first validation (a process builds the validators of the
+    faces it is asked only)."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, allow_inf_nan=False, protected_namespaces=())
+    model_config = ConfigDict(
+        strict=True, extra="ignore", frozen=True, allow_inf_nan=False, protected_namespaces=(), defer_build=True
+    )
 
 
 def tag(name: str) -> Tag:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import sys
+import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -80,12 +82,16 @@ def _mark(replies: FaceReplies) -> str:
 
 
 def _named(model: type[BaseModel], name: str, mark: str) -> type[BaseModel]:
-    """The compiled model, findable by pickle as this module's `<name>_<mark>`: the cache of validated
-    files (`scenario/cache.py`) keeps instances of it, read back once the same faces compiled it again.
-    Its name in messages and the JSON Schema stays `name`."""
-    qualname = f"{name}_{mark}"
-    model.__module__, model.__qualname__ = __name__, qualname
-    globals()[qualname] = model
+    """The compiled model, findable by pickle as `<name>` in the module `language_<mark>` beside this
+    one, made here: the cache of validated files (`scenario/cache.py`) keeps instances of it, read
+    back once the same faces compiled it again. Its own name stays `name`, in messages and in the
+    JSON Schema (built when first asked for, after this)."""
+    home = f"{__name__}_{mark}"
+    module = sys.modules.get(home)
+    if module is None:
+        module = sys.modules[home] = types.ModuleType(home, f"The scenario language of one set of faces ({__name__}).")
+    model.__module__ = home
+    setattr(module, name, model)
     return model
 
 

@@ -16,7 +16,9 @@ DEFAULT_SELECT_REASONING = "I compared the responses and chose the best one."
 class Scripted(BaseModel):
     """Base of the scenario models: unknown keys refused at load, immutable, finite numbers."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, allow_inf_nan=False, populate_by_name=True, defer_build=True
+    )  # as schema.LANGUAGE, with names or aliases
 
 
 class LlmMatch(Scripted):

@@ -37,7 +37,10 @@ from zenmux_emulator.scenario import attached
 from zenmux_emulator.scenario.faces import known_api
 from zenmux_emulator.scenario.query_model import StoredQueryModel
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+LANGUAGE = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
+"""The scenario language's models' config (the faces' reply keys use it too): unknown keys refused,
+immutable, and built on their first validation, so a start whose rules come from the parse cache
+(`scenario/cache.py`) builds none."""
 
 NOT_JSON = "not_json"
 """The pydantic error type of a value that JSON cannot carry; its context gives `at`, the path of the
@@ -111,7 +114,7 @@ def json_data(value: Any) -> Any:
 class TextMatch(BaseModel):
     """Conditions on a piece of text; all given conditions must hold. A bare string means `contains`."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     contains: str | Annotated[list[str], Field(min_length=1)] | None = Field(
         None, description="substring(s) that must all occur"
@@ -150,7 +153,7 @@ class TextMatch(BaseModel):
 class TurnRange(BaseModel):
     """An inclusive range of turns (assistant messages so far); a bare number means exactly that turn."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     min: NonNegativeInt | None = None
     max: NonNegativeInt | None = None
@@ -175,7 +178,7 @@ JsonScalar = str | int | float | bool | None
 class ToolResultMatch(BaseModel):
     """The last message is a tool result; optionally for a named tool, with matching content or JSON fields."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     name: str | None = Field(None, description="the tool whose result came last")
     content: TextMatch | None = None
@@ -201,7 +204,7 @@ QUERY_ONLY = ("query_model", "query_llms")
 class Match(BaseModel):
     """When a rule answers. Every given key must hold; an empty match answers everything."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     api: APIS | list[APIS] | None = Field(
         None,
@@ -232,7 +235,7 @@ class Match(BaseModel):
 class StreamTiming(BaseModel):
     """How a streamed reply is paced and cut into chunks."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     first_token_ms: float = Field(0, ge=0, description="wait before the first chunk")
     chunk_ms: float = Field(0, ge=0, description="wait between chunks")
@@ -249,7 +252,7 @@ class StreamTiming(BaseModel):
 class StreamFault(BaseModel):
     """Break a stream part-way: after `after_chunks` events (or a fraction of them)."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     kind: Literal["disconnect", "error", "malformed", "stall"]
     after_chunks: int | None = Field(None, ge=0, description="events written before the fault")
@@ -268,7 +271,7 @@ class StreamFault(BaseModel):
 class ToolCallSpec(BaseModel):
     """A scripted tool call: a function call (`arguments`) or a custom tool call (`input`)."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     name: str = Field(min_length=1)
     type: Literal["function", "custom"] = "function"
@@ -293,7 +296,7 @@ ReasoningShape = Literal["anthropic", "openai", "google"]
 class UsageOverride(BaseModel):
     """Token counts to report instead of the computed ones."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     prompt_tokens: NonNegativeInt | None = None
     completion_tokens: NonNegativeInt | None = None
@@ -322,7 +325,7 @@ Headers = Annotated[dict[str, str], AfterValidator(check_headers)]
 class ErrorReply(BaseModel):
     """Answer with ZenMux's error envelope: a status, its type and message (catalogue defaults)."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     status: int = Field(ge=400, le=599)
     type: str | None = Field(None, description="default: the catalogue's type for the status")
@@ -334,7 +337,7 @@ class RawReply(BaseModel):
     """Answer with exactly these bytes: an HTML page from a proxy, an empty body, an error inside a
     200, or a file's bytes (`body_file`: recorded audio or images, kept beside the scenario)."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     status: int = Field(200, ge=100, le=599)
     content_type: str = "application/json"
@@ -380,7 +383,7 @@ class RawReply(BaseModel):
 class Fault(BaseModel):
     """Before any response: wait, hang until the client leaves, close the connection, or reset it."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     kind: Literal["delay", "hang", "close", "reset"]
     delay_ms: float = Field(0, ge=0, description="for delay: the wait before answering")
@@ -392,7 +395,7 @@ FinishReason = Literal["stop", "length", "content_filter", "tool_calls", "functi
 class EncryptedReasoning(BaseModel):
     """An upstream's `reasoning.encrypted` block, kept as received: sent and accepted back verbatim."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     id: str = Field(min_length=1, description="the reasoning item's id (rs_…)")
     data: str = Field(min_length=1, description="the opaque encrypted content")
@@ -401,7 +404,7 @@ class EncryptedReasoning(BaseModel):
 class UrlCitation(BaseModel):
     """A web source the reply's content cites: `content[start_index:end_index]` is the cited text."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     url: str = Field(min_length=1)
     title: str = ""
@@ -412,7 +415,7 @@ class UrlCitation(BaseModel):
 class Annotation(BaseModel):
     """`{type: url_citation, url_citation: {...}}`, as chat completions carry it."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     type: Literal["url_citation"] = "url_citation"
     url_citation: UrlCitation
@@ -430,7 +433,7 @@ class Reply(BaseModel):
     # The keys every face reads. A face adds its own with a `ReplyKeys` model on its `FaceSpec`, and
     # rules are read with the Reply compiled from the registered faces' keys (`scenario/language.py`).
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     content: str | None = Field(None, description="reply text; a template")
     refusal: str | None = Field(None, description="refusal text; a template")
@@ -513,7 +516,7 @@ class ReplyKeys(BaseModel):
     None) and register it as its `FaceSpec.reply`. A rule's reply is then an instance of it too, so the
     face reads its keys with `isinstance(draft.spec, ItsKeys)`; its validators run on the whole reply."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
 
 SequenceEnd = Literal["repeat_last", "cycle", "error", "fall_through"]
@@ -534,7 +537,7 @@ class Expect(Match):
 class Chaos(BaseModel):
     """A seeded share (`rate`) of requests fail with an error (default 503) or a transport fault."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     rate: float = Field(ge=0, le=1, description="the share of requests that fail, 0 to 1")
     error: ErrorReply | None = Field(None, description="the error they answer (default: status 503)")
@@ -551,7 +554,7 @@ class Misbehave(BaseModel):
     """A fault of the misbehaviour catalogue the rule's replies are made wrong with: a seeded share
     (`rate`) of its answers, at most `times` of them in a session."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     fault: str = Field(description="the fault's name (GET /_emulator/misbehave lists them)")
     variant: str | None = Field(None, description="one of the fault's variants (default: drawn per request)")
@@ -580,7 +583,7 @@ class TimedState(BaseModel):
     """A move that ends by itself: to `to` at once, then on to `then` after `after_s` seconds of
     the emulator's clock (a provider outage that recovers, a cool-down, a token that expires)."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     to: StateName = Field(description="the state the scenario moves to when the rule answers")
     after_s: float | None = Field(None, gt=0, description="seconds on the emulator's clock before it moves on")
@@ -601,7 +604,7 @@ class TimedState(BaseModel):
 class Rule(BaseModel):
     """A named stub: a `match` and the `reply` (or sequence of `replies`) it answers with."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     name: str = Field(min_length=1)
     priority: int = Field(0, description="higher wins; ties go to file order")
@@ -704,7 +707,7 @@ class Rule(BaseModel):
 class PriceTier(BaseModel):
     """The prices of prompts from `from_prompt_tokens` on (ZenMux's long-context tiers)."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     from_prompt_tokens: int = Field(ge=1, description="the tier applies to prompts of at least this many tokens")
     prompt: float = Field(0, ge=0)
@@ -722,7 +725,7 @@ class UnitPrice(BaseModel):
     reports what it metered (`foundation.metered`); `when` narrows the price to units with those
     traits (an image's `size` and `quality`), the most specific one that fits winning."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     value: float = Field(ge=0, description="USD per unit")
     unit: PriceUnit
@@ -733,7 +736,7 @@ class Pricing(BaseModel):
     """USD per million tokens, as ZenMux lists prices; media items (`image`, `audio`, `video`,
     `audio_and_video`) per unit in `units`."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     prompt: float = Field(0, ge=0)
     completion: float = Field(0, ge=0)
@@ -786,7 +789,7 @@ class ProviderSpec(BaseModel):
     """One provider of a model and how it behaves: healthy, failing always or for the first N
     requests (per session), and its latency."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     name: str = Field(min_length=1)
     latency_ms: float = Field(0, ge=0, description="added before the answer when it serves; orders least_latency")
@@ -798,7 +801,7 @@ class ProviderSpec(BaseModel):
 class ModelSpec(BaseModel):
     """A catalogue entry, as `GET /api/v1/models` lists it, with its providers for routing."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     display_name: str | None = None
     context_length: int = Field(128_000, ge=1, description="prompts over it answer 413 `Prompt is too long`")
@@ -826,7 +829,7 @@ MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 class KeyLimits(BaseModel):
     """Rate limits of one API key: requests and prompt tokens per window (absent: not limited)."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     rpm: int | None = Field(None, ge=1, description="requests per window")
     tpm: int | None = Field(None, ge=1, description="prompt tokens per window, counted at admission")
@@ -846,7 +849,7 @@ BalanceError = Literal["insufficient_credit", "quote_exceeded", "reject_no_credi
 class QuotaWindow(BaseModel):
     """A rolling subscription window of the Platform API's `subscription/detail`."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     max_flows: float = Field(gt=0, description="the Flows the window allows")
     used_flows: float = Field(0, ge=0, description="Flows used before the emulator's own traffic (added to it)")
@@ -855,7 +858,7 @@ class QuotaWindow(BaseModel):
 class Plan(BaseModel):
     """The subscription plan `subscription/detail` reports."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     tier: Literal["free", "pro", "max", "ultra"] = "ultra"
     amount_usd: float = Field(200, ge=0)
@@ -868,7 +871,7 @@ class Account(BaseModel):
     """The account the Platform API (`/api/v1/management/...`) reports on; spend comes from the
     emulator's own generation records."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     top_up_credits: float | None = Field(
         None, ge=0, description="PAYG credits bought (USD); default: the sum of `balances`, else 100"
@@ -887,7 +890,7 @@ class Account(BaseModel):
 class FileSettings(BaseModel):
     """Server behaviour a scenario file may set."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     api_keys: list[str] = Field(default_factory=list, description="accept only these keys (with --api-key)")
     catalogue: Literal["open", "closed"] | None = Field(
@@ -916,7 +919,7 @@ class FileSettings(BaseModel):
 class ScenarioFile(BaseModel):
     """A whole scenario file."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     settings: FileSettings = Field(default_factory=FileSettings)
     models: dict[str, ModelSpec] = Field(default_factory=dict)

@@ -7,10 +7,10 @@ import importlib
 import io
 from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from zenmux_emulator.scenario.attached import Attached, FileOf
-from zenmux_emulator.scenario.schema import ReplyKeys
+from zenmux_emulator.scenario.schema import LANGUAGE, ReplyKeys
 
 MAX_FILE_PIXELS = 3840 * 3840
 """The most pixels an image file given by a rule may have (a picture decoded for each answer)."""
@@ -40,7 +40,7 @@ ImageFile = Annotated[Attached, FileOf(_check_image, "an image")]
 class Picture(BaseModel):
     """What an image answer is: the picture a file gives, a refusal, the partial images a stream sends."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = LANGUAGE
 
     file: ImageFile | None = Field(
         None,

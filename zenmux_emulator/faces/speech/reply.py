@@ -7,11 +7,11 @@ import io
 import wave
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from zenmux_emulator.faces.speech.models import VOICES
 from zenmux_emulator.scenario.attached import Attached, FileOf
-from zenmux_emulator.scenario.schema import ReplyKeys
+from zenmux_emulator.scenario.schema import LANGUAGE, ReplyKeys
 
 Kind = Literal["mp3", "opus", "flac", "wav", "pcm"]
 KIND_MIME = {"mp3": "audio/mpeg", "opus": "audio/ogg", "flac": "audio/flac", "wav": "audio/wav"}
@@ -50,7 +50,7 @@ AudioFile = Annotated[Attached, FileOf(_check_audio, "an audio")]
 class Speech(BaseModel):
     """What a speech answer is, whatever the request asked: its voice and format, or a file."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = LANGUAGE
 
     voice: str | None = Field(None, description="the voice the placeholder audio is read in (else the request's)")
     format: Kind | None = Field(None, description="the audio's format (else the request's response_format)")

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
-from zenmux_emulator.scenario.schema import ReplyKeys
+from zenmux_emulator.scenario.schema import LANGUAGE, ReplyKeys
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 Seconds = Annotated[float, Field(ge=0, le=86_400)]
 
 
 class Span(BaseModel):
     """A stretch of the audio, in seconds from its start; `end` is not before `start`."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     start: Seconds = Field(description="seconds from the audio's start")
     end: Seconds = Field(description="seconds from the audio's start, not before start")
@@ -56,7 +55,7 @@ class Segment(Span):
 class Transcript(BaseModel):
     """What a transcription answers, beyond its text."""
 
-    model_config = _STRICT
+    model_config = LANGUAGE
 
     language: str | None = Field(None, min_length=1, description="verbose_json's language (else the request's, or en)")
     duration: Seconds | None = Field(

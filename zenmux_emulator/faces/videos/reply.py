@@ -3,9 +3,9 @@ the job takes on the emulator's clock and what it fails with."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from zenmux_emulator.scenario.schema import ReplyKeys
+from zenmux_emulator.scenario.schema import LANGUAGE, ReplyKeys
 
 DEFAULT_AFTER_S = 10.0
 """How long a job takes on the emulator's clock when its rule does not say (`video.after_s`)."""
@@ -15,7 +15,7 @@ class VideoJob(BaseModel):
     """A job's course: done `after_s` seconds of the emulator's clock after it was made, failed with
     `fails` when given."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = LANGUAGE
 
     after_s: float = Field(
         DEFAULT_AFTER_S,
