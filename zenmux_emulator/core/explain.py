@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 from yarl import URL
 
+from zenmux_emulator.core.deferred import real_handler
 from zenmux_emulator.core.endpoint import Endpoint, states_of
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.match.near_miss import near_misses
@@ -35,7 +36,7 @@ class Probe:
 def face_routes(app: web.Application) -> Iterator[tuple[Endpoint[Any], str, dict[str, Any]]]:
     """Each face's POST route on the app: its endpoint, its path as written and its resource's info."""
     for route in app.router.routes():
-        endpoint = getattr(route.handler, "__self__", None)
+        endpoint = getattr(real_handler(route.handler), "__self__", None)
         if route.method == "POST" and isinstance(endpoint, Endpoint) and route.resource is not None:
             yield endpoint, route.resource.canonical, dict(route.resource.get_info())
 

@@ -7,13 +7,9 @@ from typing import Any
 
 import orjson
 
-from zenmux_emulator.faces.objectiveai import (
-    Context,
-    Outcome,
-    QueryScript,
-    compute,
-    parse,
-)
+from zenmux_emulator.faces.objectiveai.compute import Context, Outcome, compute
+from zenmux_emulator.faces.objectiveai.wire import parse
+from zenmux_emulator.scenario.query import QueryScript
 
 from .examples import CREATED
 

@@ -116,7 +116,7 @@ def test_no_candidates_makes_every_select_choice_fail() -> None:
 def test_scripts_refuse_a_vote_with_json() -> None:
     from pydantic import ValidationError
 
-    from zenmux_emulator.faces.objectiveai import QueryScript
+    from zenmux_emulator.scenario.query import QueryScript
 
     with pytest.raises(ValidationError):
         QueryScript.model_validate({"llms": [{"output": {"vote": "a/*", "json": {}}}]})

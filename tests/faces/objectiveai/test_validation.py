@@ -8,13 +8,9 @@ from typing import Any
 
 import pytest
 
-from zenmux_emulator.faces.objectiveai import (
-    QueryModelRegistry,
-    QueryRejected,
-    normalised,
-    parse,
-)
-from zenmux_emulator.faces.objectiveai.errors import UNAUTHORIZED
+from zenmux_emulator.faces.objectiveai.errors import UNAUTHORIZED, QueryRejected
+from zenmux_emulator.faces.objectiveai.registry import QueryModelRegistry, normalised
+from zenmux_emulator.faces.objectiveai.wire import parse
 
 from .examples import REQUEST_A, REQUEST_D
 

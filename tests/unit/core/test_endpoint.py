@@ -11,6 +11,7 @@ from collections.abc import Iterator, MutableMapping, MutableSequence, MutableSe
 from pathlib import Path
 from typing import Any
 
+from zenmux_emulator.core.deferred import real_handler
 from zenmux_emulator.core.endpoint import Endpoint
 from zenmux_emulator.record.recorder import Recorder
 from zenmux_emulator.server.app import create_app
@@ -22,7 +23,9 @@ MOST = 4
 
 
 def endpoint_of(handler: Any) -> Endpoint[Any] | None:
-    """The endpoint a route's handler is, or wraps (Vertex's takes `?key=` first)."""
+    """The endpoint a route's handler is, or wraps (Vertex's takes `?key=` first); a face's
+    handlers are loaded if they were not (`core/deferred.py`)."""
+    handler = real_handler(handler)
     bound = getattr(handler, "__self__", None)
     if isinstance(bound, Endpoint):
         return bound

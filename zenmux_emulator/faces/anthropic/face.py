@@ -20,9 +20,6 @@ from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.offload import parse_off_loop
 from zenmux_emulator.write.plan import ReplyPlan
 
-PREFIX = "/api/anthropic/v1"
-ROUTE = f"{PREFIX}/messages"
-
 
 def parse_request(body: object, headers: Mapping[str, str], body_bytes: int | None = None) -> AnthropicRequest:
     """Headers first (version, betas), then the whole body (of `body_bytes` bytes, when known)."""

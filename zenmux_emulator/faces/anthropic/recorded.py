@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.neutral.recorded import Collected, Event, ReplyDecoder, answer_holding, counts, stream_error
-from zenmux_emulator.faces.anthropic.render import ERROR_TYPES
+from zenmux_emulator.faces.anthropic.errors import ERROR_TYPES
 
 FINISH = {
     "end_turn": "stop",

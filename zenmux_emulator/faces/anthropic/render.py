@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from zenmux_emulator.core.draft.draft import Draft
+from zenmux_emulator.faces.anthropic.errors import ERROR_TYPES
 from zenmux_emulator.faces.anthropic.request import FAMILY, AnthropicRequest
 from zenmux_emulator.faces.common.call_arguments import call_arguments
 from zenmux_emulator.foundation import tokens
@@ -30,18 +31,6 @@ STOP_REASONS = {
     "tool_calls": "tool_use",
     "function_call": "tool_use",
     "content_filter": "refusal",
-}
-ERROR_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    402: "billing_error",
-    403: "permission_error",
-    404: "not_found_error",
-    413: "request_too_large",
-    429: "rate_limit_error",
-    500: "api_error",
-    504: "timeout_error",
-    529: "overloaded_error",
 }
 MALFORMED_EVENT = (
     b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, '

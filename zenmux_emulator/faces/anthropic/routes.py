@@ -6,13 +6,10 @@ from aiohttp import web
 
 from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.core.side import SideRoute
-from zenmux_emulator.core.spec import FaceSpec, Signpost
-from zenmux_emulator.faces.anthropic.client import anthropic_client
 from zenmux_emulator.faces.anthropic.count import count_tokens
-from zenmux_emulator.faces.anthropic.face import PREFIX, ROUTE, AnthropicFace
+from zenmux_emulator.faces.anthropic.face import AnthropicFace
 from zenmux_emulator.faces.anthropic.models import get_model, list_models
-from zenmux_emulator.faces.anthropic.recorded import DECODER
-from zenmux_emulator.faces.anthropic.verdict import READERS
+from zenmux_emulator.faces.anthropic.spec import PREFIX, ROUTE
 
 
 def routes(core: Core) -> list[web.RouteDef]:
@@ -23,16 +20,3 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.get(f"{PREFIX}/models", list_models),
         web.get(PREFIX + "/models/{model_id:.+}", get_model),
     ]
-
-
-SPEC = FaceSpec(
-    name="anthropic",
-    api_name="messages",
-    base_path="/api/anthropic",
-    routes=routes,
-    client=anthropic_client,
-    readers=READERS,
-    decoder=DECODER,
-    signpost=Signpost("Anthropic Messages"),
-)
-"""The Anthropic Messages face, as the app registers it (the SDKs add `/v1/messages`)."""

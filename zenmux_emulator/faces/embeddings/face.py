@@ -22,7 +22,6 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.offload import defer
 from zenmux_emulator.write.plan import ReplyPlan
 
-ROUTE = "/api/v1/embeddings"
 HEAVY_INPUTS = 16
 """A request of more inputs than this is prepared in a thread."""
 HEAVY_BYTES = 32 * 1024

@@ -18,6 +18,7 @@ from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.common.inputs import inputs_plan
 from zenmux_emulator.faces.imagen.request import ImagenRequest, parse_request
+from zenmux_emulator.faces.imagen.spec import NAME
 from zenmux_emulator.faces.media.draw import MIME, Canvas, digest, draw
 from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.foundation.envelope import error_body
@@ -26,7 +27,6 @@ from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
 
-NAME = "imagen"
 UNFLAGGED: dict[str, list[Any]] = {"categories": [], "scores": []}
 """The safety attributes `includeSafetyAttributes` asks for: no category flagged."""
 PICTURES: Made[bytes] = Made(len)

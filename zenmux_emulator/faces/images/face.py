@@ -18,6 +18,7 @@ from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.faces.images.reply import ImageReply, Picture
 from zenmux_emulator.faces.images.request import ImageRequest, parse_request
+from zenmux_emulator.faces.images.spec import CONTENT
 from zenmux_emulator.faces.images.store import ImageStore
 from zenmux_emulator.faces.media.draw import MIME, SHAPES, Canvas, digest, draw, fitted
 from zenmux_emulator.faces.media.fields import event
@@ -26,9 +27,6 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
-GENERATIONS = "/api/v1/images/generations"
-EDITS = "/api/v1/images/edits"
-CONTENT = "/api/v1/images/content"
 TOKENS_PER_MEGAPIXEL = {"low": 272, "medium": 1056, "high": 4160}
 """GPT image's output tokens for a 1024x1024 image, by quality (OpenAI's table); other sizes in proportion."""
 

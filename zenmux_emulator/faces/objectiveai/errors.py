@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
+from zenmux_emulator.foundation.errors import INVALID_PARAMS
+
 AREA = "query"
+KINDS = {INVALID_PARAMS: "invalid_request"}
+"""The emulator's error types this face names otherwise."""
 
 
 def error_message(kind: str, text: str) -> dict[str, Any]:
     """The JSON of an error in this face's shape (the HTTP body, or a choice error's `message`)."""
     return {"kind": AREA, "error": {"kind": kind, "error": text}}
+
+
+def error_body(status: int, type: str, message: str) -> bytes:
+    """An error of the emulator's (its type, as every face has them) in this face's envelope."""
+    return orjson.dumps(error_message(KINDS.get(type, type), message))
 
 
 class QueryRejected(Exception):

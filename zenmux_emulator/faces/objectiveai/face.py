@@ -22,7 +22,7 @@ from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.core.journal.summary import body_summary
 from zenmux_emulator.core.state import Shelf, ShelfBounds
-from zenmux_emulator.foundation.errors import INVALID_PARAMS, RequestRejected
+from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.ids import seed_int
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
 from zenmux_emulator.scenario.schema import StreamFault
@@ -30,7 +30,7 @@ from zenmux_emulator.write.pacing import schedule
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
 from .compute import Context, Outcome, compute
-from .errors import QueryRejected, error_message
+from .errors import QueryRejected, error_body
 from .registry import REMEMBERED_BYTES, KeptModel, QueryModelRegistry
 from .render import iter_events, unary, unary_json
 from .reply import QueryReply
@@ -49,7 +49,6 @@ STORED_REQUEST_BYTES = 256 * 1024
 """A stored completion's request past this is kept as its size and hash, as the journal keeps a body."""
 COMPLETIONS = ShelfBounds(STORED_COMPLETIONS, STORED_BYTES)
 QUERY_MODELS = ShelfBounds(1024, REMEMBERED_BYTES)
-KINDS = {INVALID_PARAMS: "invalid_request"}
 """The core's error types under this face's names."""
 
 
@@ -136,7 +135,7 @@ class QueryFace:
         return QueryAsk(query, ctx.headers)
 
     def error_body(self, status: int, type: str, message: str) -> bytes:
-        return orjson.dumps(error_message(KINDS.get(type, type), message))
+        return error_body(status, type, message)
 
     def render(self, draft: Draft, exchange: Exchange[QueryAsk]) -> ReplyPlan:
         request, generation, created = exchange.ask, exchange.generation, exchange.created

@@ -15,20 +15,16 @@ from zenmux_emulator.core.body import read_json
 from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.core.gateway.auth import api_key
 from zenmux_emulator.core.side import GuardedRoute, Refusal
-from zenmux_emulator.core.spec import FaceSpec, Signpost
-from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.scenario.faces import FaceTraits
 from zenmux_emulator.state.sessions import session_name
 
 from . import ids
-from .errors import UNAUTHORIZED, QueryRejected, error_message
-from .face import KINDS, QueryFace, rejection
+from .errors import UNAUTHORIZED, QueryRejected
+from .face import QueryFace, rejection
 from .registry import normalised
-from .reply import QueryReply
+from .spec import PREFIX
 from .wire import model_ids, validate_llm, validate_model
 
-PREFIX = "/objectiveai"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -168,24 +164,3 @@ def routes(core: Core) -> list[web.RouteDef]:
 
 def _rfc3339(created: int) -> str:
     return datetime.datetime.fromtimestamp(created, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _router_error(status: int, type: str, message: str) -> bytes:
-    """A path or method no route under this face's base path serves, in its envelope (kind `not_found`,
-    `method_not_allowed`; the message keeps the route the client most likely meant)."""
-    return orjson.dumps(error_message(KINDS.get(type, type), message))
-
-
-SPEC = FaceSpec(
-    name="objectiveai",
-    api_name="query.completions",
-    base_path=PREFIX,
-    routes=routes,
-    client=openai_client,
-    traits=FaceTraits(zenmux=False, unnamed_rules=False),
-    misbehaves=False,
-    error_body=_router_error,
-    signpost=Signpost("ObjectiveAI Query Completions"),
-    reply=QueryReply,
-)
-"""The ObjectiveAI Query Completions face, as the app registers it (its `api` is this emulator's name)."""

@@ -18,12 +18,10 @@ from zenmux_emulator.core.gateway.auth import api_key
 from zenmux_emulator.core.gateway.limits import GatewayConfig
 from zenmux_emulator.core.journal.ledger import Bucket, Ledger
 from zenmux_emulator.core.side import note
-from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.platform import account, analytics
+from zenmux_emulator.faces.platform.spec import BASE
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.scenario.faces import FaceTraits
 
-BASE = "/api/v1/management"
 MANAGEMENT_PREFIX = "sk-mg-v1-"
 WINDOW_S = 60.0
 Answer = Callable[[web.Request, GatewayConfig, Ledger], dict[str, Any]]
@@ -118,19 +116,3 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.get(f"{BASE}/usage", platform.analytics(analytics.USAGE_TYPES, analytics.usage_body)),
         web.get(f"{BASE}/cost", platform.analytics(analytics.COST_TYPES, analytics.cost_body)),
     ]
-
-
-SPEC = FaceSpec(
-    name="platform",
-    api_name="platform",
-    base_path="/api/v1",
-    routes=routes,
-    traits=FaceTraits(zenmux=False, unnamed_rules=False, scripted=False),
-    signpost=Signpost(
-        "Platform API (Management key)",
-        tuple(f"{BASE}/{route}" for route in ("payg/", "flow_rate", "subscription/", "usage", "cost")),
-    ),
-    misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
-)
-"""The Platform API, as the app registers it: routes and the journal, no rules (it answers from
-the emulator's state; `settings.account` sets what it reports)."""

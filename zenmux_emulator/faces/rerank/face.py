@@ -18,7 +18,6 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.offload import defer
 from zenmux_emulator.write.plan import ReplyPlan
 
-ROUTE = "/api/v1/rerank"
 DIMENSIONS = 1024
 """The dimensions of the vectors scores are made from."""
 

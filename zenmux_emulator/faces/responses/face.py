@@ -24,8 +24,6 @@ from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.state.sessions import session_name
 from zenmux_emulator.write.plan import ReplyPlan
 
-ROUTE = "/api/v1/responses"
-
 
 def response_id(generation: str) -> str:
     """`resp_` and the generation id: the body's `id`, deterministic like every other id."""

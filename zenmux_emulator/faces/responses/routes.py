@@ -12,13 +12,10 @@ from aiohttp import web
 
 from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.core.side import note
-from zenmux_emulator.core.spec import FaceSpec, Signpost
-from zenmux_emulator.faces.common.clients import openai_client
 from zenmux_emulator.faces.responses.conversation import listed
-from zenmux_emulator.faces.responses.face import ROUTE, ResponsesFace
-from zenmux_emulator.faces.responses.recorded import DECODER
+from zenmux_emulator.faces.responses.face import ResponsesFace
+from zenmux_emulator.faces.responses.spec import ROUTE
 from zenmux_emulator.faces.responses.store import StoredResponse
-from zenmux_emulator.faces.responses.verdict import READERS
 from zenmux_emulator.foundation.errors import RequestRejected
 
 NOT_FOUND = "invalid_request_error"
@@ -97,16 +94,3 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.delete(ROUTE + "/{response_id}", stored.delete),
         web.get(ROUTE + "/{response_id}/input_items", stored.input_items),
     ]
-
-
-SPEC = FaceSpec(
-    name="responses",
-    api_name="responses",
-    base_path="/api/v1",
-    routes=routes,
-    client=openai_client,
-    readers=READERS,
-    decoder=DECODER,
-    signpost=Signpost("Responses (OpenAI)", ("/api/v1/responses",)),
-)
-"""The Responses face, as the app registers it."""

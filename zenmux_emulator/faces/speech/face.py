@@ -29,7 +29,6 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
-ROUTE = "/api/v1/audio/speech"
 AUDIO_TOKENS_PER_S = 25
 """Audio output tokens per second (Gemini's rate for audio)."""
 CHUNK = 16 * 1024

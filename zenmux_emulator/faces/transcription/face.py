@@ -22,7 +22,6 @@ from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import Events, ReplyPlan, sse_plan
 
-ROUTE = "/api/v1/audio/transcriptions"
 TEXT = "text/plain; charset=utf-8"
 
 

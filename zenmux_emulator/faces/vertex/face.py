@@ -13,14 +13,13 @@ from zenmux_emulator.faces.vertex import image_output
 from zenmux_emulator.faces.vertex.paths import Target, target
 from zenmux_emulator.faces.vertex.render import plan_reply, response_id, usage_metadata
 from zenmux_emulator.faces.vertex.request import GeminiRequest
+from zenmux_emulator.faces.vertex.spec import NAME
 from zenmux_emulator.faces.vertex.validate import GenerateContentRequest, validate
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.foundation.signatures import Signer
 from zenmux_emulator.scenario.schema import ModelSpec
 from zenmux_emulator.write.plan import ReplyPlan
-
-NAME = "vertex"
 
 
 def gemini_request(body: object, ctx: FaceContext, where: Target | None = None) -> GeminiRequest:

@@ -9,16 +9,12 @@ from aiohttp import web
 
 from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.side import SideRoute
-from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.media.endpoint import PreparingEndpoint
-from zenmux_emulator.faces.vertex.client import gemini_client
 from zenmux_emulator.faces.vertex.count import count_tokens
-from zenmux_emulator.faces.vertex.face import NAME, VertexFace
-from zenmux_emulator.faces.vertex.image_output import MODELS
+from zenmux_emulator.faces.vertex.face import VertexFace
 from zenmux_emulator.faces.vertex.models import get_model, list_models
-from zenmux_emulator.faces.vertex.paths import BASE, GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
-from zenmux_emulator.faces.vertex.recorded import DECODER
-from zenmux_emulator.faces.vertex.verdict import READERS
+from zenmux_emulator.faces.vertex.paths import GEMINI_API, GENERATE, MODEL, MODEL_PATHS, VERTEX
+from zenmux_emulator.faces.vertex.spec import NAME
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 KEY_HEADER = "x-goog-api-key"
@@ -50,36 +46,3 @@ def routes(core: Core) -> list[web.RouteDef]:
         web.get(f"{VERTEX}/{MODEL}", get_model),
     ]
     return made
-
-
-SPEC = FaceSpec(
-    name=NAME,
-    api_name="generateContent",
-    base_path=BASE,
-    routes=routes,
-    client=gemini_client,
-    readers=READERS,
-    decoder=DECODER,
-    models=MODELS,
-    signpost=Signpost(
-        "Vertex AI / Gemini (Google's generateContent)",
-        beyond=(
-            (
-                rf"^{BASE}/.*:(predictLongRunning|fetchPredictOperation)$",
-                "ZenMux's Vertex AI Veo route (:predictLongRunning submits a video, :fetchPredictOperation polls it)",
-            ),
-            (
-                rf"^{BASE}/.*:(embedContent|batchEmbedContents)$",
-                "Gemini's embeddings route, which ZenMux's Vertex AI API does not document "
-                "(ZenMux serves embeddings at /api/v1/embeddings, in OpenAI's shape, and so does the emulator)",
-            ),
-            (
-                f"{BASE}/",
-                "a Vertex AI route ZenMux's docs do not list (they list generateContent, streamGenerateContent, "
-                "countTokens and the model lists, all served here, and Imagen's :predict and Veo's :predictLongRunning)",
-            ),
-        ),
-    ),
-)
-"""Google's generateContent, as the app registers it (google-genai adds `/v1/…` or `/v1beta/…`); its
-render shows the misbehaviour catalogue's faults in Gemini's own terms (render.py)."""

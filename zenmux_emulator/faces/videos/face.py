@@ -23,14 +23,11 @@ from zenmux_emulator.faces.videos.jobs import Job, JobStore
 from zenmux_emulator.faces.videos.openai_video import is_openai, parse_openai, video_object
 from zenmux_emulator.faces.videos.reply import VideoJob, VideoReply
 from zenmux_emulator.faces.videos.request import VideoRequest, parse_native
+from zenmux_emulator.faces.videos.spec import NAME
 from zenmux_emulator.faces.videos.veo import parse_veo, resource
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.metered import METERED, meter
 from zenmux_emulator.write.plan import ReplyPlan
-
-NAME = "videos"
-NATIVE = "/api/v1/videos"
-
 
 RESOLUTIONS = (480, 720, 1080)
 """The resolutions video is priced at, by the short side of its frame."""

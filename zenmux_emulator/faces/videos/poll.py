@@ -14,10 +14,10 @@ from zenmux_emulator.core.body import read_json
 from zenmux_emulator.core.endpoint import Core
 from zenmux_emulator.core.gateway.auth import authenticate
 from zenmux_emulator.core.side import note, note_session
-from zenmux_emulator.faces.videos.face import NAME, NATIVE
 from zenmux_emulator.faces.videos.film import MIME
 from zenmux_emulator.faces.videos.jobs import Job, JobStore, video
 from zenmux_emulator.faces.videos.openai_video import video_object
+from zenmux_emulator.faces.videos.spec import NAME, NATIVE
 from zenmux_emulator.faces.videos.veo import encoded
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 

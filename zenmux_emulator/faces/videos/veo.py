@@ -18,16 +18,6 @@ from zenmux_emulator.faces.videos.models import OFFERS
 from zenmux_emulator.faces.videos.request import VideoRequest, media_bytes, request_seed, shape_of
 from zenmux_emulator.foundation.errors import RequestRejected, invalid_params
 
-BASE = "/api/vertex-ai"
-VERSION = "{veo_version:v1|v1beta1}"
-VEO_ROUTES = f"{BASE}/{{veo_version}}/"
-"""What the index counts as this face's under Vertex AI's base: the routes named with its version's parameter."""
-MODEL = "{name:[^/:]+}"
-MODEL_PATHS = (
-    f"{BASE}/{VERSION}/publishers/{{provider}}/models/{MODEL}",
-    f"{BASE}/{VERSION}/projects/{{project}}/locations/{{location}}/publishers/{{provider}}/models/{MODEL}",
-)
-"""Vertex AI's forms of a model's URL (the Gemini API's `v1beta/models/…` has no Veo at ZenMux)."""
 MAX_SAMPLES = 4
 INSTANCE_MEDIA = ("image", "lastFrame", "video", "mask")
 PARAMETERS = frozenset(
