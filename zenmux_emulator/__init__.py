@@ -14,10 +14,17 @@ if TYPE_CHECKING:
     from zenmux_emulator.server.app import create_app
     from zenmux_emulator.settings import Settings
 
-__version__ = "0.1.0"
-"""The package's version (`pyproject.toml` reads it from here)."""
+from zenmux_emulator.foundation.version import VERSION as __version__
 
-__all__ = ["EmulatorError", "RequestRejected", "ScenarioError", "Settings", "create_app", "load_paths"]
+__all__ = [
+    "EmulatorError",
+    "RequestRejected",
+    "ScenarioError",
+    "Settings",
+    "__version__",
+    "create_app",
+    "load_paths",
+]
 
 _HOMES = {
     "create_app": "zenmux_emulator.server.app",

@@ -36,9 +36,9 @@ ENVIRONMENT = (
 
 def version() -> str:
     """The package's version."""
-    from zenmux_emulator import __version__
+    from zenmux_emulator.foundation.version import VERSION
 
-    return __version__
+    return VERSION
 
 
 def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

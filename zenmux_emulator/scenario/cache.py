@@ -50,7 +50,7 @@ def folder(given: Path | None = None) -> Path:
 @cache
 def _language() -> bytes:
     """The emulator's version and the scenario language's source files, as they are on disk."""
-    from zenmux_emulator import __version__ as made
+    from zenmux_emulator.foundation.version import VERSION as made
 
     package = Path(__file__).resolve().parents[1]
     stats = [
