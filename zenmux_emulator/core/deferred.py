@@ -5,9 +5,8 @@ handlers and lists the (method, path) pairs they answer; `DeferredRoutes` regist
 stand-in handlers, so the router, the index and the 404 hints know the face from the start while its
 request models, renderers and libraries load only when a client first calls it (once per app). The
 first request to a face waits for its import, which runs in a thread so that the event loop goes on
-serving the others meanwhile. A table that differs from what the
-module's `routes` makes is an error at that first request; `tests/unit/core/test_deferred.py`
-compares every shipped face's beforehand.
+serving the others meanwhile. A table that differs from what the module's `routes` makes is an error
+at that first request; `tests/unit/core/test_deferred.py` compares every shipped face's beforehand.
 """
 
 from __future__ import annotations
