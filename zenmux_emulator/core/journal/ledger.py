@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import lru_cache
 
 from zenmux_emulator.core.journal.generations import Generation
@@ -28,11 +27,6 @@ def key_id(key: str) -> str:
     """An API key's resource id as the Platform API shows it: never the secret itself (worked out
     once per key: a server sees a handful of keys)."""
     return "key_" + digest("api-key", key, size=8)
-
-
-def minute_of(moment: float) -> str:
-    """`YYYYMMDDHHmm` in UTC of a Unix time."""
-    return datetime.fromtimestamp(moment, tz=UTC).strftime("%Y%m%d%H%M")
 
 
 @dataclass(slots=True)
@@ -75,7 +69,6 @@ def spend_of(generation: Generation, key: str) -> Spend:
     counted, seconds = amounts(generation.usage)
     return Spend(
         int(moment // 60),
-        minute_of(moment),
         generation.model,
         key_id(key),
         key.startswith(SUBSCRIPTION_PREFIX),
