@@ -19,10 +19,12 @@ def minute_stamp(minute: int) -> str:
     return datetime.fromtimestamp(minute * 60, tz=UTC).strftime("%Y%m%d%H%M")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Spend:
     """What one completion adds to its minute's bucket (a minute of one model on one key), and to
-    the account's PAYG total or its subscription's spend times."""
+    the account's PAYG total or its subscription's spend times. Made on every completion and never
+    changed: slotted and not frozen, as the endpoint's step values are (a frozen dataclass sets
+    each of its fields through `object.__setattr__`)."""
 
     minute: int
     """The minute, as a number (Unix seconds // 60): the bucket's place in time."""

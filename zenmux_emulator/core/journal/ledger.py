@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.foundation.ids import digest
-from zenmux_emulator.foundation.metered import amounts
+from zenmux_emulator.foundation.metered import METERED, amounts
 from zenmux_emulator.state.spend import BUCKETS_KEPT, Spend, StoredLedger
 
 WEEK_S = 7 * 86_400
@@ -59,14 +59,16 @@ def spend_of(generation: Generation, key: str) -> Spend:
     moment = generation.created
     prompt, completion = generation.tokens[:2]
     rates, cost = generation.rates_for(prompt), generation.cost  # the usage read once
+    metered = METERED in generation.usage  # images, seconds of audio: only a media reply meters any
     prompt_cost = completion_cost = other_cost = 0.0
     if cost is None and rates is not None:
         prompt_cost, completion_cost = prompt * rates[0], completion * rates[1]
-        other_cost = generation.metered_cost  # images, seconds of audio: ZenMux's other cost
+        if metered:
+            other_cost = generation.metered_cost  # ZenMux's other cost
         charged = prompt_cost + completion_cost + other_cost  # what `Generation.charged` says, worked out once
     else:
         charged = other_cost = cost or 0.0
-    counted, seconds = amounts(generation.usage)
+    counted, seconds = amounts(generation.usage) if metered else (0.0, 0.0)
     return Spend(
         int(moment // 60),
         generation.model,
