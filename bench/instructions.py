@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import importlib.util
 import os
 import re
 import shutil
@@ -180,17 +179,21 @@ request needs)."""
 LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)/")
 
 
+CHECKOUT = Path(__file__).resolve().parent.parent
+"""The checkout this script is in: the package measured when no `--source` is given."""
+
+
 def served_environment(source: Path | None) -> dict[str, str]:
-    """The served runs' environment: a fixed hash seed, the package of `source` (if given) and its
-    bytecode compiled beforehand (into its `__pycache__`), as a user's start finds it, not its
-    source parsed anew at every start, which `PYTHONDONTWRITEBYTECODE` would make it."""
+    """The served runs' environment: a fixed hash seed, the package of `source` (else of this
+    checkout) first on the path and its bytecode compiled beforehand (into its `__pycache__`), as a
+    user's start finds it, not its source parsed anew at every start, which
+    `PYTHONDONTWRITEBYTECODE` would make it. (The server runs in the scenarios' folder: `-m` puts
+    the working directory first on the path, which would measure the package found there.)"""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONHASHSEED"] = "0"
-    if source is not None:
-        env["PYTHONPATH"] = str(source.resolve())
-    found = importlib.util.find_spec("zenmux_emulator")
-    assert found is not None and found.origin is not None
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(found.origin).parent)], env=env, check=True)
+    root = (source or CHECKOUT).resolve()
+    env["PYTHONPATH"] = str(root)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "zenmux_emulator")], env=env, check=True)
     return env
 
 
@@ -202,7 +205,7 @@ def served_instructions(requests: int, concurrency: int, stream: bool, env: dict
     argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "zenmux_emulator"]
     argv += serve_arguments(folder)
     with tempfile.TemporaryFile() as errors:
-        server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, env=env)
+        server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, env=env, cwd=folder)
         assert server.stdout is not None
         try:
             port = listening_port(server.stdout.readline)
@@ -260,8 +263,7 @@ def main() -> int:
     parser.add_argument("--drive", action="store_true", help=argparse.SUPPRESS)  # the run valgrind watches
     parser.add_argument("--no-handle", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.source is not None:
-        use_source(args.source)
+    use_source(args.source or CHECKOUT)
     if args.drive:
         asyncio.run(drive(args.server, args.requests, handle=not args.no_handle))
         return 0

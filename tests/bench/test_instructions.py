@@ -14,7 +14,16 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
 from gen_scenarios import write_scenarios  # noqa: E402
-from instructions import BODY, STREAM_BODY, collected, drive, listening_port, send  # noqa: E402
+from instructions import (  # noqa: E402
+    BODY,
+    CHECKOUT,
+    STREAM_BODY,
+    collected,
+    drive,
+    listening_port,
+    send,
+    served_environment,
+)
 
 from zenmux_emulator.pytest_plugin.server import EmulatorServer  # noqa: E402
 from zenmux_emulator.settings import Settings  # noqa: E402
@@ -80,3 +89,18 @@ def test_the_served_count_says_it_needs_valgrind(
     monkeypatch.setattr(sys, "argv", ["instructions.py", "--served"])
     assert instructions.main() == 1
     assert "valgrind, which is not installed" in capsys.readouterr().err
+
+
+def test_the_served_runs_import_the_package_measured_whatever_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server is started with `-m`, which puts its working directory first on the path: the
+    environment names the package to measure (`--source`, else this checkout's) and the server runs
+    elsewhere, so an older checkout given as the source is the one measured."""
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    assert BENCH.parent == CHECKOUT
+    assert served_environment(None)["PYTHONPATH"] == str(CHECKOUT)
+    older = tmp_path / "older"
+    (older / "zenmux_emulator").mkdir(parents=True)
+    (older / "zenmux_emulator" / "__init__.py").write_text("")
+    assert served_environment(older)["PYTHONPATH"] == str(older.resolve())

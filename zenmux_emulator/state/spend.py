@@ -5,20 +5,29 @@ store's (`--state`) with the request's other changes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
 
 BUCKETS_KEPT = 100_000
 """Minute buckets kept (a bucket is a minute of one model on one key): about 20 MB at most."""
 
 
-@dataclass(frozen=True, slots=True)
+@lru_cache(maxsize=64)
+def minute_stamp(minute: int) -> str:
+    """`YYYYMMDDHHmm` in UTC of a minute (Unix seconds // 60): written once per minute, since only
+    a new bucket and the shared store read it."""
+    return datetime.fromtimestamp(minute * 60, tz=UTC).strftime("%Y%m%d%H%M")
+
+
+@dataclass(slots=True)
 class Spend:
     """What one completion adds to its minute's bucket (a minute of one model on one key), and to
-    the account's PAYG total or its subscription's spend times."""
+    the account's PAYG total or its subscription's spend times. Made on every completion and never
+    changed: slotted and not frozen, as the endpoint's step values are (a frozen dataclass sets
+    each of its fields through `object.__setattr__`)."""
 
     minute: int
     """The minute, as a number (Unix seconds // 60): the bucket's place in time."""
-    stamp: str
-    """The minute as `YYYYMMDDHHmm` in UTC."""
     model: str
     key_id: str
     subscription: bool
@@ -41,6 +50,11 @@ class Spend:
     @property
     def slot(self) -> tuple[int, str, str]:
         return self.minute, self.model, self.key_id
+
+    @property
+    def stamp(self) -> str:
+        """The minute as `YYYYMMDDHHmm` in UTC."""
+        return minute_stamp(self.minute)
 
 
 @dataclass(frozen=True, slots=True)

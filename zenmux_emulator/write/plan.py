@@ -15,27 +15,36 @@ class Events:
     """The SSE events of one reply, made one at a time as they are written, never all held: an
     open stream costs the same memory whatever its length. Each iteration runs the face's
     generator afresh, so the journal, when read, makes the same bytes again (a reply is
-    deterministic). `marked()` pairs every event with whether it waits its turn in the pacing."""
+    deterministic). `marked()` pairs every event with whether it waits its turn in the pacing;
+    iterated, the events come as the face makes them, unpaired where it gave them so (a stream
+    nothing paces, the journal read)."""
 
-    __slots__ = ("_make",)
+    __slots__ = ("_make", "_unmarked")
 
-    def __init__(self, make: Callable[[], Iterator[tuple[bytes, bool]]]) -> None:
+    def __init__(
+        self,
+        make: Callable[[], Iterator[tuple[bytes, bool]]],
+        unmarked: Callable[[], Iterator[bytes]] | None = None,
+    ) -> None:
         self._make = make
+        self._unmarked = unmarked
 
     @classmethod
     def paced_but_last(cls, make: Callable[[], Iterator[bytes]], last: int) -> Events:
         """Every event waits its turn but the final `last` (a usage chunk, [DONE]: they follow at once)."""
-        return cls(lambda: _all_but_last(make(), last))
+        return cls(lambda: _all_but_last(make(), last), make)
 
     def marked(self) -> Iterator[tuple[bytes, bool]]:
         return self._make()
 
     def __iter__(self) -> Iterator[bytes]:
+        if self._unmarked is not None:
+            return self._unmarked()
         return (event for event, _ in self._make())
 
     def count(self) -> int:
         """How many events there are, made and dropped one by one."""
-        return sum(1 for _ in self._make())
+        return sum(1 for _ in self)
 
 
 def _all_but_last(events: Iterator[bytes], last: int) -> Iterator[tuple[bytes, bool]]:

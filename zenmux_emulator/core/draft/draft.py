@@ -16,7 +16,7 @@ import orjson
 
 from zenmux_emulator.core.draft import citations, reasoning
 from zenmux_emulator.core.draft.budget import call_tokens, cut_calls, cut_text
-from zenmux_emulator.core.draft.compiled import CompiledReply
+from zenmux_emulator.core.draft.compiled import CompiledReply, FixedTexts
 from zenmux_emulator.core.draft.schema_values import schema_value
 from zenmux_emulator.core.draft.structured import misfit
 from zenmux_emulator.core.draft.text import SeededFake, render
@@ -325,7 +325,53 @@ def draft_reply(
 ) -> Draft:
     """Render a scripted reply (or the default one when `reply` is None) for this request, as
     `model` (the one routing chose) answers it; `reasons` is the catalogue's reasoning flag for
-    it (None when the catalogue does not list it)."""
+    it (None when the catalogue does not list it). A reply whose texts depend on it alone, to a
+    request that asks nothing of them, is drafted from the texts worked out at load."""
+    fixed = reply.fixed if reply is not None else None
+    if fixed is not None and asks_nothing_of_texts(facts):
+        assert reply is not None
+        return fixed_draft(fixed, reply.spec, facts, model)
+    return drafted(reply, rule, facts, model, kit, reasons)
+
+
+def asks_nothing_of_texts(facts: NeutralRequest) -> bool:
+    """The request leaves a scripted reply's texts as they are: no stop sequence, no token limit,
+    no structured output, no forced tool call, and no reasoning asked for (which a model that does
+    not reason would warn about)."""
+    return (
+        not facts.stop
+        and facts.max_tokens is None
+        and facts.reasoning.enabled is not True
+        and facts.output_schema is None
+        and facts.stated_tool_choice in (None, "auto", "none")
+    )
+
+
+def fixed_draft(fixed: FixedTexts, spec: Reply, facts: NeutralRequest, model: str) -> Draft:
+    """The draft of a reply's fixed texts: what `drafted` makes of them for a request that asks
+    nothing of them, with the request's own prompt in the usage."""
+    return Draft(
+        model=spec.model or model,
+        content=fixed.content,
+        refusal=fixed.refusal,
+        finish_reason=fixed.finish_reason,
+        usage=usage_object(facts.prompt_tokens, fixed.tokens, 0, 0, spec.usage),
+        tool_calls=[],
+        warnings=[],
+        annotations=[],
+        spec=spec,
+    )
+
+
+def drafted(
+    reply: CompiledReply | None,
+    rule: str | None,
+    facts: NeutralRequest,
+    model: str,
+    kit: Kit,
+    reasons: bool | None = None,
+) -> Draft:
+    """`draft_reply`, every step worked out for this request."""
     spec = reply.spec if reply is not None else None
     verbatim = spec is not None and spec.verbatim
     warnings: list[str] = []

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import lru_cache
 
 from zenmux_emulator.core.journal.generations import Generation
 from zenmux_emulator.foundation.ids import digest
-from zenmux_emulator.foundation.metered import amounts
+from zenmux_emulator.foundation.metered import METERED, amounts
 from zenmux_emulator.state.spend import BUCKETS_KEPT, Spend, StoredLedger
 
 WEEK_S = 7 * 86_400
@@ -28,11 +27,6 @@ def key_id(key: str) -> str:
     """An API key's resource id as the Platform API shows it: never the secret itself (worked out
     once per key: a server sees a handful of keys)."""
     return "key_" + digest("api-key", key, size=8)
-
-
-def minute_of(moment: float) -> str:
-    """`YYYYMMDDHHmm` in UTC of a Unix time."""
-    return datetime.fromtimestamp(moment, tz=UTC).strftime("%Y%m%d%H%M")
 
 
 @dataclass(slots=True)
@@ -65,17 +59,18 @@ def spend_of(generation: Generation, key: str) -> Spend:
     moment = generation.created
     prompt, completion = generation.tokens[:2]
     rates, cost = generation.rates_for(prompt), generation.cost  # the usage read once
+    metered = METERED in generation.usage  # images, seconds of audio: only a media reply meters any
     prompt_cost = completion_cost = other_cost = 0.0
     if cost is None and rates is not None:
         prompt_cost, completion_cost = prompt * rates[0], completion * rates[1]
-        other_cost = generation.metered_cost  # images, seconds of audio: ZenMux's other cost
+        if metered:
+            other_cost = generation.metered_cost  # ZenMux's other cost
         charged = prompt_cost + completion_cost + other_cost  # what `Generation.charged` says, worked out once
     else:
         charged = other_cost = cost or 0.0
-    counted, seconds = amounts(generation.usage)
+    counted, seconds = amounts(generation.usage) if metered else (0.0, 0.0)
     return Spend(
         int(moment // 60),
-        minute_of(moment),
         generation.model,
         key_id(key),
         key.startswith(SUBSCRIPTION_PREFIX),

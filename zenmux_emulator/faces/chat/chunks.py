@@ -11,8 +11,9 @@ of every chunk (id, object, created, model) is encoded once per reply.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -125,21 +126,45 @@ def chunk_frame(head: dict[str, Any], include_usage: bool) -> Frame:
     return Frame(prefix=prefix, end=end, open_tail=b',"logprobs":null,"finish_reason":null}]' + end)
 
 
+MEMO_MAX_CHARS = 2048
+"""Texts up to this many characters have their deltas kept (the last `MEMO_TEXTS` texts): a
+scripted reply's text streams the same deltas every time; longer texts are cut as they are sent."""
+MEMO_TEXTS = 64
+
+
+def text_deltas(field: str, text: str, chunk_tokens: int) -> Iterable[bytes]:
+    """The deltas (`{field: piece}`, encoded) of a text in pieces of `chunk_tokens` tokens."""
+    if len(text) > MEMO_MAX_CHARS:
+        return _deltas(field, text, chunk_tokens)
+    return _kept_deltas(field, text, chunk_tokens)
+
+
+@lru_cache(maxsize=MEMO_TEXTS)
+def _kept_deltas(field: str, text: str, chunk_tokens: int) -> tuple[bytes, ...]:
+    return tuple(_deltas(field, text, chunk_tokens))
+
+
+def _deltas(field: str, text: str, chunk_tokens: int) -> Iterator[bytes]:
+    for group in tokens.groups(text, chunk_tokens):
+        yield orjson.dumps({field: "".join(group)})
+
+
 def text_events(
     frame: Frame, field: str, text: str, chunk_tokens: int, top_logprobs: int | None, position: int
 ) -> Generator[bytes, None, int]:
     """The content or refusal in pieces of `chunk_tokens` tokens, with their logprobs when asked
-    for; returns the token position after them (logprobs count on across content and refusal)."""
+    for; returns the token position after them (logprobs count on across content and refusal:
+    without them, the position is not read)."""
+    if top_logprobs is None:  # the deltas depend on the text alone: encoded once per text
+        for delta in text_deltas(field, text, chunk_tokens):
+            yield frame.prefix + delta + frame.open_tail
+        return position
     for group in tokens.groups(text, chunk_tokens):
-        piece = {field: "".join(group)}
-        if top_logprobs is None:
-            yield frame.event(piece)
-        else:
-            entries = token_logprobs(group, top_logprobs, position)
-            logprobs = (
-                {"content": entries, "refusal": None} if field == "content" else {"content": None, "refusal": entries}
-            )
-            yield frame.logprobs_event(piece, logprobs)
+        entries = token_logprobs(group, top_logprobs, position)
+        logprobs = (
+            {"content": entries, "refusal": None} if field == "content" else {"content": None, "refusal": entries}
+        )
+        yield frame.logprobs_event({field: "".join(group)}, logprobs)
         position += len(group)
     return position
 

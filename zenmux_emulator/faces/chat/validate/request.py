@@ -132,9 +132,10 @@ def validate_request(body: object, body_bytes: int | None = None) -> ValidatedRe
         check_tool_flow(checked["messages"])
     if not CROSS_CHECKED.isdisjoint(checked):
         check_options(request)
-    efforts = effort_warnings(
-        EFFORTS,
-        reasoning_effort=request.reasoning_effort,
-        reasoning__effort=request.reasoning.effort if request.reasoning is not None else None,
+    nested_effort = request.reasoning.effort if request.reasoning is not None else None
+    efforts = (
+        effort_warnings(EFFORTS, reasoning_effort=request.reasoning_effort, reasoning__effort=nested_effort)
+        if request.reasoning_effort is not None or nested_effort is not None  # most requests name no effort
+        else ()
     )
     return ValidatedRequest(request=request, warnings=ignored_field_warnings(checked, KNOWN_FIELDS) + efforts)
