@@ -327,10 +327,8 @@ def draft_reply(
     `model` (the one routing chose) answers it; `reasons` is the catalogue's reasoning flag for
     it (None when the catalogue does not list it). A reply whose texts depend on it alone, to a
     request that asks nothing of them, is drafted from the texts worked out at load."""
-    fixed = reply.fixed if reply is not None else None
-    if fixed is not None and asks_nothing_of_texts(facts):
-        assert reply is not None
-        return fixed_draft(fixed, reply.spec, facts, model)
+    if reply is not None and reply.fixed is not None and asks_nothing_of_texts(facts):
+        return fixed_draft(reply.fixed, reply.spec, facts, model)
     return drafted(reply, rule, facts, model, kit, reasons)
 
 

@@ -1,4 +1,5 @@
-"""The neutral request of a face whose body is inputs, not a conversation (embeddings, rerank):
+"""The neutral request of a face whose body is inputs, not a conversation (embeddings, rerank, and
+the one prompt of images, Imagen and videos):
 no system prompt, tools or metadata; every input reads as a user message."""
 
 from __future__ import annotations
@@ -63,6 +64,21 @@ class InputsRequest(NeutralRequest):
     @cached
     def seed_material(self) -> bytes:
         return "\x00".join(self.texts).encode()
+
+
+class PromptRequest(InputsRequest):
+    """A request of one prompt (an image or a video to make): its one text, and what rules match as
+    the last user message. The subclass sets `prompt`."""
+
+    prompt: str
+
+    @cached
+    def last_user(self) -> str:
+        return self.prompt
+
+    @cached
+    def texts(self) -> tuple[str, ...]:
+        return (self.prompt,)
 
 
 def inputs_plan(draft: Draft, headers: dict[str, str], body: dict[str, Any], tokens: int) -> ReplyPlan:

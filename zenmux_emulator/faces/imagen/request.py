@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from zenmux_emulator.core.neutral.request import cached
-from zenmux_emulator.faces.common.inputs import InputsRequest
+from zenmux_emulator.faces.common.inputs import PromptRequest
 from zenmux_emulator.faces.imagen.models import ASPECTS, DEFAULT_OFFERS, OFFERS, TIERS, Offers
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
@@ -29,7 +29,7 @@ PARAMETERS = frozenset(
 """The parameters read or accepted (the rest are warned of)."""
 
 
-class ImagenRequest(InputsRequest):
+class ImagenRequest(PromptRequest):
     face = "imagen"
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str, **options: Any) -> None:
@@ -46,16 +46,8 @@ class ImagenRequest(InputsRequest):
         self.safety: bool = options["safety"]
 
     @cached
-    def last_user(self) -> str:
-        return self.prompt
-
-    @cached
     def system(self) -> str:
         return self.negative
-
-    @cached
-    def texts(self) -> tuple[str, ...]:
-        return (self.prompt,)
 
     @cached
     def prompt_tokens(self) -> int:

@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import io
 from collections.abc import Mapping
 from typing import Any
 
 from zenmux_emulator.core.neutral.request import cached
-from zenmux_emulator.faces.common.inputs import InputsRequest
+from zenmux_emulator.faces.common.inputs import PromptRequest
 from zenmux_emulator.faces.images.models import CATALOGUE, DEFAULT_MODEL, FREE_SIZES
 from zenmux_emulator.faces.media import fields
 from zenmux_emulator.faces.media.form import Upload
@@ -34,7 +32,7 @@ FIELDS = frozenset(
 )  # fmt: skip
 
 
-class ImageRequest(InputsRequest):
+class ImageRequest(PromptRequest):
     face = "images"
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str, **options: Any) -> None:
@@ -53,14 +51,6 @@ class ImageRequest(InputsRequest):
         self.partial_images: int = options["partial_images"]
         self.inputs_digest: bytes = options["inputs_digest"]
         self.input_images: int = options["input_images"]
-
-    @cached
-    def last_user(self) -> str:
-        return self.prompt
-
-    @cached
-    def texts(self) -> tuple[str, ...]:
-        return (self.prompt,)
 
     @cached
     def prompt_tokens(self) -> int:
@@ -104,12 +94,10 @@ def _size(value: str, model: str) -> tuple[int, int]:
 def _data_url(value: object, where: str) -> bytes:
     """An image given by JSON (`images[].image_url`): a base64 data URL (a remote URL is not fetched)."""
     url = value.get("image_url") if isinstance(value, dict) else None
-    if not isinstance(url, str) or not url.startswith("data:") or ";base64," not in url:
+    decoded = fields.data_uri(url, f"{where}.image_url") if isinstance(url, str) else None
+    if decoded is None:
         raise invalid_params(f"Parameter {where}.image_url is not valid: expected a base64 data URL")
-    try:
-        return base64.b64decode(url.partition(";base64,")[2], validate=True)
-    except binascii.Error:
-        raise invalid_params(f"Parameter {where}.image_url is not valid: not base64") from None
+    return decoded
 
 
 def _edit_inputs(body: Mapping[str, Any]) -> list[bytes]:

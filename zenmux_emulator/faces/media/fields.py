@@ -3,6 +3,8 @@ each reader answers ZenMux's 400 naming the field."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import importlib
 from collections.abc import Mapping, Sequence
 from types import ModuleType
@@ -132,3 +134,14 @@ DONE = b"data: [DONE]\n\n"
 def ignored(body: Mapping[str, Any], known: frozenset[str], api: str) -> tuple[str, ...]:
     """A warning for each field the face does not read (said back in `X-Emulator-Warnings`)."""
     return tuple(f"{name}: not {api} parameter; ignored" for name in sorted(set(body) - known))
+
+
+def data_uri(url: str, where: str) -> bytes | None:
+    """The content of a base64 data URI (`data:<mime>;base64,…`); None when `url` is not one, 400
+    naming `where` when its content is not base64."""
+    if not url.startswith("data:") or ";base64," not in url:
+        return None
+    try:
+        return base64.b64decode(url.partition(";base64,")[2], validate=True)
+    except binascii.Error:
+        raise invalid_params(f"Parameter {where} is not valid: not base64") from None

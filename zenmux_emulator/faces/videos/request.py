@@ -4,14 +4,12 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 from collections.abc import Mapping
 from typing import Any
 
 from zenmux_emulator.core.neutral.request import cached
-from zenmux_emulator.faces.common.inputs import InputsRequest
+from zenmux_emulator.faces.common.inputs import PromptRequest
 from zenmux_emulator.faces.media import fields
 from zenmux_emulator.faces.videos.film import RATIOS, Shape
 from zenmux_emulator.faces.videos.models import OFFERS, Offer
@@ -34,7 +32,7 @@ FIELDS = frozenset(
 )  # fmt: skip
 
 
-class VideoRequest(InputsRequest):
+class VideoRequest(PromptRequest):
     face = "videos"
 
     def __init__(self, body: Mapping[str, Any], headers: Mapping[str, str], model: str, **options: Any) -> None:
@@ -48,14 +46,6 @@ class VideoRequest(InputsRequest):
         self.openai: bool = options.get("openai", False)
         """Sent as the openai SDK's `videos.create` sends it (`prompt`, `seconds`, `size`): answered in
         OpenAI's `Video` shape rather than ZenMux's."""
-
-    @cached
-    def last_user(self) -> str:
-        return self.prompt
-
-    @cached
-    def texts(self) -> tuple[str, ...]:
-        return (self.prompt,)
 
     @cached
     def prompt_tokens(self) -> int:
@@ -96,12 +86,10 @@ def media_bytes(url: object, where: str) -> bytes:
         raise invalid_params(f"Parameter {where} is not valid: expected a URL or a data URI")
     if url.startswith(("http://", "https://")):
         return url.encode()
-    if not url.startswith("data:") or ";base64," not in url:
+    decoded = fields.data_uri(url, where)
+    if decoded is None:
         raise invalid_params(f"Parameter {where} is not valid: expected an http(s) URL or a data:<mime>;base64 URI")
-    try:
-        return base64.b64decode(url.partition(";base64,")[2], validate=True)
-    except binascii.Error:
-        raise invalid_params(f"Parameter {where} is not valid: not base64") from None
+    return decoded
 
 
 def _item(item: object, index: int) -> tuple[str, bytes]:
