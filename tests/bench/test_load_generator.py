@@ -9,7 +9,6 @@ import json
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,8 @@ from zenmux_emulator.pytest_plugin.server import EmulatorServer
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
-from gen_scenarios import PLAIN_PROMPT, STREAM_PROMPT, WORDS, write_scenarios  # noqa: E402
+from gen_scenarios import PLAIN_PROMPT, STREAM_PROMPT, WORDS  # noqa: E402
 from load import Answer, Connection, judge, request_bytes  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def bench_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
-    from zenmux_emulator.settings import Settings
-
-    folder = write_scenarios(tmp_path_factory.mktemp("bench") / "rules", 10)
-    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], watch=False)) as server:
-        yield server
 
 
 def raw_answer(server: EmulatorServer, prompt: str, stream: bool) -> bytes:

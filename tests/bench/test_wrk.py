@@ -5,7 +5,6 @@ and a streamed answer's events counted as the emulator sends them (role, 50 word
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,16 +15,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
 import wrk  # noqa: E402
-from gen_scenarios import PLAIN_PROMPT, STREAM_PROMPT, WORDS, write_scenarios  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def bench_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServer]:
-    from zenmux_emulator.settings import Settings
-
-    folder = write_scenarios(tmp_path_factory.mktemp("bench") / "rules", 10)
-    with EmulatorServer(Settings(port=0, scenarios=[str(folder)], watch=False)) as server:
-        yield server
+from gen_scenarios import PLAIN_PROMPT, STREAM_PROMPT, WORDS  # noqa: E402
 
 
 def test_the_report_line_is_read_as_rates() -> None:

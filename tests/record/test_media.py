@@ -14,26 +14,19 @@ from pathlib import Path
 
 from tests.conftest import REPO, MakeServer
 from tests.record.helpers import recorded, recorder, serving, upstream
+from tests.support.audio import wav
 from tests.support.clients import http, sdk
 from zenmux_emulator.record.store import FILENAME
 
 KEY = "sk-ai-v1-media-recording-secret-0042"
+SOUND = bytes(range(256))
+"""What the uploaded audio repeats: not silence, so the recorded file is the upload's own bytes."""
 MEDIA_UPSTREAM = """\
 rules:
   - name: note
     match: {api: transcription}
     reply: {content: "Meet me at the station at six."}
 """
-
-
-def wav(seconds: float) -> bytes:
-    out = io.BytesIO()
-    with wave.open(out, "wb") as made:
-        made.setnchannels(1)
-        made.setsampwidth(2)
-        made.setframerate(16000)
-        made.writeframes(bytes(range(256)) * int(16000 * seconds * 2 / 256))
-    return out.getvalue()
 
 
 def every_file(out: Path) -> list[Path]:
@@ -45,7 +38,7 @@ def test_media_is_recorded_as_files_beside_the_yaml_and_replayed_byte_for_byte(
 ) -> None:
     source = upstream(make_server, MEDIA_UPSTREAM)
     out = tmp_path / "recorded"
-    upload = wav(1.5)
+    upload = wav(1.5, SOUND)
     with recorder(source, out) as recording, sdk(recording, "media", api_key=KEY) as client:
         image = client.images.with_raw_response.generate(
             model="openai/gpt-image-2", prompt="a red kite", size="1024x1024"
@@ -104,13 +97,13 @@ def test_a_body_file_that_is_missing_or_outside_the_folder_is_a_located_problem(
     outside = validate(tmp_path)
     assert outside.returncode == 1 and "inside the scenario file's folder" in outside.stderr
     assert "Traceback" not in missing.stderr + outside.stderr
-    (tmp_path.parent / "secret.wav").write_bytes(wav(0.1))
+    (tmp_path.parent / "secret.wav").write_bytes(wav(0.1, SOUND))
     (tmp_path / "media").mkdir()
     (tmp_path / "media" / "link.wav").symlink_to(tmp_path.parent / "secret.wav")
     scenario.write_text(lines % "media/link.wav", encoding="utf-8")
     linked = validate(tmp_path)  # a link that leaves the folder is refused, as a rule's other files are
     assert linked.returncode == 1 and "is outside the scenario file's folder" in linked.stderr
-    (tmp_path / "media" / "here.wav").write_bytes(wav(0.1))
+    (tmp_path / "media" / "here.wav").write_bytes(wav(0.1, SOUND))
     scenario.write_text(lines % "media/here.wav", encoding="utf-8")
     assert validate(tmp_path).returncode == 0
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from tests.conftest import FROZEN
+from tests.support.audio import wav_of
 from tests.support.clients import API_KEY
 from zenmux_emulator.faces.shipped import NAMES
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
@@ -119,19 +120,6 @@ def test_a_file_that_gives_a_file_is_read_again_at_each_start(tmp_path: Path) ->
             return base64.b64decode(answer.json()["audio"])  # ZenMux's JSON, the audio in base64
 
     for tone in (b"\x01\x02", b"\x03\x04"):
-        sound.write_bytes(_wav(tone * 800))
+        sound.write_bytes(wav_of(tone * 800, 24_000))
         assert spoken() == sound.read_bytes()
     assert list(cache.glob("*" + SUFFIX)) == []
-
-
-def _wav(frames: bytes) -> bytes:
-    import io
-    import wave
-
-    out = io.BytesIO()
-    with wave.open(out, "wb") as written:
-        written.setnchannels(1)
-        written.setsampwidth(2)
-        written.setframerate(24_000)
-        written.writeframes(frames)
-    return out.getvalue()

@@ -14,16 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.clients import API_KEY
+from tests.support.strategies import JSON_VALUES
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 
 PREDICT = "/v1/publishers/google/models/imagen-4.0-fast-generate-001:predict"
 GENERATE = "/v1/publishers/google/models/gemini-2.5-flash-image:generateContent"
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=8,
-)
 
 
 @pytest.fixture(scope="module")

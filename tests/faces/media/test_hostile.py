@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.clients import API_KEY
+from tests.support.strategies import JSON_VALUES
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
 
@@ -29,11 +30,6 @@ VALID: dict[str, dict[str, Any]] = {
     "/audio/speech": {"model": "openai/tts-1", "input": "hi", "voice": "alloy", "response_format": "wav"},
     "/audio/transcriptions": {"model": "openai/whisper-1", "input_audio": {"data": "AAAA", "format": "wav"}},
 }
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=8,
-)
 
 
 @pytest.fixture(scope="module")

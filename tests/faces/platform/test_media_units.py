@@ -14,6 +14,7 @@ import openai
 import pytest
 
 from tests.conftest import MakeServer
+from tests.support.audio import wav
 from tests.support.clients import API_KEY, http, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -42,16 +43,6 @@ def management(server: EmulatorServer, path: str) -> Any:
 def lookup(server: EmulatorServer, generation: str) -> dict[str, Any]:
     found: dict[str, Any] = management(server, f"generation?id={generation}")
     return found
-
-
-def wav(seconds: float) -> bytes:
-    out = io.BytesIO()
-    with wave.open(out, "wb") as made:
-        made.setnchannels(1)
-        made.setsampwidth(2)
-        made.setframerate(16000)
-        made.writeframes(bytes(int(16000 * seconds) * 2))
-    return out.getvalue()
 
 
 def wav_seconds(data: bytes) -> float:

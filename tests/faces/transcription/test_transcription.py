@@ -5,11 +5,9 @@ matched on the file's name, the same text for the same file, and the 400s."""
 from __future__ import annotations
 
 import base64
-import io
 import json
 import re
 import urllib.request
-import wave
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 
 from tests.conftest import served_yaml
 from tests.control.helpers import control, error_of
+from tests.support.audio import wav
 from tests.support.clients import API_KEY, sdk
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
@@ -52,16 +51,6 @@ rules:
     match: {api: transcription, last_user: {contains: "broken"}}
     reply: {error: {status: 400, message: "Audio file might be corrupted or unsupported"}}
 """
-
-
-def wav(seconds: float) -> bytes:
-    out = io.BytesIO()
-    with wave.open(out, "wb") as made:
-        made.setnchannels(1)
-        made.setsampwidth(2)
-        made.setframerate(16000)
-        made.writeframes(bytes(int(16000 * seconds) * 2))
-    return out.getvalue()
 
 
 @pytest.fixture(scope="module")
