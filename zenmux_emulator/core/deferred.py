@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -104,6 +105,8 @@ class StandIn:
 
 
 def real_handler(handler: object) -> object:
-    """A route's handler as the face made it: a stand-in's resolved (its face loaded), else itself."""
+    """A route's handler as the face made it: a stand-in's resolved (its face loaded), else itself,
+    and under a face's own wrapper (`functools.wraps`) what it wraps."""
     owner = getattr(handler, "__self__", None)
-    return owner.resolved() if isinstance(owner, StandIn) else handler
+    made = owner.resolved() if isinstance(owner, StandIn) else handler
+    return inspect.unwrap(made) if callable(made) else made

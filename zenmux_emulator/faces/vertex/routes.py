@@ -3,6 +3,7 @@ shared path, countTokens, and the catalogue as both model lists, on every path f
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
@@ -24,6 +25,7 @@ def key_from_query(handler: Handler) -> Handler:
     """Google's `?key=` as the key when no header carries one: the request goes on with it as
     `x-goog-api-key`, so the shared path authenticates it like any other."""
 
+    @functools.wraps(handler)
     async def handle(request: web.Request) -> web.StreamResponse:
         key = request.query.get("key")
         if key and KEY_HEADER not in request.headers and "Authorization" not in request.headers:
