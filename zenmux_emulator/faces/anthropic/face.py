@@ -15,9 +15,10 @@ from zenmux_emulator.faces.anthropic.render import plan_reply
 from zenmux_emulator.faces.anthropic.request import AnthropicRequest
 from zenmux_emulator.faces.anthropic.threads import ThreadTurn, continued, continued_again, next_turn, thread_of
 from zenmux_emulator.faces.anthropic.validate import validate
+from zenmux_emulator.faces.common.large import prepared, warmed
 from zenmux_emulator.foundation.envelope import error_body
 from zenmux_emulator.foundation.errors import RequestRejected
-from zenmux_emulator.foundation.offload import parse_off_loop
+from zenmux_emulator.foundation.offload import large, parse_off_loop
 from zenmux_emulator.write.plan import ReplyPlan
 
 
@@ -78,6 +79,8 @@ class AnthropicFace:
                 raise outcome
             assert isinstance(outcome, AnthropicRequest)
             return outcome
+        if large(ctx.body_bytes):
+            return prepared(ctx, lambda: warmed(parse_request(body, ctx.headers, ctx.body_bytes)))
         return parse_request(body, ctx.headers, ctx.body_bytes)
 
     def render(self, draft: Draft, exchange: Exchange[AnthropicRequest]) -> ReplyPlan:

@@ -22,8 +22,10 @@ from zenmux_emulator.core.face import FaceContext
 from zenmux_emulator.core.headers import WARNINGS_HEADER, list_header
 from zenmux_emulator.core.journal.summary import body_summary
 from zenmux_emulator.core.state import Shelf, ShelfBounds
+from zenmux_emulator.faces.common.large import prepared, warmed
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.foundation.ids import seed_int
+from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.scenario.query import LlmMatch, LlmScript, OutputScript, QueryScript
 from zenmux_emulator.scenario.schema import StreamFault
 from zenmux_emulator.write.pacing import schedule
@@ -128,6 +130,11 @@ class QueryFace:
         return self.registry
 
     def parse(self, body: object, ctx: FaceContext) -> QueryAsk:
+        if large(ctx.body_bytes):
+            return prepared(ctx, lambda: warmed(self.read(body, ctx)))
+        return self.read(body, ctx)
+
+    def read(self, body: object, ctx: FaceContext) -> QueryAsk:
         try:
             query = parse(body, self.stored(), ctx.body_bytes)
         except QueryRejected as exc:
