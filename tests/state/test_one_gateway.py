@@ -1,8 +1,8 @@
 """Two instances on one Redis (`--state`) are one gateway for everything a session or the account
 owns, not only sequences, limits and the journal (issue 44): the Platform API's account, a
 session's standing fault, a thread's "continued once", ObjectiveAI's stored completions, their
-training-table marks and validated Query Models, and the inspector's live list, pushed to a tab on
-either instance. Each test fails with any of them kept in the process that took the call."""
+training-table marks and validated Query Models, video jobs, and the inspector's live list, pushed
+to a tab on either instance. Each test fails with any of them kept in the process that took the call."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from tests.conftest import MakeServer
 from tests.faces.anthropic.helpers import VERSION, WEATHER_SCENARIO, WEATHER_TOOL, body, post
 from tests.faces.objectiveai.examples import REQUEST_A
 from tests.faces.objectiveai.wire_helpers import query, raw
+from tests.faces.videos.helpers import SCENARIO as VIDEO_SCENARIO
+from tests.faces.videos.helpers import advance, download, send, submit
 from tests.state.helpers import SCENARIO, ask, content, control
 from tests.support.clients import API_KEY, http
 from zenmux_emulator.foundation.misbehaviours import APPLIED_HEADER
@@ -260,3 +262,21 @@ def test_a_probe_of_a_continue_uses_nothing_up(make_server: MakeServer, redis_ur
         verdict = control(server.origin, "match", probe).json()
         assert verdict["accepted"] is True, verdict
     assert post(b, follow, "probe").status == 200
+
+
+def test_a_video_job_submitted_to_one_instance_is_polled_and_downloaded_from_the_other(
+    make_server: MakeServer, redis_url: str
+):
+    """A video job is on the shared store: the other instance answers its polls and makes the same
+    video (before, it answered 404 `Video task … not found`)."""
+    a, b = pair(make_server, redis_url, VIDEO_SCENARIO)
+    created = submit(a, "a paper boat on a pond", resolution="480p", duration=1)
+    assert created.status == 200, created.text
+    job = created.json()
+    polled = send(b, f"/api/v1/videos/{job['id']}")
+    assert (polled.status, polled.json()) == (200, job)
+    advance(a, 10)
+    done = send(b, f"/api/v1/videos/{job['id']}").json()
+    assert done["status"] == "succeeded"
+    videos = [download(f"{server.origin}/api/v1/videos/{job['id']}/content") for server in (b, a)]
+    assert videos[0][:2] == (200, "video/mp4") and videos[0] == videos[1]

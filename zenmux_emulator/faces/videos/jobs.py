@@ -3,24 +3,31 @@ moved past that moment, and done (`succeeded`, or `failed` when its rule's `vide
 seconds of the clock have passed. A test advances the clock (`POST /_emulator/clock {"advance": …}`)
 instead of waiting.
 
-Jobs are held in this process's memory, `MAX_JOBS` at most (the oldest go first: an id pushed out
-answers 404, as ZenMux's expired ones do); under `--workers` a job is answered only by the worker
-that made it. Their videos are made in a thread the first time a finished job's video is asked
-for, and kept (`Made`, 48 MiB in all) by everything their bytes depend on."""
+Jobs are kept on a shelf of the app's state (`State.shelf`), `MAX_JOBS` at most (the oldest go
+first: an id pushed out answers 404, as ZenMux's expired ones do): in this process, or under
+`--workers` and `--state` in the shared store, so any worker or instance answers a job's polls.
+Their videos are made in a thread the first time a finished job's video is asked for (by the
+worker asked: a job holds everything its bytes depend on), and kept (`Made`, 48 MiB in all) by
+those."""
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+import base64
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal
 
+import orjson
+
+from zenmux_emulator.core.state import Shelf, ShelfBounds
 from zenmux_emulator.faces.media.made import Made
 from zenmux_emulator.faces.videos.film import Shape, digest, film
 from zenmux_emulator.foundation.clock import Clock
 
 MAX_JOBS = 10_000
+MAX_JOB_BYTES = 32 * 1024 * 1024
+"""What the kept jobs may hold in all (a job is its prompt and some fifty bytes of facts)."""
 
 Stage = Literal["queued", "running", "done"]
 
@@ -49,6 +56,19 @@ class Job:
             return "done"
         return "running" if now > self.created else "queued"
 
+    def encode(self) -> bytes:
+        shape = (self.shape.width, self.shape.height, self.shape.seconds)
+        material = base64.b64encode(self.material).decode()
+        facts = (self.id, self.model, self.created, self.takes, shape, material, self.count, self.failure)
+        return orjson.dumps((*facts, self.seed, self.prompt, self.openai))
+
+    @classmethod
+    def decode(cls, blob: bytes) -> Job:
+        id, model, created, takes, shape, material, count, failure, seed, prompt, openai = orjson.loads(blob)
+        return cls(
+            id, model, created, takes, Shape(*shape), base64.b64decode(material), count, failure, seed, prompt, openai
+        )
+
     def bits(self, index: int) -> bytes:
         """The digest that draws its `index`-th video."""
         return digest(self.seed, self.material + b"\x00" + str(index).encode())
@@ -64,22 +84,22 @@ async def video(job: Job, index: int = 0) -> bytes:
     return await asyncio.to_thread(VIDEOS.get, (job.shape, bits), partial(film, job.shape, bits))
 
 
-class JobStore:
-    """The jobs by id, `max_jobs` at most (the oldest go first)."""
+JOBS = ShelfBounds(MAX_JOBS, MAX_JOB_BYTES)
+"""The video jobs' shelf (`State.shelf("video_jobs", JOBS, Job.decode)`)."""
 
-    def __init__(self, clock: Clock, max_jobs: int = MAX_JOBS) -> None:
+
+class JobStore:
+    """The jobs by id, on a shelf of the app's state, with the clock that stages them."""
+
+    def __init__(self, jobs: Shelf[Job], clock: Clock) -> None:
+        self.jobs = jobs
         self.clock = clock
-        self.max_jobs = max_jobs
-        self.jobs: OrderedDict[str, Job] = OrderedDict()
 
     def keep(self, job: Job) -> None:
-        self.jobs.pop(job.id, None)
-        self.jobs[job.id] = job
-        while len(self.jobs) > self.max_jobs:
-            self.jobs.popitem(last=False)
+        self.jobs.keep(job.id, job)
 
-    def get(self, id: str) -> Job | None:
-        return self.jobs.get(id)
+    async def get(self, id: str) -> Job | None:
+        return await self.jobs.get(id)
 
     def stage(self, job: Job) -> Stage:
         return job.stage(self.clock.now())

@@ -43,17 +43,18 @@ class Polls:
         self.core = core
         self.store = store
 
-    def job(self, request: web.Request, id: str, auth: bool = True) -> Job:
+    async def job(self, request: web.Request, id: str, auth: bool = True) -> Job:
         note(request, api=NAME)
         # the session, as the submission's (its header, else the key's); the keyless download's its header's
         note_session(request, authenticate(request.headers, self.core.accepted_keys()) if auth else None)
-        job = self.store.get(id)
+        job = await self.store.get(id)
         if job is None:
             raise RequestRejected(404, "not_found", f"Video task '{id}' not found")
+        await self.core.state.read_clock()  # staged on the clock as the state has it: another worker may have moved it
         return job
 
     async def native(self, request: web.Request) -> web.Response:
-        job = self.job(request, request.match_info["id"])
+        job = await self.job(request, request.match_info["id"])
         stage = self.store.stage(job)
         if job.openai:
             return json_answer(request, video_object(job, stage, self.store.clock.now()))
@@ -66,7 +67,7 @@ class Polls:
 
     async def content(self, request: web.Request) -> web.Response:
         """The finished job's video; a job not (yet) finished, or failed, has none: 404."""
-        job = self.job(request, request.match_info["id"], auth=False)
+        job = await self.job(request, request.match_info["id"], auth=False)
         variant = request.query.get("variant", "video")
         if variant != "video":
             raise invalid_params(f"Parameter variant is not valid: the emulator makes the video only, not a {variant}")
@@ -86,7 +87,7 @@ class Polls:
         name = body.get("operationName") if isinstance(body, dict) else None
         if not isinstance(name, str) or "/operations/" not in name:
             raise invalid_params("Parameter operationName is required: the name :predictLongRunning answered")
-        job = self.job(request, name.rpartition("/operations/")[2], auth=False)
+        job = await self.job(request, name.rpartition("/operations/")[2], auth=False)
         if self.store.stage(job) != "done":
             return json_answer(request, {"name": name})
         if job.failure is not None:

@@ -8,13 +8,13 @@ from aiohttp import web
 from zenmux_emulator.core.endpoint import Core, Endpoint
 from zenmux_emulator.faces.media.endpoint import MediaEndpoint
 from zenmux_emulator.faces.videos.face import VideosFace
-from zenmux_emulator.faces.videos.jobs import JobStore
+from zenmux_emulator.faces.videos.jobs import JOBS, Job, JobStore
 from zenmux_emulator.faces.videos.poll import Polls
 from zenmux_emulator.faces.videos.spec import MODEL_PATHS, NATIVE
 
 
 def routes(core: Core) -> list[web.RouteDef]:
-    store = JobStore(core.clock)
+    store = JobStore(core.state.shelf("video_jobs", JOBS, Job.decode), core.clock)
     polls = Polls(core, store)
     made = [
         web.post(NATIVE, MediaEndpoint(VideosFace(store, veo=False), core).handle),  # the openai SDK's form too

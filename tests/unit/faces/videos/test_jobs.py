@@ -1,10 +1,15 @@
-"""The video jobs' store: a job's stages on the clock, and the bound on how many are kept."""
+"""The video jobs' store: a job's stages on the clock, the bound on how many are kept, and a job
+written out and read back whole (the shared store keeps it as bytes)."""
 
 from __future__ import annotations
 
+import asyncio
+
+from zenmux_emulator.core.state import ShelfBounds
 from zenmux_emulator.faces.videos.film import Shape
-from zenmux_emulator.faces.videos.jobs import Job, JobStore
+from zenmux_emulator.faces.videos.jobs import JOBS, Job, JobStore
 from zenmux_emulator.foundation.clock import Clock
+from zenmux_emulator.server.state_local import LocalShelf
 
 
 def job(id: str, created: float = 100.0) -> Job:
@@ -13,7 +18,7 @@ def job(id: str, created: float = 100.0) -> Job:
 
 def test_a_job_is_queued_running_then_done_on_the_clock() -> None:
     clock = Clock(100.0)
-    store = JobStore(clock)
+    store = JobStore(LocalShelf(JOBS), clock)
     made = job("a")
     store.keep(made)
     stages = []
@@ -24,8 +29,30 @@ def test_a_job_is_queued_running_then_done_on_the_clock() -> None:
 
 
 def test_the_store_keeps_at_most_its_bound_and_the_oldest_go_first() -> None:
-    store = JobStore(Clock(100.0), max_jobs=3)
+    store = JobStore(LocalShelf(ShelfBounds(3, 1 << 20)), Clock(100.0))
     for name in "abcde":
         store.keep(job(name))
-    assert [store.get(name) is not None for name in "abcde"] == [False, False, True, True, True]
-    assert len(store.jobs) == 3
+
+    async def found() -> list[Job | None]:
+        return [await store.get(name) for name in "abcde"]
+
+    kept = asyncio.run(found())
+    assert [found is not None for found in kept] == [False, False, True, True, True]
+
+
+def test_a_job_reads_back_as_it_was_written() -> None:
+    made = Job(
+        id="vid_1",
+        model="google/veo-3.1-generate-preview",
+        created=1767225600.25,
+        takes=30.0,
+        shape=Shape(1280, 720, 8),
+        material=b"\x00\xffprompt\x00digest",
+        count=2,
+        failure="blocked by a rule",
+        seed=42,
+        prompt="a fox in the snow ❄",
+        openai=True,
+    )
+    assert Job.decode(made.encode()) == made
+    assert Job.decode(job("b").encode()) == job("b")
