@@ -114,8 +114,9 @@ class Core:
     """The faces whose render the misbehaviour catalogue does not reach (`FaceSpec.misbehaves`)."""
     api_names: dict[str, str] = field(default_factory=dict)
     """The `api` each registered face's generation records report, by face name (`FaceSpec.api_name`)."""
-    model_faces: dict[str, str] = field(default_factory=dict)
-    """The face that alone serves each of the faces' own models (`FaceSpec.models`: embedding, rerank)."""
+    model_faces: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The faces that alone answer each of the faces' own models (`FaceSpec.models`: embedding,
+    rerank), its own face first (`core.spec.model_faces`)."""
     _accepting: tuple[object, Signer] | None = None
     _keys: tuple[frozenset[str], AcceptedKeys] | None = None
 
@@ -380,9 +381,9 @@ class Endpoint(Generic[R]):
         (`provider_latency` waits the latency its attempts took)."""
         ask, terms, entry = ex.ask, ex.terms, ex.entry
         catalogue, closed = terms.scenarios.catalogue, terms.scenarios.catalogue_closed
-        owner = self.core.model_faces.get(ask.model)
-        if owner is not None and owner != self.face.name:  # an embedding model asked to chat, say
-            raise invalid_params(f"Model {ask.requested_model} is not valid: it is a model of the {owner} API")
+        faces = self.core.model_faces.get(ask.model)
+        if faces is not None and self.face.name not in faces:  # an embedding model asked to chat, say
+            raise invalid_params(f"Model {ask.requested_model} is not valid: it is a model of the {faces[0]} API")
         admit_model(ask.requested_model, ask.model, catalogue, closed, ask.prompt_tokens)
         if ask.model == AUTO:
             admit_candidates(ask.model_routing, catalogue, closed)

@@ -78,6 +78,9 @@ class FaceSpec:
     models: Mapping[str, ModelSpec] = field(default_factory=dict)
     """Models it serves that the packaged catalogue (chat models) lacks: admitted and priced like
     the catalogue's, not listed by `GET /models` (ZenMux lists its chat models there)."""
+    shares_models_of: tuple[str, ...] = ()
+    """Other faces whose own `models` it answers too (Imagen's `:predict` answers the images face's
+    GPT image models, as ZenMux's does); any other face refuses them as another API's."""
     error_body: ErrorBody | None = None
     """Its error envelope for the router's own 404 and 405 under its base path (a path or method no route
     serves); None: ZenMux's envelope, which every face but ObjectiveAI answers with."""
@@ -112,6 +115,19 @@ def face_names(faces: Iterable[FaceSpec], catalogue: Any = None) -> FaceNames:
     replies = tuple((face.name, face.reply) for face in listed if face.reply is not None and face.traits.scripted)
     owners(replies)  # refused at registration: a key two faces claim, or one every reply has
     return FaceNames({face.name: face.traits for face in listed if face.traits.scripted}, models, catalogue, replies)
+
+
+def model_faces(faces: Iterable[FaceSpec]) -> dict[str, tuple[str, ...]]:
+    """The faces that answer each face's own model: its face first, then those that share it."""
+    listed = tuple(faces)
+    answering: dict[str, tuple[str, ...]] = {model: (face.name,) for face in listed for model in face.models}
+    owners = {face.name: face for face in listed}
+    for face in listed:
+        for other in face.shares_models_of:
+            shared = owners[other].models if other in owners else {}
+            for model in shared:
+                answering[model] += (face.name,)
+    return answering
 
 
 def unfaulted(faces: Iterable[FaceSpec]) -> frozenset[str]:

@@ -32,6 +32,7 @@ from zenmux_emulator.core.spec import (
     checked,
     decoders_of,
     face_names,
+    model_faces,
     unfaulted,
 )
 from zenmux_emulator.core.state import State, StateLifecycle
@@ -167,7 +168,7 @@ def create_app(settings: Settings | None = None, faces: Sequence[FaceSpec] = FAC
     core = create_core(settings, journal, registered)
     core.api_names = api_names(registered)
     core.unfaulted = unfaulted(registered)
-    core.model_faces = {model: face.name for face in registered for model in face.models}
+    core.model_faces = model_faces(registered)
     writer = JournalFile(settings.journal_file) if settings.journal_file else None
     app = web.Application(
         middlewares=[journal_middleware(journal, settings.seed, core.clock, writer, core.state)],

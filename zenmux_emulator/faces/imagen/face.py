@@ -86,7 +86,10 @@ class ImagenFace:
         plan = inputs_plan(draft, exchange.headers, body, request.prompt_tokens)
         if made and plan.usage is not None:
             width, height = request.size
-            plan.usage = {**plan.usage, METERED: [meter("image", "perCount", made, size=f"{width}x{height}")]}
+            facts = {"size": f"{width}x{height}"}
+            if request.image_quality is not None:  # a GPT image model's price is by quality and size
+                facts["quality"] = request.image_quality
+            plan.usage = {**plan.usage, METERED: [meter("image", "perCount", made, **facts)]}
         return plan
 
     def prediction(self, draft: Draft, request: ImagenRequest, seed: int, index: int) -> dict[str, Any]:

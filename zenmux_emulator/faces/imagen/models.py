@@ -54,3 +54,19 @@ OFFERS: dict[str, Offers] = {
 }
 DEFAULT_OFFERS = Offers(("1K", "2K"))
 """What a model of the scenario files' `models:` that makes images offers."""
+GPT_IMAGE = "openai/"
+"""The provider whose models (the images face's GPT image models) `:predict` sizes by `imageSize`
+and `quality`, ZenMux's passthroughs to OpenAI's API, up to ten images a request."""
+GPT_IMAGE_OFFERS = Offers((), max_images=10)
+GPT_ASPECTS: dict[str, str] = {
+    "1:1": "1024x1024",
+    "3:2": "1536x1024",
+    "4:3": "1536x1024",
+    "16:9": "1536x1024",
+    "21:9": "1536x1024",
+    "2:3": "1024x1536",
+    "3:4": "1024x1536",
+    "9:16": "1024x1536",
+}
+"""A GPT image model's preset for an `aspectRatio` given without `imageSize`: the square, or the
+oblong preset the ratio leans to (OpenAI's API takes sizes, not ratios)."""

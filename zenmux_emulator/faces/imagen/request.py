@@ -11,7 +11,17 @@ from typing import Any
 
 from zenmux_emulator.core.neutral.request import cached
 from zenmux_emulator.faces.common.inputs import PromptRequest
-from zenmux_emulator.faces.imagen.models import ASPECTS, DEFAULT_OFFERS, OFFERS, TIERS, Offers
+from zenmux_emulator.faces.imagen.models import (
+    ASPECTS,
+    DEFAULT_OFFERS,
+    GPT_ASPECTS,
+    GPT_IMAGE,
+    GPT_IMAGE_OFFERS,
+    OFFERS,
+    TIERS,
+    Offers,
+)
+from zenmux_emulator.faces.media.gpt_image import QUALITIES, size_of
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
 
@@ -44,6 +54,8 @@ class ImagenRequest(PromptRequest):
         self.enhance: bool = options["enhance"]
         self.rai_reason: bool = options["rai_reason"]
         self.safety: bool = options["safety"]
+        self.image_quality: str | None = options.get("image_quality")
+        """A GPT image model's `quality` (`auto` read as `medium`, as OpenAI bills it); None: Imagen's."""
 
     @cached
     def system(self) -> str:
@@ -120,6 +132,48 @@ def _size(parameters: Mapping[str, Any], model: str, offers: Offers) -> tuple[in
     return width * TIERS[tier], height * TIERS[tier]
 
 
+GPT_ONLY = ("imageSize", "quality")
+IMAGEN_ONLY = ("sampleImageSize",)
+
+
+def _unread(parameters: Mapping[str, Any], names: tuple[str, ...], model: str) -> tuple[str, ...]:
+    """Warnings for the parameters `model` does not read (another provider's passthroughs)."""
+    return tuple(f"parameters.{name}: not read for {model}; ignored" for name in names if name in parameters)
+
+
+def _passthrough(body: Mapping[str, Any], parameters: Mapping[str, Any], name: str) -> tuple[object, str]:
+    """A passthrough's value and where it was: in `parameters` (ZenMux's curl), else at the top of
+    the body (where google-genai's `extra_body` puts it)."""
+    if name in parameters:
+        return parameters[name], f"parameters.{name}"
+    return body.get(name), name
+
+
+def _gpt_size(body: Mapping[str, Any], parameters: Mapping[str, Any], model: str) -> tuple[int, int]:
+    """A GPT image model's size: `imageSize` (a preset, `auto`, or gpt-image-2's own `WxH`), else
+    the preset `aspectRatio` leans to, else 1024x1024."""
+    value, where = _passthrough(body, parameters, "imageSize")
+    if value is None:
+        aspect = parameters.get("aspectRatio", "1:1")
+        if not isinstance(aspect, str) or aspect not in GPT_ASPECTS:
+            raise invalid_params(
+                f"parameters.aspectRatio: {aspect!r} is not an aspect ratio {model} offers ({', '.join(GPT_ASPECTS)})"
+            )
+        value = GPT_ASPECTS[aspect]
+    if not isinstance(value, str):
+        raise invalid_params(f"{where}: expected a string such as 1024x1024, got {value!r}")
+    return size_of(value, model, where)
+
+
+def _gpt_quality(body: Mapping[str, Any], parameters: Mapping[str, Any]) -> str:
+    value, where = _passthrough(body, parameters, "quality")
+    if value is None:
+        return "medium"
+    if not isinstance(value, str) or value not in QUALITIES:
+        raise invalid_params(f"{where}: expected one of {', '.join(QUALITIES)}, got {value!r}")
+    return "medium" if value == "auto" else value
+
+
 def _output(parameters: Mapping[str, Any]) -> tuple[str, int]:
     options = _object(parameters.get("outputOptions"), "parameters.outputOptions")
     mime = options.get("mimeType", "image/png")
@@ -137,7 +191,8 @@ def parse_request(body: object, headers: Mapping[str, str], model: str) -> Image
     """Validate a `:predict` body for the model of its URL (400 `invalid_params` naming the field)."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
-    offers = OFFERS.get(model, DEFAULT_OFFERS)
+    gpt = model.startswith(GPT_IMAGE)
+    offers = GPT_IMAGE_OFFERS if gpt else OFFERS.get(model, DEFAULT_OFFERS)
     prompt, instance = _prompt(body)
     parameters = _object(body.get("parameters"), "parameters")
     output_format, quality = _output(parameters)
@@ -147,6 +202,7 @@ def parse_request(body: object, headers: Mapping[str, str], model: str) -> Image
     warnings += tuple(
         f"instances[0].{name}: not read by the emulator; ignored" for name in sorted(set(instance) - {"prompt"})
     )
+    warnings += _unread(parameters, GPT_ONLY if not gpt else IMAGEN_ONLY, model)
     count = _integer(parameters.get("sampleCount"), "parameters.sampleCount", 1, offers.max_images, 1)
     assert count is not None
     return ImagenRequest(
@@ -156,7 +212,8 @@ def parse_request(body: object, headers: Mapping[str, str], model: str) -> Image
         prompt=prompt,
         negative=_text(parameters.get("negativePrompt"), "parameters.negativePrompt"),
         count=count,
-        size=_size(parameters, model, offers),
+        size=_gpt_size(body, parameters, model) if gpt else _size(parameters, model, offers),
+        image_quality=_gpt_quality(body, parameters) if gpt else None,
         output_format=output_format,
         quality=quality,
         seed=_integer(parameters.get("seed"), "parameters.seed", 0, 2**32 - 1, None),

@@ -31,6 +31,7 @@ SPEC = FaceSpec(
     routes=DeferredRoutes(f"{__package__}.routes", tuple(("POST", f"{path}:predict") for path in PATHS)),
     traits=FaceTraits(zenmux=False, unnamed_rules=False),
     models=CATALOGUE,
+    shares_models_of=("images",),  # ZenMux's :predict answers the GPT image models too
     signpost=Signpost("Imagen (Vertex AI's :predict)", OWN),
     misbehaves=False,  # no tool calls or prose to make wrong: a fault asked of it is warned of, not claimed
 )

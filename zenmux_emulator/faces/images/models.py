@@ -42,5 +42,3 @@ CATALOGUE: dict[str, ModelSpec] = {
 }
 DEFAULT_MODEL = "openai/gpt-image-2"
 """The model of a request that names none (`model` is optional in ZenMux's docs)."""
-FREE_SIZES = frozenset({"openai/gpt-image-2"})
-"""The models that take any `WxH` within the guide's bounds, not only the presets."""

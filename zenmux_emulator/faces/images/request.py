@@ -10,18 +10,16 @@ from typing import Any
 
 from zenmux_emulator.core.neutral.request import cached
 from zenmux_emulator.faces.common.inputs import PromptRequest
-from zenmux_emulator.faces.images.models import CATALOGUE, DEFAULT_MODEL, FREE_SIZES
+from zenmux_emulator.faces.images.models import CATALOGUE, DEFAULT_MODEL
 from zenmux_emulator.faces.media import fields
 from zenmux_emulator.faces.media.form import Upload
+from zenmux_emulator.faces.media.gpt_image import PRESETS, QUALITIES, size_of
 from zenmux_emulator.foundation import tokens
 from zenmux_emulator.foundation.errors import invalid_params
 
-PRESETS = ("1024x1024", "1536x1024", "1024x1536")
 FORMATS = ("png", "jpeg", "webp")
-QUALITIES = ("low", "medium", "high", "auto")
 BACKGROUNDS = ("transparent", "opaque", "auto")
 MAX_PROMPT = 32_000
-MAX_EDGE, MIN_PIXELS, MAX_PIXELS = 3840, 655_360, 8_294_400
 MAX_IMAGES = 16
 FIELDS = frozenset(
     {
@@ -63,32 +61,6 @@ class ImageRequest(PromptRequest):
     @property
     def size_text(self) -> str:
         return f"{self.size[0]}x{self.size[1]}"
-
-
-def _size(value: str, model: str) -> tuple[int, int]:
-    if value == "auto":
-        return 1024, 1024
-    if value in PRESETS:
-        preset_width, _, preset_height = value.partition("x")
-        return int(preset_width), int(preset_height)
-    width_text, x, height_text = value.partition("x")
-    if model not in FREE_SIZES or not x or not (width_text.isdigit() and height_text.isdigit()):
-        raise invalid_params(
-            f"Parameter size is not valid: {value!r} is not a size {model} offers (auto, {', '.join(PRESETS)})"
-        )
-    width, height = int(width_text), int(height_text)
-    if (
-        width % 16
-        or height % 16
-        or max(width, height) > MAX_EDGE
-        or max(width, height) > 3 * min(width, height)
-        or not MIN_PIXELS <= width * height <= MAX_PIXELS
-    ):
-        raise invalid_params(
-            f"Parameter size is not valid: {value!r}: sides must be multiples of 16, at most {MAX_EDGE}, "
-            f"between 1:3 and 3:1, and {MIN_PIXELS} to {MAX_PIXELS} pixels in all"
-        )
-    return width, height
 
 
 def _data_url(value: object, where: str) -> bytes:
@@ -153,7 +125,7 @@ def parse_request(body: object, headers: Mapping[str, str], edit: bool) -> Image
         _checked_images(inputs)
     digest = hashlib.sha256(b"".join(hashlib.sha256(data).digest() for data in inputs)).digest() if inputs else b""
     asked = fields.choice(body, "size", (*PRESETS, "auto"), "auto") if edit else fields.text(body, "size", "auto")
-    size = _size(asked or "auto", model.partition(":")[0])
+    size = size_of(asked or "auto", model.partition(":")[0])
     return ImageRequest(
         body,
         headers,
