@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
+from google import genai
+from google.genai import types
 from PIL import Image
 from playwright.sync_api import Page, expect
 
@@ -30,6 +32,7 @@ rules:
     reply: {content: Hello from the emulator}
 """
 MEDIA = "/_emulator/ui/media"
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture(scope="module")
@@ -199,4 +202,35 @@ def test_a_video_jobs_download_plays_as_a_video(server: EmulatorServer, visit: A
     )
     assert player.evaluate("(v) => [v.videoWidth, v.videoHeight]") == [1280, 720]
     assert player.evaluate("(v) => v.duration") == pytest.approx(4, abs=0.1)
+    assert shown.foreign() == []
+
+
+def test_a_veo_operation_s_videos_play_on_its_done_poll(server: EmulatorServer, visit: Any) -> None:
+    """Veo answers its videos inline, as base64 in the done operation: the journal keeps that answer
+    as sent (it kept each video's length before), so its entry lists and plays them."""
+    options = types.HttpOptions(base_url=server.url("vertex"), api_version="v1", headers={SESSION_HEADER: "veo"})
+    client = genai.Client(api_key=API_KEY, vertexai=True, http_options=options)
+    config = types.GenerateVideosConfig(duration_seconds=2, aspect_ratio="9:16", resolution="720p", number_of_videos=2)
+    operation = client.models.generate_videos(
+        model="google/veo-3.1-generate-001", source=types.GenerateVideosSource(prompt="a paper boat"), config=config
+    )
+    advanced = http(f"{server.origin}/_emulator/clock", b'{"advance": 60}', method="POST", headers=JSON)
+    assert advanced.status == 200, advanced.text
+    operation = client.operations.get(operation)
+    assert operation.done and operation.response is not None and operation.response.generated_videos
+    films = [made.video.video_bytes for made in operation.response.generated_videos if made.video]
+    done = last_seq(server, "veo")
+    assert listed(server, done) == [
+        {"index": i, "kind": "video", "content_type": "video/mp4", "bytes": len(film or b"")}
+        for i, film in enumerate(films)
+    ]
+    assert [piece(server, done, i) for i in range(2)] == films
+
+    shown = visit(server.origin)
+    page = shown.open()
+    open_response(page, done)
+    players = page.locator("#tab-body .media video")
+    expect(players).to_have_count(2)
+    page.wait_for_function("(v) => v.readyState >= 1 && v.duration > 0", arg=players.first.element_handle())
+    assert players.first.evaluate("(v) => [v.videoWidth, v.videoHeight]") == [720, 1280]
     assert shown.foreign() == []
