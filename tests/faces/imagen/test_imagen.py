@@ -97,6 +97,18 @@ def test_the_2k_tier_doubles_the_size(server: EmulatorServer, session: str) -> N
     assert opened(generated.image.image_bytes if generated.image else None).size == (1536, 2816)
 
 
+def test_the_tier_as_zenmux_s_passthrough_in_extra_body_doubles_the_size_too(
+    server: EmulatorServer, session: str
+) -> None:
+    """ZenMux's reference passes `sampleImageSize` through `http_options.extra_body`, which puts it
+    at the top of the body, beside `instances`."""
+    client = gemini(server, session)
+    extra = types.HttpOptions(extra_body={"sampleImageSize": "2K"})
+    answer = generate(client, "a kite", aspect_ratio="16:9", http_options=extra)
+    [generated] = answer.generated_images or []
+    assert opened(generated.image.image_bytes if generated.image else None).size == (2816, 1536)
+
+
 def test_the_same_prompt_and_seed_give_the_same_bytes(make_server: MakeServer) -> None:
     def picture(server: EmulatorServer, prompt: str, seed: int | None = None) -> bytes:
         [generated] = generate(gemini(server, "seeded"), prompt, seed=seed).generated_images or []

@@ -117,17 +117,24 @@ def _prompt(body: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
     return _text(instance.get("prompt"), "instances[0].prompt", required=True), instance
 
 
-def _size(parameters: Mapping[str, Any], model: str, offers: Offers) -> tuple[int, int]:
+def _passthrough(body: Mapping[str, Any], parameters: Mapping[str, Any], name: str) -> tuple[object, str]:
+    """A passthrough's value and where it was: in `parameters` (ZenMux's curl), else at the top of
+    the body (where google-genai's `extra_body` puts it)."""
+    if name in parameters:
+        return parameters[name], f"parameters.{name}"
+    return body.get(name), name
+
+
+def _size(body: Mapping[str, Any], parameters: Mapping[str, Any], model: str, offers: Offers) -> tuple[int, int]:
     aspect = parameters.get("aspectRatio", "1:1")
     if not isinstance(aspect, str) or aspect not in ASPECTS:
         raise invalid_params(
             f"parameters.aspectRatio: {aspect!r} is not an aspect ratio {model} offers ({', '.join(ASPECTS)})"
         )
-    tier = parameters.get("sampleImageSize", "1K")
+    tier, where = _passthrough(body, parameters, "sampleImageSize")
+    tier = "1K" if tier is None else tier
     if not isinstance(tier, str) or tier not in offers.tiers:
-        raise invalid_params(
-            f"parameters.sampleImageSize: {tier!r} is not a size {model} offers ({', '.join(offers.tiers)})"
-        )
+        raise invalid_params(f"{where}: {tier!r} is not a size {model} offers ({', '.join(offers.tiers)})")
     width, height = ASPECTS[aspect]
     return width * TIERS[tier], height * TIERS[tier]
 
@@ -139,14 +146,6 @@ IMAGEN_ONLY = ("sampleImageSize",)
 def _unread(parameters: Mapping[str, Any], names: tuple[str, ...], model: str) -> tuple[str, ...]:
     """Warnings for the parameters `model` does not read (another provider's passthroughs)."""
     return tuple(f"parameters.{name}: not read for {model}; ignored" for name in names if name in parameters)
-
-
-def _passthrough(body: Mapping[str, Any], parameters: Mapping[str, Any], name: str) -> tuple[object, str]:
-    """A passthrough's value and where it was: in `parameters` (ZenMux's curl), else at the top of
-    the body (where google-genai's `extra_body` puts it)."""
-    if name in parameters:
-        return parameters[name], f"parameters.{name}"
-    return body.get(name), name
 
 
 def _gpt_size(body: Mapping[str, Any], parameters: Mapping[str, Any], model: str) -> tuple[int, int]:
@@ -212,7 +211,7 @@ def parse_request(body: object, headers: Mapping[str, str], model: str) -> Image
         prompt=prompt,
         negative=_text(parameters.get("negativePrompt"), "parameters.negativePrompt"),
         count=count,
-        size=_gpt_size(body, parameters, model) if gpt else _size(parameters, model, offers),
+        size=_gpt_size(body, parameters, model) if gpt else _size(body, parameters, model, offers),
         image_quality=_gpt_quality(body, parameters) if gpt else None,
         output_format=output_format,
         quality=quality,
