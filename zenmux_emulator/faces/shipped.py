@@ -25,6 +25,7 @@ from zenmux_emulator.faces.platform.spec import SPEC as PLATFORM
 from zenmux_emulator.faces.rerank.spec import SPEC as RERANK
 from zenmux_emulator.faces.responses.spec import SPEC as RESPONSES
 from zenmux_emulator.faces.speech.spec import SPEC as SPEECH
+from zenmux_emulator.faces.systemone.spec import SPEC as SYSTEMONE
 from zenmux_emulator.faces.transcription.spec import SPEC as TRANSCRIPTION
 from zenmux_emulator.faces.vertex.spec import SPEC as VERTEX
 from zenmux_emulator.faces.videos.spec import SPEC as VIDEOS
@@ -44,6 +45,7 @@ FACES: tuple[FaceSpec, ...] = (
     TRANSCRIPTION,
     VIDEOS,
     IMAGEN,
+    SYSTEMONE,
 )
 """The wire APIs this emulator speaks, in registration order."""
 NAMES: FaceNames = face_names(FACES)

@@ -61,14 +61,14 @@ def test_a_chat_rule_shows_as_a_near_miss_naming_the_face(make_server: MakeServe
     text = error_of(raw(server, "s", ask("hello")), 404, "emulator_no_match")
     assert (
         "chatty" in text
-        and "any face but embeddings or imagen or images or objectiveai or rerank or speech or transcription or videos"
+        and "any face but embeddings or imagen or images or objectiveai or rerank or speech or systemone or transcription or videos"
         in text
     )
     [entry] = control(server, "GET", "journal/unmatched").json()["entries"]
     assert entry["near_misses"][0]["misses"] == [
         {
             "key": "api",
-            "expected": "any face but embeddings or imagen or images or objectiveai or rerank or speech or transcription or videos",
+            "expected": "any face but embeddings or imagen or images or objectiveai or rerank or speech or systemone or transcription or videos",
             "actual": "objectiveai",
         }
     ]

@@ -38,6 +38,7 @@ def test_the_shipped_faces_add_their_keys_described_with_their_face() -> None:
         "speech": "speech",
         "transcript": "transcription",
         "video": "videos",
+        "answers": "systemone",
     }
     fields = spoken.reply.model_fields
     assert [fields[key].description.split(":")[0] for key in spoken.owners] == list(spoken.owners.values())
