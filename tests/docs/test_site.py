@@ -64,7 +64,12 @@ def test_the_schema_reference_names_every_key_of_a_rule(site: Path):
 def test_the_schema_reference_names_each_faces_reply_keys_with_its_face():
     rows = GENERATORS["scenario-schema"]().split("### Reply\n", 1)[1].split("\n### ", 1)[0].splitlines()
     assert rows[1].startswith("One scripted answer."), rows[:3]
-    for key, face in (("query", "objectiveai"), ("vectors", "embeddings"), ("scores", "rerank")):
+    for key, face in (
+        ("query", "objectiveai"),
+        ("vectors", "embeddings"),
+        ("scores", "rerank"),
+        ("answers", "systemone"),
+    ):
         [row] = [row for row in rows if row.startswith(f"| `{key}` |")]
         assert row.split(" | ")[-1].startswith(f"{face}: "), row
 
