@@ -4,6 +4,9 @@ naming the field, the journal entry and the generation record."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -13,7 +16,7 @@ import orjson
 import pytest
 import requests
 
-from tests.conftest import MakeServer, served_yaml
+from tests.conftest import REPO, MakeServer, served_yaml
 from tests.support.clients import API_KEY
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 from zenmux_emulator.settings import Settings
@@ -227,3 +230,25 @@ def test_keys_limits_and_balances_apply_as_on_every_face(make_server: MakeServer
     poor = {**EXAMPLE, "state": "a long enough state to cost more than the balance " * 40}
     assert post(server, poor, key="sk-ai-v1-poor").status_code == 200
     assert post(server, EXAMPLE, key="sk-ai-v1-poor").status_code == 402
+
+
+def test_a_scripted_answer_is_checked_at_load_with_its_file_and_line(tmp_path: Path) -> None:
+    scenario = tmp_path / "answers.yaml"
+    scenario.write_text(
+        "rules:\n  - name: bad\n    match: {api: systemone}\n    reply:\n      answers:\n"
+        "        is_urgent: -0.5\n        department: {billing: 0, technical: 0}\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ZENMUX_EMULATOR_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "zenmux_emulator", "validate", str(scenario)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stdout
+    assert f"{scenario}:6:" in done.stderr and "rules[0].reply.answers.is_urgent" in done.stderr
+    assert f"{scenario}:7:" in done.stderr and "the weights must add up to more than 0" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -16,11 +16,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field
 
 from zenmux_emulator.scenario.schema import ReplyKeys
 
-Weights = dict[str, Annotated[float, Field(ge=0)]]
+
+def _some_weight(weights: dict[str, float]) -> dict[str, float]:
+    if not sum(weights.values()) > 0:
+        raise ValueError("the weights must add up to more than 0")
+    return weights
+
+
+Weights = Annotated[dict[str, Annotated[float, Field(ge=0)]], AfterValidator(_some_weight)]
 Scripted = Annotated[float, Field(ge=0)] | Annotated[str, Field(min_length=1)] | Weights
 
 
@@ -35,11 +42,3 @@ class AnswersReply(ReplyKeys):
             "options or a score's levels, normalised); other questions get the computed answer"
         ),
     )
-
-    @field_validator("answers")
-    @classmethod
-    def _weights_add_up(cls, answers: dict[str, Scripted] | None) -> dict[str, Scripted] | None:
-        for key, answer in (answers or {}).items():
-            if isinstance(answer, dict) and not sum(answer.values()) > 0:
-                raise ValueError(f"answers.{key}: the weights must add up to more than 0")
-        return answers
