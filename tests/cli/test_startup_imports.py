@@ -24,8 +24,14 @@ LATER = (
     "zenmux_emulator.core.match.distance",  # near misses' distances, on the first miss
 )
 """Loaded on first use by every start: the control API's handlers and the near-miss distances."""
-CONTROL = ("zenmux_emulator.server.control.journal", "zenmux_emulator.server.control.match")
-"""Control API handlers no request of these tests calls."""
+CONTROL = (
+    "zenmux_emulator.server.control.journal",
+    "zenmux_emulator.server.control.match",
+    "zenmux_emulator.server.inspector.feed",  # the inspector's live list
+    "zenmux_emulator.server.inspector.media",  # a reply's pictures and sounds
+    "zenmux_emulator.core.explain",  # the inspector's face list and /match
+)
+"""Control API and inspector handlers no request of these tests calls."""
 FROM_CACHE = (
     "yaml",
     "zenmux_emulator.scenario.positions",  # the YAML loaders
