@@ -117,7 +117,12 @@ def ask():
             urllib.request.urlopen(request, timeout=60)
         except urllib.error.HTTPError as missed:
             missed.read()
+        from zenmux_emulator.faces.shipped import NAMES
+        from zenmux_emulator.scenario.language import language
+        spoken = language(NAMES)
+        built = [spoken.rules.pydantic_complete, spoken.file.__pydantic_complete__]
         sys.__stderr__.write("RESULT " + json.dumps({{"content": reply["choices"][0]["message"]["content"],
+                                                      "built": built,
                                                       "loaded": loaded, "message": message["content"][0]["text"],
                                                       "then": then, "listed": listed,
                                                       "later": sorted(name for name in LATER if name in sys.modules)}}) + "\n")
@@ -163,11 +168,13 @@ def test_a_plain_request_loads_none_of_the_heavy_modules(tmp_path: Path) -> None
 
 
 def test_a_start_from_the_parse_cache_loads_no_yaml_and_the_control_api_on_its_first_request(tmp_path: Path) -> None:
-    """The second start reads the plain file from the parse cache: no YAML library or loader; the
-    control API's handlers load with its first request and the near-miss distances with the first miss."""
+    """The second start reads the plain file from the parse cache: no YAML library or loader, and no
+    validator of the scenario language built; the control API's handlers load with its first request
+    and the near-miss distances with the first miss."""
     served(tmp_path, ())
     out = served(tmp_path, FROM_CACHE + CONTROL)
     assert out["content"] == "plainly"
     assert out["loaded"] == []
     assert out["listed"] == ["plain"]
     assert out["later"] == sorted(LATER)
+    assert out["built"] == [False, False]  # the language's validators: the files were not validated again
