@@ -17,6 +17,27 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+LATER = (
+    "zenmux_emulator.server.control.scenarios",  # the control API's handlers, on their route's first request
+    "zenmux_emulator.core.match.distance",  # near misses' distances, on the first miss
+)
+"""Loaded on first use by every start: the control API's handlers and the near-miss distances."""
+CONTROL = (
+    "zenmux_emulator.server.control.journal",
+    "zenmux_emulator.server.control.match",
+    "zenmux_emulator.server.inspector.feed",  # the inspector's live list
+    "zenmux_emulator.server.inspector.media",  # a reply's pictures and sounds
+    "zenmux_emulator.core.explain",  # the inspector's face list and /match
+)
+"""Control API and inspector handlers no request of these tests calls."""
+FROM_CACHE = (
+    "yaml",
+    "zenmux_emulator.scenario.positions",  # the YAML loaders
+    "zenmux_emulator.scenario.located",  # a scenario problem's wording
+)
+"""Not loaded by a start whose scenario files all come from the parse cache."""
 
 HEAVY = (
     "jsonschema",
@@ -56,6 +77,7 @@ SCRIPT = r"""
 import io, json, os, re, signal, sys, threading, urllib.request
 
 HEAVY = {heavy!r}
+LATER = {later!r}
 LISTEN = re.compile(r"listening on http://127\.0\.0\.1:(\d+)/")
 port, seen = [], threading.Event()
 
@@ -85,29 +107,48 @@ def ask():
             headers={{"x-api-key": "sk-test", "anthropic-version": "2023-06-01", "Content-Type": "application/json"}})
         with urllib.request.urlopen(request, timeout=60) as answer:
             message = json.loads(answer.read())
+        then = "zenmux_emulator.faces.anthropic.face" in sys.modules
+        with urllib.request.urlopen(f"http://127.0.0.1:{{port[0]}}/_emulator/scenarios", timeout=60) as answer:
+            listed = [rule["name"] for rule in json.loads(answer.read())["rules"]]
+        body = json.dumps({{"model": "openai/gpt-5", "messages": [{{"role": "user", "content": "plain pleas"}}]}})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{{port[0]}}/api/v1/chat/completions", data=body.encode(),
+            headers={{"Authorization": "Bearer sk-test", "Content-Type": "application/json"}})
+        try:
+            urllib.request.urlopen(request, timeout=60)
+        except urllib.error.HTTPError as missed:
+            missed.read()
+        from zenmux_emulator.faces.shipped import NAMES
+        from zenmux_emulator.scenario.language import language
+        spoken = language(NAMES)
+        built = [spoken.rules.pydantic_complete, spoken.file.__pydantic_complete__]
         sys.__stderr__.write("RESULT " + json.dumps({{"content": reply["choices"][0]["message"]["content"],
+                                                      "built": built,
                                                       "loaded": loaded, "message": message["content"][0]["text"],
-                                                      "then": "zenmux_emulator.faces.anthropic.face" in sys.modules}}) + "\n")
+                                                      "then": then, "listed": listed,
+                                                      "later": sorted(name for name in LATER if name in sys.modules)}}) + "\n")
     finally:
         os.kill(os.getpid(), signal.SIGTERM)
 
 sys.stdout = Lines()
 threading.Thread(target=ask, daemon=True).start()
 sys.argv = ["zenmux-emulator", "serve", "--host", "127.0.0.1", "--port", "0", "--scenarios", {folder!r},
-            "--no-watch", "--log-level", "warning"]
+            "--no-watch", "--log-level", "warning", "--cache-dir", {cache!r}]
 from zenmux_emulator.cli.launch import main
 sys.exit(main())
 """
 
 
-def test_a_plain_request_loads_none_of_the_heavy_modules(tmp_path: Path) -> None:
+def served(tmp_path: Path, heavy: tuple[str, ...]) -> dict[str, Any]:
+    """What one `serve` of the plain rule in `tmp_path` reports (its parse cache in `tmp_path` too)."""
     folder = tmp_path / "scenarios"
-    folder.mkdir()
-    (folder / "plain.yaml").write_text(
-        'rules:\n  - name: plain\n    match: {last_user: {equals: "plain please"}}\n    reply: {content: "plainly"}\n',
-        encoding="utf-8",
-    )
-    script = SCRIPT.format(heavy=HEAVY + FACES, folder=str(folder))
+    if not folder.is_dir():
+        folder.mkdir()
+        (folder / "plain.yaml").write_text(
+            'rules:\n  - name: plain\n    match: {last_user: {equals: "plain please"}}\n    reply: {content: "plainly"}\n',
+            encoding="utf-8",
+        )
+    script = SCRIPT.format(heavy=heavy, later=LATER, folder=str(folder), cache=str(tmp_path / "cache"))
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
     done = subprocess.run(
@@ -115,8 +156,26 @@ def test_a_plain_request_loads_none_of_the_heavy_modules(tmp_path: Path) -> None
     )
     results = [line for line in done.stderr.splitlines() if line.startswith("RESULT ")]
     assert results, done.stderr
-    out = json.loads(results[-1].removeprefix("RESULT "))
+    out: dict[str, Any] = json.loads(results[-1].removeprefix("RESULT "))
+    return out
+
+
+def test_a_plain_request_loads_none_of_the_heavy_modules(tmp_path: Path) -> None:
+    out = served(tmp_path, HEAVY + FACES + LATER + CONTROL)
     assert out["content"] == "plainly"
     assert out["loaded"] == []
     assert out["message"] == "plainly"
     assert out["then"] is True
+
+
+def test_a_start_from_the_parse_cache_loads_no_yaml_and_the_control_api_on_its_first_request(tmp_path: Path) -> None:
+    """The second start reads the plain file from the parse cache: no YAML library or loader, and no
+    validator of the scenario language built; the control API's handlers load with its first request
+    and the near-miss distances with the first miss."""
+    served(tmp_path, ())
+    out = served(tmp_path, FROM_CACHE + CONTROL)
+    assert out["content"] == "plainly"
+    assert out["loaded"] == []
+    assert out["listed"] == ["plain"]
+    assert out["later"] == sorted(LATER)
+    assert out["built"] == [False, False]  # the language's validators: the files were not validated again

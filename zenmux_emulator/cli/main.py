@@ -221,9 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def serve_parser() -> argparse.ArgumentParser:
-    """The `serve` command's own parser (its options name the environment variables)."""
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return sub.choices["serve"]  # type: ignore[no-any-return]
+    """The `serve` command's own parser (its options name the environment variables): made alone, as
+    `build_parser` makes it, where every start built the whole command line a second time for it."""
+    sub = argparse.ArgumentParser(prog="zenmux-emulator").add_subparsers(dest="command")
+    _serve_parser(sub)
+    return sub.choices["serve"]
 
 
 def settings_from(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> Settings:

@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from zenmux_emulator.scenario.faces import FaceNames
-from zenmux_emulator.scenario.positions import PositionMap
+from zenmux_emulator.scenario.outline import PositionMap
 from zenmux_emulator.scenario.schema import ScenarioFile
 
 VARIABLE = "ZENMUX_EMULATOR_CACHE_DIR"

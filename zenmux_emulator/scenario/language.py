@@ -20,11 +20,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from pydantic import BaseModel, TypeAdapter, create_model
+from pydantic import BaseModel, ConfigDict, TypeAdapter, create_model
 from pydantic.fields import FieldInfo
 
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.schema import FACE_KEY, Reply, ReplyKeys, Rule, ScenarioFile
+
+LATER = ConfigDict(defer_build=True)
+"""The rules' adapter's config: its validator is built on its first use, not with the language."""
 
 FaceReplies = tuple[tuple[str, type[BaseModel]], ...]
 """Each face's reply keys model, by the face's name, in registration order."""
@@ -38,7 +41,8 @@ class Language:
     rule: type[Rule]
     file: type[ScenarioFile]
     rules: TypeAdapter[list[Rule]]
-    """A list of rules, validated apart from their file (`loader.validated_in_steps`)."""
+    """A list of rules, validated apart from their file (`loader.validated_in_steps`): built on its
+    first validation (`LATER`), as a start whose files come from the parse cache validates none."""
     owners: Mapping[str, str]
     """The face each face-owned reply key belongs to, by the key."""
 
@@ -100,7 +104,7 @@ def compiled(replies: FaceReplies) -> Language:
     """The language of these faces' reply keys (the schema's own models when there are none)."""
     owned = owners(replies)
     if not owned:
-        return Language(Reply, Rule, ScenarioFile, TypeAdapter(list[Rule]), {})
+        return Language(Reply, Rule, ScenarioFile, TypeAdapter(list[Rule], config=LATER), {})
     mark = _mark(replies)
     keys: dict[str, Any] = {
         key: _owned(face, model.model_fields[key]) for face, model in replies for key in model.model_fields
@@ -128,7 +132,7 @@ def compiled(replies: FaceReplies) -> Language:
     )
     _named(file, "ScenarioFile", mark)
     rules: Any = list[rule]  # a list of the compiled Rule, which mypy knows as a Rule
-    return Language(reply, rule, file, TypeAdapter[list[Rule]](rules), owned)
+    return Language(reply, rule, file, TypeAdapter[list[Rule]](rules, config=LATER), owned)
 
 
 def language(faces: FaceNames) -> Language:

@@ -3,6 +3,9 @@ source with where its rules start, or a ScenarioError listing every problem with
 
 Blocking (file reads): call it off the event loop, as the registry does. `core.rules.compile` turns
 the validated files into what the request path uses.
+
+The YAML loaders (`scenario/positions.py`) and the problems' wording (`scenario/located.py`) are
+imported when a file is parsed: a start whose files all come from the parse cache needs neither.
 """
 
 from __future__ import annotations
@@ -18,13 +21,7 @@ from zenmux_emulator.foundation.release import drop_gradually
 from zenmux_emulator.scenario.attached import folder_of, noting
 from zenmux_emulator.scenario.faces import FaceNames, context
 from zenmux_emulator.scenario.language import language
-from zenmux_emulator.scenario.located import problems_from_validation_error
-from zenmux_emulator.scenario.positions import (
-    PositionMap,
-    load_yaml,
-    load_yaml_fast,
-    snippet,
-)
+from zenmux_emulator.scenario.outline import PositionMap, snippet
 from zenmux_emulator.scenario.schema import Rule, ScenarioFile
 
 if TYPE_CHECKING:
@@ -74,6 +71,20 @@ class SourcePositions:
         return self._exact
 
 
+def load_yaml(text: str, filename: str) -> tuple[object, PositionMap]:
+    """`scenario/positions.py`'s exact loader, imported on the first parse."""
+    from zenmux_emulator.scenario import positions
+
+    return positions.load_yaml(text, filename)
+
+
+def load_yaml_fast(text: str) -> tuple[object, PositionMap] | None:
+    """`scenario/positions.py`'s libyaml loader, imported on the first parse."""
+    from zenmux_emulator.scenario import positions
+
+    return positions.load_yaml_fast(text)
+
+
 def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile, SourcePositions]:
     """One scenario source → its validated model (raises ScenarioError with lines).
 
@@ -106,6 +117,8 @@ def parse_file(text: str, filename: str, faces: FaceNames) -> tuple[ScenarioFile
     try:
         return model.model_validate(data, context=context(faces, folder_of(filename))), located
     except ValidationError as exc:
+        from zenmux_emulator.scenario.located import problems_from_validation_error
+
         raise SchemaProblems(
             problems_from_validation_error(
                 exc, text=text, filename=filename, positions=positions, data=data, model=model

@@ -13,7 +13,7 @@ from pydantic_core import ErrorDetails
 
 from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.foundation.strict import NO_DATA, locate_error
-from zenmux_emulator.scenario.positions import (
+from zenmux_emulator.scenario.outline import (
     KeyPath,
     PositionMap,
     dotted,

@@ -31,7 +31,6 @@ escape characters past U+FFFF) is joined into the one character it stands for, a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import yaml
@@ -49,15 +48,17 @@ from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNo
 
 from zenmux_emulator.foundation.errors import ScenarioError, ScenarioProblem
 from zenmux_emulator.foundation.release import drop_gradually
+from zenmux_emulator.scenario.outline import LINE_BREAK, PositionMap
+from zenmux_emulator.scenario.outline import KeyPath as KeyPath
+from zenmux_emulator.scenario.outline import dotted as dotted
+from zenmux_emulator.scenario.outline import locate as locate
+from zenmux_emulator.scenario.outline import snippet as snippet
 from zenmux_emulator.scenario.syntax import plain_reason
 
-KeyPath = tuple["str | int", ...]
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _INT_TAG = "tag:yaml.org,2002:int"
 _STR_TAG = "tag:yaml.org,2002:str"
-_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")  # what PyYAML counts as a line break
-_PLAIN_KEY = re.compile(r"[A-Za-z_][\w-]*\Z")
 
 INT64 = (-(2**63), 2**63 - 1)
 """The integers a scenario may hold: what every JSON reader takes (orjson, which writes the replies,
@@ -78,16 +79,6 @@ file may repeat in all: far beyond what reusing a reply or a tool schema takes, 
 millions an alias bomb makes, which validation would copy out one by one."""
 
 
-@dataclass(slots=True, eq=False)
-class PositionMap:
-    """Where one value starts (1-based), and where its children start: by key, or by list index."""
-
-    line: int
-    column: int
-    mapping: dict[object, tuple[tuple[int, int], PositionMap]] = field(default_factory=dict)
-    items: list[PositionMap] = field(default_factory=list)
-
-
 _RESOLVERS = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
@@ -97,7 +88,7 @@ _RESOLVERS = {
 def _shown(text: str, node: Node) -> str:
     """The node quoted as written: its first line, shortened."""
     source = text[node.start_mark.index : node.end_mark.index].strip()
-    first = _LINE_BREAK.split(source, 1)[0].rstrip()
+    first = LINE_BREAK.split(source, 1)[0].rstrip()
     if first != source:
         first += " ..."
     return repr(first) if len(repr(first)) <= 60 else repr(first[:54] + " ...")
@@ -426,7 +417,7 @@ def load_yaml(text: str, filename: str) -> tuple[object, PositionMap]:
             [_problem(text, filename, plain_reason(exc), exc.problem_mark or exc.context_mark)]
         ) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
-        before = _LINE_BREAK.split(text[: exc.position])
+        before = LINE_BREAK.split(text[: exc.position])
         line, column = len(before), len(before[-1]) + 1
         reason = f"unacceptable character #x{exc.character:04x}: {exc.reason}"
         raise ScenarioError(
@@ -502,60 +493,3 @@ def _problem(text: str, filename: str, reason: str, mark: yaml.Mark | None) -> S
         return ScenarioProblem(filename, None, None, "", reason)
     line, column = mark.line + 1, mark.column + 1
     return ScenarioProblem(filename, line, column, "", reason, snippet(text, line, column))
-
-
-def locate(positions: PositionMap, path: KeyPath, *, key: bool = False) -> tuple[int, int]:
-    """Where the value at `path` starts, or the nearest ancestor's start when the path leaves the data.
-
-    With `key=True` the position of the last key itself is preferred (for "unknown key" faults).
-    """
-    node, found = positions, (positions.line, positions.column)
-    for depth, segment in enumerate(path):
-        if isinstance(segment, int) and not isinstance(segment, bool) and -len(node.items) <= segment < len(node.items):
-            node = node.items[segment]
-            found = (node.line, node.column)
-        elif node.mapping and _hashable(segment) and segment in node.mapping:
-            key_position, node = node.mapping[segment]
-            found = key_position if key and depth == len(path) - 1 else (node.line, node.column)
-        else:
-            break
-    return found
-
-
-def _hashable(value: object) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
-
-def snippet(text: str, line: int, column: int | None, context: int = 2) -> str:
-    """Numbered source lines around `line`, marked with `>`, and a caret under `column` when given."""
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "" and len(lines) > 1:
-        lines.pop()  # the break that ends the last line does not start another
-    lines += [""] * (line - len(lines))
-    first, last = max(1, line - context), min(len(lines), line + context)
-    width = max(3, len(str(last)))
-    out = []
-    for number in range(first, last + 1):
-        source = lines[number - 1]
-        out.append(f"{'>' if number == line else ' '}{number:>{width}} | {source}".rstrip())
-        if number == line and column is not None:
-            pad = "".join(ch if ch == "\t" else " " for ch in source[: column - 1])
-            out.append(f" {'':>{width}} | {pad}^")
-    return "\n".join(out)
-
-
-def dotted(path: KeyPath) -> str:
-    """`("rules", 0, "match", "model")` as `rules[0].match.model`; odd keys as `["a b"]`."""
-    out = ""
-    for segment in path:
-        if isinstance(segment, int) and not isinstance(segment, bool):
-            out += f"[{segment}]"
-        elif isinstance(segment, str) and _PLAIN_KEY.match(segment):
-            out += f".{segment}" if out else segment
-        else:
-            out += f"[{segment!r}]"
-    return out

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from zenmux_emulator.core.match.distance import equals_distance, nearest, text_distance
 from zenmux_emulator.core.neutral.request import NeutralRequest
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.schema import (
@@ -36,6 +35,47 @@ class Predicate:
     actual: Callable[[NeutralRequest], str]
     distance: Far | None = None
     """How far a request that misses it is: None for a condition that holds or not (a miss is 1)."""
+
+
+def _later(make: Callable[[], Callable[[str], float]]) -> Callable[[str], float]:
+    """A text's distance from a condition, made by `make` on its first use: distances are read only
+    for a near miss, so `core/match/distance.py` (and difflib) load with the first one, not with the
+    rules (issue 43)."""
+    made: list[Callable[[str], float]] = []
+
+    def far(text: str) -> float:
+        if not made:
+            made.append(make())
+        return made[0](text)
+
+    return far
+
+
+def text_distance(spec: TextMatch) -> Callable[[str], float]:
+    """`core/match/distance.py`'s `text_distance(spec)`, made on its first use."""
+
+    def make() -> Callable[[str], float]:
+        from zenmux_emulator.core.match import distance
+
+        return distance.text_distance(spec)
+
+    return _later(make)
+
+
+def equals_distance(expected: str) -> Callable[[str], float]:
+    """`core/match/distance.py`'s `equals_distance(expected)`, made on its first use."""
+
+    def make() -> Callable[[str], float]:
+        from zenmux_emulator.core.match import distance
+
+        return distance.equals_distance(expected)
+
+    return _later(make)
+
+
+def nearest(far: Callable[[str], float], texts: Iterable[str]) -> float:
+    """The smallest distance of any of the texts (1 for none)."""
+    return min((far(text) for text in texts), default=1.0)
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -21,7 +21,7 @@ from zenmux_emulator.scenario.cache import ParseCache
 from zenmux_emulator.scenario.default_models import DEFAULT_CATALOGUE
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import SchemaProblems, SourcePositions, parse_cached, read_sources
-from zenmux_emulator.scenario.positions import locate, snippet
+from zenmux_emulator.scenario.outline import locate, snippet
 from zenmux_emulator.scenario.query_model import QueryModel
 from zenmux_emulator.scenario.schema import FileSettings, ModelSpec, RawReply, ScenarioFile
 

@@ -11,7 +11,7 @@ from zenmux_emulator.foundation.envelope import CATALOGUE
 from zenmux_emulator.foundation.errors import ScenarioProblem
 from zenmux_emulator.scenario.faces import FaceNames
 from zenmux_emulator.scenario.loader import SourcePositions
-from zenmux_emulator.scenario.positions import KeyPath, dotted, locate, snippet
+from zenmux_emulator.scenario.outline import KeyPath, dotted, locate, snippet
 from zenmux_emulator.scenario.schema import ErrorReply, Match, ScenarioFile
 
 ZENMUX_TYPES = frozenset(kind for _, kind in CATALOGUE)

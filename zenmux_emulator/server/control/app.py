@@ -1,29 +1,22 @@
 """The control API, a sub-application under `/_emulator/`: health, scenarios, the journal,
-sessions, the clock and its own OpenAPI description (`server/control/openapi.py`)."""
+sessions, the clock and its own OpenAPI description (`server/control/openapi.py`).
+
+Its routes are registered at start-up; each handler's module (and what it needs: the YAML library
+for the scenarios' routes, the near-miss report for `/match`) is imported on the route's first
+request (`Later`), since a server that only answers API requests never calls them (issue 43)."""
 
 from __future__ import annotations
 
 import gc
+import importlib
 import os
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
 from zenmux_emulator.core.keys import JOURNAL, JOURNAL_FILE, REGISTRY, SETTINGS, STATE, WATCHER
 from zenmux_emulator.core.state import AdminState
-from zenmux_emulator.server.control.clock import get_clock, set_clock
 from zenmux_emulator.server.control.guard import control_guard
-from zenmux_emulator.server.control.journal import clear_journal, journal_verdict, list_journal, list_unmatched
-from zenmux_emulator.server.control.match import would_match
-from zenmux_emulator.server.control.misbehave import list_misbehave, set_misbehave
-from zenmux_emulator.server.control.scenarios import (
-    add_scenario,
-    list_scenarios,
-    reload_scenarios,
-    remove_scenario,
-    replace_scenario,
-)
-from zenmux_emulator.server.control.sessions import reset_sessions
-from zenmux_emulator.server.control.states import delete_state, list_states, put_state
 from zenmux_emulator.server.control.wire import json_response, query
 from zenmux_emulator.server.edge import signposts
 from zenmux_emulator.settings import Settings
@@ -61,11 +54,51 @@ async def health(request: web.Request) -> web.Response:
     )
 
 
-async def openapi(request: web.Request) -> web.Response:
-    """The control API's OpenAPI description, built on its first request (not at every start)."""
-    from zenmux_emulator.server.control.openapi import openapi as described
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
-    return await described(request)
+
+class Later:
+    """A control route's handler: `name` of `server/control/<module>.py`, imported on its first request."""
+
+    __slots__ = ("module", "name", "real")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+        self.real: Handler | None = None
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.real is None:
+            self.real = getattr(importlib.import_module(f"{__package__}.{self.module}"), self.name)
+        return await self.real(request)
+
+
+LATER: tuple[tuple[str, str, str, str], ...] = (
+    ("GET", "/scenarios", "scenarios", "list_scenarios"),
+    ("POST", "/scenarios", "scenarios", "add_scenario"),
+    ("POST", "/scenarios/reload", "scenarios", "reload_scenarios"),
+    ("PUT", "/scenarios/{name}", "scenarios", "replace_scenario"),
+    ("DELETE", "/scenarios/{name}", "scenarios", "remove_scenario"),
+    ("GET", "/journal", "journal", "list_journal"),
+    ("DELETE", "/journal", "journal", "clear_journal"),
+    ("GET", "/journal/unmatched", "journal", "list_unmatched"),
+    ("GET", "/journal/verdict", "journal", "journal_verdict"),
+    ("POST", "/match", "match", "would_match"),
+    ("POST", "/sessions/reset", "sessions", "reset_sessions"),
+    ("GET", "/states", "states", "list_states"),
+    ("PUT", "/states/{scenario}", "states", "put_state"),
+    ("DELETE", "/states/{scenario}", "states", "delete_state"),
+    ("GET", "/misbehave", "misbehave", "list_misbehave"),
+    ("POST", "/misbehave", "misbehave", "set_misbehave"),
+    ("GET", "/clock", "clock", "get_clock"),
+    ("POST", "/clock", "clock", "set_clock"),
+    ("GET", "/openapi.json", "openapi", "openapi"),  # the description, built on its first request
+)
+"""The routes after `/` and `/health`, in their order: method, path, module and handler."""
+
+
+def _route(method: str, path: str, handler: Handler) -> web.RouteDef:
+    """A route as `web.get` and the rest make it: a GET route answers HEAD too."""
+    return web.get(path, handler) if method == "GET" else web.route(method, path, handler)
 
 
 def create_control_app(settings: Settings) -> web.Application:
@@ -77,25 +110,7 @@ def create_control_app(settings: Settings) -> web.Application:
         [
             web.get("/", signposts.index),  # /_emulator/: the same index as /
             web.get("/health", health),
-            web.get("/scenarios", list_scenarios),
-            web.post("/scenarios", add_scenario),
-            web.post("/scenarios/reload", reload_scenarios),
-            web.put("/scenarios/{name}", replace_scenario),
-            web.delete("/scenarios/{name}", remove_scenario),
-            web.get("/journal", list_journal),
-            web.delete("/journal", clear_journal),
-            web.get("/journal/unmatched", list_unmatched),
-            web.get("/journal/verdict", journal_verdict),
-            web.post("/match", would_match),
-            web.post("/sessions/reset", reset_sessions),
-            web.get("/states", list_states),
-            web.put("/states/{scenario}", put_state),
-            web.delete("/states/{scenario}", delete_state),
-            web.get("/misbehave", list_misbehave),
-            web.post("/misbehave", set_misbehave),
-            web.get("/clock", get_clock),
-            web.post("/clock", set_clock),
-            web.get("/openapi.json", openapi),
+            *(_route(method, path, Later(module, name).handle) for method, path, module, name in LATER),
         ]
     )
     return app

@@ -1,23 +1,29 @@
 """The inspector's sub-app, mounted under the control API (`/_emulator/ui/`), so the control API's
 guard lets the same callers in: the page and its assets, read from the package, and the live list
-(`events`, Server-Sent Events). Everything else the page shows it reads from the control API."""
+(`events`, Server-Sent Events). Everything else the page shows it reads from the control API.
+
+The live feed (`feed.py`), the media finder (`media.py`) and the face routes' reader are imported by
+the handlers that use them, on the page's first requests: a server nobody inspects never loads them
+(issue 43)."""
 
 from __future__ import annotations
 
 import asyncio
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from zenmux_emulator.core.explain import face_routes
 from zenmux_emulator.core.keys import JOURNAL, STATE, WAITS
 from zenmux_emulator.core.spec import REGISTERED
 from zenmux_emulator.core.state import JournalQuery
 from zenmux_emulator.foundation.errors import RequestRejected
 from zenmux_emulator.server.control.guard import TOKEN_COOKIE
 from zenmux_emulator.server.control.wire import count, json_response, query
-from zenmux_emulator.server.inspector.feed import Listener, LiveFeed, Sent, encoded
-from zenmux_emulator.server.inspector.media import Piece, pieces
+
+if TYPE_CHECKING:
+    from zenmux_emulator.server.inspector.feed import Listener, LiveFeed, Sent
+    from zenmux_emulator.server.inspector.media import Piece
 
 PAGE = "index.html"
 ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css", PAGE: "text/html"}
@@ -58,6 +64,8 @@ class Feeds:
 
     def get(self, request: web.Request) -> LiveFeed:
         if self.feed is None:
+            from zenmux_emulator.server.inspector.feed import LiveFeed
+
             self.feed = LiveFeed(request.config_dict[STATE], request.config_dict[JOURNAL])
         return self.feed
 
@@ -107,6 +115,8 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 async def stream(request: web.Request, response: web.StreamResponse, listener: Listener) -> None:
     """The backlog, then what the feed offers, until the page goes away or the server stops."""
+    from zenmux_emulator.server.inspector.feed import Sent, encoded
+
     waits = request.config_dict[WAITS]
     backlog = await request.config_dict[STATE].recent(None)
     first = [(entry.seq, encoded(entry)) for entry in backlog if entry.seq > listener.after]
@@ -149,6 +159,8 @@ async def send(response: web.StreamResponse, rows: list[tuple[int, bytes]], sent
 async def faces(request: web.Request) -> web.Response:
     """The registered faces (the face registry), each with the POST paths its endpoint serves and
     whether rules answer it: the page's face filter, the "would this match?" box's paths and "make a rule"."""
+    from zenmux_emulator.core.explain import face_routes
+
     query(request, ())
     root = request.match_info.apps[0] if request.match_info.apps else request.app
     paths: dict[str, list[str]] = {}
@@ -169,6 +181,8 @@ async def faces(request: web.Request) -> web.Response:
 
 async def _pieces(request: web.Request) -> list[Piece]:
     """The pieces of the entry `seq` names (404 when the journal no longer holds it)."""
+    from zenmux_emulator.server.inspector.media import pieces
+
     seq = request.match_info["seq"]
     if not seq.isdigit():
         raise RequestRejected(400, "invalid_params", "Parameter seq is not valid: expected a request's number")
