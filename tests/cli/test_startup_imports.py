@@ -52,6 +52,7 @@ HEAVY = (
     "av",
     "zenmux_emulator.server.state_shared",  # --state only
     "zenmux_emulator.server.control.openapi",  # the control API's description, on its first request
+    "ctypes.util",  # find_library runs ldconfig in a process of its own: libc's mallopt is found without it
 )
 FACES = tuple(
     f"zenmux_emulator.faces.{face}.{module}"
