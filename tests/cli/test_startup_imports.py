@@ -123,8 +123,9 @@ def ask():
         from zenmux_emulator.scenario.language import language
         spoken = language(NAMES)
         built = [spoken.rules.pydantic_complete, spoken.file.__pydantic_complete__]
+        plugins = sys.modules["pydantic.plugin._loader"]._plugins  # None: the installed distributions never scanned
         sys.__stderr__.write("RESULT " + json.dumps({{"content": reply["choices"][0]["message"]["content"],
-                                                      "built": built,
+                                                      "built": built, "plugins": plugins is not None,
                                                       "loaded": loaded, "message": message["content"][0]["text"],
                                                       "then": then, "listed": listed,
                                                       "later": sorted(name for name in LATER if name in sys.modules)}}) + "\n")
@@ -151,7 +152,8 @@ def served(tmp_path: Path, heavy: tuple[str, ...]) -> dict[str, Any]:
         )
     script = SCRIPT.format(heavy=heavy, later=LATER, folder=str(folder), cache=str(tmp_path / "cache"))
     root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    env = {key: value for key, value in os.environ.items() if key != "PYDANTIC_DISABLE_PLUGINS"}
+    env["PYTHONPATH"] = str(root)
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path
     )
@@ -167,6 +169,7 @@ def test_a_plain_request_loads_none_of_the_heavy_modules(tmp_path: Path) -> None
     assert out["loaded"] == []
     assert out["message"] == "plainly"
     assert out["then"] is True
+    assert out["plugins"] is False  # pydantic's plugin lookup, which reads every distribution's entry points
 
 
 def test_a_start_from_the_parse_cache_loads_no_yaml_and_the_control_api_on_its_first_request(tmp_path: Path) -> None:

@@ -5,6 +5,10 @@ Importing the emulator and loading its scenarios make a few hundred thousand obj
 as long as the process; the collector would scan them over and over while they are being made,
 which cost a fifth of the start-up. `cli.main.serve` moves them out of the collector's way
 (`gc.freeze`) and turns collection back on as soon as it listens.
+
+It also leaves pydantic's plugins out (`PYDANTIC_DISABLE_PLUGINS`, unless the environment sets it:
+an empty value lets them in): their lookup reads the entry points of every installed distribution
+before the first model is built, and the emulator's own models are no plugin's business.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import sys
 
 def main() -> int:
     gc.disable()
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from zenmux_emulator.cli.main import main as run
 
     try:
