@@ -47,6 +47,7 @@ FACES = tuple(
         ("transcription", "face"),
         ("videos", "face"),
         ("imagen", "face"),
+        ("interactions", "face"),
     )
 )
 """The handlers of every face but chat, loaded on each face's first request (`core/deferred.py`)."""
