@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import MakeServer, served_yaml
 from tests.faces.interactions.helpers import MODEL, SCENARIO, ask, events, post
+from tests.support.clients import http
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 
@@ -195,6 +196,20 @@ def test_a_model_outside_the_catalogue_is_refused(server: EmulatorServer) -> Non
 def test_a_catalogue_model_answers_too(server: EmulatorServer) -> None:
     answer = post(server, {"model": "google/gemini-3-flash-preview", "input": "What is the capital of France?"})
     assert answer.status == 200 and answer.json()["model"] == "google/gemini-3-flash-preview"
+
+
+def test_the_faces_own_model_is_refused_on_chat(server: EmulatorServer) -> None:
+    body = {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}
+    headers = {"Authorization": "Bearer sk-x", "Content-Type": "application/json"}
+    answer = http(server.base_url + "/chat/completions", orjson.dumps(body), method="POST", headers=headers)
+    assert answer.status == 400
+    assert answer.json()["error"]["message"].endswith("it is a model of the interactions API")
+
+
+def test_a_stored_interactions_route_is_a_404_naming_it(server: EmulatorServer) -> None:
+    answer = post(server, {}, path="/v1/interactions/v1_abc/cancel")
+    assert answer.status == 404
+    assert "a route of stored interactions (get, cancel, delete)" in answer.json()["error"]["message"]
 
 
 def test_the_journal_entry_names_the_face(server: EmulatorServer) -> None:

@@ -25,8 +25,7 @@ SPEC = FaceSpec(
         beyond=(
             (
                 rf"^({ROUTE}|{ALIAS})/",
-                "a stored interaction's route (GET, cancel, delete), which ZenMux's docs do not list: "
-                "the emulator serves POST /api/v1/interactions only",
+                "a route of stored interactions (get, cancel, delete), which ZenMux's docs do not list",
             ),
         ),
     ),
