@@ -146,6 +146,19 @@ def test_unknown_native_fields_pass_through(server: EmulatorServer) -> None:
         ({**ask("hi"), "generation_config": {"max_output_tokens": 0}}, "generation_config.max_output_tokens: "),
         ({**ask("hi"), "generation_config": {"thinking_level": "huge"}}, "generation_config.thinking_level: "),
         ({**ask("hi"), "stream": "yes"}, "stream: "),
+        ({**ask("hi"), "tools": [{"type": "function", "parameters": {}}]}, "tools[0].name: Field required"),
+        (
+            {**ask("weather?"), "tools": [{"type": "function", "name": "f", "parameters": {"properties": True}}]},
+            "tools[0].parameters: not a valid JSON Schema",
+        ),
+        (
+            {**ask("hi"), "response_format": {"type": "text", "mime_type": "application/json", "schema": {"type": 5}}},
+            "response_format.schema: not a valid JSON Schema",
+        ),
+        (
+            {**ask("hi"), "response_format": [{"type": "text", "schema": {"required": "x"}}]},
+            "response_format[0].schema: not a valid JSON Schema",
+        ),
     ],
 )
 def test_a_bad_body_is_a_400_naming_the_field(server: EmulatorServer, body: object, message: str) -> None:
@@ -154,6 +167,16 @@ def test_a_bad_body_is_a_400_naming_the_field(server: EmulatorServer, body: obje
     error = answer.json()["error"]
     assert (error["code"], error["type"]) == ("400", "invalid_params")
     assert error["message"].startswith(message), error["message"]
+
+
+def test_a_json_schema_format_makes_an_unscripted_reply_from_it(server: EmulatorServer) -> None:
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    form = {"type": "text", "mime_type": "application/json", "schema": schema}
+    answer = post(server, ask("no rule answers this", response_format=form), session="format")
+    assert answer.status == 200, answer.text
+    [output] = [step for step in answer.json()["steps"] if step["type"] == "model_output"]
+    text = output["content"][0]["text"]
+    assert isinstance(orjson.loads(text)["city"], str)
 
 
 def test_a_body_that_is_not_an_object_is_a_400(server: EmulatorServer) -> None:

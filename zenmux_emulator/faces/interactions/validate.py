@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue, ValidationError
 
+from zenmux_emulator.faces.common.json_schema import JsonSchema, schema_problem
 from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error
 from zenmux_emulator.foundation.errors import invalid_params
 
@@ -29,6 +30,15 @@ class GenerationConfig(StrictModel):
     thinking_level: ThinkingLevel | None = None
     thinking_summaries: Literal["auto", "none"] | None = None
     tool_choice: ToolChoiceType | dict[str, JsonValue] | None = None
+
+
+class FunctionTool(StrictModel):
+    """A `function` tool: its `parameters` must be a JSON Schema (the draft makes calls from it)."""
+
+    type: Literal["function"]
+    name: str
+    description: str | None = None
+    parameters: JsonSchema | None = None
 
 
 class InteractionsBody(StrictModel):
@@ -62,11 +72,41 @@ def problem(exc: ValidationError, body: object) -> str:
     return f"{path}: {message}" if path else message
 
 
+def _check_tools(tools: list[dict[str, JsonValue]]) -> None:
+    """Each `function` tool whole, its `parameters` a JSON Schema; other tools pass through."""
+    for n, tool in enumerate(tools):
+        if tool.get("type") != "function":
+            continue
+        try:
+            FunctionTool.model_validate(tool)
+        except ValidationError as exc:
+            raise invalid_params(f"tools[{n}].{problem(exc, tool)}") from None
+
+
+def _check_format(form: object, where: str) -> None:
+    """A response format's JSON Schema (its `schema`, or the format itself as a bare schema)."""
+    if not isinstance(form, dict):
+        return
+    schema = form.get("schema")
+    if isinstance(schema, dict):
+        where, form = f"{where}.schema", schema
+    elif not ("properties" in form or form.get("type") in ("object", "array")):
+        return
+    found = schema_problem(form)
+    if found is not None:
+        raise invalid_params(f"{where}: {found}")
+
+
 def validate(body: object) -> InteractionsBody:
     """The validated body; ZenMux's 400 naming the field otherwise."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
     try:
-        return InteractionsBody.model_validate(body)
+        parsed = InteractionsBody.model_validate(body)
     except ValidationError as exc:
         raise invalid_params(problem(exc, body)) from None
+    _check_tools(parsed.tools or [])
+    forms = parsed.response_format
+    for n, form in enumerate(forms) if isinstance(forms, list) else ((None, forms),):
+        _check_format(form, "response_format" if n is None else f"response_format[{n}]")
+    return parsed
