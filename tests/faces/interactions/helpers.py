@@ -34,6 +34,11 @@ rules:
   - name: busy
     match: {last_user: {contains: too busy}}
     reply: {error: {status: 429, message: "Slow down"}}
+  - name: failing
+    match: {last_user: {contains: fail mid-stream}}
+    reply:
+      content: "one two three four five six"
+      stream: {fault: {after_chunks: 3, kind: error, code: "502", message: "Upstream provider failed"}}
   - name: picture
     match: {last_user: {contains: this picture}}
     reply: {content: "A kite."}

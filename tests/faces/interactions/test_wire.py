@@ -108,6 +108,32 @@ def test_a_function_call_streams_its_arguments(server: EmulatorServer) -> None:
     assert sent[-1][1]["interaction"]["steps"][0]["arguments"] == {"city": "Paris"}
 
 
+def test_a_scripted_stream_error_is_an_error_event(server: EmulatorServer) -> None:
+    sent = events(post(server, ask("fail mid-stream", stream=True), session="sse-error").text)
+    assert [name for name, _ in sent][:3] == ["interaction.created", "interaction.status_update", "step.start"]
+    name, data = sent[-1]
+    assert name == "error" and data["error"] == {"code": "502", "message": "Upstream provider failed"}
+    assert "interaction.completed" not in [name for name, _ in sent]
+
+
+def test_a_large_history_is_read_whole(server: EmulatorServer) -> None:
+    turn = {"type": "user_input", "content": [{"type": "text", "text": "padding " * 8}]}
+    history = [turn] * 3000 + [{"type": "user_input", "content": [{"type": "text", "text": "capital of France?"}]}]
+    answer = post(server, {"model": MODEL, "input": history}, session="large")
+    assert answer.status == 200, answer.text[:300]
+    body = answer.json()
+    assert body["steps"][0]["content"][0]["text"] == "The capital of France is Paris."
+    assert body["usage"]["total_input_tokens"] > 3000 * 8
+
+
+def test_an_overlong_input_is_a_400_naming_the_cap(server: EmulatorServer) -> None:
+    answer = post(server, {"model": MODEL, "input": [{"type": "text", "text": "x"}] * 16_385}, session="overlong")
+    assert answer.status == 400
+    assert (
+        answer.json()["error"]["message"] == "input: at most 16384 items are allowed (the emulator's limit), got 16385"
+    )
+
+
 def test_the_v1beta1_alias_answers_the_same(server: EmulatorServer) -> None:
     first = post(server, ask("What is the capital of France?"), session="alias-1")
     second = post(server, ask("What is the capital of France?"), session="alias-2", path="/v1beta1/interactions")

@@ -10,6 +10,7 @@ import orjson
 from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.core.exchange import Exchange
 from zenmux_emulator.core.face import FaceContext
+from zenmux_emulator.faces.common.large import prepared, warmed
 from zenmux_emulator.faces.interactions.render import (
     interaction,
     interaction_id,
@@ -22,6 +23,7 @@ from zenmux_emulator.faces.interactions.request import InteractionsRequest
 from zenmux_emulator.faces.interactions.spec import NAME
 from zenmux_emulator.faces.interactions.validate import validate
 from zenmux_emulator.foundation.envelope import error_body
+from zenmux_emulator.foundation.offload import large
 from zenmux_emulator.write.plan import ReplyPlan
 
 
@@ -31,7 +33,12 @@ class InteractionsFace:
     name = NAME
 
     def parse(self, body: object, ctx: FaceContext) -> InteractionsRequest:
-        parsed = validate(body)
+        if large(ctx.body_bytes):  # its validation and conversation's walks in a thread
+            return prepared(ctx, lambda: warmed(self.read(body, ctx)))
+        return self.read(body, ctx)
+
+    def read(self, body: object, ctx: FaceContext) -> InteractionsRequest:
+        parsed = validate(body, ctx.body_bytes)
         checked: dict[str, object] = body  # type: ignore[assignment]  # validate proved it a mapping
         return InteractionsRequest(checked, ctx.headers, parsed)
 

@@ -9,8 +9,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue, ValidationError
 
+from zenmux_emulator.faces.common.counts import ConversationCaps, Overlong
 from zenmux_emulator.faces.common.json_schema import JsonSchema, schema_problem
 from zenmux_emulator.faces.common.validation import StrictModel, at_least, between, locate_error
+from zenmux_emulator.faces.common.zenmux import check_provider_routing
 from zenmux_emulator.foundation.errors import invalid_params
 
 MAX_STOP_SEQUENCES = 5
@@ -97,10 +99,27 @@ def _check_format(form: object, where: str) -> None:
         raise invalid_params(f"{where}: {found}")
 
 
-def validate(body: object) -> InteractionsBody:
-    """The validated body; ZenMux's 400 naming the field otherwise."""
+CAPS = ConversationCaps("input", ("content",))
+"""The steps (or parts) `input` may hold, and their content parts in all (see `counts`)."""
+
+
+def _overlong(overlong: Overlong) -> str:
+    if not overlong.parts:
+        return f"input: at most {overlong.limit} items are allowed (the emulator's limit), got {overlong.count}"
+    _, index, key = overlong.path
+    return (
+        f"input[{index}].{key}: at most {overlong.limit} content parts are allowed in all steps together "
+        f"(the emulator's limit), and this one brings them to {overlong.count}"
+    )
+
+
+def validate(body: object, body_bytes: int | None = None) -> InteractionsBody:
+    """The validated body (of `body_bytes` bytes of JSON, when known); ZenMux's 400 naming the
+    field otherwise."""
     if not isinstance(body, dict):
         raise invalid_params("Request body must be a JSON object")
+    check_provider_routing(body)
+    CAPS.refuse_overlong(body, _overlong, body_bytes)
     try:
         parsed = InteractionsBody.model_validate(body)
     except ValidationError as exc:
