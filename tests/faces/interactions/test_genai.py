@@ -10,6 +10,7 @@ from google.genai import interactions
 
 from tests.conftest import MakeServer, served_yaml
 from tests.faces.interactions.helpers import MODEL, SCENARIO, WEATHER, client
+from zenmux_emulator.pytest_plugin.handle import ZenmuxHandle
 from zenmux_emulator.pytest_plugin.server import EmulatorServer
 
 
@@ -112,3 +113,22 @@ def test_ids_are_the_same_with_the_same_seed(make_server: MakeServer) -> None:
 
     assert first_id(7) == first_id(7)
     assert first_id(7) != first_id(8)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_verdict_reads_function_calls_and_their_results(make_server: MakeServer, stream: bool) -> None:
+    handle = ZenmuxHandle(server=make_server(SCENARIO), nodeid=f"interactions::verdict[{stream}]")
+    genai_client = handle.client("interactions")
+    made = genai_client.interactions.create(model=MODEL, input="weather in Paris?", tools=[WEATHER], stream=stream)
+    steps = [event.step for event in made if isinstance(event, interactions.StepStart)] if stream else made.steps
+    [call] = [step for step in steps or () if isinstance(step, interactions.FunctionCallStep)]
+    [finding] = handle.verdict()
+    assert (finding.check, finding.seq) == ("tool_calls", handle.requests[0].seq)
+    history = [
+        {"type": "user_input", "content": [{"type": "text", "text": "weather in Paris?"}]},
+        {"type": "function_call", "id": call.id, "name": call.name, "arguments": {"city": "Paris"}},
+        {"type": "function_result", "call_id": call.id, "name": call.name, "result": {"forecast": "sunny"}},
+    ]
+    genai_client.interactions.create(model=MODEL, input=history, tools=[WEATHER])
+    assert handle.verdict() == []
+    handle.close_clients()

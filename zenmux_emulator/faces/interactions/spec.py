@@ -7,6 +7,7 @@ from zenmux_emulator.core.deferred import DeferredRoutes
 from zenmux_emulator.core.spec import FaceSpec, Signpost
 from zenmux_emulator.faces.interactions.client import interactions_client
 from zenmux_emulator.faces.interactions.models import MODELS
+from zenmux_emulator.faces.interactions.verdict import READERS
 
 NAME = "interactions"
 ROUTE = "/api/v1/interactions"
@@ -19,6 +20,7 @@ SPEC = FaceSpec(
     routes=DeferredRoutes(f"{__package__}.routes", (("POST", ROUTE), ("POST", ALIAS))),
     client=interactions_client,
     models=MODELS,
+    readers=READERS,
     signpost=Signpost(
         "Interactions (Google's native Interactions API)",
         (ROUTE, ALIAS),
