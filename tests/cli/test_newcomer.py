@@ -29,7 +29,7 @@ VERSION = importlib.metadata.version("zenmux-emulator")
 """The installed release, as pip read it from `pyproject.toml` (which takes the package's `__version__`)."""
 GETTING_STARTED = page("getting-started.md")
 SUMMARY = re.compile(
-    r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform, images, speech, transcription, videos, imagen, systemone; (\d+) rules from (\d+) scenario files; "
+    r"serving chat, anthropic, responses, objectiveai, vertex, embeddings, rerank, platform, images, speech, transcription, videos, imagen, systemone, interactions; (\d+) rules from (\d+) scenario files; "
     r"API keys (.+); catalogue (zenmux|open|closed) \((\d+) models\) "
     r"of (\d{4}-\d\d-\d\d)"
 )
@@ -329,6 +329,7 @@ def test_under_json_logs_the_start_up_lines_are_json(serve):
             "videos",
             "imagen",
             "systemone",
+            "interactions",
         ],
         64,
         16,

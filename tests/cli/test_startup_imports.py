@@ -70,6 +70,7 @@ FACES = tuple(
         ("videos", "face"),
         ("imagen", "face"),
         ("systemone", "face"),
+        ("interactions", "face"),
     )
 )
 """The handlers of every face but chat, loaded on each face's first request (`core/deferred.py`)."""

@@ -90,6 +90,17 @@ RICH = {
             {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"r": "ok"}}}]},
         ],
     },
+    "interactions": {
+        "system_instruction": "s",
+        "stream": False,
+        "generation_config": {"max_output_tokens": 50, "stop_sequences": ["x"], "thinking_level": "low"},
+        "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}, {"type": "google_search"}],
+        "input": [
+            {"type": "user_input", "content": [{"type": "text", "text": "hi"}, {"type": "image", "uri": "gs://a"}]},
+            {"type": "function_call", "id": "c1", "name": "f", "arguments": {}},
+            {"type": "function_result", "call_id": "c1", "name": "f", "result": "ok"},
+        ],
+    },
     "objectiveai": {
         "stream": False,
         "response_format": {

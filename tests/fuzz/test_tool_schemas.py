@@ -134,4 +134,4 @@ def test_fuzzed_schemas_on_the_other_faces_never_get_a_500(wire: Wire):
         sent.append(face.name)
 
     check()
-    assert len(sent) >= 600 and set(sent) == {"anthropic", "responses", "objectiveai", "vertex"}
+    assert len(sent) >= 600 and set(sent) == {"anthropic", "responses", "objectiveai", "vertex", "interactions"}

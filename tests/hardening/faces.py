@@ -75,6 +75,8 @@ def structured_text(face: Face, body: bytes) -> str:
         return str(next(b["text"] for b in data["content"] if b["type"] == "text"))
     if face.name == "vertex":
         return "".join(p["text"] for p in data["candidates"][0]["content"]["parts"] if not p.get("thought"))
+    if face.name == "interactions":
+        return str(next(s["content"][0]["text"] for s in data["steps"] if s["type"] == "model_output"))
     return str(next(c["text"] for i in data["output"] if i["type"] == "message" for c in i["content"]))
 
 
@@ -96,6 +98,10 @@ def _objectiveai() -> dict[str, Any]:
 
 def _vertex() -> dict[str, Any]:
     return {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+
+
+def _interactions() -> dict[str, Any]:
+    return {"model": "google/gemini-omni-flash", "input": "hi"}
 
 
 TARGETS = (
@@ -156,6 +162,20 @@ TARGETS = (
             "generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": s},
         },
     ),
+    Face(
+        "interactions",
+        "/v1/interactions",
+        _interactions,
+        lambda p: {
+            **_interactions(),
+            "tools": [{"type": "function", "name": "f", "parameters": p}],
+            "generation_config": {"tool_choice": "any"},
+        },
+        with_format=lambda s: {
+            **_interactions(),
+            "response_format": {"type": "text", "mime_type": "application/json", "schema": s},
+        },
+    ),
 )
 BASE_PATHS = {spec.name: spec.base_path for spec in SHIPPED}
 _BY_NAME = {face.name: face for face in TARGETS}
@@ -176,6 +196,10 @@ def conversation(face: Face, items: int, parts: int = 1) -> dict[str, Any]:
         contents = [{"role": "user", "parts": [{"text": "hi there"}] * parts}]
         contents += [{"role": "user", "parts": [{"text": "hi"}]}] * (items - 1)
         return {**face.valid(), "contents": contents}
+    if face.name == "interactions":
+        steps = [{"type": "user_input", "content": [{"type": "text", "text": "hi there"}] * parts}]
+        steps += [{"type": "user_input", "content": [{"type": "text", "text": "hi"}]}] * (items - 1)
+        return {**face.valid(), "input": steps}
     messages = [{"role": "user", "content": [{"type": "text", "text": "hi there"}] * parts}]
     messages += [{"role": "assistant" if i % 2 == 0 else "user", "content": "hi"} for i in range(items - 1)]
     return {**face.valid(), "messages": messages}

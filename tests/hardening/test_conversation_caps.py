@@ -27,6 +27,7 @@ FIELD = {
     "responses": "input",
     "objectiveai": "messages",
     "vertex": "contents",
+    "interactions": "input",
 }
 PARTS_FIELD = {
     "chat": "messages[0].content",
@@ -34,6 +35,7 @@ PARTS_FIELD = {
     "responses": "input[0].content",
     "objectiveai": "messages[0].content",
     "vertex": "contents[0].parts",
+    "interactions": "input[0].content",
 }
 
 

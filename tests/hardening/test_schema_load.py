@@ -33,6 +33,7 @@ def offered(face: Face, schema: dict[str, Any]) -> dict[str, Any]:
     body = face.with_tool(schema)
     body.pop("tool_choice", None)
     body.pop("toolConfig", None)
+    body.pop("generation_config", None)  # the Interactions face's tool choice
     return body
 
 

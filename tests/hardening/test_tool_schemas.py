@@ -22,6 +22,7 @@ WHERE = {
     "responses": "tools[0].parameters",
     "objectiveai": "tools[0].function.parameters",
     "vertex": "tools[0].functionDeclarations[0].parametersJsonSchema",
+    "interactions": "tools[0].parameters",
 }
 
 

@@ -41,6 +41,8 @@ def test_the_index_answers_json_naming_every_face_and_the_control_api(shipped: E
     assert "POST /api/v1/embeddings" in faces["embeddings"]["routes"]
     assert "POST /api/v1/rerank" in faces["rerank"]["routes"]
     assert "POST /api/v1/systemone" in faces["systemone"]["routes"]
+    assert faces["interactions"]["routes"] == ["POST /api/v1/interactions", "POST /api/v1beta1/interactions"]
+    assert faces["interactions"]["base_url"] == shipped.origin + "/api"
     assert "GET /api/v1/management/payg/balance" in faces["platform"]["routes"]
     assert "GET /api/v1/management/generation" not in faces["platform"]["routes"]
 
@@ -67,6 +69,7 @@ def test_a_browser_gets_the_index_as_html(shipped: EmulatorServer):
         ("/v1/embeddings", "/api/v1/embeddings"),
         ("/v1/rerank", "/api/v1/rerank"),
         ("/v1/systemone", "/api/v1/systemone"),
+        ("/v1/interactions", "/api/v1/interactions"),
         ("/v1/audio/transcriptions", "/api/v1/audio/transcriptions"),
         ("/v1/images/generations", "/api/v1/images/generations"),
         ("/query/completions", "/objectiveai/query/completions"),

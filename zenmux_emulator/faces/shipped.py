@@ -20,6 +20,7 @@ from zenmux_emulator.faces.chat.spec import SPEC as CHAT
 from zenmux_emulator.faces.embeddings.spec import SPEC as EMBEDDINGS
 from zenmux_emulator.faces.imagen.spec import SPEC as IMAGEN
 from zenmux_emulator.faces.images.spec import SPEC as IMAGES
+from zenmux_emulator.faces.interactions.spec import SPEC as INTERACTIONS
 from zenmux_emulator.faces.objectiveai.spec import SPEC as OBJECTIVEAI
 from zenmux_emulator.faces.platform.spec import SPEC as PLATFORM
 from zenmux_emulator.faces.rerank.spec import SPEC as RERANK
@@ -46,6 +47,7 @@ FACES: tuple[FaceSpec, ...] = (
     VIDEOS,
     IMAGEN,
     SYSTEMONE,
+    INTERACTIONS,
 )
 """The wire APIs this emulator speaks, in registration order."""
 NAMES: FaceNames = face_names(FACES)
