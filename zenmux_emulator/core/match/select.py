@@ -17,9 +17,11 @@ from zenmux_emulator.state.sessions import Session
 NO_STATES: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Selection:
-    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number."""
+    """The answering rule, the reply chosen (None: its sequence is used up) and the hit number.
+    Made on every matched request and never changed: slotted and not frozen, as the endpoint's step
+    values are (a frozen dataclass sets each field through `object.__setattr__`)."""
 
     rule: CompiledRule
     reply: CompiledReply | None

@@ -112,9 +112,10 @@ CROSS_CHECKED = frozenset({"tool_choice", "top_logprobs", "logit_bias"})
 """The fields `check_options` reads: a body with none of them (most) skips it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ValidatedRequest:
-    """A request that passed validation, with warnings about the fields that were ignored."""
+    """A request that passed validation, with warnings about the fields that were ignored. Made on
+    every chat request and never changed: slotted and not frozen, as the endpoint's step values are."""
 
     request: ChatCompletionRequest
     warnings: tuple[str, ...]
