@@ -98,6 +98,9 @@ def test_a_zenmux_api_not_emulated_is_named_as_such(shipped: EmulatorServer, pat
     assert answer.status == 404
     message = answer.json()["error"]["message"]
     assert f"ZenMux's {api}" in message and "this emulator does not serve" in message, message
+    served = message.partition("; it serves ")[2]
+    for title in ("Chat Completions", "Video jobs", "Imagen", "Structured Evaluation", "Interactions"):
+        assert title in served, message  # every registered face, the ones added since included
 
 
 def test_a_path_like_nothing_says_where_the_routes_are_listed(shipped: EmulatorServer):

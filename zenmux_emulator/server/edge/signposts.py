@@ -163,10 +163,10 @@ def not_found_message(request: web.Request) -> str:
     outside = not_emulated(request.path, registered)
     if outside is not None and nearest(request.path, served) is None:
         where, name = outside
+        titles = [group_of(face).title for face in registered]
         return (
-            f"Not Found: {where} is {name}, which this emulator does not serve; it serves chat completions, "
-            "Anthropic Messages, Responses, Vertex AI / Gemini generateContent, ObjectiveAI, embeddings, rerank and the "
-            "Platform API (GET / lists the routes)"
+            f"Not Found: {where} is {name}, which this emulator does not serve; it serves "
+            f"{', '.join(titles[:-1])} and {titles[-1]} (GET / lists their routes)"
         )
     meant = nearest(request.path, served)
     if meant is not None:
