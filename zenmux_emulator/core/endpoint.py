@@ -556,7 +556,7 @@ class Endpoint(Generic[R]):
             return await write_sse(ex.request, plan, pace, streamed, self.core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
-            entry.sent_at = streamed.sent_at
+            entry.sent_at = streamed.timeline()
             entry.fault = streamed.fault or entry.fault
             if recorded.record is not None:  # its generation time, with the journal entry
                 state.keep_generation(recorded.record)

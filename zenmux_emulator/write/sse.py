@@ -15,6 +15,7 @@ from aiohttp import web
 
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.write.plan import ReplyPlan
+from zenmux_emulator.write.timeline import Timeline
 
 KEEPALIVE = b": ZENMUX PROCESSING\n\n"
 SSE_HEADERS = {
@@ -35,8 +36,14 @@ class StreamOutcome:
     """Paced events written (or about to be)."""
     waited: float = 0.0
     """The scripted waits of the paced events after the first (and a stall): the generation time."""
-    sent_at: list[float] = field(default_factory=list)
+    sent_at: Timeline = field(default_factory=Timeline)
     """`time.perf_counter()` as each event was written: the stream's timeline, for the journal."""
+
+    def timeline(self) -> Timeline:
+        """The timeline, handed over once the stream is done (to its journal entry): the outcome,
+        which the generation record keeps for its waits, keeps none of it."""
+        sent, self.sent_at = self.sent_at, Timeline()
+        return sent
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +129,7 @@ async def write_paced(
                 asyncio.current_task().uncancel()  # type: ignore[union-attr]
                 hurry = True
         await response.write(event)
-        outcome.sent_at.append(time.perf_counter() + skew + due * (1 - scale))
+        outcome.sent_at.add(time.perf_counter() + skew + due * (1 - scale))
         outcome.events_sent = i + 1
     return True
 
@@ -140,7 +147,7 @@ async def write_sse(
         if plan.schedule is None and plan.stream_fault is None:  # nothing waits: one write
             events = list(plan.events or ())
             await response.write(b"".join(events))
-            outcome.sent_at.extend([time.perf_counter() + pace.skipped] * len(events))
+            outcome.sent_at.add(time.perf_counter() + pace.skipped, len(events))
             outcome.events_sent = len(events)
         else:
             with waits.interruptible():
