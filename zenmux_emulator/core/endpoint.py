@@ -232,7 +232,8 @@ class Endpoint(Generic[R]):
         self.dress(ex, drafted)
         plan = self.render_reply(ex, drafted)
         record = self.record(ex, plan, drafted)
-        del ask, drafted, ex.ask, ex.draft  # the parsed request and the draft live on only in the events' generator
+        # a held stream keeps the body's bytes (the journal's) and the draft (its events'), not the request decoded
+        del raw, body, ask, drafted, ex.ask, ex.draft
         if record.streamed is None:
             return self.write(entry, plan)
         return await self.stream(ex, plan, record)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -81,7 +80,7 @@ async def write_paced(
     plan: ReplyPlan,
     pace: Pace,
     outcome: StreamOutcome,
-    stopping: Callable[[], bool],
+    holder: Waits,
 ) -> bool:
     """Write the events with their waits and the scripted fault; once the server is stopping, the
     rest go out at once. False when the stream must end without its closing bytes.
@@ -89,7 +88,8 @@ async def write_paced(
     The waits make a schedule counted from the start of the stream: an event sent late (a busy loop, a
     slow client) does not push back the ones after it, as an upstream's generation does not slow
     down for a busy gateway, so a stream lasts what its scenario says (times the time scale). Each
-    event's time in the timeline is the scripted one: when it went, plus the waits the scale skipped."""
+    event's time in the timeline is the scripted one: when it went, plus the waits the scale skipped.
+    The waits `holder` says whether the server is stopping."""
     events = plan.events.marked() if plan.events is not None else iter(())
     waits = iter(plan.schedule) if plan.schedule is not None else None
     fault = plan.stream_fault
@@ -124,7 +124,7 @@ async def write_paced(
                 else:
                     await pause(response, delay, pace)
             except asyncio.CancelledError:
-                if not stopping():
+                if not holder.stopping:
                     raise
                 asyncio.current_task().uncancel()  # type: ignore[union-attr]
                 hurry = True
@@ -151,7 +151,7 @@ async def write_sse(
             outcome.events_sent = len(events)
         else:
             with waits.interruptible():
-                complete = await write_paced(response, plan, pace, outcome, lambda: waits.stopping)
+                complete = await write_paced(response, plan, pace, outcome, waits)
             if not complete:  # cut off: no [DONE], not even the end of the chunked body
                 if request.transport is not None:
                     request.transport.close()

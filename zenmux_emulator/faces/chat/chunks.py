@@ -191,7 +191,6 @@ def stream_events(
     draft: Draft,
     completion_id: str,
     created: int,
-    *,
     include_usage: bool,
     top_logprobs: int | None,
 ) -> Iterator[bytes]:
