@@ -81,9 +81,9 @@ def function_call_deltas(call: dict[str, str], argument_chars: int) -> list[dict
     ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
-    """The fixed bytes around every chunk's delta, encoded once per reply."""
+    """The fixed bytes around every chunk's delta, encoded once per reply (slotted: an open stream holds it)."""
 
     prefix: bytes
     """`data: ` and the chunk up to its delta: id, object, created, model (and tier, fingerprint)."""
