@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from typing import Any
 
 import orjson
@@ -119,3 +120,19 @@ def test_aborted_streams_are_counted_and_bounded(make_server: MakeServer, wire_t
     gone = [e for e in entries if e["client_gone"]]
     assert gone and all(e["events_sent"] < 200 for e in gone)
     assert health(wire)["bytes"] <= 20_000
+
+
+def test_a_kept_stream_s_timeline_holds_about_four_bytes_an_event(make_server: MakeServer, wire_to: WireTo):
+    """Issue 43's memory per stream: the journal keeps every kept stream's timeline (and an open
+    stream adds to its own until its last event); a list of floats held 32 bytes an event."""
+    server = make_server(
+        "rules:\n  - {name: paced, reply: {content: '" + WORDS + "', stream: {chunk_tokens: 1, chunk_ms: 1}}}\n"
+    )
+    wire = wire_to(server)
+    status, _, body = wire.ask(FACES[0], {**chat("paced"), "stream": True})
+    assert status == 200 and body.count(b"\n\n") > 200
+    [entry] = server.state.journal.entries()
+    assert entry.events_sent == body.count(b"\n\n") == len(entry.event_offsets_ms())
+    assert sys.getsizeof(entry.sent_at) <= 4 * entry.events_sent + 256
+    offsets = journal(wire)["entries"][0]["event_offsets_ms"]
+    assert len(offsets) == entry.events_sent and offsets == sorted(offsets) and offsets[-1] >= 200

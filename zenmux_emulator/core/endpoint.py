@@ -233,7 +233,8 @@ class Endpoint(Generic[R]):
         self.dress(ex, drafted)
         plan = self.render_reply(ex, drafted)
         record = self.record(ex, plan, drafted)
-        del ask, drafted, ex.ask, ex.draft  # the parsed request and the draft live on only in the events' generator
+        # a held stream keeps the body's bytes (the journal's) and the draft (its events'), not the request decoded
+        del raw, body, ask, drafted, ex.ask, ex.draft
         if record.streamed is None:
             return self.write(entry, plan)
         return await self.stream(ex, plan, record)
@@ -557,7 +558,7 @@ class Endpoint(Generic[R]):
             return await write_sse(ex.request, plan, pace, streamed, self.core.waits)
         finally:
             entry.events_sent, entry.client_gone = streamed.events_sent, streamed.client_gone
-            entry.sent_at = streamed.sent_at
+            entry.sent_at = streamed.timeline()
             entry.fault = streamed.fault or entry.fault
             if recorded.record is not None:  # its generation time, with the journal entry
                 state.keep_generation(recorded.record)

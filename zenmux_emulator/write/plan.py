@@ -17,29 +17,36 @@ class Events:
     generator afresh, so the journal, when read, makes the same bytes again (a reply is
     deterministic). `marked()` pairs every event with whether it waits its turn in the pacing;
     iterated, the events come as the face makes them, unpaired where it gave them so (a stream
-    nothing paces, the journal read)."""
+    nothing paces, the journal read). It keeps its makers and the count of unpaced events at its
+    end, not a closure over them: an open stream holds it, and the journal every stream it keeps."""
 
-    __slots__ = ("_make", "_unmarked")
+    __slots__ = ("_last", "_make", "_unmarked")
 
     def __init__(
         self,
-        make: Callable[[], Iterator[tuple[bytes, bool]]],
+        make: Callable[[], Iterator[tuple[bytes, bool]]] | None,
         unmarked: Callable[[], Iterator[bytes]] | None = None,
+        last: int = 0,
     ) -> None:
         self._make = make
         self._unmarked = unmarked
+        self._last = last
 
     @classmethod
     def paced_but_last(cls, make: Callable[[], Iterator[bytes]], last: int) -> Events:
         """Every event waits its turn but the final `last` (a usage chunk, [DONE]: they follow at once)."""
-        return cls(lambda: _all_but_last(make(), last), make)
+        return cls(None, make, last)
 
     def marked(self) -> Iterator[tuple[bytes, bool]]:
-        return self._make()
+        if self._make is not None:
+            return self._make()
+        assert self._unmarked is not None
+        return _all_but_last(self._unmarked(), self._last)
 
     def __iter__(self) -> Iterator[bytes]:
         if self._unmarked is not None:
             return self._unmarked()
+        assert self._make is not None
         return (event for event, _ in self._make())
 
     def count(self) -> int:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
 
 from zenmux_emulator.foundation.waits import Waits
 from zenmux_emulator.write.plan import ReplyPlan
+from zenmux_emulator.write.timeline import Timeline
 
 KEEPALIVE = b": ZENMUX PROCESSING\n\n"
 SSE_HEADERS = {
@@ -35,8 +35,14 @@ class StreamOutcome:
     """Paced events written (or about to be)."""
     waited: float = 0.0
     """The scripted waits of the paced events after the first (and a stall): the generation time."""
-    sent_at: list[float] = field(default_factory=list)
+    sent_at: Timeline = field(default_factory=Timeline)
     """`time.perf_counter()` as each event was written: the stream's timeline, for the journal."""
+
+    def timeline(self) -> Timeline:
+        """The timeline, handed over once the stream is done (to its journal entry): the outcome,
+        which the generation record keeps for its waits, keeps none of it."""
+        sent, self.sent_at = self.sent_at, Timeline()
+        return sent
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +80,7 @@ async def write_paced(
     plan: ReplyPlan,
     pace: Pace,
     outcome: StreamOutcome,
-    stopping: Callable[[], bool],
+    holder: Waits,
 ) -> bool:
     """Write the events with their waits and the scripted fault; once the server is stopping, the
     rest go out at once. False when the stream must end without its closing bytes.
@@ -82,7 +88,8 @@ async def write_paced(
     The waits make a schedule counted from the start of the stream: an event sent late (a busy loop, a
     slow client) does not push back the ones after it, as an upstream's generation does not slow
     down for a busy gateway, so a stream lasts what its scenario says (times the time scale). Each
-    event's time in the timeline is the scripted one: when it went, plus the waits the scale skipped."""
+    event's time in the timeline is the scripted one: when it went, plus the waits the scale skipped.
+    The waits `holder` says whether the server is stopping."""
     events = plan.events.marked() if plan.events is not None else iter(())
     waits = iter(plan.schedule) if plan.schedule is not None else None
     fault = plan.stream_fault
@@ -117,12 +124,12 @@ async def write_paced(
                 else:
                     await pause(response, delay, pace)
             except asyncio.CancelledError:
-                if not stopping():
+                if not holder.stopping:
                     raise
                 asyncio.current_task().uncancel()  # type: ignore[union-attr]
                 hurry = True
         await response.write(event)
-        outcome.sent_at.append(time.perf_counter() + skew + due * (1 - scale))
+        outcome.sent_at.add(time.perf_counter() + skew + due * (1 - scale))
         outcome.events_sent = i + 1
     return True
 
@@ -140,11 +147,11 @@ async def write_sse(
         if plan.schedule is None and plan.stream_fault is None:  # nothing waits: one write
             events = list(plan.events or ())
             await response.write(b"".join(events))
-            outcome.sent_at.extend([time.perf_counter() + pace.skipped] * len(events))
+            outcome.sent_at.add(time.perf_counter() + pace.skipped, len(events))
             outcome.events_sent = len(events)
         else:
             with waits.interruptible():
-                complete = await write_paced(response, plan, pace, outcome, lambda: waits.stopping)
+                complete = await write_paced(response, plan, pace, outcome, waits)
             if not complete:  # cut off: no [DONE], not even the end of the chunked body
                 if request.transport is not None:
                     request.transport.close()

@@ -154,7 +154,7 @@ class JournalEntry:
         """`time.perf_counter()` when the answer was given (None while the request is in flight)."""
         self.first_byte: float | None = None
         """`time.perf_counter()` when the response's headers went (None: no response was sent)."""
-        self.sent_at: Sequence[float] = _NONE
+        self.sent_at: Iterable[float] = _NONE
         """`time.perf_counter()` as each SSE event was written (a stream's timeline; set, never changed in place),
         plus the scripted waits a time scale under 1 skipped until then: the timeline keeps the scripted offsets."""
         self.skipped: float = 0.0

@@ -9,6 +9,7 @@ import orjson
 import xxhash
 
 from zenmux_emulator.core.journal.entry import JournalEntry
+from zenmux_emulator.foundation.trim import trimmed
 
 
 def summary(what: str, raw: bytes | list[bytes], limit: int) -> dict[str, Any]:
@@ -27,7 +28,8 @@ def body_summary(raw: bytes, limit: int) -> dict[str, Any]:
 
 
 def summarise(entry: JournalEntry, limit: int) -> None:
-    """Cut a finished entry's response down to a summary past `limit`, and count what it keeps."""
+    """Cut a finished entry's response down to a summary past `limit`, and count what it keeps: a
+    JSON body at its own size (orjson's output holds 4 KiB and more, foundation/trim.py)."""
     response = entry.response
     if isinstance(response, list) and entry.events_sent is not None and entry.events_sent < len(response):
         response = entry.response = response[: entry.events_sent]  # the events a cut stream never sent go
@@ -37,6 +39,8 @@ def summarise(entry: JournalEntry, limit: int) -> None:
         sent = len(response) if isinstance(response, bytes) else sum(map(len, response))
     if sent > limit and isinstance(response, (bytes, list)):
         what = "response" if isinstance(response, bytes) else "stream"
-        entry.response = orjson.dumps(summary(what, response, limit))
+        entry.response = trimmed(orjson.dumps(summary(what, response, limit)))
         sent = len(entry.response)
+    elif isinstance(response, bytes):
+        entry.response = trimmed(response)
     entry.kept_bytes = entry.body_bytes + sent

@@ -22,6 +22,7 @@ from zenmux_emulator.core.draft.draft import Draft
 from zenmux_emulator.faces.chat.completion import function_call
 from zenmux_emulator.faces.chat.logprobs import token_logprobs
 from zenmux_emulator.foundation import tokens
+from zenmux_emulator.foundation.trim import trimmed
 
 DONE = b"data: [DONE]\n\n"
 
@@ -80,9 +81,9 @@ def function_call_deltas(call: dict[str, str], argument_chars: int) -> list[dict
     ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
-    """The fixed bytes around every chunk's delta, encoded once per reply."""
+    """The fixed bytes around every chunk's delta, encoded once per reply (slotted: an open stream holds it)."""
 
     prefix: bytes
     """`data: ` and the chunk up to its delta: id, object, created, model (and tier, fingerprint)."""
@@ -127,8 +128,9 @@ def chunk_frame(head: dict[str, Any], include_usage: bool) -> Frame:
 
 
 MEMO_MAX_CHARS = 2048
-"""Texts up to this many characters have their deltas kept (the last `MEMO_TEXTS` texts): a
-scripted reply's text streams the same deltas every time; longer texts are cut as they are sent."""
+"""Texts up to this many characters have their deltas kept (the last `MEMO_TEXTS` texts, each delta
+right-sized: orjson's own output holds 4 KiB, foundation/trim.py): a scripted reply's text streams
+the same deltas every time; longer texts are cut as they are sent."""
 MEMO_TEXTS = 64
 
 
@@ -141,7 +143,7 @@ def text_deltas(field: str, text: str, chunk_tokens: int) -> Iterable[bytes]:
 
 @lru_cache(maxsize=MEMO_TEXTS)
 def _kept_deltas(field: str, text: str, chunk_tokens: int) -> tuple[bytes, ...]:
-    return tuple(_deltas(field, text, chunk_tokens))
+    return tuple(map(trimmed, _deltas(field, text, chunk_tokens)))
 
 
 def _deltas(field: str, text: str, chunk_tokens: int) -> Iterator[bytes]:
@@ -189,7 +191,6 @@ def stream_events(
     draft: Draft,
     completion_id: str,
     created: int,
-    *,
     include_usage: bool,
     top_logprobs: int | None,
 ) -> Iterator[bytes]:

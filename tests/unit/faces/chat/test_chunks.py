@@ -3,6 +3,8 @@ kept from an earlier stream or cut as they are sent."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 import orjson
 import pytest
 
@@ -43,3 +45,17 @@ def test_logprobs_still_count_on_from_the_content_into_the_refusal() -> None:
     texts = [c["choices"][0]["delta"].get("content") or c["choices"][0]["delta"].get("refusal") for c in chunks]
     assert texts == ["one", " two", "no", " way"]
     assert [c["choices"][0]["logprobs"]["refusal"] is not None for c in chunks] == [False, False, True, True]
+
+
+def test_a_text_s_kept_deltas_hold_their_own_size() -> None:
+    """Each kept delta is right-sized: orjson's output holds 4 KiB, and a kept text has one delta a token."""
+    text = "kept " * 100
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        deltas = text_deltas("content", text, 1)
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert isinstance(deltas, tuple) and len(deltas) >= 100
+    assert kept <= sum(map(len, deltas)) + 64 * len(deltas) + 1024
