@@ -11,12 +11,11 @@ from typing import Any
 
 import orjson
 import pytest
-from google import genai
 from google.genai import errors, types
 from PIL import Image
 
 from tests.conftest import API_KEY, MakeServer
-from tests.faces.platform.test_media_jobs_units import generations
+from tests.faces.platform.test_media_jobs_units import gemini, generations
 from tests.faces.platform.test_media_units import fee, lookup
 from tests.support.clients import Raw, http
 from zenmux_emulator.foundation import tokens
@@ -49,11 +48,6 @@ def sizes(answer: Raw) -> list[tuple[str, tuple[int, int]]]:
         image = Image.open(io.BytesIO(base64.b64decode(prediction["bytesBase64Encoded"])))
         found.append((prediction["mimeType"], image.size))
     return found
-
-
-def gemini(server: EmulatorServer) -> genai.Client:
-    options = types.HttpOptions(base_url=server.url("vertex"), api_version="v1")
-    return genai.Client(api_key=API_KEY, vertexai=True, http_options=options)
 
 
 def test_the_docs_curl_makes_the_size_asked_and_bills_openai_s_price_for_its_quality(make_server: MakeServer) -> None:

@@ -58,18 +58,10 @@ class InteractionsBody(StrictModel):
     previous_interaction_id: str | None = None
 
 
-def _path(path: list[str | int]) -> str:
-    text = ""
-    for segment in path:
-        text += f"[{segment}]" if isinstance(segment, int) else ("." if text else "") + segment
-    return text
-
-
 def problem(exc: ValidationError, body: object) -> str:
     """The first error as `path: message`."""
     first = exc.errors(include_url=False)[0]
-    located = locate_error(first["loc"], body, missing=first["type"] == "missing")
-    path = _path(located.path)
+    path = locate_error(first["loc"], body, missing=first["type"] == "missing").dotted()
     message = str(first["msg"]).removeprefix("Value error, ")
     return f"{path}: {message}" if path else message
 
